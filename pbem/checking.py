@@ -1,0 +1,107 @@
+"""The line-by-line check of a submission, and its text as the player reads it."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from pbem.core import Game, OrderProblem
+from pbem.games import find_game
+from pbem.orders import LineProblem, OrderLine, ParsedOrders, parser_for
+
+
+@dataclass
+class CheckResult:
+    """What became of a submission: each line's verdict, plus whole-submission problems.
+
+    ``version`` is set once the accepted orders were stored (``None`` = not
+    stored: a check only, or nothing acceptable).
+    """
+
+    lines: list[OrderLine]
+    general: list[str] = field(default_factory=list)
+    summary: str = ""
+    game: str | None = None
+    kind: str = ""
+    seat: str | None = None
+    turn: int | None = None
+    version: int | None = None
+    received_at: datetime | None = None
+    deadline: str | None = None
+    replaced_previous: bool = False
+
+    @property
+    def accepted(self) -> list[Any]:
+        """The accepted orders in line order (none when a whole-submission problem stands)."""
+        if self.general:
+            return []
+        return [line.order for line in self.lines if line.problem is None]
+
+    @property
+    def is_clean(self) -> bool:
+        """True when every line was accepted and the submission as a whole is fine."""
+        return not self.general and all(line.problem is None for line in self.lines)
+
+    def render(self) -> str:
+        """Return the check as the player reads it: each line, a caret under a bad column, the verdict."""
+        out: list[str] = []
+        if self.game is not None:
+            out.append(f"Game {self.game} ({self.kind}), seat {self.seat}, turn {self.turn}.")
+        if not self.lines:
+            out.append("No orders found.")
+        for line in self.lines:
+            prefix = f"{line.number:>3}  "
+            if line.problem is None:
+                out.append(f"{prefix}{line.text.strip()}")
+                out.append(f"{' ' * len(prefix)}ok")
+                continue
+            out.append(f"{prefix}{line.text}")
+            if line.problem.column is not None:
+                out.append(" " * (len(prefix) + line.problem.column - 1) + "^")
+            where = f"line {line.number}" + (f", column {line.problem.column}" if line.problem.column else "")
+            out.append(f"{' ' * len(prefix)}REFUSED ({where}): {line.problem.message}")
+        for problem in self.general:
+            out.append(f"REFUSED: {problem}")
+        if self.summary and not self.general:
+            out.append(self.summary)
+        refused = sum(1 for line in self.lines if line.problem is not None)
+        out.append(f"{len(self.lines) - refused} line(s) accepted, {refused} refused.")
+        if self.version is not None and self.received_at is not None:
+            stamp = self.received_at.strftime("%H:%M UTC on %Y-%m-%d")
+            out.append(f"Your orders v{self.version}, received {stamp}.")
+            if self.replaced_previous:
+                out.append("These orders replace your previous ones.")
+        if self.deadline:
+            out.append(f"Deadline: {self.deadline}.")
+        return "\n".join(out) + "\n"
+
+
+def check_orders(game: Game[Any, Any], state: Any, seat: str, parsed: ParsedOrders) -> CheckResult:
+    """Validate parsed orders for ``seat`` against ``state``; return the per-line verdicts.
+
+    Syntax problems already on lines stand; the game's problems are attached to
+    the lines of the orders they name, whole-submission problems to ``general``.
+    """
+    valid_lines = [line for line in parsed.lines if line.problem is None]
+    problems: Sequence[OrderProblem] = game.validate(state, seat, [line.order for line in valid_lines])
+    general: list[str] = []
+    for problem in problems:
+        if problem.index is None or not 0 <= problem.index < len(valid_lines):
+            general.append(problem.message)
+        else:
+            valid_lines[problem.index].problem = LineProblem(problem.message, None)
+    result = CheckResult(lines=parsed.lines, general=general)
+    if not general:
+        result.summary = game.submission_summary(state, seat, result.accepted)
+    return result
+
+
+def check_syntax(kind: str, text: str) -> CheckResult:
+    """Check order text against a game kind's grammar only, with no game.
+
+    Raises UnknownGame for an unknown kind.
+    """
+    game = find_game(kind)
+    return CheckResult(lines=parser_for(game.name).parse(text).lines, kind=game.name)

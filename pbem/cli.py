@@ -1,0 +1,200 @@
+"""The ``pbem`` command: run games offline from the shell, or serve them by mail.
+
+Exit codes: 0 success; 1 orders refused (some line) or a game that cannot do
+what was asked; 2 usage errors (bad arguments, unknown game, kind or seat).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from pbem.core import PbemError, UnknownGame, UnknownSeat
+from pbem.checking import check_syntax
+from pbem.store import open_database
+from pbem.turns import TurnRunner
+
+EXIT_OK = 0
+EXIT_REFUSED = 1
+EXIT_USAGE = 2
+
+
+class UsageError(PbemError):
+    """A command line that cannot be carried out as written."""
+
+
+def _read_text(source: str | None) -> str:
+    if source is None or source == "-":
+        return sys.stdin.read()
+    path = Path(source)
+    if not path.is_file():
+        raise UsageError(f"no such file: {source}")
+    return path.read_text(encoding="utf-8", errors="replace")
+
+
+def _parse_pairs(pairs: Sequence[str], what: str) -> dict[str, str]:
+    result: dict[str, str] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise UsageError(f"{what} {pair!r}: expected NAME=VALUE")
+        result[key.strip()] = value.strip()
+    return result
+
+
+def _runner(args: argparse.Namespace) -> TurnRunner:
+    return TurnRunner(open_database(args.db))
+
+
+def cmd_new(args: argparse.Namespace) -> int:
+    """``pbem new KIND GAME --seat S=ADDRESS ... [--option K=V] [--seed N]``."""
+    seats = _parse_pairs(args.seat, "--seat")
+    options = _parse_pairs(args.option, "--option")
+    if not seats and args.players is None:
+        raise UsageError("give every seat with --seat SEAT=ADDRESS (or --players N to open seats for JOIN)")
+    runner = _runner(args)
+    info = runner.create_game(
+        args.kind, args.game, seats=seats or None, players=args.players, options=options, seed=args.seed
+    )
+    print(f"Created {info.game.name} game {info.name} (seed {info.row.seed}), seats {', '.join(info.seat_names)}.")
+    if info.row.status == "active":
+        print(runner.report_text(info.name, None), end="")
+    return EXIT_OK
+
+
+def cmd_orders(args: argparse.Namespace) -> int:
+    """``pbem orders GAME SEAT [FILE|-]``: submit orders and print the check."""
+    runner = _runner(args)
+    runner.info(args.game)  # unknown game: usage error before reading input
+    text = _read_text(args.file)
+    result = runner.submit(args.game, args.seat, text, turn=args.turn)
+    print(result.render(), end="")
+    return EXIT_OK if result.is_clean else EXIT_REFUSED
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    """``pbem check KIND [FILE|-]``: syntax check with no game."""
+    result = check_syntax(args.kind, _read_text(args.file))
+    print(result.render(), end="")
+    return EXIT_OK if result.is_clean else EXIT_REFUSED
+
+
+def cmd_resolve(args: argparse.Namespace) -> int:
+    """``pbem resolve GAME``: resolve the current turn now (NMR defaults for the missing)."""
+    runner = _runner(args)
+    resolution = runner.resolve(args.game, reason="gm")
+    for turn in resolution.turns:
+        nmr = f" (NMR: {', '.join(turn.record.nmr)})" if turn.record.nmr else ""
+        how = " (forced)" if turn.record.reason == "forced" else ""
+        print(f"Resolved turn {turn.record.turn}{how}{nmr}.")
+    info = runner.info(args.game)
+    if info.outcome is not None:
+        print(f"Game over. Winners: {', '.join(info.outcome.winners)}.")
+    return EXIT_OK
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    """``pbem show GAME [--as SEAT] [--json]``: the report, or the state as JSON."""
+    runner = _runner(args)
+    if args.json:
+        print(json.dumps(runner.state_json(args.game, args.seat), indent=2, sort_keys=False))
+    else:
+        print(runner.report_text(args.game, args.seat), end="")
+    return EXIT_OK
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    """``pbem replay GAME``: replay from the seed; exit 1 when any state differs."""
+    result = _runner(args).replay(args.game)
+    if result.is_identical:
+        print(f"Replayed {result.turns} turns of {result.game}: every state matches.")
+        return EXIT_OK
+    for mismatch in result.mismatches:
+        print(mismatch)
+    print(f"Replayed {result.turns} turns of {result.game}: {len(result.mismatches)} mismatch(es).")
+    return EXIT_REFUSED
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    """``pbem demo --offline``: robots play a game to the end through the orders path."""
+    from pbem.demo import run_offline_demo
+
+    if not args.offline:
+        from pbem.mail.demo import run_mail_demo
+
+        return run_mail_demo(db_path=args.db, seed=args.seed, out=sys.stdout)
+    return run_offline_demo(_runner(args), kind=args.kind, seed=args.seed, out=sys.stdout)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """Return the argument parser of the ``pbem`` command."""
+    parser = argparse.ArgumentParser(prog="pbem", description="A play-by-email game master.")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    def add(name: str, help_text: str) -> argparse.ArgumentParser:
+        command = sub.add_parser(name, help=help_text, description=help_text)
+        command.add_argument("--db", default="pbem.db", help="SQLite file or database URL (default ./pbem.db)")
+        return command
+
+    new = add("new", "create a game")
+    new.add_argument("kind", help="game kind, e.g. turkey-chase")
+    new.add_argument("game", help="game name, e.g. tc-1")
+    new.add_argument("--seat", action="append", default=[], metavar="SEAT=ADDRESS")
+    new.add_argument("--players", type=int, help="open this many seats for JOIN instead of --seat")
+    new.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
+    new.add_argument("--seed", type=int)
+    new.set_defaults(func=cmd_new)
+
+    orders = add("orders", "submit orders for the current turn as a seat")
+    orders.add_argument("game")
+    orders.add_argument("seat")
+    orders.add_argument("file", nargs="?", default="-", help="order file, or - for standard input")
+    orders.add_argument("--turn", type=int, help="refuse the orders if the game is not at this turn")
+    orders.set_defaults(func=cmd_orders)
+
+    check = add("check", "check order syntax against a game kind")
+    check.add_argument("kind")
+    check.add_argument("file", nargs="?", default="-")
+    check.set_defaults(func=cmd_check)
+
+    resolve = add("resolve", "resolve the current turn now")
+    resolve.add_argument("game")
+    resolve.set_defaults(func=cmd_resolve)
+
+    show = add("show", "show the newest report, or the state as JSON")
+    show.add_argument("game")
+    show.add_argument("--as", dest="seat", help="the report or view of this seat")
+    show.add_argument("--json", action="store_true")
+    show.set_defaults(func=cmd_show)
+
+    replay = add("replay", "replay a game from its seed and compare every state")
+    replay.add_argument("game")
+    replay.set_defaults(func=cmd_replay)
+
+    demo = add("demo", "robots play a game to the end")
+    demo.add_argument("--offline", action="store_true", help="no mail: robots submit through the orders path")
+    demo.add_argument("--kind", default="turkey-chase")
+    demo.add_argument("--seed", type=int, default=1)
+    demo.set_defaults(func=cmd_demo)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the ``pbem`` command; return its exit code."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.func(args))
+    except (UnknownGame, UnknownSeat, UsageError) as error:
+        print(f"pbem: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    except PbemError as error:
+        print(f"pbem: {error}", file=sys.stderr)
+        return EXIT_REFUSED
+
+
+if __name__ == "__main__":
+    sys.exit(main())

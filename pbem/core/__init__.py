@@ -1,0 +1,42 @@
+"""The game protocol and the pieces every game shares (RNG, errors, board helpers).
+
+Games import from here and from the standard library only.
+"""
+
+from pbem.core.errors import (
+    GameError,
+    IllegalOrder,
+    OrderSyntaxError,
+    PbemError,
+    StaleTurn,
+    UnknownGame,
+    UnknownSeat,
+)
+from pbem.core.protocol import (
+    Event,
+    Game,
+    Order,
+    OrderProblem,
+    Outcome,
+    Phase,
+    Resolution,
+)
+from pbem.core.rng import GameRng
+
+__all__ = [
+    "Event",
+    "Game",
+    "GameError",
+    "GameRng",
+    "IllegalOrder",
+    "Order",
+    "OrderProblem",
+    "OrderSyntaxError",
+    "Outcome",
+    "PbemError",
+    "Phase",
+    "Resolution",
+    "StaleTurn",
+    "UnknownGame",
+    "UnknownSeat",
+]

@@ -1,0 +1,36 @@
+"""The registry of hosted games: kind name -> the class that implements it.
+
+Explicit on purpose: adding a game is one line here. Modules are imported on
+first use, so a CLI call for one game does not load the others.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from importlib import import_module
+from typing import Any
+
+from pbem.core import Game, UnknownGame
+
+GAMES: dict[str, str] = {
+    "turkey-chase": "pbem.games.turkey_chase.rules:TurkeyChase",
+    "toe-sap-fungus": "pbem.games.toe_sap_fungus.rules:ToeSapFungus",
+    "fungus": "pbem.games.fungus.rules:Fungus",
+    "farm-cheesi": "pbem.games.farm_cheesi.rules:FarmCheesi",
+    "race-on-the-river": "pbem.games.race_on_the_river.rules:RaceOnTheRiver",
+    "three-pyramids": "pbem.games.three_pyramids.rules:ThreePyramids",
+}
+
+
+@cache
+def find_game(name: str) -> Game[Any, Any]:
+    """Return the game object for a kind name such as ``turkey-chase`` (any case).
+
+    Raises :class:`UnknownGame` naming the kinds there are.
+    """
+    key = name.strip().lower()
+    if key not in GAMES:
+        raise UnknownGame(f"no game kind {name!r}; kinds are: {', '.join(sorted(GAMES))}")
+    module_name, class_name = GAMES[key].split(":")
+    game: Game[Any, Any] = getattr(import_module(module_name), class_name)()
+    return game

@@ -1,0 +1,100 @@
+"""The state of a Race on the River game: jockeys on the river, stamina cubes, the die."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+RIVER_SPACES = 12
+"""Spaces of river between the start (0) and the finish line; 13 or more has crossed."""
+
+STAMINA = 9
+"""Stamina cubes per player (10 cubes a colour, one of them the jockey)."""
+
+
+@dataclass(frozen=True)
+class RaceState:
+    """Everything about a game in progress or finished.
+
+    ``positions[i]`` and ``hands[i]`` belong to ``seats[i]``: the jockey's
+    space (0 = start; more than ``spaces`` = crossed the finish line) and the
+    stamina cubes still in hand; the rest of the ``stamina`` cubes are
+    discarded. ``roll`` is the die of the current round (2..6 while bids are
+    awaited), ``ones_before`` how many rounds ended on a 1 right before it.
+    ``last_bids`` are the bids of the last bidding round (public once
+    revealed), ``None`` before the first. ``winners`` is empty while the race
+    goes on.
+    """
+
+    seats: tuple[str, ...]
+    positions: tuple[int, ...]
+    hands: tuple[int, ...]
+    round: int
+    roll: int
+    ones_before: int = 0
+    last_bids: tuple[int, ...] | None = None
+    winners: tuple[str, ...] = ()
+    end_reason: str = ""
+    spaces: int = RIVER_SPACES
+    stamina: int = STAMINA
+
+    @property
+    def finish(self) -> int:
+        """The first space beyond the finish line: reaching it means crossing."""
+        return self.spaces + 1
+
+    @property
+    def is_over(self) -> bool:
+        """True once the race has a winner."""
+        return bool(self.winners)
+
+    def index(self, seat: str) -> int:
+        """Return the position of ``seat`` in :attr:`seats` (ValueError if unknown)."""
+        return self.seats.index(seat)
+
+    def hand(self, seat: str) -> int:
+        """Return how many stamina cubes ``seat`` holds in hand."""
+        return self.hands[self.index(seat)]
+
+    def discarded(self, seat: str) -> int:
+        """Return how many stamina cubes ``seat`` has discarded."""
+        return self.stamina - self.hand(seat)
+
+    def position(self, seat: str) -> int:
+        """Return the space of ``seat``'s jockey."""
+        return self.positions[self.index(seat)]
+
+
+def dump_state(state: RaceState) -> dict[str, Any]:
+    """Return ``state`` as JSON-compatible data (see :func:`load_state`)."""
+    return {
+        "seats": list(state.seats),
+        "positions": list(state.positions),
+        "hands": list(state.hands),
+        "round": state.round,
+        "roll": state.roll,
+        "ones_before": state.ones_before,
+        "last_bids": list(state.last_bids) if state.last_bids is not None else None,
+        "winners": list(state.winners),
+        "end_reason": state.end_reason,
+        "spaces": state.spaces,
+        "stamina": state.stamina,
+    }
+
+
+def load_state(data: Mapping[str, Any]) -> RaceState:
+    """Rebuild a state from :func:`dump_state` output (KeyError on missing fields)."""
+    bids = data["last_bids"]
+    return RaceState(
+        seats=tuple(data["seats"]),
+        positions=tuple(int(p) for p in data["positions"]),
+        hands=tuple(int(h) for h in data["hands"]),
+        round=int(data["round"]),
+        roll=int(data["roll"]),
+        ones_before=int(data["ones_before"]),
+        last_bids=tuple(int(b) for b in bids) if bids is not None else None,
+        winners=tuple(data["winners"]),
+        end_reason=str(data["end_reason"]),
+        spaces=int(data["spaces"]),
+        stamina=int(data["stamina"]),
+    )

@@ -1,0 +1,105 @@
+"""Turn reports: a jinja2 environment and the context every report template gets.
+
+Templates live in ``templates/<kind>/report.txt.j2`` and extend
+``common/report.txt.j2``, filling its ``board`` block (the position drawn the
+way a player would draw it) and, if they like, ``events`` and ``summary``.
+
+Context of every report (all of it already filtered for the reader):
+``game`` (game name), ``kind``, ``title``, ``seat`` (reader's seat, ``None``
+for the public/GM report), ``turn`` (the turn the report is about, 0 for the
+opening report), ``next_turn``, ``view`` (``game.view(state, seat)``),
+``events`` (visible :class:`~pbem.core.Event` objects of that turn),
+``phases`` (the events grouped: list of ``(phase, [events])`` in order),
+``scores`` (seat -> formatted score), ``phase`` (the :class:`~pbem.core.Phase`
+awaited next, ``None`` once finished), ``owing`` (seats that owe orders next),
+``you_owe`` (bool), ``outcome`` (:class:`~pbem.core.Outcome` or ``None``),
+``deadline`` (text or ``None``), ``nmr`` (seats that sent no orders).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+import jinja2
+
+from pbem.core import Event, Game, Outcome, Phase
+from pbem.core.protocol import format_score
+from pbem.resources import template_dir
+
+
+@cache
+def environment(*, html: bool = False) -> jinja2.Environment:
+    """Return the shared jinja2 environment (StrictUndefined; autoescape for HTML)."""
+    return jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(template_dir())),
+        undefined=jinja2.StrictUndefined,
+        autoescape=html,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+
+
+@dataclass(frozen=True)
+class ReportInput:
+    """Everything a report is made from, before filtering for a reader."""
+
+    game_name: str
+    game: Game[Any, Any]
+    state: Any
+    turn: int
+    events: Sequence[Event]
+    nmr: Sequence[str]
+    phase: Phase | None
+    outcome: Outcome | None
+    deadline: str | None = None
+
+
+def _group(events: Sequence[Event]) -> list[tuple[str, list[Event]]]:
+    groups: list[tuple[str, list[Event]]] = []
+    for event in events:
+        if groups and groups[-1][0] == event.phase:
+            groups[-1][1].append(event)
+        else:
+            groups.append((event.phase, [event]))
+    return groups
+
+
+def report_context(report: ReportInput, seat: str | None) -> dict[str, Any]:
+    """Return the template context for ``seat`` (``None`` = public), holding only what it may see."""
+    game = report.game
+    visible = [e for e in report.events if e.is_visible_to(seat)]
+    owing = list(report.phase.seats) if report.phase is not None else []
+    return {
+        "game": report.game_name,
+        "kind": game.name,
+        "title": game.title,
+        "seat": seat,
+        "turn": report.turn,
+        "next_turn": report.turn + 1,
+        "view": game.view(report.state, seat),
+        "events": visible,
+        "phases": _group(visible),
+        "scores": {s: format_score(v) for s, v in game.scores(report.state).items()},
+        "phase": report.phase,
+        "owing": owing,
+        "you_owe": seat in owing,
+        "outcome": report.outcome,
+        "deadline": report.deadline,
+        "nmr": list(report.nmr),
+    }
+
+
+def render_report(report: ReportInput, seat: str | None, *, html: bool = False) -> str:
+    """Render the report of ``report`` for ``seat`` as plain text (or HTML)."""
+    suffix = "html" if html else "txt"
+    template = environment(html=html).get_template(f"{report.game.name}/report.{suffix}.j2")
+    return template.render(report_context(report, seat))
+
+
+def render_text(template_name: str, context: Mapping[str, Any]) -> str:
+    """Render any plain-text template by name with the given context."""
+    return environment().get_template(template_name).render(dict(context))

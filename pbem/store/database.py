@@ -1,0 +1,73 @@
+"""Opening a database: engine, SQLite pragmas, migrations to the newest schema, sessions."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import event
+from sqlalchemy.engine import Engine
+from sqlmodel import Session, create_engine
+
+_MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+
+
+def database_url(path_or_url: str) -> str:
+    """Return an SQLAlchemy URL for a file path (SQLite) or pass a URL through."""
+    if "://" in path_or_url:
+        return path_or_url
+    return f"sqlite:///{Path(path_or_url).expanduser()}"
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA busy_timeout=10000")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()
+
+
+class Database:
+    """A migrated database and a factory for short sessions."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+
+    @contextmanager
+    def session(self) -> Iterator[Session]:
+        """Yield a session that commits when the block ends normally and rolls back on error."""
+        with Session(self.engine, expire_on_commit=False) as session:
+            try:
+                yield session
+                session.commit()
+            except BaseException:
+                session.rollback()
+                raise
+
+    def close(self) -> None:
+        """Release the engine's connections."""
+        self.engine.dispose()
+
+
+def migrate(engine: Engine) -> None:
+    """Upgrade the schema to the newest migration (creating it on an empty database)."""
+    config = Config()
+    config.set_main_option("script_location", str(_MIGRATIONS))
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "head")
+
+
+def open_database(path_or_url: str) -> Database:
+    """Open (creating and migrating as needed) the database at a path or URL."""
+    url = database_url(path_or_url)
+    engine = create_engine(url)
+    if url.startswith("sqlite"):
+        event.listen(engine, "connect", _sqlite_pragmas)
+    migrate(engine)
+    return Database(engine)

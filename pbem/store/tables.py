@@ -1,0 +1,137 @@
+"""The database tables (sqlmodel). Schema changes go through the migrations beside this file.
+
+Times are naive UTC. JSON columns hold game states (``Game.dump`` output),
+orders as canonical order text, events as ``Event.to_json`` data.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import JSON, Column, LargeBinary, UniqueConstraint
+from sqlmodel import Field, SQLModel
+
+
+class GameRow(SQLModel, table=True):
+    """One hosted game: its kind, seed, current state and turn, and how it is run."""
+
+    __tablename__ = "game"
+
+    id: int | None = Field(default=None, primary_key=True)
+    name: str = Field(index=True, unique=True)
+    kind: str
+    options: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
+    seed: int
+    status: str = "active"  # active | paused | finished
+    turn: int = 1  # the turn awaiting orders; resolved turns are 1..turn-1
+    state: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
+    rng_state: list[Any] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
+    created_at: datetime
+    deadline: datetime | None = None
+    turn_hours: float = 48.0  # time allowed per turn once a turn resolves
+    resolve_when: str = "early"  # early: as soon as all orders are in | deadline: only at the deadline
+    early_delay_minutes: float = 0.0  # wait this long after the last orders before an early resolution
+    reminder_hours: float = 12.0  # remind seats without orders this long before the deadline
+    grace_hours: float = 24.0  # report a seat absent this long after its deadline passed
+    reminded_turn: int = 0
+    nmr_streak: int = 0  # deadline resolutions in a row with every owing seat NMR
+    gm_address: str | None = None
+    gm_password_hash: str | None = None
+    paused_at: datetime | None = None
+
+
+class SeatRow(SQLModel, table=True):
+    """A seat of a game and who holds it."""
+
+    __tablename__ = "seat"
+    __table_args__ = (UniqueConstraint("game_id", "name"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="game.id", index=True)
+    name: str
+    position: int  # turn order, 0-based
+    address: str | None = None
+    password_hash: str | None = None
+    key_version: int = 1  # bumped on REPLACE so old reply tokens stop working
+    status: str = "active"  # active | resigned
+
+
+class SubmissionRow(SQLModel, table=True):
+    """Every submission as received: its text, the accepted orders, the problems, and when."""
+
+    __tablename__ = "submission"
+    __table_args__ = (UniqueConstraint("game_id", "seat", "turn", "version"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="game.id", index=True)
+    seat: str
+    turn: int
+    version: int
+    text: str
+    orders: list[str] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
+    problems: list[dict[str, Any]] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
+    received_at: datetime
+    source: str = "cli"  # cli | mail:<message-id> | forced
+
+
+class TurnRecordRow(SQLModel, table=True):
+    """One resolved turn: the orders applied (NMR defaults included), RNG state, events, result."""
+
+    __tablename__ = "turn_record"
+    __table_args__ = (UniqueConstraint("game_id", "turn"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="game.id", index=True)
+    turn: int
+    phase: str
+    orders: dict[str, list[str]] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
+    nmr: list[str] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
+    rng_state: list[Any] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
+    events: list[dict[str, Any]] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
+    state: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
+    reason: str  # deadline | all-in | gm | forced
+    resolved_at: datetime
+
+
+class InboundMessageRow(SQLModel, table=True):
+    """A mail taken from the mailbox, stored before it is flagged on the server."""
+
+    __tablename__ = "inbound_message"
+
+    id: int | None = Field(default=None, primary_key=True)
+    message_id: str = Field(index=True, unique=True)
+    uid: int | None = None
+    raw: bytes = Field(sa_column=Column(LargeBinary, nullable=False))
+    received_at: datetime
+    status: str = "new"  # new | handled | failed
+    error: str | None = None
+    handled_at: datetime | None = None
+
+
+class OutboundMessageRow(SQLModel, table=True):
+    """A mail waiting to be sent, or sent; drained by the SMTP sender."""
+
+    __tablename__ = "outbound_message"
+
+    id: int | None = Field(default=None, primary_key=True)
+    created_at: datetime
+    sender: str
+    recipients: list[str] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
+    raw: bytes = Field(sa_column=Column(LargeBinary, nullable=False))
+    status: str = Field(default="queued", index=True)  # queued | sent | failed
+    attempts: int = 0
+    next_attempt_at: datetime
+    last_error: str | None = None
+    sent_at: datetime | None = None
+    inbound_id: int | None = Field(default=None, foreign_key="inbound_message.id")
+    purpose: str = "reply"  # reply | report | reminder | notice
+
+
+class SettingRow(SQLModel, table=True):
+    """Installation-wide settings, e.g. the secret that signs reply tokens."""
+
+    __tablename__ = "setting"
+
+    key: str = Field(primary_key=True)
+    value: str

@@ -1,0 +1,592 @@
+"""The turn runner: games, submissions, NMR defaults, resolution and history.
+
+Plain synchronous code over an injected :class:`~pbem.store.Database`; the mail
+daemon and the CLI both drive games through it. Every resolution is one
+database transaction: the turn record (unique per game and turn), the new
+state and whatever the ``on_resolved`` listeners add (the outbox reports) are
+committed together or not at all, so a crash never resolves a turn twice.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import func, update
+from sqlmodel import Session, select
+
+from pbem.checking import CheckResult, check_orders
+from pbem.clock import format_utc, utcnow
+from pbem.core import Event, Game, GameError, GameRng, Outcome, Phase, StaleTurn, UnknownGame, UnknownSeat
+from pbem.core.protocol import score_to_json
+from pbem.games import find_game
+from pbem.orders import parser_for
+from pbem.reports import ReportInput, render_report
+from pbem.store import Database
+from pbem.store.tables import GameRow, SeatRow, SubmissionRow, TurnRecordRow
+
+MAX_FORCED_CHAIN = 10_000
+
+#: Creator options that belong to the service, not to the game's rules.
+SERVICE_OPTIONS: Mapping[str, str] = {
+    "turn_hours": "hours allowed per turn (default 48); 0 = no deadline",
+    "resolve": "early (as soon as all orders are in, default) or deadline (only at the deadline)",
+    "delay_minutes": "with resolve=early, wait this long after the last orders (default 0)",
+    "reminder_hours": "remind seats without orders this long before the deadline (default 12)",
+    "grace_hours": "tell the GM about a seat still absent this long after the deadline (default 24)",
+}
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """A snapshot of a game for callers: its row, rules object, state and what it waits for."""
+
+    row: GameRow
+    game: Game[Any, Any]
+    state: Any
+    seats: list[SeatRow]
+    phase: Phase | None
+    outcome: Outcome | None
+
+    @property
+    def name(self) -> str:
+        """The game's name."""
+        return self.row.name
+
+    @property
+    def seat_names(self) -> list[str]:
+        """Seat names in turn order."""
+        return [seat.name for seat in self.seats]
+
+
+@dataclass(frozen=True)
+class ResolvedTurn:
+    """One turn that was resolved: its record and the report input built from it."""
+
+    record: TurnRecordRow
+    report: ReportInput
+
+
+@dataclass
+class Resolution:
+    """What one call to :meth:`TurnRunner.resolve` did (forced turns that followed included)."""
+
+    game: str
+    turns: list[ResolvedTurn] = field(default_factory=list)
+
+    @property
+    def report(self) -> ReportInput:
+        """One report input covering every turn of this resolution."""
+        first, last = self.turns[0].report, self.turns[-1].report
+        events = [e for t in self.turns for e in t.report.events]
+        nmr = sorted({s for t in self.turns for s in t.report.nmr})
+        return ReportInput(
+            game_name=last.game_name,
+            game=last.game,
+            state=last.state,
+            turn=first.turn,
+            events=events,
+            nmr=nmr,
+            phase=last.phase,
+            outcome=last.outcome,
+            deadline=last.deadline,
+        )
+
+
+@dataclass(frozen=True)
+class ReplayResult:
+    """The result of replaying a game from its seed: ``mismatches`` is empty when all matched."""
+
+    game: str
+    turns: int
+    mismatches: list[str]
+
+    @property
+    def is_identical(self) -> bool:
+        """True when every replayed state matched the stored one."""
+        return not self.mismatches
+
+
+ResolvedListener = Callable[[Session, GameInfo, Resolution], None]
+
+
+def _split_options(game: Game[Any, Any], options: Mapping[str, str]) -> tuple[dict[str, str], dict[str, str]]:
+    service: dict[str, str] = {}
+    rules: dict[str, str] = {}
+    for key, value in options.items():
+        key = key.strip().lower()
+        if key in SERVICE_OPTIONS:
+            service[key] = value.strip().lower()
+        elif key in game.options():
+            rules[key] = value.strip().lower()
+        else:
+            known = sorted([*SERVICE_OPTIONS, *game.options()])
+            raise GameError(f"unknown option {key!r} for {game.name}; options are: {', '.join(known)}")
+    return service, rules
+
+
+def _float_option(service: Mapping[str, str], key: str, default: float) -> float:
+    if key not in service:
+        return default
+    try:
+        value = float(service[key])
+    except ValueError as error:
+        raise GameError(f"option {key}={service[key]!r}: expected a number") from error
+    if value < 0:
+        raise GameError(f"option {key}={service[key]!r}: must not be negative")
+    return value
+
+
+class TurnRunner:
+    """Creates games, takes submissions, resolves turns and replays history on a database."""
+
+    def __init__(self, db: Database, *, clock: Callable[[], datetime] = utcnow) -> None:
+        self.db = db
+        self.clock = clock
+        self.on_resolved: list[ResolvedListener] = []
+
+    # --- games -----------------------------------------------------------------
+
+    def create_game(
+        self,
+        kind: str,
+        name: str,
+        *,
+        seats: Mapping[str, str | None] | None = None,
+        players: int | None = None,
+        options: Mapping[str, str] | None = None,
+        seed: int | None = None,
+        gm_address: str | None = None,
+        gm_password_hash: str | None = None,
+    ) -> GameInfo:
+        """Create a game. With ``seats`` (seat -> address) it starts at once; with
+        only ``players`` it waits for JOINs (status ``forming``) until :meth:`start`.
+
+        Raises UnknownGame for an unknown kind, UnknownSeat for seat names the
+        game does not use, GameError for a taken name, bad options or player count.
+        """
+        game = find_game(kind)
+        name = name.strip()
+        if not name or any(c.isspace() for c in name) or len(name) > 40:
+            raise GameError(f"game name {name!r}: use 1-40 characters without spaces")
+        service, rules = _split_options(game, options or {})
+        count = len(seats) if seats else players
+        if count is None:
+            raise GameError("give the seats or the number of players")
+        if not game.min_players <= count <= game.max_players:
+            raise GameError(f"{game.name} is for {game.min_players}-{game.max_players} players, not {count}")
+        seat_names = game.seat_names(count)
+        if seats:
+            wanted = {s.upper() for s in seats}
+            canonical = {s.upper(): s for s in seat_names}
+            unknown = sorted(wanted - set(canonical))
+            if unknown:
+                raise UnknownSeat(f"{game.name} has no seat {unknown[0]}; seats are {', '.join(seat_names)}")
+            if len(wanted) != len(seat_names):
+                missing = [s for s in seat_names if s.upper() not in wanted]
+                raise GameError(f"seats missing: {', '.join(missing)}")
+        resolve_when = service.get("resolve", "early")
+        if resolve_when not in ("early", "deadline"):
+            raise GameError(f"option resolve={resolve_when!r}: expected early or deadline")
+        now = self.clock()
+        row = GameRow(
+            name=name,
+            kind=game.name,
+            options=rules,
+            seed=seed if seed is not None else secrets.randbelow(2**31),
+            status="forming",
+            created_at=now,
+            turn_hours=_float_option(service, "turn_hours", 48.0),
+            resolve_when=resolve_when,
+            early_delay_minutes=_float_option(service, "delay_minutes", 0.0),
+            reminder_hours=_float_option(service, "reminder_hours", 12.0),
+            grace_hours=_float_option(service, "grace_hours", 24.0),
+            gm_address=gm_address,
+            gm_password_hash=gm_password_hash,
+        )
+        # Validate the rules' options now, not at START.
+        game.setup(seat_names, rules, GameRng(row.seed))
+        with self.db.session() as session:
+            if session.exec(select(GameRow).where(GameRow.name == name)).first() is not None:
+                raise GameError(f"a game named {name} exists already")
+            session.add(row)
+            session.flush()
+            by_upper = {s.upper(): a for s, a in (seats or {}).items()}
+            for position, seat in enumerate(seat_names):
+                session.add(SeatRow(game_id=row.id, name=seat, position=position, address=by_upper.get(seat.upper())))
+        if seats:
+            return self.start(name)
+        return self.info(name)
+
+    def start(self, name: str) -> GameInfo:
+        """Set a forming game up from its seed and open turn 1.
+
+        Raises GameError when it is not forming or a seat is still empty.
+        """
+        with self.db.session() as session:
+            row = self._row(session, name)
+            if row.status != "forming":
+                raise GameError(f"game {name} has started already")
+            seats = self._seats(session, row)
+            empty = [s.name for s in seats if not s.address]
+            if empty:
+                raise GameError(f"game {name} cannot start: seats {', '.join(empty)} are still open")
+            game = find_game(row.kind)
+            rng = GameRng(row.seed)
+            state = game.setup([s.name for s in seats], row.options, rng)
+            row.state = game.dump(state)
+            row.rng_state = rng.get_state()
+            row.status = "active"
+            row.turn = 1
+            row.deadline = self._next_deadline(row)
+            session.add(row)
+            info = self._info(session, row)
+            self._play_forced(session, info)
+        return self.info(name)
+
+    def info(self, name: str) -> GameInfo:
+        """Return the current snapshot of a game. Raises UnknownGame."""
+        with self.db.session() as session:
+            return self._info(session, self._row(session, name))
+
+    def games(self) -> list[GameRow]:
+        """Return every game, oldest first."""
+        with self.db.session() as session:
+            return list(session.exec(select(GameRow).order_by(GameRow.id)))
+
+    # --- orders ----------------------------------------------------------------
+
+    def submit(
+        self,
+        name: str,
+        seat: str,
+        text: str,
+        *,
+        turn: int | None = None,
+        store: bool = True,
+        source: str = "cli",
+    ) -> CheckResult:
+        """Check a seat's orders and, when ``store``, keep the accepted lines as the
+        seat's new orders for the turn (a new version replacing earlier ones).
+
+        Nothing is stored when the submission as a whole is refused, or when it
+        had order lines and none was accepted (earlier orders then stand).
+        Raises UnknownGame, UnknownSeat, GameError (not running), StaleTurn
+        (``turn`` given and not the turn awaiting orders).
+        """
+        with self.db.session() as session:
+            row = self._row(session, name)
+            if row.status != "active":
+                raise GameError(f"game {name} is {row.status}; it takes no orders now")
+            seat_row = self._seat(session, row, seat)
+            if turn is not None and turn != row.turn:
+                raise StaleTurn(f"orders for turn {turn} of {name} refused as stale: the game is at turn {row.turn}")
+            info = self._info(session, row)
+            game = info.game
+            parsed = parser_for(game.name).parse(text)
+            assert info.phase is not None
+            if seat_row.name not in info.phase.seats:
+                waiting = ", ".join(info.phase.seats)
+                result = CheckResult(lines=parsed.lines, general=[f"it is not your turn: waiting for {waiting}"])
+            else:
+                result = check_orders(game, info.state, seat_row.name, parsed)
+            result.game, result.kind, result.seat, result.turn = row.name, game.name, seat_row.name, row.turn
+            result.deadline = format_utc(row.deadline) if row.deadline else None
+            nothing_acceptable = bool(result.lines) and not result.accepted
+            if not store or result.general or nothing_acceptable:
+                return result
+            previous = self._latest_version(session, row, seat_row.name)
+            now = self.clock()
+            session.add(
+                SubmissionRow(
+                    game_id=row.id,
+                    seat=seat_row.name,
+                    turn=row.turn,
+                    version=previous + 1,
+                    text=text,
+                    orders=[str(order) for order in result.accepted],
+                    problems=[
+                        {"line": line.number, "text": line.text, "message": line.problem.message,
+                         "column": line.problem.column}
+                        for line in result.lines
+                        if line.problem is not None
+                    ],
+                    received_at=now,
+                    source=source,
+                )
+            )
+            result.version, result.received_at, result.replaced_previous = previous + 1, now, previous > 0
+            return result
+
+    def current_orders(self, name: str, seat: str) -> SubmissionRow | None:
+        """Return the seat's newest stored submission for the turn awaiting orders."""
+        with self.db.session() as session:
+            row = self._row(session, name)
+            seat_row = self._seat(session, row, seat)
+            return self._current_submission(session, row, seat_row.name)
+
+    def missing_seats(self, name: str) -> list[str]:
+        """Return the seats that owe orders now and have stored none."""
+        with self.db.session() as session:
+            row = self._row(session, name)
+            info = self._info(session, row)
+            if info.phase is None or row.status != "active":
+                return []
+            return [s for s in info.phase.seats if self._current_submission(session, row, s) is None]
+
+    # --- resolution --------------------------------------------------------------
+
+    def resolve(self, name: str, *, reason: str = "gm", expected_turn: int | None = None) -> Resolution:
+        """Resolve the turn awaiting orders now (NMR defaults for seats without
+        orders), then any forced turns that follow, in one transaction.
+
+        ``expected_turn`` guards against resolving a turn twice: when given and
+        the game has moved on, GameError is raised and nothing changes.
+        Raises UnknownGame, GameError (not active, or finished).
+        """
+        with self.db.session() as session:
+            row = self._row(session, name)
+            if row.status != "active":
+                raise GameError(f"game {name} is {row.status}; nothing to resolve")
+            if expected_turn is not None and row.turn != expected_turn:
+                raise GameError(f"turn {expected_turn} of {name} was resolved already")
+            info = self._info(session, row)
+            resolution = Resolution(game=row.name)
+            resolution.turns.append(self._resolve_one(session, info, reason))
+            info = self._info(session, row)
+            resolution.turns.extend(self._play_forced(session, info))
+            final = self._info(session, row)
+            for listener in self.on_resolved:
+                listener(session, final, resolution)
+            return resolution
+
+    def _resolve_one(self, session: Session, info: GameInfo, reason: str) -> ResolvedTurn:
+        row, game, state = info.row, info.game, info.state
+        assert info.phase is not None
+        orders: dict[str, list[Any]] = {}
+        nmr: list[str] = []
+        parser = parser_for(game.name)
+        for seat in info.phase.seats:
+            submission = self._current_submission(session, row, seat)
+            if submission is None:
+                nmr.append(seat)
+                orders[seat] = list(game.default_orders(state, seat))
+            else:
+                orders[seat] = parser.parse("\n".join(submission.orders)).orders
+        rng = GameRng.from_state(row.rng_state)
+        rng_before = row.rng_state
+        result = game.resolve(state, orders, rng)
+        outcome = game.outcome(result.state)
+        turn = row.turn
+        changed = session.execute(
+            update(GameRow).where(GameRow.id == row.id, GameRow.turn == turn).values(turn=turn + 1)
+        )
+        if changed.rowcount != 1:  # type: ignore[attr-defined]
+            raise GameError(f"turn {turn} of {row.name} was resolved already")
+        record = TurnRecordRow(
+            game_id=row.id,
+            turn=turn,
+            phase=info.phase.name,
+            orders={seat: [str(o) for o in seat_orders] for seat, seat_orders in orders.items()},
+            nmr=nmr,
+            rng_state=rng_before,
+            events=[event.to_json() for event in result.events],
+            state=game.dump(result.state),
+            reason=reason,
+            resolved_at=self.clock(),
+        )
+        session.add(record)
+        row.turn = turn + 1
+        row.state = record.state
+        row.rng_state = rng.get_state()
+        if outcome is not None:
+            row.status = "finished"
+            row.deadline = None
+        else:
+            row.deadline = self._next_deadline(row)
+        if reason == "deadline":
+            row.nmr_streak = row.nmr_streak + 1 if len(nmr) == len(info.phase.seats) else 0
+        elif reason != "forced":
+            row.nmr_streak = 0
+        session.add(row)
+        session.flush()
+        phase = None if outcome is not None else game.phase(result.state)
+        report = ReportInput(
+            game_name=row.name,
+            game=game,
+            state=result.state,
+            turn=turn,
+            events=result.events,
+            nmr=nmr,
+            phase=phase,
+            outcome=outcome,
+            deadline=format_utc(row.deadline) if row.deadline else None,
+        )
+        return ResolvedTurn(record, report)
+
+    def _play_forced(self, session: Session, info: GameInfo) -> list[ResolvedTurn]:
+        """Resolve turns in which every owing seat has exactly one legal play."""
+        played: list[ResolvedTurn] = []
+        for _ in range(MAX_FORCED_CHAIN):
+            if info.phase is None or info.row.status != "active":
+                break
+            forced = {s: info.game.forced_orders(info.state, s) for s in info.phase.seats}
+            if any(orders is None for orders in forced.values()):
+                break
+            for seat, orders in forced.items():
+                self._store_forced(session, info.row, seat, orders or [])
+            played.append(self._resolve_one(session, info, "forced"))
+            info = self._info(session, info.row)
+        return played
+
+    def _store_forced(self, session: Session, row: GameRow, seat: str, orders: Sequence[Any]) -> None:
+        version = self._latest_version(session, row, seat) + 1
+        text = "\n".join(str(o) for o in orders)
+        session.add(
+            SubmissionRow(
+                game_id=row.id, seat=seat, turn=row.turn, version=version, text=text,
+                orders=[str(o) for o in orders], problems=[], received_at=self.clock(), source="forced",
+            )
+        )
+        session.flush()
+
+    def _next_deadline(self, row: GameRow) -> datetime | None:
+        if row.turn_hours <= 0:
+            return None
+        return self.clock() + timedelta(hours=row.turn_hours)
+
+    # --- reading -----------------------------------------------------------------
+
+    def history(self, name: str) -> list[TurnRecordRow]:
+        """Return every resolved turn of a game in order."""
+        with self.db.session() as session:
+            row = self._row(session, name)
+            query = select(TurnRecordRow).where(TurnRecordRow.game_id == row.id).order_by(TurnRecordRow.turn)
+            return list(session.exec(query))
+
+    def last_report(self, name: str) -> ReportInput:
+        """Return the report input of the newest resolved turn (the opening report before any)."""
+        info = self.info(name)
+        records = self.history(name)
+        deadline = format_utc(info.row.deadline) if info.row.deadline else None
+        if not records:
+            return ReportInput(info.name, info.game, info.state, 0, [], [], info.phase, info.outcome, deadline)
+        last = records[-1]
+        return ReportInput(
+            game_name=info.name,
+            game=info.game,
+            state=info.state,
+            turn=last.turn,
+            events=[Event.from_json(e) for e in last.events],
+            nmr=last.nmr,
+            phase=info.phase,
+            outcome=info.outcome,
+            deadline=deadline,
+        )
+
+    def report_text(self, name: str, seat: str | None) -> str:
+        """Render the newest report for ``seat`` (``None`` = the public report)."""
+        info = self.info(name)
+        if seat is not None:
+            seat = self._seat_name(info, seat)
+        return render_report(self.last_report(name), seat)
+
+    def state_json(self, name: str, seat: str | None = None) -> dict[str, Any]:
+        """Return the game as JSON: game, kind, turn, status, scores, winners (once finished), state."""
+        info = self.info(name)
+        if seat is not None:
+            seat = self._seat_name(info, seat)
+        data: dict[str, Any] = {
+            "game": info.name,
+            "kind": info.game.name,
+            "turn": info.row.turn,
+            "status": info.row.status,
+        }
+        if info.row.status == "forming":
+            data["seats"] = {s.name: bool(s.address) for s in info.seats}
+            return data
+        data["scores"] = {s: score_to_json(v) for s, v in info.game.scores(info.state).items()}
+        if info.outcome is not None:
+            data["winners"] = list(info.outcome.winners)
+        else:
+            data["phase"] = info.phase.name if info.phase else None
+            data["owing"] = list(info.phase.seats) if info.phase else []
+            data["deadline"] = info.row.deadline.isoformat() + "Z" if info.row.deadline else None
+        data["state"] = info.game.view(info.state, seat)
+        return data
+
+    def replay(self, name: str) -> ReplayResult:
+        """Replay a game from its seed and stored orders; report every state that differs."""
+        info = self.info(name)
+        game, row = info.game, info.row
+        records = self.history(name)
+        mismatches: list[str] = []
+        if row.status == "forming":
+            return ReplayResult(name, 0, [])
+        rng = GameRng(row.seed)
+        state = game.setup(info.seat_names, row.options, rng)
+        parser = parser_for(game.name)
+        for record in records:
+            if rng.get_state() != record.rng_state:
+                mismatches.append(f"turn {record.turn}: random generator state differs before resolving")
+                rng = GameRng.from_state(record.rng_state)
+            orders = {seat: parser.parse("\n".join(texts)).orders for seat, texts in record.orders.items()}
+            state = game.resolve(state, orders, rng).state
+            if game.dump(state) != record.state:
+                mismatches.append(f"turn {record.turn}: replayed state differs from the stored one")
+                state = game.load(record.state)
+        if game.dump(state) != row.state:
+            mismatches.append("the game's current state differs from the replayed one")
+        return ReplayResult(name, len(records), mismatches)
+
+    # --- helpers -----------------------------------------------------------------
+
+    def _row(self, session: Session, name: str) -> GameRow:
+        row = session.exec(select(GameRow).where(GameRow.name == name.strip())).first()
+        if row is None:
+            raise UnknownGame(f"no game named {name!r}")
+        return row
+
+    def _seats(self, session: Session, row: GameRow) -> list[SeatRow]:
+        return list(session.exec(select(SeatRow).where(SeatRow.game_id == row.id).order_by(SeatRow.position)))
+
+    def _seat(self, session: Session, row: GameRow, seat: str) -> SeatRow:
+        for seat_row in self._seats(session, row):
+            if seat_row.name.upper() == seat.strip().upper():
+                return seat_row
+        names = ", ".join(s.name for s in self._seats(session, row))
+        raise UnknownSeat(f"game {row.name} has no seat {seat!r}; seats are {names}")
+
+    @staticmethod
+    def _seat_name(info: GameInfo, seat: str) -> str:
+        for name in info.seat_names:
+            if name.upper() == seat.strip().upper():
+                return name
+        raise UnknownSeat(f"game {info.name} has no seat {seat!r}; seats are {', '.join(info.seat_names)}")
+
+    def _info(self, session: Session, row: GameRow) -> GameInfo:
+        game = find_game(row.kind)
+        seats = self._seats(session, row)
+        if row.status == "forming":
+            return GameInfo(row, game, None, seats, None, None)
+        state = game.load(row.state)
+        outcome = game.outcome(state)
+        phase = None if outcome is not None else game.phase(state)
+        return GameInfo(row, game, state, seats, phase, outcome)
+
+    def _latest_version(self, session: Session, row: GameRow, seat: str) -> int:
+        query = select(func.max(SubmissionRow.version)).where(
+            SubmissionRow.game_id == row.id, SubmissionRow.seat == seat, SubmissionRow.turn == row.turn
+        )
+        return session.exec(query).one() or 0
+
+    def _current_submission(self, session: Session, row: GameRow, seat: str) -> SubmissionRow | None:
+        query = (
+            select(SubmissionRow)
+            .where(SubmissionRow.game_id == row.id, SubmissionRow.seat == seat, SubmissionRow.turn == row.turn)
+            .order_by(SubmissionRow.version.desc())  # type: ignore[attr-defined]
+        )
+        return session.exec(query).first()
