@@ -1,4 +1,4 @@
-"""Time in one convention: naive datetimes that are UTC, as stored in the database."""
+"""Time in one convention: timezone-aware UTC datetimes (the database stores UTC)."""
 
 from __future__ import annotations
 
@@ -6,10 +6,10 @@ from datetime import UTC, datetime
 
 
 def utcnow() -> datetime:
-    """Return the current time as a naive UTC datetime (microseconds kept)."""
-    return datetime.now(UTC).replace(tzinfo=None)
+    """Return the current time as an aware UTC datetime."""
+    return datetime.now(UTC)
 
 
 def format_utc(moment: datetime) -> str:
-    """Return a stored UTC time the way reports print it: ``2026-11-25 18:00 UTC``."""
-    return moment.strftime("%Y-%m-%d %H:%M UTC")
+    """Return a time the way reports print it: ``2026-11-25 18:00 UTC``."""
+    return moment.astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC")

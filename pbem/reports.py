@@ -9,6 +9,7 @@ Context of every report (all of it already filtered for the reader):
 for the public/GM report), ``turn`` (the turn the report is about, 0 for the
 opening report), ``next_turn``, ``view`` (``game.view(state, seat)``),
 ``events`` (visible :class:`~pbem.core.Event` objects of that turn),
+A game without templates of its own gets the common frame alone.
 ``phases`` (the events grouped: list of ``(phase, [events])`` in order),
 ``scores`` (seat -> formatted score), ``phase`` (the :class:`~pbem.core.Phase`
 awaited next, ``None`` once finished), ``owing`` (seats that owe orders next),
@@ -96,7 +97,9 @@ def report_context(report: ReportInput, seat: str | None) -> dict[str, Any]:
 def render_report(report: ReportInput, seat: str | None, *, html: bool = False) -> str:
     """Render the report of ``report`` for ``seat`` as plain text (or HTML)."""
     suffix = "html" if html else "txt"
-    template = environment(html=html).get_template(f"{report.game.name}/report.{suffix}.j2")
+    template = environment(html=html).select_template(
+        [f"{report.game.name}/report.{suffix}.j2", f"common/report.{suffix}.j2"]
+    )
     return template.render(report_context(report, seat))
 
 

@@ -140,6 +140,12 @@ def _float_option(service: Mapping[str, str], key: str, default: float) -> float
     return value
 
 
+def _leaders(game: Game[Any, Any], state: Any) -> Outcome:
+    scores = game.scores(state)
+    best = max(scores.values())
+    return Outcome(tuple(s for s, v in scores.items() if v == best), "The GM ended the game; the leaders win.")
+
+
 class TurnRunner:
     """Creates games, takes submissions, resolves turns and replays history on a database."""
 
@@ -227,10 +233,10 @@ class TurnRunner:
         Raises GameError when it is not forming or a seat is still empty.
         """
         with self.db.session() as session:
-            row = self._row(session, name)
+            row = self.load_game(session, name)
             if row.status != "forming":
                 raise GameError(f"game {name} has started already")
-            seats = self._seats(session, row)
+            seats = self.load_seats(session, row)
             empty = [s.name for s in seats if not s.address]
             if empty:
                 raise GameError(f"game {name} cannot start: seats {', '.join(empty)} are still open")
@@ -243,14 +249,14 @@ class TurnRunner:
             row.turn = 1
             row.deadline = self._next_deadline(row)
             session.add(row)
-            info = self._info(session, row)
+            info = self.snapshot(session, row)
             self._play_forced(session, info)
         return self.info(name)
 
     def info(self, name: str) -> GameInfo:
         """Return the current snapshot of a game. Raises UnknownGame."""
         with self.db.session() as session:
-            return self._info(session, self._row(session, name))
+            return self.snapshot(session, self.load_game(session, name))
 
     def games(self) -> list[GameRow]:
         """Return every game, oldest first."""
@@ -278,13 +284,13 @@ class TurnRunner:
         (``turn`` given and not the turn awaiting orders).
         """
         with self.db.session() as session:
-            row = self._row(session, name)
+            row = self.load_game(session, name)
             if row.status != "active":
                 raise GameError(f"game {name} is {row.status}; it takes no orders now")
-            seat_row = self._seat(session, row, seat)
+            seat_row = self.load_seat(session, row, seat)
             if turn is not None and turn != row.turn:
                 raise StaleTurn(f"orders for turn {turn} of {name} refused as stale: the game is at turn {row.turn}")
-            info = self._info(session, row)
+            info = self.snapshot(session, row)
             game = info.game
             parsed = parser_for(game.name).parse(text)
             assert info.phase is not None
@@ -324,15 +330,15 @@ class TurnRunner:
     def current_orders(self, name: str, seat: str) -> SubmissionRow | None:
         """Return the seat's newest stored submission for the turn awaiting orders."""
         with self.db.session() as session:
-            row = self._row(session, name)
-            seat_row = self._seat(session, row, seat)
+            row = self.load_game(session, name)
+            seat_row = self.load_seat(session, row, seat)
             return self._current_submission(session, row, seat_row.name)
 
     def missing_seats(self, name: str) -> list[str]:
         """Return the seats that owe orders now and have stored none."""
         with self.db.session() as session:
-            row = self._row(session, name)
-            info = self._info(session, row)
+            row = self.load_game(session, name)
+            info = self.snapshot(session, row)
             if info.phase is None or row.status != "active":
                 return []
             return [s for s in info.phase.seats if self._current_submission(session, row, s) is None]
@@ -348,17 +354,17 @@ class TurnRunner:
         Raises UnknownGame, GameError (not active, or finished).
         """
         with self.db.session() as session:
-            row = self._row(session, name)
+            row = self.load_game(session, name)
             if row.status != "active":
                 raise GameError(f"game {name} is {row.status}; nothing to resolve")
             if expected_turn is not None and row.turn != expected_turn:
                 raise GameError(f"turn {expected_turn} of {name} was resolved already")
-            info = self._info(session, row)
+            info = self.snapshot(session, row)
             resolution = Resolution(game=row.name)
             resolution.turns.append(self._resolve_one(session, info, reason))
-            info = self._info(session, row)
+            info = self.snapshot(session, row)
             resolution.turns.extend(self._play_forced(session, info))
-            final = self._info(session, row)
+            final = self.snapshot(session, row)
             for listener in self.on_resolved:
                 listener(session, final, resolution)
             return resolution
@@ -439,7 +445,7 @@ class TurnRunner:
             for seat, orders in forced.items():
                 self._store_forced(session, info.row, seat, orders or [])
             played.append(self._resolve_one(session, info, "forced"))
-            info = self._info(session, info.row)
+            info = self.snapshot(session, info.row)
         return played
 
     def _store_forced(self, session: Session, row: GameRow, seat: str, orders: Sequence[Any]) -> None:
@@ -463,7 +469,7 @@ class TurnRunner:
     def history(self, name: str) -> list[TurnRecordRow]:
         """Return every resolved turn of a game in order."""
         with self.db.session() as session:
-            row = self._row(session, name)
+            row = self.load_game(session, name)
             query = select(TurnRecordRow).where(TurnRecordRow.game_id == row.id).order_by(TurnRecordRow.turn)
             return list(session.exec(query))
 
@@ -514,7 +520,7 @@ class TurnRunner:
         else:
             data["phase"] = info.phase.name if info.phase else None
             data["owing"] = list(info.phase.seats) if info.phase else []
-            data["deadline"] = info.row.deadline.isoformat() + "Z" if info.row.deadline else None
+            data["deadline"] = info.row.deadline.isoformat() if info.row.deadline else None
         data["state"] = info.game.view(info.state, seat)
         return data
 
@@ -544,20 +550,23 @@ class TurnRunner:
 
     # --- helpers -----------------------------------------------------------------
 
-    def _row(self, session: Session, name: str) -> GameRow:
+    def load_game(self, session: Session, name: str) -> GameRow:
+        """Return a game's row in ``session``. Raises UnknownGame."""
         row = session.exec(select(GameRow).where(GameRow.name == name.strip())).first()
         if row is None:
             raise UnknownGame(f"no game named {name!r}")
         return row
 
-    def _seats(self, session: Session, row: GameRow) -> list[SeatRow]:
+    def load_seats(self, session: Session, row: GameRow) -> list[SeatRow]:
+        """Return a game's seats in turn order."""
         return list(session.exec(select(SeatRow).where(SeatRow.game_id == row.id).order_by(SeatRow.position)))
 
-    def _seat(self, session: Session, row: GameRow, seat: str) -> SeatRow:
-        for seat_row in self._seats(session, row):
+    def load_seat(self, session: Session, row: GameRow, seat: str) -> SeatRow:
+        """Return one seat by name (any case). Raises UnknownSeat naming the seats there are."""
+        for seat_row in self.load_seats(session, row):
             if seat_row.name.upper() == seat.strip().upper():
                 return seat_row
-        names = ", ".join(s.name for s in self._seats(session, row))
+        names = ", ".join(s.name for s in self.load_seats(session, row))
         raise UnknownSeat(f"game {row.name} has no seat {seat!r}; seats are {names}")
 
     @staticmethod
@@ -567,13 +576,16 @@ class TurnRunner:
                 return name
         raise UnknownSeat(f"game {info.name} has no seat {seat!r}; seats are {', '.join(info.seat_names)}")
 
-    def _info(self, session: Session, row: GameRow) -> GameInfo:
+    def snapshot(self, session: Session, row: GameRow) -> GameInfo:
+        """Return the game's snapshot as stored in ``session`` now."""
         game = find_game(row.kind)
-        seats = self._seats(session, row)
+        seats = self.load_seats(session, row)
         if row.status == "forming":
             return GameInfo(row, game, None, seats, None, None)
         state = game.load(row.state)
         outcome = game.outcome(state)
+        if outcome is None and row.ended_by_gm:
+            outcome = _leaders(game, state)
         phase = None if outcome is not None else game.phase(state)
         return GameInfo(row, game, state, seats, phase, outcome)
 

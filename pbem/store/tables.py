@@ -1,6 +1,6 @@
 """The database tables (sqlmodel). Schema changes go through the migrations beside this file.
 
-Times are naive UTC. JSON columns hold game states (``Game.dump`` output),
+Times are aware UTC datetimes. JSON columns hold game states (``Game.dump`` output),
 orders as canonical order text, events as ``Event.to_json`` data.
 """
 
@@ -39,6 +39,7 @@ class GameRow(SQLModel, table=True):
     gm_address: str | None = None
     gm_password_hash: str | None = None
     paused_at: datetime | None = None
+    ended_by_gm: bool = False
 
 
 class SeatRow(SQLModel, table=True):
@@ -55,6 +56,8 @@ class SeatRow(SQLModel, table=True):
     password_hash: str | None = None
     key_version: int = 1  # bumped on REPLACE so old reply tokens stop working
     status: str = "active"  # active | resigned
+    absent_since: datetime | None = None  # the deadline this seat missed, while it stays silent
+    absence_reported: bool = False  # the GM was told this seat is absent
 
 
 class SubmissionRow(SQLModel, table=True):

@@ -27,8 +27,8 @@ def upgrade() -> None:
         sa.Column("turn", sa.Integer, nullable=False),
         sa.Column("state", sa.JSON, nullable=False),
         sa.Column("rng_state", sa.JSON, nullable=False),
-        sa.Column("created_at", sa.DateTime, nullable=False),
-        sa.Column("deadline", sa.DateTime, nullable=True),
+        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("deadline", sa.DateTime(timezone=True), nullable=True),
         sa.Column("turn_hours", sa.Float, nullable=False),
         sa.Column("resolve_when", sa.String, nullable=False),
         sa.Column("early_delay_minutes", sa.Float, nullable=False),
@@ -38,7 +38,8 @@ def upgrade() -> None:
         sa.Column("nmr_streak", sa.Integer, nullable=False),
         sa.Column("gm_address", sa.String, nullable=True),
         sa.Column("gm_password_hash", sa.String, nullable=True),
-        sa.Column("paused_at", sa.DateTime, nullable=True),
+        sa.Column("paused_at", sa.DateTime(timezone=True), nullable=True),
+        sa.Column("ended_by_gm", sa.Boolean, nullable=False),
     )
     op.create_index("ix_game_name", "game", ["name"], unique=True)
     op.create_table(
@@ -51,6 +52,8 @@ def upgrade() -> None:
         sa.Column("password_hash", sa.String, nullable=True),
         sa.Column("key_version", sa.Integer, nullable=False),
         sa.Column("status", sa.String, nullable=False),
+        sa.Column("absent_since", sa.DateTime(timezone=True), nullable=True),
+        sa.Column("absence_reported", sa.Boolean, nullable=False),
         sa.UniqueConstraint("game_id", "name"),
     )
     op.create_index("ix_seat_game_id", "seat", ["game_id"])
@@ -64,7 +67,7 @@ def upgrade() -> None:
         sa.Column("text", sa.String, nullable=False),
         sa.Column("orders", sa.JSON, nullable=False),
         sa.Column("problems", sa.JSON, nullable=False),
-        sa.Column("received_at", sa.DateTime, nullable=False),
+        sa.Column("received_at", sa.DateTime(timezone=True), nullable=False),
         sa.Column("source", sa.String, nullable=False),
         sa.UniqueConstraint("game_id", "seat", "turn", "version"),
     )
@@ -81,7 +84,7 @@ def upgrade() -> None:
         sa.Column("events", sa.JSON, nullable=False),
         sa.Column("state", sa.JSON, nullable=False),
         sa.Column("reason", sa.String, nullable=False),
-        sa.Column("resolved_at", sa.DateTime, nullable=False),
+        sa.Column("resolved_at", sa.DateTime(timezone=True), nullable=False),
         sa.UniqueConstraint("game_id", "turn"),
     )
     op.create_index("ix_turn_record_game_id", "turn_record", ["game_id"])

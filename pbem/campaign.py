@@ -1,0 +1,186 @@
+"""What a GM does to a running campaign, and how players take and leave seats.
+
+Joining, passwords, deadlines (set, extend, pause, resume), replacing a
+player, resignations and ending a game. Resolution itself stays in
+:mod:`pbem.turns`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from pbem.clock import format_utc
+from pbem.core import GameError
+from pbem.passwords import check_password, hash_password, new_password
+from pbem.store.tables import SeatRow
+from pbem.turns import TurnRunner
+
+
+class NotAuthorised(GameError):
+    """A password or sender that does not grant what was asked."""
+
+
+@dataclass(frozen=True)
+class Joined:
+    """A seat taken by JOIN: which one, and its password (shown once)."""
+
+    game: str
+    seat: str
+    password: str
+
+
+class Campaign:
+    """GM and seat operations on the games of a :class:`TurnRunner`."""
+
+    def __init__(self, runner: TurnRunner) -> None:
+        self.runner = runner
+
+    def join(self, name: str, address: str, seat: str | None = None) -> Joined:
+        """Give ``address`` an open seat of a forming game (the named one, or the first open).
+
+        Raises GameError when the game is not forming, the seat is taken, or
+        the address holds a seat of this game already.
+        """
+        with self.runner.db.session() as session:
+            row = self.runner.load_game(session, name)
+            if row.status != "forming":
+                raise GameError(f"game {name} is not open for joining (it is {row.status})")
+            seats = self.runner.load_seats(session, row)
+            if any(s.address == address for s in seats):
+                raise GameError(f"{address} holds a seat of {name} already")
+            if seat is None:
+                open_seats = [s for s in seats if not s.address]
+                if not open_seats:
+                    raise GameError(f"game {name} has no open seat")
+                target = open_seats[0]
+            else:
+                target = self.runner.load_seat(session, row, seat)
+                if target.address:
+                    raise GameError(f"seat {target.name} of {name} is taken")
+            password = new_password()
+            target.address = address
+            target.password_hash = hash_password(password)
+            session.add(target)
+            return Joined(row.name, target.name, password)
+
+    def issue_passwords(self, name: str) -> dict[str, str]:
+        """Give every seat that has an address but no password a fresh one; return them (shown once)."""
+        issued: dict[str, str] = {}
+        with self.runner.db.session() as session:
+            row = self.runner.load_game(session, name)
+            for seat in self.runner.load_seats(session, row):
+                if seat.address and not seat.password_hash:
+                    issued[seat.name] = new_password()
+                    seat.password_hash = hash_password(issued[seat.name])
+                    session.add(seat)
+        return issued
+
+    def seat_for_signon(self, name: str, seat: str, password: str) -> SeatRow:
+        """Return the seat when ``password`` is its password. Raises NotAuthorised otherwise."""
+        with self.runner.db.session() as session:
+            row = self.runner.load_game(session, name)
+            seat_row = self.runner.load_seat(session, row, seat)
+            if not check_password(password, seat_row.password_hash):
+                raise NotAuthorised(f"wrong password for seat {seat_row.name} of {name}")
+            return seat_row
+
+    def seat_of_address(self, name: str, address: str) -> SeatRow | None:
+        """Return the seat of ``name`` that ``address`` holds, if any."""
+        with self.runner.db.session() as session:
+            row = self.runner.load_game(session, name)
+            for seat in self.runner.load_seats(session, row):
+                if seat.address and seat.address.lower() == address.lower():
+                    return seat
+        return None
+
+    def check_gm(self, name: str, password: str) -> None:
+        """Raise NotAuthorised unless ``password`` is the GM password of the game."""
+        with self.runner.db.session() as session:
+            row = self.runner.load_game(session, name)
+            if not check_password(password, row.gm_password_hash):
+                raise NotAuthorised(f"wrong GM password for {name}")
+
+    def set_deadline(self, name: str, when: datetime) -> datetime:
+        """Set the deadline of the turn awaiting orders. Raises GameError when it is past or the game is over."""
+        with self.runner.db.session() as session:
+            row = self.runner.load_game(session, name)
+            if row.status not in ("active", "paused"):
+                raise GameError(f"game {name} is {row.status}; it has no deadline")
+            if when <= self.runner.clock():
+                raise GameError(f"the deadline {format_utc(when)} is in the past")
+            row.deadline = when
+            row.reminded_turn = 0
+            session.add(row)
+            return when
+
+    def extend(self, name: str, by: timedelta) -> datetime:
+        """Move the deadline later by ``by`` (from now when there is none); return the new one."""
+        with self.runner.db.session() as session:
+            row = self.runner.load_game(session, name)
+            if row.status not in ("active", "paused"):
+                raise GameError(f"game {name} is {row.status}; it has no deadline")
+            if by <= timedelta(0):
+                raise GameError("an extension must be positive")
+            row.deadline = max(row.deadline or self.runner.clock(), self.runner.clock()) + by
+            row.reminded_turn = 0
+            session.add(row)
+            return row.deadline
+
+    def pause(self, name: str) -> None:
+        """Stop the clock: no deadline passes and nothing resolves until :meth:`resume`."""
+        with self.runner.db.session() as session:
+            row = self.runner.load_game(session, name)
+            if row.status != "active":
+                raise GameError(f"game {name} is {row.status}, not active")
+            row.status = "paused"
+            row.paused_at = self.runner.clock()
+            session.add(row)
+
+    def resume(self, name: str) -> datetime | None:
+        """Restart the clock; the deadline moves by the time spent paused. Returns the deadline."""
+        with self.runner.db.session() as session:
+            row = self.runner.load_game(session, name)
+            if row.status != "paused":
+                raise GameError(f"game {name} is {row.status}, not paused")
+            now = self.runner.clock()
+            if row.deadline is not None and row.paused_at is not None:
+                row.deadline = max(row.deadline + (now - row.paused_at), now + timedelta(hours=1))
+            row.status, row.paused_at, row.nmr_streak = "active", None, 0
+            session.add(row)
+            return row.deadline
+
+    def replace(self, name: str, seat: str, address: str) -> Joined:
+        """Give a seat to a new address: new password, old reply tokens void, absence cleared."""
+        with self.runner.db.session() as session:
+            row = self.runner.load_game(session, name)
+            if row.status == "finished":
+                raise GameError(f"game {name} is finished")
+            seat_row = self.runner.load_seat(session, row, seat)
+            password = new_password()
+            seat_row.address = address
+            seat_row.password_hash = hash_password(password)
+            seat_row.key_version += 1
+            seat_row.status = "active"
+            seat_row.absent_since, seat_row.absence_reported = None, False
+            session.add(seat_row)
+            return Joined(row.name, seat_row.name, password)
+
+    def resign(self, name: str, seat: str) -> None:
+        """Mark a seat resigned: it gets NMR defaults until the GM replaces it."""
+        with self.runner.db.session() as session:
+            row = self.runner.load_game(session, name)
+            seat_row = self.runner.load_seat(session, row, seat)
+            seat_row.status = "resigned"
+            session.add(seat_row)
+
+    def end(self, name: str) -> None:
+        """End a game now; the seats with the highest score win."""
+        with self.runner.db.session() as session:
+            row = self.runner.load_game(session, name)
+            if row.status == "finished":
+                raise GameError(f"game {name} is finished already")
+            if row.status == "forming":
+                raise GameError(f"game {name} has not started")
+            row.status, row.ended_by_gm, row.deadline = "finished", True, None
+            session.add(row)

@@ -1,0 +1,60 @@
+"""Farm-cheesi orders (``MOVE 2 5``, ``ENTER``, ``BONUS 3``) and the transformer that builds them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from lark import Token
+
+from pbem.orders import OrdersTransformer
+
+
+@dataclass(frozen=True)
+class Move:
+    """Move maggot ``maggot`` (1..4) forward by one die value ``steps`` (1..6)."""
+
+    maggot: int
+    steps: int
+
+    def __str__(self) -> str:
+        return f"MOVE {self.maggot} {self.steps}"
+
+
+@dataclass(frozen=True)
+class Enter:
+    """Bring a maggot out of the carcass with a 5 or with two dice summing to 5."""
+
+    def __str__(self) -> str:
+        return "ENTER"
+
+
+@dataclass(frozen=True)
+class Bonus:
+    """Move maggot ``maggot`` (1..4) by the first pending bonus (20 or 10), whole."""
+
+    maggot: int
+
+    def __str__(self) -> str:
+        return f"BONUS {self.maggot}"
+
+
+FarmOrder = Move | Enter | Bonus
+
+
+class FarmCheesiTransformer(OrdersTransformer):
+    """Turns a parse tree of ``grammars/farm-cheesi.lark`` into order objects."""
+
+    def move(self, children: list[Any]) -> Move:
+        """``MOVE <maggot> <die>``."""
+        maggot, steps = (int(c) for c in children if isinstance(c, Token) and c.type in ("MAGGOT", "DIE"))
+        return Move(maggot, steps)
+
+    def enter(self, children: list[Any]) -> Enter:
+        """``ENTER``."""
+        return Enter()
+
+    def bonus(self, children: list[Any]) -> Bonus:
+        """``BONUS <maggot>``."""
+        (maggot,) = (int(c) for c in children if isinstance(c, Token) and c.type == "MAGGOT")
+        return Bonus(maggot)

@@ -1,0 +1,547 @@
+"""The Three Pyramids (Gateway Island, game 17) as a play-by-email game.
+
+Three rounds. Each round every player draws 10 cubes from the bag into a
+hidden hand; then, in turn, each plays one or two cubes to his own side of one
+of the three pyramids. A player who cannot play passes for the rest of the
+round (the service passes him by itself). When everybody has passed each
+pyramid is scored: 12 points for the most cubes on it (all tied players), one
+point a cube for the others. All cubes then go back into the bag.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import Any, ClassVar
+
+from pbem.core import Event, GameError, GameRng, IllegalOrder, OrderProblem, Outcome, Phase, Resolution
+from pbem.core.bag import Bag
+from pbem.games.three_pyramids.orders import Play, PyramidsTransformer
+from pbem.games.three_pyramids.state import (
+    COLOURS,
+    HAND_SIZE,
+    MAJORITY_POINTS,
+    PYRAMIDS,
+    ROUNDS,
+    SIDES_BY_PLAYERS,
+    PyramidsState,
+    dump_state,
+    empty_pyramids,
+    full_bag,
+    load_state,
+)
+
+MIN_PLAYERS = 2
+MAX_PLAYERS = 4
+
+HELP = f"""\
+The Three Pyramids (Gateway Island, game 17) -- {MIN_PLAYERS} to {MAX_PLAYERS} players.
+
+The bag holds 54 cubes, 9 of each colour: red, blue, green, yellow, black,
+white. Each round every player draws 10 cubes into a hidden hand (only you
+see yours; the others see how many you hold). Every player has his own side
+of each of the three pyramids LEFT, CENTER and RIGHT (seat 1 bottom, seat 2
+left, seat 3 top, seat 4 right; with 2 players seat 2 sits at the top).
+
+On your turn send one order:
+
+    PLAY LEFT red           one cube to your side of the LEFT pyramid
+    PLAY CENTER blue blue   two cubes to your side of the CENTER pyramid
+    PLAY RIGHT green white
+
+- An empty pyramid (no cube on any side) takes exactly one cube, of any
+  colour in your hand.
+- Otherwise play either one cube whose colour is already on that pyramid
+  (on any side, yours included), or two cubes (the same colour or two
+  colours) whose colours are not on that pyramid at all.
+- If you cannot play to any pyramid you pass for the rest of the round; the
+  service does this for you. You may not pass while you can play.
+- The round ends when every player has passed. Each pyramid is scored: the
+  player(s) with the most cubes on it score {MAJORITY_POINTS}, every other player 1 point per
+  cube on his side. All cubes (the pyramids' and the hands') go back into the
+  bag and a new round starts. After round {ROUNDS} the highest score wins; a tie
+  shares the victory.
+- Round 1 starts with seat 1 (creator option first=random draws the first
+  player, first=N names seat N). Rounds 2 and 3 start with the lowest score;
+  a tie for lowest is drawn at random. Turns go on in seat order, skipping
+  players who have passed.
+
+Decisions where the rule book is silent:
+- A player with no cube on a pyramid scores nothing there, and a pyramid
+  nobody played on scores nothing (a tie at zero cubes is no majority).
+- Cubes are drawn into the hands in seat order starting with the round's
+  first player.
+- Cubes left in the hands at the end of a round score nothing and go back
+  into the bag unseen.
+- CENTRE is accepted for CENTER; the two colours of a two-cube play may be
+  given in any order.
+
+No orders by the deadline (NMR): the first legal play in this order: pyramid
+LEFT, CENTER, RIGHT, then the colours alphabetically (black, blue, green,
+red, white, yellow; e.g. PLAY LEFT black black comes before PLAY LEFT blue).
+"""
+
+
+class ThreePyramids:
+    """The Three Pyramids game object (stateless; every method is pure)."""
+
+    name: ClassVar[str] = "three-pyramids"
+    title: ClassVar[str] = "The Three Pyramids"
+    min_players: ClassVar[int] = MIN_PLAYERS
+    max_players: ClassVar[int] = MAX_PLAYERS
+    grammar: ClassVar[str] = "three-pyramids.lark"
+    terminal_words: ClassVar[Mapping[str, str]] = {
+        "PYRAMID": "a pyramid (LEFT, CENTER or RIGHT)",
+        "COLOUR": "a colour (red, blue, green, yellow, black or white)",
+    }
+
+    # --- set up ---------------------------------------------------------
+
+    def transformer(self) -> PyramidsTransformer:
+        """Return the transformer that builds :class:`Play` orders."""
+        return PyramidsTransformer()
+
+    def seat_names(self, players: int) -> tuple[str, ...]:
+        """Return seats "1".."N"; raises GameError unless 2 <= players <= 4."""
+        if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+            raise GameError(f"The Three Pyramids is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players}")
+        return tuple(str(n) for n in range(1, players + 1))
+
+    def options(self) -> Mapping[str, str]:
+        """Return the creator options: who starts round 1."""
+        return {"first": "first player of round 1: a seat number (default 1) or random"}
+
+    def setup(self, seats: Sequence[str], options: Mapping[str, str], rng: GameRng) -> PyramidsState:
+        """Return the start of round 1: hands drawn, the first player to play.
+
+        Raises GameError for a bad player count or an unknown or bad option.
+        """
+        self.seat_names(len(seats))
+        if len(set(seats)) != len(seats):
+            raise GameError(f"seat names must differ: {', '.join(seats)}")
+        first = _first_option(seats, options, rng)
+        state = _new_round_state(tuple(seats), 1, tuple(0 for _ in seats), first)
+        state, _ = _deal(state, rng)
+        return state
+
+    # --- asking for orders ------------------------------------------------
+
+    def phase(self, state: PyramidsState) -> Phase:
+        """Return the turn of the seat to play (one seat at a time)."""
+        seat = state.seat_to_play
+        return Phase("play", (seat,), f"Round {state.round} of {ROUNDS}: seat {seat} to play.")
+
+    def validate(self, state: PyramidsState, seat: str, orders: Sequence[Play]) -> list[OrderProblem]:
+        """Return the problems of a submission: one legal PLAY by the seat to play.
+
+        An empty submission is accepted only from a seat that cannot play (a pass).
+        """
+        if state.finished:
+            return [OrderProblem(None, "the game is over")]
+        if seat not in state.seats:
+            return [OrderProblem(None, f"there is no seat {seat} in this game")]
+        if seat != state.seat_to_play:
+            return [OrderProblem(None, f"it is not your turn: waiting for seat {state.seat_to_play}")]
+        if not orders:
+            if legal_plays(state, seat):
+                return [OrderProblem(None, "a turn is exactly one PLAY order; you may not pass while you can play")]
+            return []
+        if len(orders) != 1:
+            return [OrderProblem(None, "a turn is exactly one order; send one PLAY")]
+        problem = play_problem(state, seat, orders[0])
+        return [] if problem is None else [OrderProblem(0, problem)]
+
+    def default_orders(self, state: PyramidsState, seat: str) -> list[Play]:
+        """Return the NMR default: the first legal play (pyramid, then colours alphabetically), or a pass ([])."""
+        plays = legal_plays(state, seat)
+        return plays[:1]
+
+    def forced_orders(self, state: PyramidsState, seat: str) -> list[Play] | None:
+        """Return the only legal play if there is exactly one, [] (a pass) if none, else None."""
+        plays = legal_plays(state, seat)
+        if len(plays) > 1:
+            return None
+        return plays
+
+    def submission_summary(self, state: PyramidsState, seat: str, orders: Sequence[Play]) -> str:
+        """Return what stays in the hand after the play, e.g. "7 cubes stay in your hand"."""
+        if len(orders) != 1 or seat not in state.seats:
+            return ""
+        left = state.hand(seat).size - len(orders[0].colours)
+        return f"{left} cube{'' if left == 1 else 's'} will stay in your hand."
+
+    def sample_orders(self, state: PyramidsState, seat: str, rng: GameRng) -> list[Play]:
+        """Return a random legal play, or [] (a pass) when there is none."""
+        plays = legal_plays(state, seat)
+        return [rng.choice(plays)] if plays else []
+
+    # --- resolving ------------------------------------------------------
+
+    def resolve(
+        self, state: PyramidsState, orders: Mapping[str, Sequence[Play]], rng: GameRng
+    ) -> Resolution[PyramidsState]:
+        """Play the cubes (or pass), move to the next player; pass players who cannot
+        play; score and start the next round when everybody has passed.
+
+        Raises GameError when the game is over or the seat to play sent no
+        entry, IllegalOrder for an illegal play or a pass while a play exists.
+        """
+        if state.finished:
+            raise GameError("the game is over")
+        seat = state.seat_to_play
+        if seat not in orders:
+            raise GameError(f"no orders for seat {seat}, whose turn it is")
+        given = list(orders[seat])
+        problems = self.validate(state, seat, given)
+        if problems:
+            raise IllegalOrder(f"seat {seat}: {problems[0].message}")
+        label = f"Round {state.round}"
+        if given:
+            state, event = _apply_play(state, seat, given[0], label)
+        else:
+            state, event = _pass(state, seat, label)
+        state, events = _next_turn(state, rng)
+        return Resolution(state, [event, *events])
+
+    def outcome(self, state: PyramidsState) -> Outcome | None:
+        """Return the highest score(s) once round 3 is scored, else None."""
+        if not state.finished:
+            return None
+        best = max(state.scores)
+        winners = tuple(s for s, v in zip(state.seats, state.scores, strict=True) if v == best)
+        if len(winners) == 1:
+            reason = f"Seat {winners[0]} has the highest score, {best}."
+        else:
+            reason = f"Seats {', '.join(winners)} share the highest score, {best}."
+        return Outcome(winners, reason)
+
+    def scores(self, state: PyramidsState) -> dict[str, int]:
+        """Return each seat's place on the score track."""
+        return dict(zip(state.seats, state.scores, strict=True))
+
+    # --- showing ----------------------------------------------------------
+
+    def view(self, state: PyramidsState, seat: str | None) -> dict[str, Any]:
+        """Return the pyramids, scores, hand sizes and bag count for everyone, plus the
+        reader's own hand and possible plays; nobody else's hand contents, never the bag's."""
+        reader = seat if seat in state.seats else None
+        pyramids = [_pyramid_view(state, name, reader) for name in PYRAMIDS]
+        left_texts = [p["sides"]["left"]["text"] for p in pyramids if p["sides"]["left"] is not None]
+        players = [
+            {
+                "seat": s,
+                "side": state.side(s),
+                "score": state.scores[i],
+                "hand_size": state.hands[i].size,
+                "passed": state.passed[i],
+                "you": s == reader,
+                "to_play": i == state.to_play and not state.finished,
+            }
+            for i, s in enumerate(state.seats)
+        ]
+        view: dict[str, Any] = {
+            "round": state.round,
+            "rounds": ROUNDS,
+            "over": state.finished,
+            "first": state.seats[state.first],
+            "to_play": None if state.finished else state.seat_to_play,
+            "bag_count": state.bag.size,
+            "pyramids": pyramids,
+            "left_width": max([len(t) for t in left_texts] + [0]),
+            "players": players,
+            "hand": None,
+            "options": None,
+        }
+        if reader is not None:
+            hand = state.hand(reader)
+            view["hand"] = {"size": hand.size, "cubes": hand.as_dict(), "text": hand.describe(empty="no cubes")}
+            if not state.finished and not state.passed[state.index(reader)]:
+                view["options"] = _options_view(state, reader)
+        return view
+
+    def dump(self, state: PyramidsState) -> dict[str, Any]:
+        """Return the full state as JSON-compatible data."""
+        return dump_state(state)
+
+    def load(self, data: Mapping[str, Any]) -> PyramidsState:
+        """Rebuild a state from :meth:`dump` output."""
+        return load_state(data)
+
+    def help(self) -> str:
+        """Return the order syntax, the rules in short and every decision taken."""
+        return HELP
+
+
+# --- legality ----------------------------------------------------------------
+
+
+def _plays_on(state: PyramidsState, hand: Bag, pyramid: str) -> list[Play]:
+    """Return the legal plays of ``hand`` on one pyramid, colours alphabetically."""
+    colours = hand.colours()  # sorted alphabetically
+    if state.is_empty(pyramid):
+        return [Play(pyramid, (c,)) for c in colours]
+    on = state.colours_on(pyramid)
+    singles = [(c,) for c in colours if c in on]
+    free = [c for c in colours if c not in on]
+    pairs = [(a, b) for i, a in enumerate(free) for b in free[i:] if a != b or hand.count(a) >= 2]
+    return [Play(pyramid, cs) for cs in sorted(singles + pairs)]
+
+
+def legal_plays(state: PyramidsState, seat: str) -> list[Play]:
+    """Return every legal play of ``seat`` now, in the NMR order: pyramid LEFT,
+    CENTER, RIGHT, then colours alphabetically (a two-cube play's colours sorted)."""
+    hand = state.hand(seat)
+    return [play for pyramid in PYRAMIDS for play in _plays_on(state, hand, pyramid)]
+
+
+def play_problem(state: PyramidsState, seat: str, play: Play) -> str | None:
+    """Return why ``seat`` may not make ``play`` now, or None when it is legal."""
+    if not isinstance(play, Play) or play.pyramid not in PYRAMIDS or not 1 <= len(play.colours) <= 2:
+        return f"{play}: not a play; write e.g. PLAY LEFT red"
+    hand = state.hand(seat)
+    for colour in play.colours:
+        need = play.colours.count(colour)
+        if hand.count(colour) < need:
+            have = "no" if hand.count(colour) == 0 else "only one"
+            return f"{play}: you have {have} {colour} cube in your hand"
+    if state.is_empty(play.pyramid):
+        if len(play.colours) == 2:
+            return f"{play}: the {play.pyramid} pyramid is empty, so you must play exactly one cube to it"
+        return None
+    on = state.colours_on(play.pyramid)
+    if len(play.colours) == 1:
+        if play.colours[0] not in on:
+            return (
+                f"{play}: no {play.colours[0]} cube is on the {play.pyramid} pyramid; a single cube must match "
+                "a colour already on it (two cubes must both be colours not on it)"
+            )
+        return None
+    clash = [c for c in dict.fromkeys(play.colours) if c in on]
+    if clash:
+        return (
+            f"{play}: {' and '.join(clash)} {'is' if len(clash) == 1 else 'are'} already on the {play.pyramid} "
+            "pyramid; two cubes must both be colours not on it (one cube must match)"
+        )
+    return None
+
+
+# --- turns and rounds ------------------------------------------------------------
+
+
+def _apply_play(state: PyramidsState, seat: str, play: Play, label: str) -> tuple[PyramidsState, Event]:
+    i = state.index(seat)
+    p = PYRAMIDS.index(play.pyramid)
+    sides = list(state.pyramids[p])
+    sides[i] = sides[i] + play.colours
+    pyramids = list(state.pyramids)
+    pyramids[p] = tuple(sides)
+    hands = list(state.hands)
+    hands[i] = hands[i].remove(play.colours)
+    state = replace(state, pyramids=tuple(pyramids), hands=tuple(hands), turn=state.turn + 1)
+    cubes = " and ".join(play.colours)
+    count = "a cube" if len(play.colours) == 1 else "two cubes"
+    text = f"Seat {seat} plays {count} to the {play.pyramid} pyramid: {cubes}."
+    return state, Event(
+        "play", text, label, seat=seat, data={"pyramid": play.pyramid, "colours": list(play.colours)}
+    )
+
+
+def _pass(state: PyramidsState, seat: str, label: str) -> tuple[PyramidsState, Event]:
+    i = state.index(seat)
+    passed = tuple(p or j == i for j, p in enumerate(state.passed))
+    left = state.hands[i].size
+    text = (
+        f"Seat {seat} cannot play and passes for the rest of the round "
+        f"({left} cube{'' if left == 1 else 's'} left in hand)."
+    )
+    return replace(state, passed=passed), Event("pass", text, label, seat=seat, data={"hand_size": left})
+
+
+def _next_turn(state: PyramidsState, rng: GameRng) -> tuple[PyramidsState, list[Event]]:
+    """Give the turn to the next seat that can play, passing those who cannot; end the round
+    when everybody has passed."""
+    events: list[Event] = []
+    n = len(state.seats)
+    label = f"Round {state.round}"
+    for step in range(1, n + 1):
+        candidate = (state.to_play + step) % n
+        if state.passed[candidate]:
+            continue
+        seat = state.seats[candidate]
+        if legal_plays(state, seat):
+            return replace(state, to_play=candidate), events
+        state, event = _pass(state, seat, label)
+        events.append(event)
+    state, end_events = _end_round(state, rng)
+    return state, events + end_events
+
+
+def _end_round(state: PyramidsState, rng: GameRng) -> tuple[PyramidsState, list[Event]]:
+    """Score the three pyramids; end the game after the last round, else start the next."""
+    label = f"Round {state.round}"
+    events: list[Event] = []
+    gained = [0 for _ in state.seats]
+    for name in PYRAMIDS:
+        points, event = _score_pyramid(state, name, label)
+        gained = [g + p for g, p in zip(gained, points, strict=True)]
+        events.append(event)
+    scores = tuple(s + g for s, g in zip(state.scores, gained, strict=True))
+    listed = ", ".join(
+        f"seat {s} +{g} (total {t})" for s, g, t in zip(state.seats, gained, scores, strict=True)
+    )
+    events.append(
+        Event(
+            "round-score",
+            f"Round {state.round} is over: {listed}.",
+            label,
+            data={"gained": dict(zip(state.seats, gained, strict=True)), "scores": dict(zip(state.seats, scores, strict=True))},
+        )
+    )
+    state = replace(state, scores=scores)
+    if state.round >= ROUNDS:
+        return replace(state, finished=True), events
+    first, first_event = _next_first(state, rng)
+    state = _new_round_state(state.seats, state.round + 1, scores, first)
+    events.append(first_event)
+    state, deal_events = _deal(state, rng)
+    return state, events + deal_events
+
+
+def _score_pyramid(state: PyramidsState, name: str, label: str) -> tuple[list[int], Event]:
+    counts = [len(side) for side in state.pyramid(name)]
+    most = max(counts)
+    if most == 0:
+        text = f"Nobody played on the {name} pyramid: it scores nothing."
+        return [0 for _ in counts], Event("pyramid-score", text, label, data={"pyramid": name, "points": {}})
+    points = [MAJORITY_POINTS if c == most else c for c in counts]
+    leaders = [s for s, c in zip(state.seats, counts, strict=True) if c == most]
+    head = (
+        f"seat {leaders[0]} has the most cubes ({most})"
+        if len(leaders) == 1
+        else f"seats {', '.join(leaders)} tie for the most cubes ({most})"
+    )
+    others = [
+        f"seat {s} {p} ({c} cube{'' if c == 1 else 's'})"
+        for s, c, p in zip(state.seats, counts, points, strict=True)
+        if c != most
+    ]
+    text = f"{name} pyramid: {head} and score{'s' if len(leaders) == 1 else ''} {MAJORITY_POINTS}"
+    text += f"; {', '.join(others)}." if others else "."
+    return points, Event(
+        "pyramid-score",
+        text,
+        label,
+        data={"pyramid": name, "cubes": dict(zip(state.seats, counts, strict=True)), "points": dict(zip(state.seats, points, strict=True))},
+    )
+
+
+def _next_first(state: PyramidsState, rng: GameRng) -> tuple[int, Event]:
+    """Return the index of the lowest score (a tie drawn at random) and the event saying so."""
+    low = min(state.scores)
+    tied = [i for i, s in enumerate(state.scores) if s == low]
+    first = tied[0] if len(tied) == 1 else rng.choice(tied)
+    seat = state.seats[first]
+    if len(tied) == 1:
+        text = f"Round {state.round + 1}: seat {seat} has the lowest score ({low}) and plays first."
+    else:
+        names = ", ".join(state.seats[i] for i in tied)
+        text = f"Round {state.round + 1}: seats {names} tie for the lowest score ({low}); the draw picks seat {seat} to play first."
+    return first, Event("first-player", text, f"Round {state.round + 1}", seat=seat, data={"tied": len(tied) > 1})
+
+
+def _new_round_state(seats: tuple[str, ...], number: int, scores: tuple[int, ...], first: int) -> PyramidsState:
+    """Return an empty table for round ``number``: every cube in the bag, no hands yet."""
+    return PyramidsState(
+        seats=seats,
+        round=number,
+        scores=scores,
+        bag=full_bag(),
+        hands=tuple(Bag() for _ in seats),
+        pyramids=empty_pyramids(len(seats)),
+        first=first,
+        to_play=first,
+        passed=tuple(False for _ in seats),
+    )
+
+
+def _deal(state: PyramidsState, rng: GameRng) -> tuple[PyramidsState, list[Event]]:
+    """Draw a hand of 10 for every seat, starting with the round's first player."""
+    label = f"Round {state.round}"
+    n = len(state.seats)
+    hands = list(state.hands)
+    bag = state.bag
+    events = [Event("deal", f"Every player draws {HAND_SIZE} cubes from the bag.", label)]
+    for step in range(n):
+        i = (state.first + step) % n
+        drawn, bag = bag.draw(HAND_SIZE, rng)
+        hands[i] = hands[i].add(drawn)
+        seat = state.seats[i]
+        text = f"You drew {Bag.of(drawn).describe()}."
+        events.append(Event("draw", text, label, seat=seat, data={"cubes": list(drawn)}, seats=(seat,)))
+    return replace(state, bag=bag, hands=tuple(hands)), events
+
+
+def _first_option(seats: Sequence[str], options: Mapping[str, str], rng: GameRng) -> int:
+    unknown = sorted(set(options) - {"first"})
+    if unknown:
+        raise GameError(f"unknown option(s) {', '.join(unknown)}; the only option is first")
+    value = str(options.get("first", seats[0])).strip().lower()
+    if value == "random":
+        return rng.randint(0, len(seats) - 1)
+    if value not in seats:
+        raise GameError(f"option first={options.get('first')}: give a seat ({', '.join(seats)}) or random")
+    return list(seats).index(value)
+
+
+# --- view helpers ------------------------------------------------------------------
+
+
+def _side_text(state: PyramidsState, i: int, cubes: tuple[str, ...], reader: str | None) -> str:
+    seat = state.seats[i]
+    you = " (you)" if seat == reader else ""
+    return f"seat {seat}{you}: {' '.join(cubes) if cubes else '-'}"
+
+
+def _pyramid_view(state: PyramidsState, name: str, reader: str | None) -> dict[str, Any]:
+    sides: dict[str, Any] = {"bottom": None, "left": None, "top": None, "right": None}
+    for i, cubes in enumerate(state.pyramid(name)):
+        side = SIDES_BY_PLAYERS[len(state.seats)][i]
+        sides[side] = {
+            "seat": state.seats[i],
+            "cubes": list(cubes),
+            "count": len(cubes),
+            "you": state.seats[i] == reader,
+            "text": _side_text(state, i, cubes, reader),
+        }
+    colours = [c for c in COLOURS if c in state.colours_on(name)]
+    return {
+        "name": name,
+        "empty": state.is_empty(name),
+        "colours": colours,
+        "cube_count": sum(len(side) for side in state.pyramid(name)),
+        "sides": sides,
+    }
+
+
+def _options_view(state: PyramidsState, seat: str) -> list[dict[str, Any]]:
+    """Return, per pyramid, what the reader's hand could play there now."""
+    hand = state.hand(seat)
+    result = []
+    for name in PYRAMIDS:
+        if state.is_empty(name):
+            singles, pair_colours, empty = list(hand.colours()), [], True
+        else:
+            on = state.colours_on(name)
+            singles = [c for c in hand.colours() if c in on]
+            pair_colours = [c for c in hand.colours() if c not in on]
+            empty = False
+        pairs_possible = any(hand.count(c) >= 2 for c in pair_colours) or len(pair_colours) >= 2
+        result.append(
+            {
+                "pyramid": name,
+                "empty": empty,
+                "singles": singles,
+                "pair_colours": pair_colours if pairs_possible else [],
+            }
+        )
+    return result

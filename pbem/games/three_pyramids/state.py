@@ -1,0 +1,125 @@
+"""The state of a Three Pyramids game: the bag, the hidden hands, the pyramids, the score track."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from pbem.core.bag import Bag
+
+COLOURS: tuple[str, ...] = ("red", "blue", "green", "yellow", "black", "white")
+"""The six cube colours, in the book's order (orders and reports use these names)."""
+
+CUBES_PER_COLOUR = 9
+HAND_SIZE = 10
+ROUNDS = 3
+MAJORITY_POINTS = 12
+
+PYRAMIDS: tuple[str, ...] = ("LEFT", "CENTER", "RIGHT")
+"""The three pyramids, left to right."""
+
+SIDES_BY_PLAYERS: Mapping[int, tuple[str, ...]] = {
+    2: ("bottom", "top"),
+    3: ("bottom", "left", "top"),
+    4: ("bottom", "left", "top", "right"),
+}
+"""Each seat's assigned side of every pyramid, seats in order (clockwise round the card)."""
+
+
+def full_bag() -> Bag:
+    """Return the bag of the game: 9 cubes of each of the 6 colours (54)."""
+    return Bag.filled(COLOURS, CUBES_PER_COLOUR)
+
+
+@dataclass(frozen=True)
+class PyramidsState:
+    """Everything about a game in progress or finished.
+
+    Indexes follow ``seats``. ``hands[i]`` is seat i's hidden hand,
+    ``pyramids[p][i]`` the cubes seat i played on pyramid p this round (in the
+    order played), ``scores[i]`` its place on the score track. ``first`` is
+    the index of the round's first player, ``to_play`` the index of the seat
+    whose turn it is, ``passed[i]`` whether seat i has passed this round.
+    ``turn`` counts the plays made this round.
+    """
+
+    seats: tuple[str, ...]
+    round: int
+    scores: tuple[int, ...]
+    bag: Bag
+    hands: tuple[Bag, ...]
+    pyramids: tuple[tuple[tuple[str, ...], ...], ...]
+    first: int
+    to_play: int
+    passed: tuple[bool, ...]
+    turn: int = 0
+    finished: bool = False
+
+    def index(self, seat: str) -> int:
+        """Return the position of ``seat`` in :attr:`seats` (ValueError if unknown)."""
+        return self.seats.index(seat)
+
+    def hand(self, seat: str) -> Bag:
+        """Return ``seat``'s hand."""
+        return self.hands[self.index(seat)]
+
+    def pyramid(self, name: str) -> tuple[tuple[str, ...], ...]:
+        """Return the cubes on a pyramid, per seat (KeyError-like ValueError for a bad name)."""
+        return self.pyramids[PYRAMIDS.index(name)]
+
+    def colours_on(self, name: str) -> frozenset[str]:
+        """Return the colours of the cubes on a pyramid (every side)."""
+        return frozenset(c for side in self.pyramid(name) for c in side)
+
+    def is_empty(self, name: str) -> bool:
+        """True when no cube lies on any side of the pyramid."""
+        return not any(self.pyramid(name))
+
+    @property
+    def seat_to_play(self) -> str:
+        """The seat whose turn it is."""
+        return self.seats[self.to_play]
+
+    def side(self, seat: str) -> str:
+        """Return ``seat``'s side of the pyramids (bottom, left, top, right)."""
+        return SIDES_BY_PLAYERS[len(self.seats)][self.index(seat)]
+
+
+def empty_pyramids(players: int) -> tuple[tuple[tuple[str, ...], ...], ...]:
+    """Return three pyramids without a cube, each with a side for every player."""
+    return tuple(tuple(() for _ in range(players)) for _ in PYRAMIDS)
+
+
+def dump_state(state: PyramidsState) -> dict[str, Any]:
+    """Return ``state`` as JSON-compatible data (see :func:`load_state`)."""
+    return {
+        "seats": list(state.seats),
+        "round": state.round,
+        "scores": list(state.scores),
+        "bag": state.bag.to_json(),
+        "hands": [hand.to_json() for hand in state.hands],
+        "pyramids": [[list(side) for side in pyramid] for pyramid in state.pyramids],
+        "first": state.first,
+        "to_play": state.to_play,
+        "passed": list(state.passed),
+        "turn": state.turn,
+        "finished": state.finished,
+    }
+
+
+def load_state(data: Mapping[str, Any]) -> PyramidsState:
+    """Rebuild a state from :func:`dump_state` output (KeyError on missing fields)."""
+    return PyramidsState(
+        seats=tuple(data["seats"]),
+        round=int(data["round"]),
+        scores=tuple(int(s) for s in data["scores"]),
+        bag=Bag.from_json(data["bag"]),
+        hands=tuple(Bag.from_json(h) for h in data["hands"]),
+        pyramids=tuple(tuple(tuple(side) for side in pyramid) for pyramid in data["pyramids"]),
+        first=int(data["first"]),
+        to_play=int(data["to_play"]),
+        passed=tuple(bool(p) for p in data["passed"]),
+        turn=int(data["turn"]),
+        finished=bool(data["finished"]),
+    )

@@ -1,0 +1,367 @@
+"""Resolving a Turkey Chase turn: the seven phases, each simultaneous for all players.
+
+1 FEED, 2 DESTROY, 3 farmers' first MOVE, 4 birds' MOVE, 5 farmers' second
+MOVE, 6 BUILD, 7 NEW. Every order is checked again when its phase comes; one
+that has become impossible (its bird was captured earlier in the turn) fails
+with an event, and its points stay spent. Orders beyond a player's 5 points
+(possible only for orders that skipped validation) fail unpaid.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
+from typing import Any
+
+from pbem.core import Event
+from pbem.core.grid import Cell, Fence
+from pbem.core.protocol import format_score
+from pbem.games.turkey_chase.board import (
+    BUDGET,
+    COST_BUILD_ELSEWHERE,
+    GAP_NAMES,
+    GAPS,
+    NAME,
+    NEW_FROM_TURN,
+    PHASE_LABELS,
+    SEATS,
+)
+from pbem.games.turkey_chase.orders import Build, Destroy, Feed, Move, New, TurkeyOrder
+from pbem.games.turkey_chase.planning import (
+    BIRD_MOVE,
+    BUILD_PHASE,
+    DESTROY_PHASE,
+    FEED_PHASE,
+    FIRST_MOVE,
+    FIXED_COST,
+    NEW_PHASE,
+    SECOND_MOVE,
+    build_cost,
+    fence_form_problem,
+    move_phases,
+    step_problem,
+)
+from pbem.games.turkey_chase.state import TurkeyState
+
+Entry = tuple[int, int, Any]
+"""(seat index, line index, order) of one order waiting for its phase."""
+
+L_FEED, L_DESTROY, L_FIRST, L_BIRD, L_SECOND, L_BUILD, L_NEW = (PHASE_LABELS[p] for p in range(1, 8))
+
+_COUNT_WORDS = {1: "a", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight"}
+
+
+def _birds_text(owner: int, count: int) -> str:
+    if count == 1:
+        return f"{SEATS[owner]}'s bird"
+    return f"{_COUNT_WORDS.get(count, str(count))} of {SEATS[owner]}'s birds"
+
+
+def _seats_text(seat_indexes: Sequence[int]) -> str:
+    names = [SEATS[i] for i in seat_indexes]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _failed(label: str, seat_index: int, order: TurkeyOrder, reason: str) -> Event:
+    seat = SEATS[seat_index]
+    return Event(
+        "failed",
+        f"{seat}: {order} failed: {reason}",
+        label,
+        seat,
+        {"order": str(order), "reason": reason},
+    )
+
+
+class _Turn:
+    """The mutable working copy of one turn's resolution."""
+
+    def __init__(self, state: TurkeyState) -> None:
+        self.state = state
+        self.corn = list(state.corn)
+        self.fences: frozenset[Fence] = state.fences
+        self.farmers = [list(cells) for cells in state.farmers]
+        self.birds = [list(cells) for cells in state.birds]
+        self.scores = list(state.scores)
+        self.events: list[Event] = []
+        self.phases: list[list[Entry]] = [[] for _ in range(8)]
+
+    # -- planning ---------------------------------------------------------
+
+    def plan(self, orders: Mapping[str, Sequence[TurkeyOrder]]) -> None:
+        """Sort every seat's orders into phases, failing those beyond the budget."""
+        for si, seat in enumerate(SEATS):
+            seat_orders = orders.get(seat, ())
+            if not seat_orders:
+                continue
+            phases = move_phases(self.state.farmers[si], seat_orders)
+            unpaid = self._unpaid(si, seat_orders, phases)
+            for index, (order, phase) in enumerate(zip(seat_orders, phases, strict=True)):
+                if index in unpaid:
+                    self.events.append(_failed(PHASE_LABELS[phase], si, order, unpaid[index]))
+                else:
+                    self.phases[phase].append((si, index, order))
+
+    def _unpaid(self, si: int, orders: Sequence[TurkeyOrder], phases: list[int]) -> dict[int, str]:
+        """Return the orders (by index) that do not fit in the budget, paid in line order."""
+        rough = sum(COST_BUILD_ELSEWHERE if p == BUILD_PHASE else FIXED_COST[p] for p in phases)
+        if rough <= BUDGET:
+            return {}
+        positions = list(self.state.farmers[si])
+        for order, phase in zip(orders, phases, strict=True):
+            if phase in (FIRST_MOVE, SECOND_MOVE) and order.src in positions:
+                positions[positions.index(order.src)] = order.dst
+        costs = [
+            build_cost((order.a, order.b), positions) if phase == BUILD_PHASE else FIXED_COST[phase]
+            for order, phase in zip(orders, phases, strict=True)
+        ]
+        total, spent, unpaid = sum(costs), 0, {}
+        for index, cost in enumerate(costs):
+            if spent + cost > BUDGET:
+                unpaid[index] = f"not enough points: these orders cost {total} of your {BUDGET} points"
+            else:
+                spent += cost
+        return unpaid
+
+    # -- phases -------------------------------------------------------------
+
+    def feed(self) -> None:
+        """Phase 1: birds feed; players feeding on one square share its corn equally."""
+        entries = self.phases[FEED_PHASE]
+        if not entries:
+            return
+        eaters: dict[Cell, list[int]] = {}
+        done: list[Entry] = []
+        for si, index, order in entries:
+            square = order.square
+            if square not in self.birds[si]:
+                self.events.append(_failed(L_FEED, si, order, f"no bird of yours on {NAME[square]}"))
+            elif si in eaters.get(square, ()):
+                self.events.append(_failed(L_FEED, si, order, f"you already fed on {NAME[square]} this turn"))
+            else:
+                eaters.setdefault(square, []).append(si)
+                done.append((si, index, order))
+        values: dict[Cell, int] = {}
+        for square in eaters:
+            position = square[1] * 11 + square[0]
+            values[square] = self.corn[position]
+            self.corn[position] = 0
+        for si, _, order in done:
+            square = order.square
+            value, sharers = values[square], eaters[square]
+            share: Fraction | int = value if len(sharers) == 1 else Fraction(value, len(sharers))
+            self.scores[si] += share
+            text = f"{SEATS[si]} fed on {NAME[square]} for {value} points"
+            if len(sharers) > 1:
+                others = [o for o in sharers if o != si]
+                text += f" (shared with {_seats_text(others)}: {format_score(Fraction(share))} each)"
+            data = {"square": NAME[square], "value": value, "sharers": [SEATS[o] for o in sharers]}
+            self.events.append(Event("feed", text, L_FEED, SEATS[si], data))
+
+    def destroy(self) -> None:
+        """Phase 2: fences bordering one of the player's pieces are pulled down."""
+        entries = self.phases[DESTROY_PHASE]
+        if not entries:
+            return
+        gone: dict[Fence, list[int]] = {}
+        for si, _, order in entries:
+            reason = fence_form_problem(order)
+            the_fence = order.fence
+            if reason is None:
+                if the_fence not in self.fences:
+                    reason = f"there is no fence between {NAME[order.a]} and {NAME[order.b]}"
+                elif si in gone.get(the_fence, ()):
+                    reason = f"you already destroyed {order.fence_text} this turn"
+                elif not self._stands_beside(si, order.a, order.b):
+                    reason = f"none of your birds or farmers stands on {NAME[order.a]} or {NAME[order.b]}"
+            if reason is not None:
+                self.events.append(_failed(L_DESTROY, si, order, reason))
+                continue
+            gone.setdefault(the_fence, []).append(si)
+            data = {"fence": order.fence_text}
+            self.events.append(Event("destroy", f"{SEATS[si]} destroyed the fence {order.fence_text}", L_DESTROY, SEATS[si], data))
+        if gone:
+            self.fences = self.fences - gone.keys()
+
+    def _stands_beside(self, si: int, a: Cell, b: Cell) -> bool:
+        pieces = self.farmers[si] + self.birds[si]
+        return a in pieces or b in pieces
+
+    def farmers_move(self, phase: int, first_ends: list[Counter[Cell]] | None) -> list[Counter[Cell]]:
+        """Phases 3 and 5: farmers move one square; birds where they arrive are captured.
+
+        For the second move (``first_ends`` given) the farmer must have made its
+        first move onto the square it leaves. Returns where first moves ended.
+        """
+        label = PHASE_LABELS[phase]
+        entries = self.phases[phase]
+        ends: list[Counter[Cell]] = [Counter() for _ in SEATS]
+        if not entries:
+            return ends
+        moved: list[tuple[int, Any]] = []
+        used: list[Counter[Cell]] = [Counter() for _ in SEATS]
+        for si, _, order in entries:
+            src = order.src
+            if first_ends is not None:
+                have = first_ends[si][src]
+                missing = f"no farmer of yours moved onto {NAME[src]} earlier this turn"
+            else:
+                have = self.farmers[si].count(src)
+                missing = f"no farmer of yours on {NAME[src]}"
+            reason = missing if have <= used[si][src] else step_problem(src, order.dst, self.fences)
+            if reason is not None:
+                self.events.append(_failed(label, si, order, reason))
+                continue
+            used[si][src] += 1
+            moved.append((si, order))
+        arrivals: dict[Cell, list[int]] = {}
+        for si, order in moved:
+            cells = self.farmers[si]
+            cells[cells.index(order.src)] = order.dst
+            ends[si][order.dst] += 1
+            arrivals.setdefault(order.dst, []).append(si)
+            text = f"{SEATS[si]}'s farmer moved {NAME[order.src]}-{NAME[order.dst]}"
+            self.events.append(Event("move", text, label, SEATS[si], {"order": str(order), "piece": "farmer"}))
+        for square, catchers in arrivals.items():
+            self._capture_on(square, catchers, label, "farmer")
+        return ends
+
+    def _capture_on(self, square: Cell, catchers: list[int], label: str, what: str) -> None:
+        """Capture every bird on ``square`` (farmers of ``catchers`` arrived there)."""
+        for owner, cells in enumerate(self.birds):
+            count = cells.count(square)
+            if not count:
+                continue
+            self.birds[owner] = [c for c in cells if c != square]
+            unique = sorted(set(catchers))
+            who = f"{_seats_text(unique)}'s {what}{'s' if len(catchers) > 1 else ''}"
+            text = f"{who} captured {_birds_text(owner, count)} on {NAME[square]}"
+            data = {"square": NAME[square], "owner": SEATS[owner], "count": count, "by": [SEATS[c] for c in unique]}
+            self.events.append(Event("capture", text, label, SEATS[unique[0]], data))
+
+    def birds_move(self, start_birds: tuple[tuple[Cell, ...], ...]) -> None:
+        """Phase 4: birds move one square; a bird that lands on a farmer is captured."""
+        entries = self.phases[BIRD_MOVE]
+        if not entries:
+            return
+        used: list[Counter[Cell]] = [Counter() for _ in SEATS]
+        moved: list[tuple[int, Any]] = []
+        for si, _, order in entries:
+            src = order.src
+            if self.birds[si].count(src) <= used[si][src]:
+                if src in start_birds[si] and start_birds[si].count(src) > used[si][src]:
+                    reason = f"no bird of yours on {NAME[src]} any more"
+                else:
+                    reason = f"no bird of yours on {NAME[src]}"
+            else:
+                reason = step_problem(src, order.dst, self.fences)
+            if reason is not None:
+                self.events.append(_failed(L_BIRD, si, order, reason))
+                continue
+            used[si][src] += 1
+            moved.append((si, order))
+        for si, order in moved:
+            cells = self.birds[si]
+            cells[cells.index(order.src)] = order.dst
+            text = f"{SEATS[si]}'s bird moved {NAME[order.src]}-{NAME[order.dst]}"
+            self.events.append(Event("move", text, L_BIRD, SEATS[si], {"order": str(order), "piece": "bird"}))
+        for si, order in moved:
+            dst = order.dst
+            count = self.birds[si].count(dst)
+            if not count:
+                continue  # already captured with another bird of this player
+            catchers = sorted({fi for fi, cells in enumerate(self.farmers) if dst in cells})
+            if not catchers:
+                continue
+            self.birds[si] = [c for c in self.birds[si] if c != dst]
+            text = (
+                f"{_birds_text(si, count)} landed on {_seats_text(catchers)}'s farmer"
+                f"{'s' if len(catchers) > 1 else ''} on {NAME[dst]} and {'was' if count == 1 else 'were'} captured"
+            )
+            data = {"square": NAME[dst], "owner": SEATS[si], "count": count, "by": [SEATS[c] for c in catchers]}
+            self.events.append(Event("capture", text, L_BIRD, SEATS[si], data))
+
+    def build(self) -> None:
+        """Phase 6: fences are built on empty borders (several builders of one fence all succeed)."""
+        entries = self.phases[BUILD_PHASE]
+        if not entries:
+            return
+        new: dict[Fence, list[int]] = {}
+        for si, _, order in entries:
+            reason = fence_form_problem(order)
+            the_fence = order.fence
+            if reason is None:
+                if the_fence in self.fences:
+                    reason = f"there is already a fence between {NAME[order.a]} and {NAME[order.b]}"
+                elif si in new.get(the_fence, ()):
+                    reason = f"you already built {order.fence_text} this turn"
+            if reason is not None:
+                self.events.append(_failed(L_BUILD, si, order, reason))
+                continue
+            new.setdefault(the_fence, []).append(si)
+            text = f"{SEATS[si]} built the fence {order.fence_text}"
+            self.events.append(Event("build", text, L_BUILD, SEATS[si], {"fence": order.fence_text}))
+        if new:
+            self.fences = self.fences | new.keys()
+
+    def new_farmers(self) -> None:
+        """Phase 7: new farmers arrive at the gaps and capture the birds there."""
+        entries = self.phases[NEW_PHASE]
+        if not entries:
+            return
+        arrivals: dict[Cell, list[int]] = {}
+        for si, _, order in entries:
+            square = order.square
+            if self.state.turn < NEW_FROM_TURN:
+                reason: str | None = f"new farmers arrive only from turn {NEW_FROM_TURN} on"
+            elif square not in GAPS:
+                reason = f"new farmers arrive only on {GAP_NAMES}"
+            else:
+                reason = None
+            if reason is not None:
+                self.events.append(_failed(L_NEW, si, order, reason))
+                continue
+            self.farmers[si].append(square)
+            arrivals.setdefault(square, []).append(si)
+            text = f"A new farmer of {SEATS[si]} arrived on {NAME[square]}"
+            self.events.append(Event("new", text, L_NEW, SEATS[si], {"square": NAME[square]}))
+        for square, catchers in arrivals.items():
+            self._capture_on(square, catchers, L_NEW, "new farmer")
+
+    def finish(self) -> TurkeyState:
+        """Return the state after the turn."""
+        state = self.state
+        return TurkeyState(
+            turn=state.turn + 1,
+            corn=tuple(self.corn),
+            fences=self.fences,
+            farmers=tuple(tuple(sorted(cells)) for cells in self.farmers),
+            birds=tuple(tuple(sorted(cells)) for cells in self.birds),
+            scores=tuple(Fraction(s) for s in self.scores),
+            nmr=state.nmr,
+        )
+
+
+def resolve_turn(
+    state: TurkeyState, orders: Mapping[str, Sequence[TurkeyOrder]]
+) -> tuple[TurkeyState, list[Event]]:
+    """Resolve one turn for all seats at once; return the new state and the events."""
+    turn = _Turn(state)
+    turn.plan(orders)
+    turn.feed()
+    turn.destroy()
+    first_ends = turn.farmers_move(FIRST_MOVE, None)
+    turn.birds_move(state.birds)
+    turn.farmers_move(SECOND_MOVE, first_ends)
+    turn.build()
+    turn.new_farmers()
+    events = sorted(turn.events, key=_phase_key)
+    return turn.finish(), events
+
+
+_LABEL_ORDER = {label: number for number, label in PHASE_LABELS.items()}
+
+
+def _phase_key(event: Event) -> int:
+    return _LABEL_ORDER.get(event.phase, 8)

@@ -1,0 +1,39 @@
+"""Shared fixtures: a fresh database file, a runner on it, and the test-only game ``tiny``."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from pbem import games
+from pbem.store import Database, open_database
+from pbem.turns import TurnRunner
+
+sys.path.insert(0, str(Path(__file__).parent / "support"))
+
+
+@pytest.fixture
+def tiny_game() -> Iterator[str]:
+    """Register the test-only game kind ``tiny`` for the duration of a test."""
+    games.GAMES["tiny"] = "tiny_game:TinyGame"
+    games.find_game.cache_clear()
+    yield "tiny"
+    del games.GAMES["tiny"]
+    games.find_game.cache_clear()
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Iterator[Database]:
+    """A migrated SQLite database in a temporary file."""
+    database = open_database(str(tmp_path / "pbem.db"))
+    yield database
+    database.close()
+
+
+@pytest.fixture
+def runner(db: Database) -> TurnRunner:
+    """A turn runner on the temporary database."""
+    return TurnRunner(db)

@@ -1,0 +1,72 @@
+"""GM and seat operations on a real database."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+
+from pbem.campaign import Campaign, NotAuthorised
+from pbem.core import GameError
+from pbem.passwords import hash_password
+from pbem.turns import TurnRunner
+
+
+def test_join_fills_open_seats_and_start_needs_all_of_them(tiny_game: str, runner: TurnRunner) -> None:
+    campaign = Campaign(runner)
+    runner.create_game("tiny", "open", players=2, seed=1)
+    first = campaign.join("open", "a@example.org")
+    assert first.seat == "1" and len(first.password) == 10
+    with pytest.raises(GameError, match="already"):
+        campaign.join("open", "a@example.org")
+    with pytest.raises(GameError, match="still open"):
+        runner.start("open")
+    campaign.join("open", "b@example.org", seat="2")
+    assert runner.start("open").row.status == "active"
+    assert campaign.seat_for_signon("open", "1", first.password).name == "1"
+    with pytest.raises(NotAuthorised):
+        campaign.seat_for_signon("open", "1", "guess")
+    with pytest.raises(GameError, match="not open"):
+        campaign.join("open", "c@example.org")
+
+
+def test_replace_bumps_key_version_and_voids_old_password(tiny_game: str, runner: TurnRunner) -> None:
+    campaign = Campaign(runner)
+    runner.create_game("tiny", "g", seats={"1": "a@example.org", "2": "b@example.org"}, seed=1)
+    old = campaign.issue_passwords("g")
+    assert set(old) == {"1", "2"} and campaign.issue_passwords("g") == {}
+    new = campaign.replace("g", "2", "carol@example.org")
+    seat = campaign.seat_of_address("g", "carol@example.org")
+    assert seat is not None and seat.key_version == 2 and campaign.seat_of_address("g", "b@example.org") is None
+    with pytest.raises(NotAuthorised):
+        campaign.seat_for_signon("g", "2", old["2"])
+    assert campaign.seat_for_signon("g", "2", new.password).name == "2"
+
+
+def test_extend_pause_and_resume_move_the_deadline(tiny_game: str, runner: TurnRunner) -> None:
+    campaign = Campaign(runner)
+    info = runner.create_game("tiny", "g", seats={"1": "a@x.org", "2": "b@x.org"}, seed=1)
+    deadline = info.row.deadline
+    assert deadline is not None
+    assert campaign.extend("g", timedelta(days=1)) == deadline + timedelta(days=1)
+    campaign.pause("g")
+    with pytest.raises(GameError, match="paused"):
+        runner.resolve("g")
+    resumed = campaign.resume("g")
+    assert resumed is not None and resumed >= deadline + timedelta(days=1)
+    with pytest.raises(GameError, match="past"):
+        campaign.set_deadline("g", runner.clock() - timedelta(minutes=1))
+
+
+def test_gm_end_declares_the_leaders(tiny_game: str, runner: TurnRunner) -> None:
+    campaign = Campaign(runner)
+    runner.create_game("tiny", "g", seats={"1": "a@x.org", "2": "b@x.org"}, seed=1,
+                       gm_address="gm@x.org", gm_password_hash=hash_password("sesame"))
+    campaign.check_gm("g", "sesame")
+    with pytest.raises(NotAuthorised):
+        campaign.check_gm("g", "open")
+    campaign.end("g")
+    data = runner.state_json("g")
+    assert data["status"] == "finished" and data["winners"] == ["1", "2"]
+    with pytest.raises(GameError, match="finished already"):
+        campaign.end("g")
