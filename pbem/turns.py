@@ -325,6 +325,9 @@ class TurnRunner:
                 )
             )
             result.version, result.received_at, result.replaced_previous = previous + 1, now, previous > 0
+            if seat_row.absent_since is not None:
+                seat_row.absent_since, seat_row.absence_reported = None, False
+                session.add(seat_row)
             return result
 
     def current_orders(self, name: str, seat: str) -> SubmissionRow | None:
@@ -332,7 +335,7 @@ class TurnRunner:
         with self.db.session() as session:
             row = self.load_game(session, name)
             seat_row = self.load_seat(session, row, seat)
-            return self._current_submission(session, row, seat_row.name)
+            return self.current_submission(session, row, seat_row.name)
 
     def missing_seats(self, name: str) -> list[str]:
         """Return the seats that owe orders now and have stored none."""
@@ -341,7 +344,7 @@ class TurnRunner:
             info = self.snapshot(session, row)
             if info.phase is None or row.status != "active":
                 return []
-            return [s for s in info.phase.seats if self._current_submission(session, row, s) is None]
+            return [s for s in info.phase.seats if self.current_submission(session, row, s) is None]
 
     # --- resolution --------------------------------------------------------------
 
@@ -376,7 +379,7 @@ class TurnRunner:
         nmr: list[str] = []
         parser = parser_for(game.name)
         for seat in info.phase.seats:
-            submission = self._current_submission(session, row, seat)
+            submission = self.current_submission(session, row, seat)
             if submission is None:
                 nmr.append(seat)
                 orders[seat] = list(game.default_orders(state, seat))
@@ -414,6 +417,10 @@ class TurnRunner:
         else:
             row.deadline = self._next_deadline(row)
         if reason == "deadline":
+            for seat_row in info.seats:
+                if seat_row.name in nmr and seat_row.absent_since is None:
+                    seat_row.absent_since = record.resolved_at
+                    session.add(seat_row)
             row.nmr_streak = row.nmr_streak + 1 if len(nmr) == len(info.phase.seats) else 0
         elif reason != "forced":
             row.nmr_streak = 0
@@ -595,7 +602,8 @@ class TurnRunner:
         )
         return session.exec(query).one() or 0
 
-    def _current_submission(self, session: Session, row: GameRow, seat: str) -> SubmissionRow | None:
+    def current_submission(self, session: Session, row: GameRow, seat: str) -> SubmissionRow | None:
+        """Return the seat's newest submission for the turn awaiting orders, in ``session``."""
         query = (
             select(SubmissionRow)
             .where(SubmissionRow.game_id == row.id, SubmissionRow.seat == seat, SubmissionRow.turn == row.turn)

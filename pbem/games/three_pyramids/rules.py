@@ -421,7 +421,7 @@ def _score_pyramid(state: PyramidsState, name: str, label: str) -> tuple[list[in
         else f"seats {', '.join(leaders)} tie for the most cubes ({most})"
     )
     others = [
-        f"seat {s} {p} ({c} cube{'' if c == 1 else 's'})"
+        f"seat {s} {p} point{'' if p == 1 else 's'} ({'no' if c == 0 else c} cube{'' if c == 1 else 's'})"
         for s, c, p in zip(state.seats, counts, points, strict=True)
         if c != most
     ]

@@ -1,0 +1,211 @@
+"""The turn clock: what happens to running games as time passes.
+
+Each :meth:`TurnClock.tick` looks at every active game and, in one
+transaction per game and action: resolves it early when every owing seat has
+sent orders (unless the GM asked for deadline-only resolution), resolves it
+at its deadline with NMR defaults, pauses it after 3 deadlines in a row with
+every seat NMR, reminds seats without orders before the deadline, and tells
+the GM about a seat still silent a grace period after a missed deadline.
+Messages go through a :class:`Notifier` inside the same transaction.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Protocol
+
+from sqlalchemy import func
+from sqlmodel import Session, select
+
+from pbem.clock import format_utc
+from pbem.core import GameError
+from pbem.store.tables import GameRow, SeatRow, SubmissionRow
+from pbem.turns import GameInfo, Resolution, TurnRunner
+
+NMR_PAUSE_STREAK = 3
+MAX_SLEEP = timedelta(seconds=30)
+
+
+class Notifier(Protocol):
+    """Where the clock's messages go (the mail layer queues them in the same transaction)."""
+
+    def remind(self, session: Session, info: GameInfo, seats: Sequence[SeatRow]) -> None:
+        """Remind ``seats`` that their orders for the current turn are missing."""
+        ...
+
+    def tell_gm(self, session: Session, info: GameInfo, text: str) -> None:
+        """Send the game's GM a notice."""
+        ...
+
+    def tell_players(self, session: Session, info: GameInfo, text: str) -> None:
+        """Send every seat of the game a notice."""
+        ...
+
+
+@dataclass(frozen=True)
+class TickResult:
+    """What one tick did."""
+
+    resolutions: list[Resolution]
+    reminders: int
+    paused: list[str]
+
+
+class TurnClock:
+    """Drives deadlines, early resolution, reminders and absence reports for all games."""
+
+    def __init__(self, runner: TurnRunner, notifier: Notifier) -> None:
+        self.runner = runner
+        self.notifier = notifier
+
+    def recover_outage(self, last_seen: datetime | None, now: datetime) -> list[str]:
+        """After the service was down, extend every deadline that passed while it was
+        down by the length of the outage, and tell the players. Returns the games extended."""
+        if last_seen is None or now <= last_seen:
+            return []
+        outage = now - last_seen
+        extended: list[str] = []
+        with self.runner.db.session() as session:
+            for row in session.exec(select(GameRow).where(GameRow.status == "active")):
+                if row.deadline is None or not last_seen < row.deadline <= now:
+                    continue
+                row.deadline = row.deadline + outage
+                session.add(row)
+                session.flush()
+                info = self.runner.snapshot(session, row)
+                minutes = round(outage.total_seconds() / 60)
+                self.notifier.tell_players(
+                    session, info,
+                    f"The game master was out of service for about {minutes} minute(s) and the deadline "
+                    f"passed meanwhile. The deadline is extended by the outage to {format_utc(row.deadline)}.",
+                )
+                extended.append(row.name)
+        return extended
+
+    def tick(self, now: datetime) -> TickResult:
+        """Do everything that is due at ``now``."""
+        resolutions: list[Resolution] = []
+        reminders = 0
+        paused: list[str] = []
+        for name in self._active_games():
+            try:
+                resolution = self._maybe_resolve(name, now)
+            except GameError:
+                continue  # resolved or paused meanwhile by someone else
+            if resolution is not None:
+                resolutions.append(resolution)
+                if self._maybe_pause(name):
+                    paused.append(name)
+                continue
+            reminders += self._maybe_remind(name, now)
+            self._report_absent(name, now)
+        return TickResult(resolutions, reminders, paused)
+
+    def next_due(self, now: datetime) -> datetime:
+        """Return when the next tick is worth doing (at most ``MAX_SLEEP`` from now)."""
+        due = now + MAX_SLEEP
+        with self.runner.db.session() as session:
+            for row in session.exec(select(GameRow).where(GameRow.status == "active")):
+                if row.deadline is None:
+                    continue
+                for moment in (row.deadline, row.deadline - timedelta(hours=row.reminder_hours)):
+                    if now < moment < due:
+                        due = moment
+        return due
+
+    def _active_games(self) -> list[str]:
+        with self.runner.db.session() as session:
+            return list(session.exec(select(GameRow.name).where(GameRow.status == "active")))
+
+    def _maybe_resolve(self, name: str, now: datetime) -> Resolution | None:
+        with self.runner.db.session() as session:
+            row = self.runner.load_game(session, name)
+            info = self.runner.snapshot(session, row)
+            if info.phase is None:
+                return None
+            turn = row.turn
+            if row.deadline is not None and now >= row.deadline:
+                reason = "deadline"
+            elif row.resolve_when == "early" and self._all_in_since(session, row, info) is not None:
+                last = self._all_in_since(session, row, info)
+                assert last is not None
+                if now < last + timedelta(minutes=row.early_delay_minutes):
+                    return None
+                reason = "all-in"
+            else:
+                return None
+        return self.runner.resolve(name, reason=reason, expected_turn=turn)
+
+    @staticmethod
+    def _all_in_since(session: Session, row: GameRow, info: GameInfo) -> datetime | None:
+        assert info.phase is not None
+        latest: datetime | None = None
+        for seat in info.phase.seats:
+            received = session.exec(
+                select(func.max(SubmissionRow.received_at)).where(
+                    SubmissionRow.game_id == row.id, SubmissionRow.seat == seat, SubmissionRow.turn == row.turn
+                )
+            ).one()
+            if received is None:
+                return None
+            latest = received if latest is None or received > latest else latest
+        return latest
+
+    def _maybe_pause(self, name: str) -> bool:
+        with self.runner.db.session() as session:
+            row = self.runner.load_game(session, name)
+            if row.status != "active" or row.nmr_streak < NMR_PAUSE_STREAK:
+                return False
+            row.status, row.paused_at = "paused", self.runner.clock()
+            session.add(row)
+            session.flush()
+            self.notifier.tell_gm(
+                session, self.runner.snapshot(session, row),
+                f"Game {name} is paused: {row.nmr_streak} deadlines in a row passed with no orders from any seat. "
+                "Send RESUME to go on, or END to stop it.",
+            )
+            return True
+
+    def _maybe_remind(self, name: str, now: datetime) -> int:
+        with self.runner.db.session() as session:
+            row = self.runner.load_game(session, name)
+            if row.deadline is None or row.reminded_turn >= row.turn:
+                return 0
+            if now < row.deadline - timedelta(hours=row.reminder_hours):
+                return 0
+            info = self.runner.snapshot(session, row)
+            if info.phase is None:
+                return 0
+            missing = [
+                seat for seat in info.seats
+                if seat.name in info.phase.seats and seat.address
+                and self.runner.current_submission(session, row, seat.name) is None
+            ]
+            row.reminded_turn = row.turn
+            session.add(row)
+            if missing:
+                self.notifier.remind(session, info, missing)
+            return len(missing)
+
+    def _report_absent(self, name: str, now: datetime) -> None:
+        with self.runner.db.session() as session:
+            row = self.runner.load_game(session, name)
+            grace = timedelta(hours=row.grace_hours)
+            absent = [
+                seat for seat in self.runner.load_seats(session, row)
+                if seat.absent_since is not None and not seat.absence_reported and now >= seat.absent_since + grace
+            ]
+            if not absent:
+                return
+            for seat in absent:
+                seat.absence_reported = True
+                session.add(seat)
+            session.flush()
+            names = ", ".join(f"{s.name} ({s.address})" for s in absent)
+            self.notifier.tell_gm(
+                session, self.runner.snapshot(session, row),
+                f"Game {name}: seat(s) {names} sent no orders since a deadline more than "
+                f"{row.grace_hours:g} hours ago. Consider REPLACE <seat> <address>.",
+            )

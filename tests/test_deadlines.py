@@ -1,0 +1,132 @@
+"""The turn clock with a controlled clock on a real database."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import UTC, datetime, timedelta
+
+from sqlmodel import Session
+
+from pbem.campaign import Campaign
+from pbem.deadlines import TurnClock
+from pbem.store import Database
+from pbem.store.tables import SeatRow
+from pbem.turns import GameInfo, TurnRunner
+
+START = datetime(2026, 11, 1, 12, 0, tzinfo=UTC)
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = START
+
+    def __call__(self) -> datetime:
+        return self.now
+
+
+class RecordingNotifier:
+    """Keeps what the clock asked to send, for the assertions."""
+
+    def __init__(self) -> None:
+        self.reminded: list[tuple[str, list[str]]] = []
+        self.gm: list[str] = []
+        self.players: list[str] = []
+
+    def remind(self, session: Session, info: GameInfo, seats: Sequence[SeatRow]) -> None:
+        self.reminded.append((info.name, [s.name for s in seats]))
+
+    def tell_gm(self, session: Session, info: GameInfo, text: str) -> None:
+        self.gm.append(text)
+
+    def tell_players(self, session: Session, info: GameInfo, text: str) -> None:
+        self.players.append(text)
+
+
+def setup(db: Database, **options: str) -> tuple[TurnRunner, TurnClock, RecordingNotifier, Clock]:
+    clock = Clock()
+    runner = TurnRunner(db, clock=clock)
+    notifier = RecordingNotifier()
+    runner.create_game("tiny", "g", seats={"1": "a@x.org", "2": "b@x.org"}, seed=2,
+                       options={"turn_hours": "24", "target": "40", **options})
+    return runner, TurnClock(runner, notifier), notifier, clock
+
+
+def on_move(runner: TurnRunner) -> str:
+    phase = runner.info("g").phase
+    assert phase is not None
+    return phase.seats[0]
+
+
+def test_resolves_early_once_every_owing_seat_has_orders(tiny_game: str, db: Database) -> None:
+    runner, turn_clock, _, clock = setup(db)
+    assert turn_clock.tick(clock.now).resolutions == []
+    runner.submit("g", on_move(runner), "ADD 2")
+    [resolution] = turn_clock.tick(clock.now).resolutions
+    assert resolution.turns[0].record.reason == "all-in" and runner.info("g").row.turn == 2
+
+
+def test_deadline_only_games_and_delay_wait(tiny_game: str, db: Database) -> None:
+    runner, turn_clock, _, clock = setup(db, resolve="deadline")
+    runner.submit("g", on_move(runner), "ADD 2")
+    assert turn_clock.tick(clock.now).resolutions == []
+    clock.now += timedelta(hours=24)
+    [resolution] = turn_clock.tick(clock.now).resolutions
+    assert resolution.turns[0].record.reason == "deadline" and resolution.turns[0].record.nmr == []
+
+
+def test_early_delay_holds_resolution(tiny_game: str, db: Database) -> None:
+    runner, turn_clock, _, clock = setup(db, delay_minutes="30")
+    runner.submit("g", on_move(runner), "ADD 2")
+    clock.now += timedelta(minutes=29)
+    assert turn_clock.tick(clock.now).resolutions == []
+    clock.now += timedelta(minutes=1)
+    assert len(turn_clock.tick(clock.now).resolutions) == 1
+
+
+def test_reminder_goes_once_to_seats_without_orders(tiny_game: str, db: Database) -> None:
+    runner, turn_clock, notifier, clock = setup(db)
+    seat = on_move(runner)
+    clock.now += timedelta(hours=11, minutes=59)
+    turn_clock.tick(clock.now)
+    assert notifier.reminded == []
+    clock.now += timedelta(minutes=1)
+    assert turn_clock.tick(clock.now).reminders == 1
+    turn_clock.tick(clock.now)
+    assert notifier.reminded == [("g", [seat])]
+
+
+def test_three_all_nmr_deadlines_pause_the_game_and_tell_the_gm(tiny_game: str, db: Database) -> None:
+    runner, turn_clock, notifier, clock = setup(db)
+    for _ in range(3):
+        clock.now += timedelta(hours=24, seconds=1)
+        turn_clock.tick(clock.now)
+    assert runner.info("g").row.status == "paused"
+    assert any("paused" in text for text in notifier.gm)
+    Campaign(runner).resume("g")
+    assert runner.info("g").row.status == "active"
+
+
+def test_absent_seat_is_reported_after_the_grace_period(tiny_game: str, db: Database) -> None:
+    runner, turn_clock, notifier, clock = setup(db, grace_hours="6")
+    absent = on_move(runner)
+    clock.now += timedelta(hours=24, seconds=1)
+    turn_clock.tick(clock.now)  # the deadline passes: NMR
+    runner.submit("g", on_move(runner), "ADD 1")  # the other seat plays on
+    turn_clock.tick(clock.now)
+    clock.now += timedelta(hours=6)
+    turn_clock.tick(clock.now)
+    assert len(notifier.gm) == 1 and f"seat(s) {absent} (" in notifier.gm[0]
+    turn_clock.tick(clock.now)
+    assert len(notifier.gm) == 1
+
+
+def test_outage_extends_passed_deadlines_instead_of_nmr_for_everyone(tiny_game: str, db: Database) -> None:
+    runner, turn_clock, notifier, clock = setup(db)
+    deadline = runner.info("g").row.deadline
+    assert deadline is not None
+    last_seen = clock.now + timedelta(hours=20)
+    clock.now += timedelta(hours=30)  # down from hour 20 to hour 30: the deadline at 24 passed
+    assert turn_clock.recover_outage(last_seen, clock.now) == ["g"]
+    assert runner.info("g").row.deadline == deadline + timedelta(hours=10)
+    assert "extended" in notifier.players[0]
+    assert turn_clock.tick(clock.now).resolutions == []
