@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from sqlmodel import Session
+
 from pbem.clock import format_utc
 from pbem.core import GameError
 from pbem.passwords import check_password, hash_password, new_password
@@ -36,13 +38,13 @@ class Campaign:
     def __init__(self, runner: TurnRunner) -> None:
         self.runner = runner
 
-    def join(self, name: str, address: str, seat: str | None = None) -> Joined:
+    def join(self, name: str, address: str, seat: str | None = None, *, session: Session | None = None) -> Joined:
         """Give ``address`` an open seat of a forming game (the named one, or the first open).
 
         Raises GameError when the game is not forming, the seat is taken, or
         the address holds a seat of this game already.
         """
-        with self.runner.db.session() as session:
+        with self.runner.unit(session) as session:
             row = self.runner.load_game(session, name)
             if row.status != "forming":
                 raise GameError(f"game {name} is not open for joining (it is {row.status})")
@@ -64,10 +66,10 @@ class Campaign:
             session.add(target)
             return Joined(row.name, target.name, password)
 
-    def issue_passwords(self, name: str) -> dict[str, str]:
+    def issue_passwords(self, name: str, *, session: Session | None = None) -> dict[str, str]:
         """Give every seat that has an address but no password a fresh one; return them (shown once)."""
         issued: dict[str, str] = {}
-        with self.runner.db.session() as session:
+        with self.runner.unit(session) as session:
             row = self.runner.load_game(session, name)
             for seat in self.runner.load_seats(session, row):
                 if seat.address and not seat.password_hash:
@@ -76,34 +78,34 @@ class Campaign:
                     session.add(seat)
         return issued
 
-    def seat_for_signon(self, name: str, seat: str, password: str) -> SeatRow:
+    def seat_for_signon(self, name: str, seat: str, password: str, *, session: Session | None = None) -> SeatRow:
         """Return the seat when ``password`` is its password. Raises NotAuthorised otherwise."""
-        with self.runner.db.session() as session:
+        with self.runner.unit(session) as session:
             row = self.runner.load_game(session, name)
             seat_row = self.runner.load_seat(session, row, seat)
             if not check_password(password, seat_row.password_hash):
                 raise NotAuthorised(f"wrong password for seat {seat_row.name} of {name}")
             return seat_row
 
-    def seat_of_address(self, name: str, address: str) -> SeatRow | None:
+    def seat_of_address(self, name: str, address: str, *, session: Session | None = None) -> SeatRow | None:
         """Return the seat of ``name`` that ``address`` holds, if any."""
-        with self.runner.db.session() as session:
+        with self.runner.unit(session) as session:
             row = self.runner.load_game(session, name)
             for seat in self.runner.load_seats(session, row):
                 if seat.address and seat.address.lower() == address.lower():
                     return seat
         return None
 
-    def check_gm(self, name: str, password: str) -> None:
+    def check_gm(self, name: str, password: str, *, session: Session | None = None) -> None:
         """Raise NotAuthorised unless ``password`` is the GM password of the game."""
-        with self.runner.db.session() as session:
+        with self.runner.unit(session) as session:
             row = self.runner.load_game(session, name)
             if not check_password(password, row.gm_password_hash):
                 raise NotAuthorised(f"wrong GM password for {name}")
 
-    def set_deadline(self, name: str, when: datetime) -> datetime:
+    def set_deadline(self, name: str, when: datetime, *, session: Session | None = None) -> datetime:
         """Set the deadline of the turn awaiting orders. Raises GameError when it is past or the game is over."""
-        with self.runner.db.session() as session:
+        with self.runner.unit(session) as session:
             row = self.runner.load_game(session, name)
             if row.status not in ("active", "paused"):
                 raise GameError(f"game {name} is {row.status}; it has no deadline")
@@ -114,9 +116,9 @@ class Campaign:
             session.add(row)
             return when
 
-    def extend(self, name: str, by: timedelta) -> datetime:
+    def extend(self, name: str, by: timedelta, *, session: Session | None = None) -> datetime:
         """Move the deadline later by ``by`` (from now when there is none); return the new one."""
-        with self.runner.db.session() as session:
+        with self.runner.unit(session) as session:
             row = self.runner.load_game(session, name)
             if row.status not in ("active", "paused"):
                 raise GameError(f"game {name} is {row.status}; it has no deadline")
@@ -127,9 +129,9 @@ class Campaign:
             session.add(row)
             return row.deadline
 
-    def pause(self, name: str) -> None:
+    def pause(self, name: str, *, session: Session | None = None) -> None:
         """Stop the clock: no deadline passes and nothing resolves until :meth:`resume`."""
-        with self.runner.db.session() as session:
+        with self.runner.unit(session) as session:
             row = self.runner.load_game(session, name)
             if row.status != "active":
                 raise GameError(f"game {name} is {row.status}, not active")
@@ -137,9 +139,9 @@ class Campaign:
             row.paused_at = self.runner.clock()
             session.add(row)
 
-    def resume(self, name: str) -> datetime | None:
+    def resume(self, name: str, *, session: Session | None = None) -> datetime | None:
         """Restart the clock; the deadline moves by the time spent paused. Returns the deadline."""
-        with self.runner.db.session() as session:
+        with self.runner.unit(session) as session:
             row = self.runner.load_game(session, name)
             if row.status != "paused":
                 raise GameError(f"game {name} is {row.status}, not paused")
@@ -150,9 +152,9 @@ class Campaign:
             session.add(row)
             return row.deadline
 
-    def replace(self, name: str, seat: str, address: str) -> Joined:
+    def replace(self, name: str, seat: str, address: str, *, session: Session | None = None) -> Joined:
         """Give a seat to a new address: new password, old reply tokens void, absence cleared."""
-        with self.runner.db.session() as session:
+        with self.runner.unit(session) as session:
             row = self.runner.load_game(session, name)
             if row.status == "finished":
                 raise GameError(f"game {name} is finished")
@@ -166,17 +168,17 @@ class Campaign:
             session.add(seat_row)
             return Joined(row.name, seat_row.name, password)
 
-    def resign(self, name: str, seat: str) -> None:
+    def resign(self, name: str, seat: str, *, session: Session | None = None) -> None:
         """Mark a seat resigned: it gets NMR defaults until the GM replaces it."""
-        with self.runner.db.session() as session:
+        with self.runner.unit(session) as session:
             row = self.runner.load_game(session, name)
             seat_row = self.runner.load_seat(session, row, seat)
             seat_row.status = "resigned"
             session.add(seat_row)
 
-    def end(self, name: str) -> None:
+    def end(self, name: str, *, session: Session | None = None) -> None:
         """End a game now; the seats with the highest score win."""
-        with self.runner.db.session() as session:
+        with self.runner.unit(session) as session:
             row = self.runner.load_game(session, name)
             if row.status == "finished":
                 raise GameError(f"game {name} is finished already")

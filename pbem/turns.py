@@ -10,7 +10,8 @@ committed together or not at all, so a crash never resolves a turn twice.
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
@@ -167,6 +168,7 @@ class TurnRunner:
         seed: int | None = None,
         gm_address: str | None = None,
         gm_password_hash: str | None = None,
+        session: Session | None = None,
     ) -> GameInfo:
         """Create a game. With ``seats`` (seat -> address) it starts at once; with
         only ``players`` it waits for JOINs (status ``forming``) until :meth:`start`.
@@ -215,7 +217,7 @@ class TurnRunner:
         )
         # Validate the rules' options now, not at START.
         game.setup(seat_names, rules, GameRng(row.seed))
-        with self.db.session() as session:
+        with self.unit(session) as session:
             if session.exec(select(GameRow).where(GameRow.name == name)).first() is not None:
                 raise GameError(f"a game named {name} exists already")
             session.add(row)
@@ -223,16 +225,17 @@ class TurnRunner:
             by_upper = {s.upper(): a for s, a in (seats or {}).items()}
             for position, seat in enumerate(seat_names):
                 session.add(SeatRow(game_id=row.id, name=seat, position=position, address=by_upper.get(seat.upper())))
-        if seats:
-            return self.start(name)
-        return self.info(name)
+            session.flush()
+            if seats:
+                return self.start(name, session=session)
+            return self.snapshot(session, row)
 
-    def start(self, name: str) -> GameInfo:
+    def start(self, name: str, *, session: Session | None = None) -> GameInfo:
         """Set a forming game up from its seed and open turn 1.
 
         Raises GameError when it is not forming or a seat is still empty.
         """
-        with self.db.session() as session:
+        with self.unit(session) as session:
             row = self.load_game(session, name)
             if row.status != "forming":
                 raise GameError(f"game {name} has started already")
@@ -251,16 +254,16 @@ class TurnRunner:
             session.add(row)
             info = self.snapshot(session, row)
             self._play_forced(session, info)
-        return self.info(name)
+            return self.snapshot(session, row)
 
-    def info(self, name: str) -> GameInfo:
+    def info(self, name: str, *, session: Session | None = None) -> GameInfo:
         """Return the current snapshot of a game. Raises UnknownGame."""
-        with self.db.session() as session:
+        with self.unit(session) as session:
             return self.snapshot(session, self.load_game(session, name))
 
-    def games(self) -> list[GameRow]:
+    def games(self, *, session: Session | None = None) -> list[GameRow]:
         """Return every game, oldest first."""
-        with self.db.session() as session:
+        with self.unit(session) as session:
             return list(session.exec(select(GameRow).order_by(GameRow.id)))
 
     # --- orders ----------------------------------------------------------------
@@ -274,6 +277,7 @@ class TurnRunner:
         turn: int | None = None,
         store: bool = True,
         source: str = "cli",
+        session: Session | None = None,
     ) -> CheckResult:
         """Check a seat's orders and, when ``store``, keep the accepted lines as the
         seat's new orders for the turn (a new version replacing earlier ones).
@@ -283,7 +287,7 @@ class TurnRunner:
         Raises UnknownGame, UnknownSeat, GameError (not running), StaleTurn
         (``turn`` given and not the turn awaiting orders).
         """
-        with self.db.session() as session:
+        with self.unit(session) as session:
             row = self.load_game(session, name)
             if row.status != "active":
                 raise GameError(f"game {name} is {row.status}; it takes no orders now")
@@ -330,16 +334,16 @@ class TurnRunner:
                 session.add(seat_row)
             return result
 
-    def current_orders(self, name: str, seat: str) -> SubmissionRow | None:
+    def current_orders(self, name: str, seat: str, *, session: Session | None = None) -> SubmissionRow | None:
         """Return the seat's newest stored submission for the turn awaiting orders."""
-        with self.db.session() as session:
+        with self.unit(session) as session:
             row = self.load_game(session, name)
             seat_row = self.load_seat(session, row, seat)
             return self.current_submission(session, row, seat_row.name)
 
-    def missing_seats(self, name: str) -> list[str]:
+    def missing_seats(self, name: str, *, session: Session | None = None) -> list[str]:
         """Return the seats that owe orders now and have stored none."""
-        with self.db.session() as session:
+        with self.unit(session) as session:
             row = self.load_game(session, name)
             info = self.snapshot(session, row)
             if info.phase is None or row.status != "active":
@@ -348,7 +352,9 @@ class TurnRunner:
 
     # --- resolution --------------------------------------------------------------
 
-    def resolve(self, name: str, *, reason: str = "gm", expected_turn: int | None = None) -> Resolution:
+    def resolve(
+        self, name: str, *, reason: str = "gm", expected_turn: int | None = None, session: Session | None = None
+    ) -> Resolution:
         """Resolve the turn awaiting orders now (NMR defaults for seats without
         orders), then any forced turns that follow, in one transaction.
 
@@ -356,7 +362,7 @@ class TurnRunner:
         the game has moved on, GameError is raised and nothing changes.
         Raises UnknownGame, GameError (not active, or finished).
         """
-        with self.db.session() as session:
+        with self.unit(session) as session:
             row = self.load_game(session, name)
             if row.status != "active":
                 raise GameError(f"game {name} is {row.status}; nothing to resolve")
@@ -473,9 +479,9 @@ class TurnRunner:
 
     # --- reading -----------------------------------------------------------------
 
-    def history(self, name: str) -> list[TurnRecordRow]:
+    def history(self, name: str, *, session: Session | None = None) -> list[TurnRecordRow]:
         """Return every resolved turn of a game in order."""
-        with self.db.session() as session:
+        with self.unit(session) as session:
             row = self.load_game(session, name)
             query = select(TurnRecordRow).where(TurnRecordRow.game_id == row.id).order_by(TurnRecordRow.turn)
             return list(session.exec(query))
@@ -556,6 +562,15 @@ class TurnRunner:
         return ReplayResult(name, len(records), mismatches)
 
     # --- helpers -----------------------------------------------------------------
+
+    @contextmanager
+    def unit(self, session: Session | None = None) -> Iterator[Session]:
+        """Yield ``session`` when given (the caller commits), else a new session committed at the end."""
+        if session is not None:
+            yield session
+            return
+        with self.db.session() as own:
+            yield own
 
     def load_game(self, session: Session, name: str) -> GameRow:
         """Return a game's row in ``session``. Raises UnknownGame."""

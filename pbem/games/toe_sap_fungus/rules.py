@@ -256,7 +256,7 @@ class ToeSapFungus:
         if len(orders) == 1 and isinstance(orders[0], MoveOrder):
             colour = board.drop_colour(state, seat, orders[0].colour)
             if colour is not None:
-                return f"You will drop a {colour} stone on {orders[0].source}."
+                return f"You will drop {_a(colour)} stone on {orders[0].source}."
         return ""
 
     def sample_orders(self, state: ToeSapState, seat: str, rng: GameRng) -> list[ToeSapOrder]:
@@ -342,13 +342,13 @@ class ToeSapFungus:
         found = sap.pop(order.target, None)
         if found is not None:
             player = self._collect(player, found)
-            parts.append(f"collected a {found} stone")
+            parts.append(f"collected {_a(found)} stone")
         if colour is not None:
             hand = list(player.hand)
             hand[player.colours.index(colour)] -= 1
             player = replace(player, hand=tuple(hand))
             sap[order.source] = colour
-            parts.append(f"dropped a {colour} stone on {order.source}")
+            parts.append(f"dropped {_a(colour)} stone on {order.source}")
         else:
             parts.append("had no stone left to drop")
         player = replace(player, square=order.target)
@@ -367,7 +367,7 @@ class ToeSapFungus:
         found = sap.pop(order.target, None)
         if found is not None:
             player = self._collect(player, found)
-            text += f", collecting a {found} stone"
+            text += f", collecting {_a(found)} stone"
         state = replace(state, sap=frozenset(sap.items())).with_player(player)
         return state, Event("shell", text + ".", label, seat, {"order": str(order), "collected": found})
 
@@ -400,7 +400,7 @@ class ToeSapFungus:
             state, events = self._start_scoring(replace(state, final_queue=()))
             return state, [done, *events]
         at = state.turn_order.index(seat)
-        after = state.turn_order[at + 1 :] + state.turn_order[: at + 1]
+        after = state.turn_order[at:] + state.turn_order[:at]
         if dropped_last:
             text = (
                 f"Seat {seat} dropped his last stone: every player gets one final turn, "
@@ -534,6 +534,10 @@ class ToeSapFungus:
 
 def _and_list(items: list[str]) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def _a(colour: str) -> str:
+    return f"an {colour}" if colour[0] in "aeiou" else f"a {colour}"
 
 
 def _initial(colour: str) -> str:

@@ -29,8 +29,8 @@ from pbem.games.turkey_chase.board import (
     COST_SECOND_MOVE,
     GAP_NAMES,
     GAPS,
-    GRID,
     NAME,
+    NEIGHBOURS,
     NEW_FROM_TURN,
 )
 from pbem.games.turkey_chase.orders import Build, Destroy, Feed, Move, New, TurkeyOrder
@@ -61,18 +61,18 @@ def move_phases(farmers: Iterable[Cell], orders: Sequence[TurkeyOrder]) -> list[
     A bird and a farmer never share a square between turns, so this is the only
     reading that can succeed.
     """
-    free = Counter(farmers)
-    open_ends: Counter[Cell] = Counter()
+    free = list(farmers)
+    open_ends: list[Cell] = []
     phases = []
     for order in orders:
         if type(order) is Move:
             src = order.src
-            if open_ends[src]:
-                open_ends[src] -= 1
+            if src in open_ends:
+                open_ends.remove(src)
                 phases.append(SECOND_MOVE)
-            elif free[src]:
-                free[src] -= 1
-                open_ends[order.dst] += 1
+            elif src in free:
+                free.remove(src)
+                open_ends.append(order.dst)
                 phases.append(FIRST_MOVE)
             else:
                 phases.append(BIRD_MOVE)
@@ -90,9 +90,9 @@ def build_cost(fence_cells: tuple[Cell, Cell], farmers_at_build: Iterable[Cell])
 
 def step_problem(src: Cell, dst: Cell, fences: frozenset[Fence] | set[Fence]) -> str | None:
     """Return why a one-square move src-dst is impossible with these fences, or None."""
-    if not GRID.contains(src) or not GRID.contains(dst):
+    if src not in NEIGHBOURS or dst not in NEIGHBOURS:
         return "a piece may not leave the field"
-    if abs(src[0] - dst[0]) + abs(src[1] - dst[1]) != 1:
+    if dst not in NEIGHBOURS[src]:
         return f"{NAME[dst]} is not next to {NAME[src]}"
     if frozenset((src, dst)) in fences:
         return f"a fence stands between {NAME[src]} and {NAME[dst]}"

@@ -9,7 +9,6 @@ with an event, and its points stay spent. Orders beyond a player's 5 points
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
@@ -152,7 +151,7 @@ class _Turn:
             value, sharers = values[square], eaters[square]
             share: Fraction | int = value if len(sharers) == 1 else Fraction(value, len(sharers))
             self.scores[si] += share
-            text = f"{SEATS[si]} fed on {NAME[square]} for {value} points"
+            text = f"{SEATS[si]} fed on {NAME[square]} for {value} point{'' if value == 1 else 's'}"
             if len(sharers) > 1:
                 others = [o for o in sharers if o != si]
                 text += f" (shared with {_seats_text(others)}: {format_score(Fraction(share))} each)"
@@ -188,7 +187,9 @@ class _Turn:
         pieces = self.farmers[si] + self.birds[si]
         return a in pieces or b in pieces
 
-    def farmers_move(self, phase: int, first_ends: list[Counter[Cell]] | None) -> list[Counter[Cell]]:
+    def farmers_move(
+        self, phase: int, first_ends: dict[tuple[int, Cell], int] | None
+    ) -> dict[tuple[int, Cell], int]:
         """Phases 3 and 5: farmers move one square; birds where they arrive are captured.
 
         For the second move (``first_ends`` given) the farmer must have made its
@@ -196,32 +197,35 @@ class _Turn:
         """
         label = PHASE_LABELS[phase]
         entries = self.phases[phase]
-        ends: list[Counter[Cell]] = [Counter() for _ in SEATS]
+        ends: dict[tuple[int, Cell], int] = {}
         if not entries:
             return ends
         moved: list[tuple[int, Any]] = []
-        used: list[Counter[Cell]] = [Counter() for _ in SEATS]
+        used: dict[tuple[int, Cell], int] = {}
         for si, _, order in entries:
             src = order.src
-            if first_ends is not None:
-                have = first_ends[si][src]
-                missing = f"no farmer of yours moved onto {NAME[src]} earlier this turn"
+            key = (si, src)
+            have = self.farmers[si].count(src) if first_ends is None else first_ends.get(key, 0)
+            taken = used.get(key, 0)
+            if have > taken:
+                reason = step_problem(src, order.dst, self.fences)
+            elif first_ends is None:
+                reason = f"no farmer of yours on {NAME[src]}"
             else:
-                have = self.farmers[si].count(src)
-                missing = f"no farmer of yours on {NAME[src]}"
-            reason = missing if have <= used[si][src] else step_problem(src, order.dst, self.fences)
+                reason = f"no farmer of yours moved onto {NAME[src]} earlier this turn"
             if reason is not None:
                 self.events.append(_failed(label, si, order, reason))
                 continue
-            used[si][src] += 1
+            used[key] = taken + 1
             moved.append((si, order))
         arrivals: dict[Cell, list[int]] = {}
         for si, order in moved:
             cells = self.farmers[si]
-            cells[cells.index(order.src)] = order.dst
-            ends[si][order.dst] += 1
-            arrivals.setdefault(order.dst, []).append(si)
-            text = f"{SEATS[si]}'s farmer moved {NAME[order.src]}-{NAME[order.dst]}"
+            dst = order.dst
+            cells[cells.index(order.src)] = dst
+            ends[(si, dst)] = ends.get((si, dst), 0) + 1
+            arrivals.setdefault(dst, []).append(si)
+            text = f"{SEATS[si]}'s farmer moved {NAME[order.src]}-{NAME[dst]}"
             self.events.append(Event("move", text, label, SEATS[si], {"order": str(order), "piece": "farmer"}))
         for square, catchers in arrivals.items():
             self._capture_on(square, catchers, label, "farmer")
@@ -245,12 +249,14 @@ class _Turn:
         entries = self.phases[BIRD_MOVE]
         if not entries:
             return
-        used: list[Counter[Cell]] = [Counter() for _ in SEATS]
+        used: dict[tuple[int, Cell], int] = {}
         moved: list[tuple[int, Any]] = []
         for si, _, order in entries:
             src = order.src
-            if self.birds[si].count(src) <= used[si][src]:
-                if src in start_birds[si] and start_birds[si].count(src) > used[si][src]:
+            key = (si, src)
+            taken = used.get(key, 0)
+            if self.birds[si].count(src) <= taken:
+                if start_birds[si].count(src) > taken:
                     reason = f"no bird of yours on {NAME[src]} any more"
                 else:
                     reason = f"no bird of yours on {NAME[src]}"
@@ -259,7 +265,7 @@ class _Turn:
             if reason is not None:
                 self.events.append(_failed(L_BIRD, si, order, reason))
                 continue
-            used[si][src] += 1
+            used[key] = taken + 1
             moved.append((si, order))
         for si, order in moved:
             cells = self.birds[si]
@@ -324,7 +330,7 @@ class _Turn:
                 continue
             self.farmers[si].append(square)
             arrivals.setdefault(square, []).append(si)
-            text = f"A new farmer of {SEATS[si]} arrived on {NAME[square]}"
+            text = f"{SEATS[si]}'s new farmer arrived on {NAME[square]}"
             self.events.append(Event("new", text, L_NEW, SEATS[si], {"square": NAME[square]}))
         for square, catchers in arrivals.items():
             self._capture_on(square, catchers, L_NEW, "new farmer")
@@ -338,7 +344,7 @@ class _Turn:
             fences=self.fences,
             farmers=tuple(tuple(sorted(cells)) for cells in self.farmers),
             birds=tuple(tuple(sorted(cells)) for cells in self.birds),
-            scores=tuple(Fraction(s) for s in self.scores),
+            scores=tuple(s if type(s) is Fraction else Fraction(s) for s in self.scores),
             nmr=state.nmr,
         )
 

@@ -1,0 +1,281 @@
+"""Send composed mail from a durable queue over SMTP, with retries.
+
+`MailSender.run` drains an `OutboxQueue` (the caller's durable table) over
+one reused SMTP connection. A mail is marked sent only after the server
+accepted it (250 after DATA). Outcomes:
+
+* accepted for at least one recipient -> ``mark_sent``; recipients refused in
+  the same transaction are logged (pbem sends one mail per recipient, so this
+  is rare) and not retried, since retrying would send the mail again to the
+  others;
+* refused with a 5xx code (sender, every recipient, or the data) ->
+  ``mark_failed`` at once; also for a mail aiosmtplib cannot send at all
+  (an address it rejects, SMTPUTF8 unsupported);
+* everything temporary (4xx, every recipient refused with at least one 4xx,
+  connection refused/dropped/timed out, failed login) -> ``mark_retry`` at
+  now + retry_min * 2**attempts (capped at retry_max), or ``mark_failed`` once
+  max_attempts attempts were made. When the connection itself fails, the rest
+  of the claimed batch is marked for retry too, without being tried.
+
+A connection that was reused and turns out dead (servers drop idle clients)
+is reopened and the mail tried again once before anything counts as failed.
+Idle connections are closed after idle_disconnect seconds. A restart resumes
+where the queue says: the sender keeps no state of its own.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta, timezone
+from typing import Protocol
+
+import aiosmtplib
+
+from pbem.mail.config import SmtpUrl
+
+__all__ = ["MailSender", "OutboxQueue", "OutgoingMail", "SenderStats"]
+
+_log = logging.getLogger(__name__)
+
+_CONNECTION_ERRORS = (
+    OSError,  # includes SMTPServerDisconnected, SMTPConnectError, SMTPTimeoutError
+    aiosmtplib.SMTPHeloError,
+    aiosmtplib.SMTPAuthenticationError,
+)
+
+
+@dataclass(frozen=True)
+class OutgoingMail:
+    """One queued mail: envelope and the complete message as it goes on the wire."""
+
+    id: int
+    sender: str
+    """Envelope sender (MAIL FROM)."""
+    recipients: tuple[str, ...]
+    raw: bytes
+    attempts: int = 0
+    """Attempts already made and failed temporarily."""
+
+
+class OutboxQueue(Protocol):
+    """The durable outbox, implemented by the caller (sync; called from the event loop)."""
+
+    def claim_due(self, now: datetime, limit: int) -> Sequence[OutgoingMail]:
+        """Up to `limit` unsent mails whose next attempt is at or before `now`, oldest first.
+        The sender reports each claimed mail with exactly one mark_* call. Claims need not
+        survive a restart: after one, every unsent mail is due again at its next attempt."""
+        ...
+
+    def mark_sent(self, mail_id: int, when: datetime) -> None:
+        """The server accepted the mail."""
+        ...
+
+    def mark_retry(self, mail_id: int, error: str, next_attempt: datetime) -> None:
+        """A temporary failure: count one more attempt, offer the mail again at next_attempt."""
+        ...
+
+    def mark_failed(self, mail_id: int, error: str) -> None:
+        """Give up on the mail for good."""
+        ...
+
+    def next_due(self) -> datetime | None:
+        """The earliest next attempt among unsent, unclaimed mails; None when there are none."""
+        ...
+
+
+@dataclass
+class SenderStats:
+    """Counters for tests and benchmarks."""
+
+    sent: int = 0
+    retried: int = 0
+    failed: int = 0
+    connects: int = 0
+
+
+@dataclass(frozen=True)
+class _Failure:
+    error: str
+    permanent: bool
+    connection: bool = False
+
+
+def _utc_now() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+def _classify(exc: Exception) -> _Failure:
+    """How a sendmail exception counts: permanent or temporary, connection-wide or not."""
+    if isinstance(exc, aiosmtplib.SMTPRecipientsRefused):
+        codes = [r.code for r in exc.recipients]
+        detail = "; ".join(f"{r.recipient}: {r.code} {r.message}" for r in exc.recipients)
+        return _Failure(f"all recipients refused: {detail}", permanent=all(c >= 500 for c in codes))
+    if isinstance(exc, _CONNECTION_ERRORS):
+        return _Failure(f"{type(exc).__name__}: {exc}", permanent=False, connection=True)
+    if isinstance(exc, aiosmtplib.SMTPResponseException):
+        return _Failure(
+            f"{exc.code} {exc.message}", permanent=exc.code >= 500, connection=exc.code == 421
+        )
+    return _Failure(f"{type(exc).__name__}: {exc}", permanent=True)
+
+
+class MailSender:
+    """Sends queued mail over one SMTP connection; see the module doc for the outcomes."""
+
+    def __init__(
+        self,
+        url: SmtpUrl,
+        queue: OutboxQueue,
+        *,
+        batch: int = 10,
+        max_attempts: int = 8,
+        retry_min: float = 60.0,
+        retry_max: float = 3600.0,
+        timeout: float = 30.0,
+        idle_disconnect: float = 60.0,
+        poll_interval: float = 60.0,
+        local_hostname: str | None = None,
+        clock: Callable[[], datetime] = _utc_now,
+    ) -> None:
+        """Configure; nothing connects before run(). Delays in seconds.
+
+        max_attempts counts every attempt (the first included) before a
+        temporary failure becomes final. poll_interval bounds how long the
+        sender sleeps without a wake or a known retry time. local_hostname is
+        the EHLO name (default: this host's FQDN).
+        """
+        self.url = url
+        self.queue = queue
+        self.batch = batch
+        self.max_attempts = max_attempts
+        self.retry_min = retry_min
+        self.retry_max = retry_max
+        self.timeout = timeout
+        self.idle_disconnect = idle_disconnect
+        self.poll_interval = poll_interval
+        self.local_hostname = local_hostname
+        self.stats = SenderStats()
+        self._clock = clock
+        self._smtp: aiosmtplib.SMTP | None = None
+        self._last_used = 0.0
+
+    async def run(self, stop: asyncio.Event, wake: asyncio.Event) -> None:
+        """Send until `stop` is set (the current batch is finished first). Set `wake` after
+        queueing mail to have it sent at once; retries are sent when due. Never raises for
+        SMTP trouble: that is recorded in the queue."""
+        try:
+            while not stop.is_set():
+                wake.clear()
+                mails = self.queue.claim_due(self._clock(), self.batch)
+                if mails:
+                    await self._send_batch(mails)
+                else:
+                    await self._sleep(stop, wake)
+        finally:
+            await self._disconnect()
+
+    async def _sleep(self, stop: asyncio.Event, wake: asyncio.Event) -> None:
+        loop = asyncio.get_running_loop()
+        timeout = self.poll_interval
+        due = self.queue.next_due()
+        if due is not None:
+            timeout = min(timeout, max(0.0, (due - self._clock()).total_seconds()))
+        if self._smtp is not None:
+            idle_left = self.idle_disconnect - (loop.time() - self._last_used)
+            if idle_left <= 0:
+                await self._disconnect()
+            else:
+                timeout = min(timeout, idle_left)
+        waiters = [asyncio.ensure_future(stop.wait()), asyncio.ensure_future(wake.wait())]
+        try:
+            await asyncio.wait(waiters, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for waiter in waiters:
+                waiter.cancel()
+
+    async def _send_batch(self, mails: Sequence[OutgoingMail]) -> None:
+        connection_error: str | None = None
+        for mail in mails:
+            if connection_error is not None:
+                self._record(mail, _Failure(connection_error, permanent=False))
+                continue
+            failure = await self._send(mail)
+            self._record(mail, failure)
+            if failure is not None and failure.connection:
+                connection_error = failure.error
+
+    def _record(self, mail: OutgoingMail, failure: _Failure | None) -> None:
+        now = self._clock()
+        if failure is None:
+            self.queue.mark_sent(mail.id, now)
+            self.stats.sent += 1
+            return
+        attempts = mail.attempts + 1
+        if failure.permanent or attempts >= self.max_attempts:
+            why = failure.error if failure.permanent else f"gave up after {attempts} attempts: {failure.error}"
+            self.queue.mark_failed(mail.id, why)
+            self.stats.failed += 1
+            _log.error("mail %s to %s failed: %s", mail.id, ", ".join(mail.recipients), why)
+            return
+        delay = min(self.retry_max, self.retry_min * 2**mail.attempts)
+        self.queue.mark_retry(mail.id, failure.error, now + timedelta(seconds=delay))
+        self.stats.retried += 1
+        _log.warning("mail %s to %s: %s; attempt %d, retrying in %.0fs", mail.id,
+                     ", ".join(mail.recipients), failure.error, attempts, delay)
+
+    async def _send(self, mail: OutgoingMail) -> _Failure | None:
+        """Deliver one mail (trying twice when a reused connection was dead); None = accepted."""
+        reused = self._smtp is not None
+        failure = await self._attempt(mail)
+        if failure is not None and failure.connection and reused:
+            _log.info("SMTP connection to %s was dead (%s); reconnecting", self.url, failure.error)
+            failure = await self._attempt(mail)
+        return failure
+
+    async def _attempt(self, mail: OutgoingMail) -> _Failure | None:
+        try:
+            smtp = await self._connection()
+            refused, _ = await smtp.sendmail(mail.sender, list(mail.recipients), mail.raw)
+        except Exception as exc:
+            failure = _classify(exc)
+            if failure.connection:
+                await self._disconnect()
+            return failure
+        self._last_used = asyncio.get_running_loop().time()
+        for rcpt, response in refused.items():
+            _log.warning("mail %s: recipient %s refused: %s %s (sent to the others)",
+                         mail.id, rcpt, response.code, response.message)
+        return None
+
+    async def _connection(self) -> aiosmtplib.SMTP:
+        if self._smtp is not None and self._smtp.is_connected:
+            return self._smtp
+        url = self.url
+        smtp = aiosmtplib.SMTP(
+            hostname=url.host,
+            port=url.port,
+            username=url.user,
+            password=url.password,
+            use_tls=url.security == "tls",
+            start_tls=url.security == "starttls",
+            tls_context=url.ssl_context(),
+            timeout=self.timeout,
+            local_hostname=self.local_hostname,
+        )
+        await smtp.connect()
+        self._smtp = smtp
+        self.stats.connects += 1
+        _log.info("SMTP connected to %s", url)
+        return smtp
+
+    async def _disconnect(self) -> None:
+        smtp, self._smtp = self._smtp, None
+        if smtp is None or not smtp.is_connected:
+            return
+        try:
+            await asyncio.wait_for(smtp.quit(), 2.0)
+        except (OSError, aiosmtplib.SMTPException):
+            smtp.close()
