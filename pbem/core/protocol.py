@@ -40,8 +40,9 @@ class Phase:
     """What the game waits for now.
 
     ``seats`` owe orders (all of them at once). ``name`` is a short label such
-    as ``"orders"`` or ``"setup"``; ``prompt`` is a line for the players, such
-    as ``"You rolled 3 and 5."``.
+    as ``"orders"`` or ``"setup"``; ``prompt`` is a line for the seats that owe
+    orders, such as ``"You rolled 3 and 5."`` (other readers see it prefixed
+    with those seats' names).
     """
 
     name: str
@@ -168,7 +169,10 @@ class Game(Protocol[S, O]):
     def validate(self, state: S, seat: str, orders: Sequence[O]) -> list[OrderProblem]:
         """Check a seat's orders against ``state``; return one problem per refused order.
 
-        The orders without a problem must form a valid submission on their own.
+        Either the orders without a problem form a valid submission on their
+        own (they are stored), or a problem with index ``None`` refuses the
+        submission as a whole (nothing is stored) - the pattern for games that
+        judge a play as a whole.
         """
         ...
 
@@ -177,9 +181,9 @@ class Game(Protocol[S, O]):
         ...
 
     def forced_orders(self, state: S, seat: str) -> list[O] | None:
-        """Return the only legal play for ``seat`` if exactly one exists, else None.
-
-        The runner plays a forced play itself instead of asking.
+        """Return a play for ``seat`` when the player has no real choice (exactly one
+        legal play, or several that all lead to the same position; ``[]`` for a pass),
+        else None. The runner plays a forced play itself instead of asking.
         """
         ...
 

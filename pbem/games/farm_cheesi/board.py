@@ -32,13 +32,28 @@ BOARD = Track(
     safe=SAFE,
 )
 assert all(BOARD.finish(seat) == FINISH for seat in ALL_SEATS)
+_LAP = BOARD.lap("1")  # 63 for every seat: the progress of the exit square
 
 SPOTS: dict[str, tuple[Spot, ...]] = {
     seat: tuple(BOARD.spot(seat, progress) for progress in range(FINISH + 1)) for seat in ALL_SEATS
 }
 
+KEYS: dict[str, tuple[int, ...]] = {
+    seat: tuple(
+        spot.number if spot.is_track else 100 * (int(seat) + 1) + spot.number for spot in SPOTS[seat]
+    )
+    for seat in ALL_SEATS
+}
+"""A small integer per square a maggot can stand on (track squares keep their number),
+for fast occupancy tables; :func:`square_key` gives it for a track square."""
+
 Occupant = tuple[int, int]  # (seat index in the state, maggot index 0..3)
-Occupancy = dict[Spot, list[Occupant]]
+Occupancy = dict[int, list[Occupant]]
+
+
+def square_key(square: int) -> int:
+    """Return the occupancy key of track square ``square``."""
+    return square
 
 
 def spot_of(seat: str, progress: int) -> Spot | None:
@@ -77,12 +92,18 @@ def side_of(state: FarmState, seat: str) -> Side:
 
 
 def occupancy(seats: Sequence[str], pos: Pos) -> Occupancy:
-    """Return which maggots stand on each track or home path square (carcass and HOME left out)."""
+    """Return which maggots stand on each track or home path square (carcass and HOME left out),
+    keyed by :data:`KEYS`."""
     found: Occupancy = {}
     for i, seat in enumerate(seats):
+        keys = KEYS[seat]
         for m, progress in enumerate(pos[i]):
             if CARCASS < progress < FINISH:
-                found.setdefault(SPOTS[seat][progress], []).append((i, m))
+                key = keys[progress]
+                if key in found:
+                    found[key].append((i, m))
+                else:
+                    found[key] = [(i, m)]
     return found
 
 
@@ -126,7 +147,7 @@ def _land(side: Side, pos: Pos, maggot: int, start: int, end: int, occ: Occupanc
     new = _place(pos, side.me, maggot, end)
     if spot.is_goal:
         return Step(maggot, start, end, new, bonus=HOME_BONUS)
-    here = [o for o in occ.get(spot, []) if o != (side.me, maggot)]
+    here = occ.get(KEYS[seat][end], [])
     name = spot.name()
     if len(here) >= 2:
         if is_blockade(here):
@@ -180,16 +201,16 @@ def move_maggot(
     if start + steps > FINISH:
         raise IllegalOrder(f"{label} is {FINISH - start} from HOME and HOME needs an exact count")
     occ = occupancy(side.seats, pos)
-    exit_spot = SPOTS[seat][BOARD.lap(seat)]
+    keys = KEYS[seat]
     for progress in range(start + 1, start + steps):
-        spot = SPOTS[seat][progress]
-        here = occ.get(spot, [])
+        here = occ.get(keys[progress])
+        if here is None or len(here) < 2:
+            continue
+        name = SPOTS[seat][progress].name()
         if is_blockade(here):
-            raise IllegalOrder(f"{label} would pass a blockade at {spot.name()}")
-        if teams and spot == exit_spot and len(here) == 2 and all(side.is_opponent(i) for i, _ in here):
-            raise IllegalOrder(
-                f"{label} cannot exit: the opposing team has two maggots on your exit square {spot.name()}"
-            )
+            raise IllegalOrder(f"{label} would pass a blockade at {name}")
+        if teams and progress == _LAP and all(side.is_opponent(i) for i, _ in here):
+            raise IllegalOrder(f"{label} cannot exit: the opposing team has two maggots on your exit square {name}")
     return _land(side, pos, maggot, start, start + steps, occ, pairs)
 
 
@@ -205,7 +226,7 @@ def enter_maggot(side: Side, pos: Pos) -> Step:
         raise IllegalOrder("no maggot of yours is in the carcass")
     maggot = row.index(CARCASS)
     spot = SPOTS[side.seat][0]
-    here = occupancy(side.seats, pos).get(spot, [])
+    here = occupancy(side.seats, pos).get(KEYS[side.seat][0], [])
     if len(here) >= 2:
         kind = "a blockade" if is_blockade(here) else "two maggots"
         raise IllegalOrder(f"your entry square {spot.name()} is blocked by {kind} of {_holders(side, here)}")

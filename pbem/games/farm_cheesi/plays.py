@@ -22,8 +22,10 @@ each with the shortest order list that reaches it.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Hashable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
+from types import MappingProxyType
 from typing import TypeVar
 
 from pbem.core import IllegalOrder, OrderProblem
@@ -235,19 +237,31 @@ def _distinct(pairs: Iterable[tuple[tuple[FarmOrder, ...], Pos, tuple[int, ...]]
     return list(plays.values())
 
 
+@dataclass(frozen=True)
+class RollSpace:
+    """Every partial play of a roll (with the shortest orders reaching it) and the whole legal ones."""
+
+    seen: Mapping[Node, tuple[FarmOrder, ...]]
+    legal: tuple[Node, ...]
+
+
+@lru_cache(maxsize=256)
+def roll_space(ctx: RollContext, pos: Pos) -> RollSpace:
+    """Return the :class:`RollSpace` of the roll from ``pos`` (memoised: a pure function of its arguments)."""
+    seen = explore(root(ctx, pos), _roll_children(ctx))
+    return RollSpace(MappingProxyType(seen), tuple(_complete_roll_nodes(ctx, list(seen))))
+
+
 def roll_plays(ctx: RollContext, pos: Pos) -> list[Play]:
     """Return the distinct legal outcomes of the roll from ``pos`` (never empty: when nothing
     can move, the one play is the empty one)."""
-    seen = explore(root(ctx, pos), _roll_children(ctx))
-    nodes = list(seen)
-    legal = _complete_roll_nodes(ctx, nodes)
-    return _distinct((seen[n], n.pos, n.bonuses) for n in legal)
+    space = roll_space(ctx, pos)
+    return _distinct((space.seen[n], n.pos, n.bonuses) for n in space.legal)
 
 
 def is_complete_roll(ctx: RollContext, pos: Pos, node: Node) -> bool:
     """True when ``node`` (reached by legal steps from ``pos``) is a whole legal play."""
-    nodes = list(explore(root(ctx, pos), _roll_children(ctx)))
-    return node in _complete_roll_nodes(ctx, nodes)
+    return node in roll_space(ctx, pos).legal
 
 
 def check_roll_orders(ctx: RollContext, pos: Pos, orders: Sequence[FarmOrder]) -> list[OrderProblem]:
@@ -260,8 +274,8 @@ def check_roll_orders(ctx: RollContext, pos: Pos, orders: Sequence[FarmOrder]) -
             node = apply_roll_order(ctx, node, order).node
         except IllegalOrder as error:
             problems.append(OrderProblem(index, f"{order}: {error}"))
-    seen = explore(root(ctx, pos), _roll_children(ctx))
-    legal = _complete_roll_nodes(ctx, list(seen))
+    space = roll_space(ctx, pos)
+    seen, legal = space.seen, list(space.legal)
     if node in legal:
         return problems
     accepted = tuple(o for i, o in enumerate(orders) if i not in {p.index for p in problems})
@@ -271,7 +285,7 @@ def check_roll_orders(ctx: RollContext, pos: Pos, orders: Sequence[FarmOrder]) -
 
 
 def _example(
-    ctx: RollContext, node: Node, accepted: tuple[FarmOrder, ...], legal: list[Node], seen: dict[Node, tuple[FarmOrder, ...]]
+    ctx: RollContext, node: Node, accepted: tuple[FarmOrder, ...], legal: list[Node], seen: Mapping[Node, tuple[FarmOrder, ...]]
 ) -> Play:
     """Prefer a legal play that continues the player's accepted orders; else the first legal play."""
     onward = explore(node, _roll_children(ctx))
@@ -364,10 +378,12 @@ def _bonus_children(side: Side, teams: bool) -> Callable[[BonusNode], list[tuple
     return children
 
 
-def bonus_plays(side: Side, teams: bool, node: BonusNode) -> list[Play]:
-    """Return the distinct legal ways to use the whole (settled) bonus queue of ``node``."""
+@lru_cache(maxsize=64)
+def bonus_plays(side: Side, teams: bool, node: BonusNode) -> tuple[Play, ...]:
+    """Return the distinct legal ways to use the whole (settled) bonus queue of ``node``
+    (memoised: a pure function of its arguments)."""
     seen = explore(node, _bonus_children(side, teams))
-    return _distinct((orders, n.pos, ()) for n, orders in seen.items() if not n.queue)
+    return tuple(_distinct((orders, n.pos, ()) for n, orders in seen.items() if not n.queue))
 
 
 def _choices(side: Side, teams: bool, node: BonusNode) -> str:
@@ -377,14 +393,22 @@ def _choices(side: Side, teams: bool, node: BonusNode) -> str:
 
 def check_bonus_orders(side: Side, teams: bool, node: BonusNode, orders: Sequence[FarmOrder]) -> list[OrderProblem]:
     """Return the problems of a bonus submission: one per refused order, then one with index
-    None when a bonus that some maggot can use is left unused."""
+    None when a bonus pending at the start that some maggot can use is left unused.
+
+    Bonuses earned by the submission's own bonus moves may be used in the same
+    submission or left for the next bonus phase.
+    """
     problems: list[OrderProblem] = []
+    pending, consumed = len(node.queue), 0
     for index, order in enumerate(orders):
         try:
-            node = apply_bonus_order(side, teams, node, order).node
+            applied = apply_bonus_order(side, teams, node, order)
         except IllegalOrder as error:
             problems.append(OrderProblem(index, f"{order}: {error}"))
-    if node.queue:
+            continue
+        node = applied.node
+        consumed += 1 + len(applied.forfeited)
+    if node.queue and consumed < pending:
         problems.append(
             OrderProblem(None, f"you must use your {node.queue[0]} bonus with one maggot: {_choices(side, teams, node)}")
         )

@@ -20,7 +20,6 @@ from typing import Any, ClassVar
 
 from pbem.core import Event, GameError, GameRng, IllegalOrder, OrderProblem, Outcome, Phase, Resolution
 from pbem.core.dice import describe_dice, is_doublet, opposite_faces, roll_dice
-from pbem.core.track import Spot, SpotKind
 from pbem.games.farm_cheesi.board import (
     ALL_SEATS,
     BOARD,
@@ -32,6 +31,7 @@ from pbem.games.farm_cheesi.board import (
     most_advanced,
     occupancy,
     side_of,
+    square_key,
     where,
 )
 from pbem.games.farm_cheesi.orders import FarmCheesiTransformer, FarmOrder
@@ -85,6 +85,17 @@ Example for a roll of 3 and 5:
   ENTER
   MOVE 1 3
 
+A turn, phase by phase:
+  1. move phase: the service has rolled; you send the whole play of the roll
+     (MOVE and ENTER lines).
+  2. bonus phase (only after a capture or reaching HOME): you send one
+     BONUS line for each bonus shown, first earned first. Bonuses earned by
+     these bonus moves may be used in the same mail or in a further bonus phase.
+  3. after a doublet the service rolls again: a new move phase in the same
+     turn. Otherwise the next player's turn starts with a new roll.
+  A phase whose every legal play gives the same result (or in which nothing
+  can move) is played by the service for you and reported.
+
 Rules as the service applies them:
 - Each die is one move of one maggot. You must use as much of the roll as
   possible; if only one die can be used it must be the higher one.
@@ -122,18 +133,23 @@ Decisions where the rule text is silent:
 - ENTER brings out your lowest-numbered maggot in the carcass.
 - Orders are applied in the order written; a play that lands somewhere
   illegal on the way is refused even if another order would work.
-- When every legal way to play the roll gives the same result (or nothing can
-  move), the service plays it for you.
 - If you send nothing in time (NMR), the service plays the legal play that
   moves your most advanced maggot furthest (then the next most advanced, ...);
   for bonuses the same.
 - The opposite faces count only when no maggot of yours is in the carcass at
-  the moment of the roll.
+  the moment of the roll; "doublets cannot be split to enter HOME" applies
+  to those four-move doublets only.
+- The rule book grants the 10 bonus "at the end of the turn"; the service
+  has every bonus used after the moves of the roll that earned it, before
+  any roll again.
+- A third doublet with no maggot on the board sends nothing back; the turn
+  still ends.
 
 Team play (option teams=yes, 4 players only): seats 1 and 3 play against
 seats 2 and 4.
-- Partners never capture each other; a maggot may share a square with one
-  maggot of its partner (the two are not a blockade, but nobody can land there).
+- Partners never capture each other; a maggot may share any square (safe
+  squares included) with one maggot of its partner: the two are not a
+  blockade (others may pass), but nobody can land there.
 - "If the opposing team has two maggots on a player's exit area, the player
   cannot exit": when two maggots of the opposing team stand on your exit
   square, none of your maggots can move from the track onto your home path.
@@ -240,7 +256,7 @@ class FarmCheesi:
         """Return the distinct legal outcomes of the current phase, each with orders reaching it."""
         if state.stage == STAGE_BONUS:
             side = side_of(state, state.current)
-            return bonus_plays(side, state.teams, BonusNode(state.maggots, state.bonuses))
+            return list(bonus_plays(side, state.teams, BonusNode(state.maggots, state.bonuses)))
         if state.stage == STAGE_MOVE:
             return roll_plays(roll_context(state), state.maggots)
         return []
@@ -369,7 +385,7 @@ def _step_text(state: FarmState, seat: str, step: Step, spent: tuple[int, ...]) 
         how = "the 5" if spent == (5,) else describe_dice(spent)
         text = f"Seat {seat} entered maggot {maggot} on {where(seat, 0)} with {how}"
     else:
-        text = f"Seat {seat} moved maggot {maggot} {sum(spent)} from {where(seat, step.start)} to {where(seat, step.end)}"
+        text = f"Seat {seat} moved maggot {maggot} from {where(seat, step.start)} to {where(seat, step.end)} with the {sum(spent)}"
     return text + _aftermath(state, step) + "."
 
 
@@ -516,7 +532,7 @@ def _view(state: FarmState, seat: str | None) -> dict[str, Any]:
     for first in range(1, BOARD.length + 1, 17):
         cells = []
         for square in range(first, first + 17):
-            here = occ.get(Spot(SpotKind.TRACK, square), [])
+            here = occ.get(square_key(square), [])
             cells.append(
                 {
                     "square": square,
@@ -529,8 +545,12 @@ def _view(state: FarmState, seat: str | None) -> dict[str, Any]:
         rows.append({"first": first, "last": first + 16, "cells": cells})
     players = [_player_view(state, s, occ) for s in state.seats]
     blockades = [
-        {"where": spot.name(), "seat": state.seats[here[0][0]], "maggots": sorted(m + 1 for _, m in here)}
-        for spot, here in sorted(occ.items())
+        {
+            "where": where(state.seats[here[0][0]], state.maggots[here[0][0]][here[0][1]]),
+            "seat": state.seats[here[0][0]],
+            "maggots": sorted(m + 1 for _, m in here),
+        }
+        for _, here in sorted(occ.items())
         if is_blockade(here)
     ]
     ctx = roll_context(state) if state.stage == STAGE_MOVE else None
@@ -544,7 +564,7 @@ def _view(state: FarmState, seat: str | None) -> dict[str, Any]:
         "roll": list(state.roll),
         "doublet": is_doublet(state.roll),
         "doublets": state.doublets,
-        "values": list(ctx.values) if ctx else [],
+        "move_values": list(ctx.values) if ctx else [],
         "fourteen": bool(ctx and ctx.fourteen),
         "bonuses": list(state.bonuses),
         "winners": list(state.winners),
