@@ -387,7 +387,8 @@ def _next_round(state: RaceState, rng: GameRng) -> tuple[RaceState, list[Event]]
         state = replace(state, round=state.round + 1, roll=rng.roll(6))
         label = f"Round {state.round}"
         if state.roll != 1:
-            events.append(Event("roll", f"The die shows {state.roll}: send your bids.", label, data={"roll": state.roll}))
+            text = f"The die shows {state.roll}: send your bids."
+            events.append(Event("roll", text, label, data={"roll": state.roll}))
             return replace(state, ones_before=ones), events
         ones += 1
         takers = [s for s, h in zip(state.seats, state.hands, strict=True) if h < state.stamina]
@@ -422,5 +423,6 @@ def _river(state: RaceState) -> list[dict[str, Any]]:
             here = [s for s in state.seats if state.position(s) >= state.finish]
             label = f"{state.finish}+"
         text = ",".join(here)
-        cells.append({"space": space, "label": label, "seats": here, "text": text, "width": max(3, len(text), len(label))})
+        width = max(3, len(text), len(label))
+        cells.append({"space": space, "label": label, "seats": here, "text": text, "width": width})
     return cells

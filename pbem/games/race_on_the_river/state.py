@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 RIVER_SPACES = 12
 """Spaces of river between the start (0) and the finish line; 13 or more has crossed."""

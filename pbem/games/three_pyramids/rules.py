@@ -394,7 +394,7 @@ def _end_round(state: PyramidsState, rng: GameRng) -> tuple[PyramidsState, list[
             "round-score",
             f"Round {state.round} is over: {listed}.",
             label,
-            data={"gained": dict(zip(state.seats, gained, strict=True)), "scores": dict(zip(state.seats, scores, strict=True))},
+            data={"gained": _by_seat(state, gained), "scores": _by_seat(state, scores)},
         )
     )
     state = replace(state, scores=scores)
@@ -431,8 +431,12 @@ def _score_pyramid(state: PyramidsState, name: str, label: str) -> tuple[list[in
         "pyramid-score",
         text,
         label,
-        data={"pyramid": name, "cubes": dict(zip(state.seats, counts, strict=True)), "points": dict(zip(state.seats, points, strict=True))},
+        data={"pyramid": name, "cubes": _by_seat(state, counts), "points": _by_seat(state, points)},
     )
+
+
+def _by_seat(state: PyramidsState, values: Sequence[int]) -> dict[str, int]:
+    return dict(zip(state.seats, values, strict=True))
 
 
 def _next_first(state: PyramidsState, rng: GameRng) -> tuple[int, Event]:
@@ -445,7 +449,10 @@ def _next_first(state: PyramidsState, rng: GameRng) -> tuple[int, Event]:
         text = f"Round {state.round + 1}: seat {seat} has the lowest score ({low}) and plays first."
     else:
         names = ", ".join(state.seats[i] for i in tied)
-        text = f"Round {state.round + 1}: seats {names} tie for the lowest score ({low}); the draw picks seat {seat} to play first."
+        text = (
+            f"Round {state.round + 1}: seats {names} tie for the lowest score ({low}); "
+            f"the draw picks seat {seat} to play first."
+        )
     return first, Event("first-player", text, f"Round {state.round + 1}", seat=seat, data={"tied": len(tied) > 1})
 
 

@@ -400,7 +400,7 @@ class ToeSapFungus:
             state, events = self._start_scoring(replace(state, final_queue=()))
             return state, [done, *events]
         at = state.turn_order.index(seat)
-        after = state.turn_order[at:] + state.turn_order[:at]
+        after = state.turn_order[at + 1 :] + state.turn_order[: at + 1]
         if dropped_last:
             text = (
                 f"Seat {seat} dropped his last stone: every player gets one final turn, "

@@ -17,7 +17,7 @@ from pbem.orders import OrderParser
 
 GAME = ToeSapFungus()
 PARSER = OrderParser(GAME)
-MAX_STEPS = 1000
+MAX_STEPS = 500
 
 
 def check_invariants(state: ToeSapState, before: ToeSapState | None) -> None:

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from pbem.core import GameError, GameRng, OrderProblem
+from pbem.core import Game, GameError, GameRng, OrderProblem
 from pbem.games import find_game
 from pbem.games.toe_sap_fungus import board, scoring
 from pbem.games.toe_sap_fungus.orders import MoveOrder, OfferOrder, RankOrder, ShellOrder, ValueOrder
@@ -71,6 +71,7 @@ def problems(state: ToeSapState, *orders: Any, seat: str | None = None) -> list[
 
 def test_registry_finds_the_game() -> None:
     assert isinstance(find_game("toe-sap-fungus"), ToeSapFungus)
+    assert isinstance(GAME, Game)
 
 
 @pytest.mark.parametrize("count", [1, 5])
@@ -185,7 +186,7 @@ def test_two_colour_player_may_name_the_colour() -> None:
     state, events = play(beach(2), MoveOrder("e8", "e7", "orange"))
     assert state.sap == frozenset({("e8", "orange")})
     assert state.player("1").hand == (20, 19)
-    assert events == ["Seat 1 moved e8-e7 and dropped a orange stone on e8."]
+    assert events == ["Seat 1 moved e8-e7 and dropped an orange stone on e8."]
 
 
 def test_naming_a_colour_not_owned_or_used_up_is_refused() -> None:
@@ -234,7 +235,7 @@ def test_shell_jump_onto_another_colour_collects_it() -> None:
     state, events = play(beach(seats={"1": {"shells": 1}}, sap={"c2": "orange"}), ShellOrder("c2"))
     assert state.player("1").collected == (0, 0, 1, 0)
     assert state.sap == frozenset()
-    assert events == ["Seat 1 traded a shell and sailed from e8 to c2, collecting a orange stone."]
+    assert events == ["Seat 1 traded a shell and sailed from e8 to c2, collecting an orange stone."]
 
 
 def test_shell_jump_refuses_piece_shell_cownivore_and_own_toe_sap() -> None:
