@@ -9,6 +9,7 @@ committed together or not at all, so a crash never resolves a turn twice.
 
 from __future__ import annotations
 
+import re
 import secrets
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -30,6 +31,7 @@ from pbem.store import Database
 from pbem.store.tables import GameRow, SeatRow, SubmissionRow, TurnRecordRow
 
 MAX_FORCED_CHAIN = 10_000
+GAME_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9-]{0,29}")
 
 #: Creator options that belong to the service, not to the game's rules.
 SERVICE_OPTIONS: Mapping[str, str] = {
@@ -178,8 +180,8 @@ class TurnRunner:
         """
         game = find_game(kind)
         name = name.strip()
-        if not name or any(c.isspace() for c in name) or len(name) > 40:
-            raise GameError(f"game name {name!r}: use 1-40 characters without spaces")
+        if not GAME_NAME.fullmatch(name):
+            raise GameError(f"game name {name!r}: use 1-30 letters, digits and '-', starting with a letter or digit")
         service, rules = _split_options(game, options or {})
         count = len(seats) if seats else players
         if count is None:
@@ -218,7 +220,7 @@ class TurnRunner:
         # Validate the rules' options now, not at START.
         game.setup(seat_names, rules, GameRng(row.seed))
         with self.unit(session) as session:
-            if session.exec(select(GameRow).where(GameRow.name == name)).first() is not None:
+            if session.exec(select(GameRow).where(func.lower(GameRow.name) == name.lower())).first() is not None:
                 raise GameError(f"a game named {name} exists already")
             session.add(row)
             session.flush()
@@ -447,16 +449,21 @@ class TurnRunner:
         return ResolvedTurn(record, report)
 
     def _play_forced(self, session: Session, info: GameInfo) -> list[ResolvedTurn]:
-        """Resolve turns in which every owing seat has exactly one legal play."""
+        """File the play of every owing seat that has no choice, and resolve each
+        turn in which no owing seat has a choice."""
         played: list[ResolvedTurn] = []
         for _ in range(MAX_FORCED_CHAIN):
             if info.phase is None or info.row.status != "active":
                 break
-            forced = {s: info.game.forced_orders(info.state, s) for s in info.phase.seats}
-            if any(orders is None for orders in forced.values()):
+            choosing = False
+            for seat in info.phase.seats:
+                orders = info.game.forced_orders(info.state, seat)
+                if orders is None:
+                    choosing = True
+                elif self.current_submission(session, info.row, seat) is None:
+                    self._store_forced(session, info.row, seat, orders)
+            if choosing:
                 break
-            for seat, orders in forced.items():
-                self._store_forced(session, info.row, seat, orders or [])
             played.append(self._resolve_one(session, info, "forced"))
             info = self.snapshot(session, info.row)
         return played
@@ -574,7 +581,7 @@ class TurnRunner:
 
     def load_game(self, session: Session, name: str) -> GameRow:
         """Return a game's row in ``session``. Raises UnknownGame."""
-        row = session.exec(select(GameRow).where(GameRow.name == name.strip())).first()
+        row = session.exec(select(GameRow).where(func.lower(GameRow.name) == name.strip().lower())).first()
         if row is None:
             raise UnknownGame(f"no game named {name!r}")
         return row

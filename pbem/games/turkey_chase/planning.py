@@ -84,8 +84,7 @@ def move_phases(farmers: Iterable[Cell], orders: Sequence[TurkeyOrder]) -> list[
 def build_cost(fence_cells: tuple[Cell, Cell], farmers_at_build: Iterable[Cell]) -> int:
     """Return the cost of BUILD X/Y: 1 when X or Y holds one of the player's
     farmers in phase 6, else 2."""
-    a, b = fence_cells
-    return COST_BUILD_NEAR if any(f == a or f == b for f in farmers_at_build) else COST_BUILD_ELSEWHERE
+    return COST_BUILD_NEAR if any(f in fence_cells for f in farmers_at_build) else COST_BUILD_ELSEWHERE
 
 
 def step_problem(src: Cell, dst: Cell, fences: frozenset[Fence] | set[Fence]) -> str | None:
@@ -137,25 +136,25 @@ def check_orders(state: TurkeyState, seat_index: int, orders: Sequence[TurkeyOrd
     moves: list[int] = []
     builds: list[int] = []
     for index, order in enumerate(orders):
-        kind = type(order)
-        if kind is Feed:
+        message: str | None
+        if isinstance(order, Feed):
             message = _feed_problem(state, order, birds, fed)
             if message is None:
                 fed.add(order.square)
                 phases[index], costs[index] = FEED_PHASE, COST_FEED
-        elif kind is Destroy:
+        elif isinstance(order, Destroy):
             message = _destroy_problem(state, order, own_squares, destroyed)
-            if message is None:
-                destroyed.add(order.fence)  # type: ignore[arg-type]
+            if message is None and order.fence is not None:
+                destroyed.add(order.fence)
                 phases[index], costs[index] = DESTROY_PHASE, COST_DESTROY
-        elif kind is New:
+        elif isinstance(order, New):
             message = _new_problem(state, order)
             if message is None:
                 phases[index], costs[index] = NEW_PHASE, COST_NEW
-        elif kind is Move:
+        elif isinstance(order, Move):
             moves.append(index)
             continue
-        elif kind is Build:
+        elif isinstance(order, Build):
             builds.append(index)
             continue
         else:
@@ -175,10 +174,10 @@ def check_orders(state: TurkeyState, seat_index: int, orders: Sequence[TurkeyOrd
                 message = f"there is already a fence between {NAME[order.a]} and {NAME[order.b]}"
             elif order.fence in built:
                 message = f"you already build {order.fence_text} this turn"
-        if message is not None:
-            refuse(index, message)
+        if message is not None or order.fence is None:
+            refuse(index, message or "not a fence")
             continue
-        built.add(order.fence)  # type: ignore[arg-type]
+        built.add(order.fence)
         phases[index], costs[index] = BUILD_PHASE, build_cost((order.a, order.b), positions)
     return Check(problems, phases, costs)
 
@@ -194,9 +193,7 @@ def _feed_problem(state: TurkeyState, order: Feed, birds: tuple[Cell, ...], fed:
     return None
 
 
-def _destroy_problem(
-    state: TurkeyState, order: Destroy, own_squares: set[Cell], destroyed: set[Fence]
-) -> str | None:
+def _destroy_problem(state: TurkeyState, order: Destroy, own_squares: set[Cell], destroyed: set[Fence]) -> str | None:
     message = fence_form_problem(order)
     if message is not None:
         return message

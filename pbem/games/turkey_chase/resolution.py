@@ -26,7 +26,7 @@ from pbem.games.turkey_chase.board import (
     PHASE_LABELS,
     SEATS,
 )
-from pbem.games.turkey_chase.orders import Build, Destroy, Feed, Move, New, TurkeyOrder
+from pbem.games.turkey_chase.orders import Build, Move, TurkeyOrder
 from pbem.games.turkey_chase.planning import (
     BIRD_MOVE,
     BUILD_PHASE,
@@ -46,9 +46,9 @@ from pbem.games.turkey_chase.state import TurkeyState
 Entry = tuple[int, int, Any]
 """(seat index, line index, order) of one order waiting for its phase."""
 
-L_FEED, L_DESTROY, L_FIRST, L_BIRD, L_SECOND, L_BUILD, L_NEW = (PHASE_LABELS[p] for p in range(1, 8))
+L_FEED, L_DESTROY, L_BIRD, L_BUILD, L_NEW = (PHASE_LABELS[p] for p in (1, 2, 4, 6, 7))
 
-_COUNT_WORDS = {1: "a", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight"}
+_COUNT_WORDS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight"}
 
 
 def _birds_text(owner: int, count: int) -> str:
@@ -57,9 +57,17 @@ def _birds_text(owner: int, count: int) -> str:
     return f"{_COUNT_WORDS.get(count, str(count))} of {SEATS[owner]}'s birds"
 
 
-def _seats_text(seat_indexes: Sequence[int]) -> str:
-    names = [SEATS[i] for i in seat_indexes]
+def _seats_text(seat_indexes: Sequence[int], suffix: str = "") -> str:
+    """``A``, ``A and B``, ``A, B and C`` (each name followed by ``suffix``, e.g. "'s")."""
+    names = [SEATS[i] + suffix for i in seat_indexes]
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _farmers_text(catchers: Sequence[int], what: str) -> str:
+    """``A's farmer``, ``A's farmers`` (two of A's), ``A's and B's farmers``."""
+    plural = "s" if len(catchers) > 1 else ""
+    owners = _seats_text(sorted(set(catchers)), "'s")
+    return f"{owners} {what}{plural}"
 
 
 def _failed(label: str, seat_index: int, order: TurkeyOrder, reason: str) -> Event:
@@ -83,8 +91,11 @@ class _Turn:
         self.farmers = [list(cells) for cells in state.farmers]
         self.birds = [list(cells) for cells in state.birds]
         self.scores = list(state.scores)
-        self.events: list[Event] = []
+        # events and orders by phase number (1..7), so that events come out in phase order
+        self.out: list[list[Event]] = [[] for _ in range(8)]
         self.phases: list[list[Entry]] = [[] for _ in range(8)]
+        self.moved_farmers: set[int] = set()
+        self.moved_birds: set[int] = set()
 
     # -- planning ---------------------------------------------------------
 
@@ -98,7 +109,7 @@ class _Turn:
             unpaid = self._unpaid(si, seat_orders, phases)
             for index, (order, phase) in enumerate(zip(seat_orders, phases, strict=True)):
                 if index in unpaid:
-                    self.events.append(_failed(PHASE_LABELS[phase], si, order, unpaid[index]))
+                    self.out[phase].append(_failed(PHASE_LABELS[phase], si, order, unpaid[index]))
                 else:
                     self.phases[phase].append((si, index, order))
 
@@ -109,10 +120,10 @@ class _Turn:
             return {}
         positions = list(self.state.farmers[si])
         for order, phase in zip(orders, phases, strict=True):
-            if phase in (FIRST_MOVE, SECOND_MOVE) and order.src in positions:
+            if isinstance(order, Move) and phase != BIRD_MOVE and order.src in positions:
                 positions[positions.index(order.src)] = order.dst
         costs = [
-            build_cost((order.a, order.b), positions) if phase == BUILD_PHASE else FIXED_COST[phase]
+            build_cost((order.a, order.b), positions) if isinstance(order, Build) else FIXED_COST[phase]
             for order, phase in zip(orders, phases, strict=True)
         ]
         total, spent, unpaid = sum(costs), 0, {}
@@ -135,9 +146,9 @@ class _Turn:
         for si, index, order in entries:
             square = order.square
             if square not in self.birds[si]:
-                self.events.append(_failed(L_FEED, si, order, f"no bird of yours on {NAME[square]}"))
+                self.out[FEED_PHASE].append(_failed(L_FEED, si, order, f"no bird of yours on {NAME[square]}"))
             elif si in eaters.get(square, ()):
-                self.events.append(_failed(L_FEED, si, order, f"you already fed on {NAME[square]} this turn"))
+                self.out[FEED_PHASE].append(_failed(L_FEED, si, order, f"you already fed on {NAME[square]} this turn"))
             else:
                 eaters.setdefault(square, []).append(si)
                 done.append((si, index, order))
@@ -156,7 +167,7 @@ class _Turn:
                 others = [o for o in sharers if o != si]
                 text += f" (shared with {_seats_text(others)}: {format_score(Fraction(share))} each)"
             data = {"square": NAME[square], "value": value, "sharers": [SEATS[o] for o in sharers]}
-            self.events.append(Event("feed", text, L_FEED, SEATS[si], data))
+            self.out[FEED_PHASE].append(Event("feed", text, L_FEED, SEATS[si], data))
 
     def destroy(self) -> None:
         """Phase 2: fences bordering one of the player's pieces are pulled down."""
@@ -175,11 +186,11 @@ class _Turn:
                 elif not self._stands_beside(si, order.a, order.b):
                     reason = f"none of your birds or farmers stands on {NAME[order.a]} or {NAME[order.b]}"
             if reason is not None:
-                self.events.append(_failed(L_DESTROY, si, order, reason))
+                self.out[DESTROY_PHASE].append(_failed(L_DESTROY, si, order, reason))
                 continue
             gone.setdefault(the_fence, []).append(si)
-            data = {"fence": order.fence_text}
-            self.events.append(Event("destroy", f"{SEATS[si]} destroyed the fence {order.fence_text}", L_DESTROY, SEATS[si], data))
+            text = f"{SEATS[si]} destroyed the fence {order.fence_text}"
+            self.out[DESTROY_PHASE].append(Event("destroy", text, L_DESTROY, SEATS[si], {"fence": order.fence_text}))
         if gone:
             self.fences = self.fences - gone.keys()
 
@@ -187,9 +198,7 @@ class _Turn:
         pieces = self.farmers[si] + self.birds[si]
         return a in pieces or b in pieces
 
-    def farmers_move(
-        self, phase: int, first_ends: dict[tuple[int, Cell], int] | None
-    ) -> dict[tuple[int, Cell], int]:
+    def farmers_move(self, phase: int, first_ends: dict[tuple[int, Cell], int] | None) -> dict[tuple[int, Cell], int]:
         """Phases 3 and 5: farmers move one square; birds where they arrive are captured.
 
         For the second move (``first_ends`` given) the farmer must have made its
@@ -200,6 +209,7 @@ class _Turn:
         ends: dict[tuple[int, Cell], int] = {}
         if not entries:
             return ends
+        out = self.out[phase]
         moved: list[tuple[int, Any]] = []
         used: dict[tuple[int, Cell], int] = {}
         for si, _, order in entries:
@@ -214,7 +224,7 @@ class _Turn:
             else:
                 reason = f"no farmer of yours moved onto {NAME[src]} earlier this turn"
             if reason is not None:
-                self.events.append(_failed(label, si, order, reason))
+                out.append(_failed(label, si, order, reason))
                 continue
             used[key] = taken + 1
             moved.append((si, order))
@@ -223,26 +233,35 @@ class _Turn:
             cells = self.farmers[si]
             dst = order.dst
             cells[cells.index(order.src)] = dst
+            self.moved_farmers.add(si)
             ends[(si, dst)] = ends.get((si, dst), 0) + 1
             arrivals.setdefault(dst, []).append(si)
-            text = f"{SEATS[si]}'s farmer moved {NAME[order.src]}-{NAME[dst]}"
-            self.events.append(Event("move", text, label, SEATS[si], {"order": str(order), "piece": "farmer"}))
-        for square, catchers in arrivals.items():
-            self._capture_on(square, catchers, label, "farmer")
+            step = f"{NAME[order.src]}-{NAME[dst]}"
+            text = f"{SEATS[si]}'s farmer moved {step}"
+            out.append(Event("move", text, label, SEATS[si], {"order": "MOVE " + step, "piece": "farmer"}))
+        self._captures(arrivals, phase, "farmer")
         return ends
 
-    def _capture_on(self, square: Cell, catchers: list[int], label: str, what: str) -> None:
+    def _captures(self, arrivals: dict[Cell, list[int]], phase: int, what: str) -> None:
+        """Capture the birds on every square where farmers arrived."""
+        occupied = {cell for cells in self.birds for cell in cells}
+        for square, catchers in arrivals.items():
+            if square in occupied:
+                self._capture_on(square, catchers, phase, what)
+
+    def _capture_on(self, square: Cell, catchers: list[int], phase: int, what: str) -> None:
         """Capture every bird on ``square`` (farmers of ``catchers`` arrived there)."""
+        label = PHASE_LABELS[phase]
         for owner, cells in enumerate(self.birds):
             count = cells.count(square)
             if not count:
                 continue
             self.birds[owner] = [c for c in cells if c != square]
+            self.moved_birds.add(owner)
             unique = sorted(set(catchers))
-            who = f"{_seats_text(unique)}'s {what}{'s' if len(catchers) > 1 else ''}"
-            text = f"{who} captured {_birds_text(owner, count)} on {NAME[square]}"
+            text = f"{_farmers_text(catchers, what)} captured {_birds_text(owner, count)} on {NAME[square]}"
             data = {"square": NAME[square], "owner": SEATS[owner], "count": count, "by": [SEATS[c] for c in unique]}
-            self.events.append(Event("capture", text, label, SEATS[unique[0]], data))
+            self.out[phase].append(Event("capture", text, label, SEATS[unique[0]], data))
 
     def birds_move(self, start_birds: tuple[tuple[Cell, ...], ...]) -> None:
         """Phase 4: birds move one square; a bird that lands on a farmer is captured."""
@@ -255,6 +274,7 @@ class _Turn:
             src = order.src
             key = (si, src)
             taken = used.get(key, 0)
+            reason: str | None
             if self.birds[si].count(src) <= taken:
                 if start_birds[si].count(src) > taken:
                     reason = f"no bird of yours on {NAME[src]} any more"
@@ -263,30 +283,33 @@ class _Turn:
             else:
                 reason = step_problem(src, order.dst, self.fences)
             if reason is not None:
-                self.events.append(_failed(L_BIRD, si, order, reason))
+                self.out[BIRD_MOVE].append(_failed(L_BIRD, si, order, reason))
                 continue
             used[key] = taken + 1
             moved.append((si, order))
         for si, order in moved:
             cells = self.birds[si]
             cells[cells.index(order.src)] = order.dst
+            self.moved_birds.add(si)
             text = f"{SEATS[si]}'s bird moved {NAME[order.src]}-{NAME[order.dst]}"
-            self.events.append(Event("move", text, L_BIRD, SEATS[si], {"order": str(order), "piece": "bird"}))
+            self.out[BIRD_MOVE].append(Event("move", text, L_BIRD, SEATS[si], {"order": str(order), "piece": "bird"}))
         for si, order in moved:
             dst = order.dst
             count = self.birds[si].count(dst)
             if not count:
                 continue  # already captured with another bird of this player
-            catchers = sorted({fi for fi, cells in enumerate(self.farmers) if dst in cells})
+            catchers = [fi for fi, cells in enumerate(self.farmers) for cell in cells if cell == dst]
             if not catchers:
                 continue
             self.birds[si] = [c for c in self.birds[si] if c != dst]
+            birds = _birds_text(si, count)
             text = (
-                f"{_birds_text(si, count)} landed on {_seats_text(catchers)}'s farmer"
-                f"{'s' if len(catchers) > 1 else ''} on {NAME[dst]} and {'was' if count == 1 else 'were'} captured"
+                f"{birds[0].upper()}{birds[1:]} moved onto {_farmers_text(catchers, 'farmer')} on {NAME[dst]}"
+                f" and {'was' if count == 1 else 'were'} captured"
             )
+            catchers = sorted(set(catchers))
             data = {"square": NAME[dst], "owner": SEATS[si], "count": count, "by": [SEATS[c] for c in catchers]}
-            self.events.append(Event("capture", text, L_BIRD, SEATS[si], data))
+            self.out[BIRD_MOVE].append(Event("capture", text, L_BIRD, SEATS[si], data))
 
     def build(self) -> None:
         """Phase 6: fences are built on empty borders (several builders of one fence all succeed)."""
@@ -303,11 +326,11 @@ class _Turn:
                 elif si in new.get(the_fence, ()):
                     reason = f"you already built {order.fence_text} this turn"
             if reason is not None:
-                self.events.append(_failed(L_BUILD, si, order, reason))
+                self.out[BUILD_PHASE].append(_failed(L_BUILD, si, order, reason))
                 continue
             new.setdefault(the_fence, []).append(si)
             text = f"{SEATS[si]} built the fence {order.fence_text}"
-            self.events.append(Event("build", text, L_BUILD, SEATS[si], {"fence": order.fence_text}))
+            self.out[BUILD_PHASE].append(Event("build", text, L_BUILD, SEATS[si], {"fence": order.fence_text}))
         if new:
             self.fences = self.fences | new.keys()
 
@@ -326,14 +349,14 @@ class _Turn:
             else:
                 reason = None
             if reason is not None:
-                self.events.append(_failed(L_NEW, si, order, reason))
+                self.out[NEW_PHASE].append(_failed(L_NEW, si, order, reason))
                 continue
             self.farmers[si].append(square)
+            self.moved_farmers.add(si)
             arrivals.setdefault(square, []).append(si)
             text = f"{SEATS[si]}'s new farmer arrived on {NAME[square]}"
-            self.events.append(Event("new", text, L_NEW, SEATS[si], {"square": NAME[square]}))
-        for square, catchers in arrivals.items():
-            self._capture_on(square, catchers, L_NEW, "new farmer")
+            self.out[NEW_PHASE].append(Event("new", text, L_NEW, SEATS[si], {"square": NAME[square]}))
+        self._captures(arrivals, NEW_PHASE, "new farmer")
 
     def finish(self) -> TurkeyState:
         """Return the state after the turn."""
@@ -342,16 +365,20 @@ class _Turn:
             turn=state.turn + 1,
             corn=tuple(self.corn),
             fences=self.fences,
-            farmers=tuple(tuple(sorted(cells)) for cells in self.farmers),
-            birds=tuple(tuple(sorted(cells)) for cells in self.birds),
+            farmers=tuple(
+                tuple(sorted(cells)) if si in self.moved_farmers else state.farmers[si]
+                for si, cells in enumerate(self.farmers)
+            ),
+            birds=tuple(
+                tuple(sorted(cells)) if si in self.moved_birds else state.birds[si]
+                for si, cells in enumerate(self.birds)
+            ),
             scores=tuple(s if type(s) is Fraction else Fraction(s) for s in self.scores),
             nmr=state.nmr,
         )
 
 
-def resolve_turn(
-    state: TurkeyState, orders: Mapping[str, Sequence[TurkeyOrder]]
-) -> tuple[TurkeyState, list[Event]]:
+def resolve_turn(state: TurkeyState, orders: Mapping[str, Sequence[TurkeyOrder]]) -> tuple[TurkeyState, list[Event]]:
     """Resolve one turn for all seats at once; return the new state and the events."""
     turn = _Turn(state)
     turn.plan(orders)
@@ -362,12 +389,5 @@ def resolve_turn(
     turn.farmers_move(SECOND_MOVE, first_ends)
     turn.build()
     turn.new_farmers()
-    events = sorted(turn.events, key=_phase_key)
+    events = [event for phase_events in turn.out for event in phase_events]
     return turn.finish(), events
-
-
-_LABEL_ORDER = {label: number for number, label in PHASE_LABELS.items()}
-
-
-def _phase_key(event: Event) -> int:
-    return _LABEL_ORDER.get(event.phase, 8)

@@ -70,15 +70,16 @@ cheaper order may still fit. At resolution an order that has become impossible
 (its bird was captured earlier in the turn) fails, and its points are spent.
 
 Decisions where the rules are silent:
-  - FEED on a square without corn is refused (it would cost 2 points for nothing).
+  - FEED on a square without corn is refused (2 points for nothing).
   - DESTROY needs one of your birds or farmers on either side of the fence when
     the turn starts; the same fence may be destroyed by several players in one
     turn (all pay). Several players building the same fence in phase 6 all
     succeed and all pay: the fence stands once.
-  - BUILD of a fence that stands when the turn starts is refused, unless your own
-    DESTROY of it comes first in the same turn.
+  - BUILD of a fence that stands when the turn starts is refused, unless your
+    own DESTROY of it comes first in the same turn.
   - Your farmer moving onto a square where your bird stands captures it, so a
-    MOVE of that bird is refused.
+    MOVE of that bird is refused (written after the farmer's first move, that
+    MOVE is the farmer's second move).
   - Players without birds go on playing (their farmers can still catch birds).
   - NMR: by default nothing is done for you (birds and farmers stay). A game
     created with nmr=feed makes each of your birds feed where it stands instead

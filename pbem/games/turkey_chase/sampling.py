@@ -53,11 +53,11 @@ def _farmer_orders(state: TurkeyState, si: int, rng: GameRng) -> list[list[Turke
     targets = {cell for oi, cells in enumerate(state.birds) if oi != si for cell in cells}
     groups: list[list[TurkeyOrder]] = []
     for farmer in state.farmers[si]:
-        path = _chase_path(farmer, targets, state.fences) if rng.random() < 0.85 else []
+        path = _chase_path(farmer, targets, state.fences) if rng.random() < 0.6 else []
         group: list[TurkeyOrder] = []
         if path:
             group.append(Move(farmer, path[0]))
-            if len(path) > 1 and rng.random() < 0.6:
+            if len(path) > 1 and rng.random() < 0.4:
                 group.append(Move(path[0], path[1]))
         else:
             target = _nearest_by_air(farmer, targets)
@@ -75,19 +75,28 @@ def _farmer_orders(state: TurkeyState, si: int, rng: GameRng) -> list[list[Turke
 
 
 def _bird_orders(state: TurkeyState, si: int, rng: GameRng) -> list[list[TurkeyOrder]]:
-    """Feeding and wandering plans for the player's birds."""
+    """Feeding and wandering plans for the player's birds: a bird near a farmer
+    mostly runs, others feed or wander towards corn."""
     groups: list[list[TurkeyOrder]] = []
     farmers = {cell for cells in state.farmers for cell in cells}
+
+    def danger(cell: Cell) -> int:
+        return min((abs(cell[0] - f[0]) + abs(cell[1] - f[1]) for f in farmers), default=99)
+
     fed: set[Cell] = set()
     for bird in state.birds[si]:
         corn = state.corn_at(bird)
-        if bird not in fed and corn and rng.random() < 0.3 + 0.06 * corn:
+        threatened = danger(bird) <= 2 and rng.random() < 0.5
+        if not threatened and bird not in fed and corn and rng.random() < 0.3 + 0.06 * corn:
             fed.add(bird)
             groups.append([Feed(bird)])
-        elif rng.random() < 0.6:
+        elif threatened or rng.random() < 0.6:
             options = [n for n in NEIGHBOURS[bird] if n not in farmers or rng.random() < 0.05]
             if options:
-                if rng.random() < 0.5:
+                if threatened:
+                    options.sort(key=lambda c: -danger(c))
+                    options = options[:1]
+                elif rng.random() < 0.5:
                     options.sort(key=lambda c: -state.corn_at(c))
                     options = options[:2]
                 dst = rng.choice(options)

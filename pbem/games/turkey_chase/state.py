@@ -47,7 +47,7 @@ class TurkeyState:
 
     def corn_at(self, cell: Cell) -> int:
         """Return the corn on a square."""
-        return self.corn[cell[1] * 11 + cell[0]]
+        return self.corn[GRID.index(cell)]
 
     def has_birds(self, seat_index: int) -> bool:
         """True when the seat still has at least one bird."""
