@@ -17,7 +17,8 @@ def test_neighbours_follow_the_clarified_rule() -> None:
 
 def test_corners_of_a_rhombus_have_two_or_three_neighbours() -> None:
     grid = HexGrid.rhombus(10)
-    names = {name: sorted(grid.name(n) for n in grid.neighbours(grid.parse(name))) for name in ("a1", "j1", "a10", "j10")}
+    corners = ("a1", "j1", "a10", "j10")
+    names = {name: sorted(grid.name(n) for n in grid.neighbours(grid.parse(name))) for name in corners}
     assert names == {
         "a1": ["a2", "b1"],
         "j1": ["i1", "i2", "j2"],

@@ -166,7 +166,7 @@ class Fungus:
     # ----- what is awaited ----------------------------------------------------
 
     def phase(self, state: FungusState) -> Phase:
-        """Return the stage and the one seat that owes orders.
+        """Return the stage, the one seat that owes orders, and a prompt addressed to it.
 
         Raises GameError when the game is over.
         """
@@ -175,16 +175,19 @@ class Fungus:
             raise GameError("the game is over")
         i = state.index(seat)
         if state.stage == SETUP:
-            prompt = (
-                f"Seat {seat} places setup gem {state.setup_placed[i] + 1} of {SETUP_GEMS}: "
-                "on a cell off the board edge and next to no gem."
-            )
+            where = "on a cell off the board edge and next to no gem"
+            if not any(b.is_setup_cell(state, c) for c in b.empty_cells(state)):
+                where = "on any empty cell, as no inner cell next to no gem is left"
+            prompt = f"Place setup gem {state.setup_placed[i] + 1} of {SETUP_GEMS} {where}."
         elif state.stage == FUNGUS:
-            prompt = f"Seat {seat} places a gem next to another player's gem ({state.supply[i]} left)."
+            where = "next to another player's gem"
+            if not any(b.touches_enemy(state, c, seat) for c in b.empty_cells(state)):
+                where = "on any empty cell, as none next to another player's gem is free"
+            prompt = f"Place a gem {where} ({state.supply[i]} left)."
         else:
             prompt = (
-                f"Seat {seat} keeps {_gem_count(len(state.kept[i]))} ({_colours(state.kept[i])}): "
-                "DROP them on its own gems, or send DROP NONE."
+                f"You keep {_gem_count(len(state.kept[i]))} ({_colours(state.kept[i])}): "
+                "DROP them on your own gems, or send DROP NONE."
             )
         return Phase(state.stage, (seat,), prompt)
 
@@ -363,7 +366,9 @@ class Fungus:
 
     # ----- resolution ---------------------------------------------------------
 
-    def resolve(self, state: FungusState, orders: Mapping[str, Sequence[FungusOrder]], rng: GameRng) -> Resolution[FungusState]:
+    def resolve(
+        self, state: FungusState, orders: Mapping[str, Sequence[FungusOrder]], rng: GameRng
+    ) -> Resolution[FungusState]:
         """Apply the owing seat's orders (its default when they are missing or
         refused), then pass the turn on. Raises GameError when the game is over."""
         seat = state.to_move
@@ -425,9 +430,10 @@ class Fungus:
             setup_placed=tuple(setup_placed),
         )
 
-    def _turn_order_after(self, state: FungusState, seat: str) -> list[str]:
+    def _seats_from(self, state: FungusState, seat: str) -> list[str]:
+        """Return every seat in turn order, starting with ``seat``."""
         i = state.index(seat)
-        return [state.seats[(i + k) % len(state.seats)] for k in range(1, len(state.seats) + 1)]
+        return [state.seats[(i + k) % len(state.seats)] for k in range(len(state.seats))]
 
     def _advance(self, state: FungusState, last: str, events: list[Event]) -> FungusState:
         if b.is_full(state) or not any(state.supply):
@@ -436,8 +442,10 @@ class Fungus:
             return self._start_drops(replace(state, ended_because=because), events)
         if state.stage == SETUP and all(n >= SETUP_GEMS for n in state.setup_placed):
             state = replace(state, stage=FUNGUS)
-            events.append(Event("fungus", "Every player has placed 3 gems: the fungus phase begins.", LABELS[FUNGUS]))
-        for seat in self._turn_order_after(state, last):
+            text = "Every player has placed 3 gems: the fungus phase begins."
+            events.append(Event("fungus", text, LABELS[FUNGUS]))
+        rotation = self._seats_from(state, last)
+        for seat in rotation[1:] + rotation[:1]:
             i = state.index(seat)
             if state.stage == SETUP and state.setup_placed[i] >= SETUP_GEMS:
                 continue
@@ -447,7 +455,7 @@ class Fungus:
         raise AssertionError("some seat has gems but none was found")  # pragma: no cover
 
     def _start_drops(self, state: FungusState, events: list[Event]) -> FungusState:
-        queue = tuple(s for s in (state.first, *self._turn_order_after(state, state.first)[:-1]) if state.kept[state.index(s)])
+        queue = tuple(s for s in self._seats_from(state, state.first) if state.kept[state.index(s)])
         return self._next_keeper(replace(state, stage=DROP, drop_queue=queue, to_move=None), events)
 
     def _next_keeper(self, state: FungusState, events: list[Event]) -> FungusState:
@@ -470,10 +478,13 @@ class Fungus:
         state = replace(state, stage=OVER, to_move=None, drop_queue=())
         scores = self.scores(state)
         listing = ", ".join(f"seat {s} {v}" for s, v in scores.items())
-        events.append(Event("over", f"The game is over. Final scores: {listing}.", LABELS[OVER], None, dict(scores)))
+        text = f"The game is over. Final scores: {listing}."
+        events.append(Event("over", text, LABELS[OVER], None, dict(scores)))
         return state
 
-    def _apply_drops(self, state: FungusState, seat: str, orders: Sequence[FungusOrder], events: list[Event]) -> FungusState:
+    def _apply_drops(
+        self, state: FungusState, seat: str, orders: Sequence[FungusOrder], events: list[Event]
+    ) -> FungusState:
         i = state.index(seat)
         kept = list(state.kept[i])
         changes: dict[HexCell, str] = {}
@@ -493,8 +504,11 @@ class Fungus:
                     )
                 )
         if kept:
-            text = f"Seat {seat} does not drop {_gem_count(len(kept))} it kept ({_colours(tuple(kept))}); they leave the game."
-            events.append(Event("forgo", text, LABELS[DROP], seat))
+            text = (
+                f"Seat {seat} does not drop {_gem_count(len(kept))} it kept ({_colours(tuple(kept))}); "
+                "they leave the game."
+            )
+            events.append(Event("forgo", text, LABELS[DROP], seat, {"count": len(kept)}))
         all_kept = list(state.kept)
         all_kept[i] = ()
         return replace(state, board=state.with_cells(changes), kept=tuple(all_kept))
@@ -537,7 +551,7 @@ class Fungus:
         return {
             "size": state.size,
             "variant": "aggressive" if state.aggressive else "basic",
-            "stage": state.stage,
+            "phase": state.stage,
             "to_move": state.to_move,
             "first": state.first,
             "columns": list(grid.column_letters()),
