@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -118,6 +119,24 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return EXIT_REFUSED
 
 
+def cmd_serve(args: argparse.Namespace) -> int:
+    """``pbem serve [--imap URL --smtp URL] [--address A]``: the game master by mail."""
+    import asyncio
+
+    from pbem.mail.config import BadMailUrl
+    from pbem.mail.serve import configure_logging, serve
+
+    configure_logging(args.verbose)
+    try:
+        asyncio.run(
+            serve(db_path=args.db, imap=args.imap, smtp=args.smtp, address=args.address.lower(),
+                  imap_port=args.imap_port, smtp_port=args.smtp_port, out=sys.stdout)
+        )
+    except (BadMailUrl, ValueError) as error:
+        raise UsageError(str(error)) from error
+    return EXIT_OK
+
+
 def cmd_demo(args: argparse.Namespace) -> int:
     """``pbem demo --offline``: robots play a game to the end through the orders path."""
     from pbem.demo import run_offline_demo
@@ -136,7 +155,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     def add(name: str, help_text: str) -> argparse.ArgumentParser:
         command = sub.add_parser(name, help=help_text, description=help_text)
-        command.add_argument("--db", default="pbem.db", help="SQLite file or database URL (default ./pbem.db)")
+        command.add_argument("--db", default=os.environ.get("PBEM_DB", "pbem.db"),
+                             help="SQLite file or database URL (default ./pbem.db; env PBEM_DB)")
         return command
 
     new = add("new", "create a game")
@@ -173,6 +193,18 @@ def build_parser() -> argparse.ArgumentParser:
     replay = add("replay", "replay a game from its seed and compare every state")
     replay.add_argument("game")
     replay.set_defaults(func=cmd_replay)
+
+    serve = add("serve", "run the game master by mail (embedded mail servers when none is given)")
+    serve.add_argument("--imap", default=os.environ.get("PBEM_IMAP"),
+                       help="imap://user:pass@host:port/INBOX or imaps://... (env PBEM_IMAP)")
+    serve.add_argument("--smtp", default=os.environ.get("PBEM_SMTP"),
+                       help="smtp://host:port, smtps://..., ?starttls (env PBEM_SMTP)")
+    serve.add_argument("--address", default=os.environ.get("PBEM_ADDRESS", "gm@pbem.localhost"),
+                       help="the game master's address (env PBEM_ADDRESS)")
+    serve.add_argument("--imap-port", type=int, default=1143, help="embedded IMAP port (default 1143; 0 = any)")
+    serve.add_argument("--smtp-port", type=int, default=1025, help="embedded SMTP port (default 1025; 0 = any)")
+    serve.add_argument("--verbose", action="store_true")
+    serve.set_defaults(func=cmd_serve)
 
     demo = add("demo", "robots play a game to the end")
     demo.add_argument("--offline", action="store_true", help="no mail: robots submit through the orders path")

@@ -31,7 +31,7 @@ from pbem.store import Database
 from pbem.store.tables import GameRow, SeatRow, SubmissionRow, TurnRecordRow
 
 MAX_FORCED_CHAIN = 10_000
-GAME_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9-]{0,29}")
+GAME_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9-]{0,19}")
 
 #: Creator options that belong to the service, not to the game's rules.
 SERVICE_OPTIONS: Mapping[str, str] = {
@@ -181,7 +181,7 @@ class TurnRunner:
         game = find_game(kind)
         name = name.strip()
         if not GAME_NAME.fullmatch(name):
-            raise GameError(f"game name {name!r}: use 1-30 letters, digits and '-', starting with a letter or digit")
+            raise GameError(f"game name {name!r}: use 1-20 letters, digits and '-', starting with a letter or digit")
         service, rules = _split_options(game, options or {})
         count = len(seats) if seats else players
         if count is None:
@@ -493,10 +493,10 @@ class TurnRunner:
             query = select(TurnRecordRow).where(TurnRecordRow.game_id == row.id).order_by(TurnRecordRow.turn)
             return list(session.exec(query))
 
-    def last_report(self, name: str) -> ReportInput:
+    def last_report(self, name: str, *, session: Session | None = None) -> ReportInput:
         """Return the report input of the newest resolved turn (the opening report before any)."""
-        info = self.info(name)
-        records = self.history(name)
+        info = self.info(name, session=session)
+        records = self.history(name, session=session)
         deadline = format_utc(info.row.deadline) if info.row.deadline else None
         if not records:
             return ReportInput(info.name, info.game, info.state, 0, [], [], info.phase, info.outcome, deadline)
@@ -520,9 +520,9 @@ class TurnRunner:
             seat = self._seat_name(info, seat)
         return render_report(self.last_report(name), seat)
 
-    def state_json(self, name: str, seat: str | None = None) -> dict[str, Any]:
+    def state_json(self, name: str, seat: str | None = None, *, session: Session | None = None) -> dict[str, Any]:
         """Return the game as JSON: game, kind, turn, status, scores, winners (once finished), state."""
-        info = self.info(name)
+        info = self.info(name, session=session)
         if seat is not None:
             seat = self._seat_name(info, seat)
         data: dict[str, Any] = {

@@ -3,5 +3,5 @@
 ``parse`` turns raw mail into clean text, ``policy`` decides which mail must
 never be answered, ``tokens`` makes and checks per-seat reply addresses,
 ``compose`` builds outgoing messages. These four are pure (no network);
-intake, outbox and the embedded servers live beside them and do the I/O.
+the modules beside them (intake, outbox, the embedded servers) do the I/O.
 """

@@ -131,6 +131,13 @@ class _DeliveryHandler:
         return "250 2.0.0 delivered"
 
 
+def mailbox_owner(address: str) -> str:
+    """Return the account a recipient address delivers to: sub-addresses (``gm+tag@d``)
+    go to the base address (``gm@d``), as Postfix and Dovecot deliver them."""
+    local, at, domain = address.lower().rpartition("@")
+    return f"{local.split('+', 1)[0]}{at}{domain}" if at else address.lower()
+
+
 def _normalize(raw: bytes) -> bytes:
     """CRLF line endings throughout, as IMAP clients expect."""
     return _BARE_NEWLINE.sub(b"\r\n", raw)
@@ -332,12 +339,13 @@ class EmbeddedMailServers:
         await self._login.ensure_user(address)
 
     async def deliver(self, address: str, raw: bytes, *, mail_from: str | None = None) -> int:
-        """Put a message into `address`'s INBOX, as the SMTP server does; returns its UID.
+        """Put a message into the INBOX of `address`'s account (sub-address tags dropped,
+        see mailbox_owner), as the SMTP server does; returns its UID.
 
         Line endings become CRLF; with stamp_headers, Return-Path (when
         mail_from is given) and Delivered-To are prepended.
         """
-        identity = await self._login.ensure_user(address)
+        identity = await self._login.ensure_user(mailbox_owner(address))
         body = _normalize(raw)
         if self.stamp_headers:
             stamp = f"Delivered-To: {address}\r\n".encode()

@@ -406,7 +406,7 @@ class MailIntake:
             delay = min(self.retry_max, self.retry_min * 2 ** (failures - 1))
             self._retry[uid] = (failures, asyncio.get_running_loop().time() + delay)
             self.stats.handler_failures += 1
-            _log.warning("handler failed for UID %d (failure %d), retrying in %.0fs: %s",
+            _log.warning("handler failed for UID %d (failure %d), retrying in %.1fs: %s",
                          uid, failures, delay, exc, exc_info=True)
             return False
         self._retry.pop(uid, None)

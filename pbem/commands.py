@@ -1,0 +1,874 @@
+"""The email command language: a cleaned mail body to a :class:`Script`.
+
+A mail is read line by line. Between blocks every non-blank line is a
+command (``#`` lines are comments). Some commands open a block:
+
+* ``SIGNON game seat password`` opens a seat session; a token reply
+  (``token_seat=True``) starts inside one, unless its first line is a
+  command whose word is not reserved. In a session, a line whose first word
+  is one of :data:`RESERVED_WORDS` is a command, every other line is an
+  order line. ``CHECK`` on the first line of the session makes it a check.
+* ``CHECK kind`` opens a syntax-check block: order lines as in a session.
+* ``GM game password`` and ``CREATE kind game ...`` open a GM session, in
+  which every line is a command and the GM commands are allowed.
+* ``PRESS seat...`` (in a seat or GM session) takes the lines that follow,
+  blank ones too, as the message, up to a line ``ENDPRESS`` or ``SIGNOFF``.
+
+``SIGNOFF``, another opening command, or the end of the mail closes a block.
+Command lines are parsed one at a time with ``grammars/commands.lark``; order
+lines are kept as raw text with their line numbers for the game's own
+grammar. A bad command line becomes a :class:`CommandProblem` (line, column,
+what was expected); the other lines are still read. A block whose opening
+line is bad still swallows its lines, so that one typo gives one problem.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from datetime import UTC, date, datetime, timedelta, timezone
+from functools import cache
+from typing import Any, Literal
+
+from lark import Lark, Token, Transformer
+from lark.exceptions import UnexpectedInput, UnexpectedToken, VisitError
+
+from pbem.core import PbemError
+from pbem.resources import grammar_dir
+
+MAX_GAME_NAME = 20
+"""Longest game name CREATE accepts (reply addresses must stay under 64 characters)."""
+
+MAX_EXTENSION = timedelta(days=365)
+"""Longest duration EXTEND accepts."""
+
+RESERVED_WORDS = frozenset(
+    {"SIGNON", "SIGNOFF", "CHECK", "ORDERS", "RESIGN", "PRESS", "ENDPRESS", "HELP", "STATUS", "GM"}
+)
+"""First words that make a line among orders a command: no game's orders may start with one."""
+
+
+class BadDuration(PbemError):
+    """A duration that is not like ``2d``, ``12h``, ``1d6h`` or ``30m``, or is zero or too long."""
+
+
+class BadDateTime(PbemError):
+    """A date-time that is not like ``2026-11-25 18:00`` or ``2026-11-25T18:00Z``, or does not exist."""
+
+
+_DURATION = re.compile(r"(?:(\d{1,6})w)?(?:(\d{1,6})d)?(?:(\d{1,6})h)?(?:(\d{1,6})m)?", re.I)
+
+
+def parse_duration(text: str) -> timedelta:
+    """Return the duration written as weeks, days, hours and minutes, in that order: ``1d6h``, ``30m``, ``2w``.
+
+    Raises :class:`BadDuration` naming the text when it has another form,
+    is zero, or is longer than :data:`MAX_EXTENSION`.
+    """
+    found = _DURATION.fullmatch(text.strip())
+    if found is None or not any(found.groups()):
+        raise BadDuration(f'"{text}" is not a duration: write for example 2d, 12h, 1d6h or 30m')
+    weeks, days, hours, minutes = (int(value or 0) for value in found.groups())
+    duration = timedelta(weeks=weeks, days=days, hours=hours, minutes=minutes)
+    if duration <= timedelta(0):
+        raise BadDuration(f'"{text}" is no time at all: give a duration longer than zero')
+    if duration > MAX_EXTENSION:
+        raise BadDuration(f'"{text}" is too long: at most {MAX_EXTENSION.days} days')
+    return duration
+
+
+_WHEN = re.compile(
+    r"(?P<year>\d{4})-(?P<month>\d{1,2})-(?P<day>\d{1,2})"
+    r"(?:(?:T|\s+)(?P<hour>\d{1,2}):(?P<minute>\d{2})(?::(?P<second>\d{2}))?)?"
+    r"\s*(?P<zone>Z|UTC|GMT|[+-]\d{2}:?\d{2})?",
+    re.I,
+)
+
+
+def parse_when(text: str) -> datetime:
+    """Return the moment written as an ISO-like date and time, in UTC.
+
+    Accepts ``2026-11-25 18:00`` (UTC), ``2026-11-25T18:00Z``, seconds, and
+    a zone ``Z``, ``UTC``, ``GMT`` or ``+01:00`` (converted to UTC). Raises
+    :class:`BadDateTime` naming the text when it has another form, has no
+    time of day, or names a day or time that does not exist.
+    """
+    found = _WHEN.fullmatch(text.strip())
+    if found is None:
+        raise BadDateTime(
+            f'"{text}" is not a date and time: write for example 2026-11-25 18:00 (UTC) or 2026-11-25T18:00Z'
+        )
+    year, month, day = int(found["year"]), int(found["month"]), int(found["day"])
+    try:
+        date(year, month, day)
+    except ValueError:
+        raise BadDateTime(f'"{text}": there is no day {year}-{month:02}-{day:02}') from None
+    if found["hour"] is None:
+        raise BadDateTime(f'"{text}" has no time of day: write for example {year}-{month:02}-{day:02} 18:00')
+    hour, minute, second = int(found["hour"]), int(found["minute"]), int(found["second"] or 0)
+    if hour > 23 or minute > 59 or second > 59:
+        raise BadDateTime(f'"{text}": there is no time of day {hour:02}:{minute:02}:{second:02}')
+    return datetime(year, month, day, hour, minute, second, tzinfo=_zone(text, found["zone"])).astimezone(UTC)
+
+
+def _zone(text: str, zone: str | None) -> timezone:
+    if zone is None or zone.upper() in ("Z", "UTC", "GMT"):
+        return UTC
+    sign = -1 if zone[0] == "-" else 1
+    digits = zone[1:].replace(":", "")
+    hours, minutes = int(digits[:2]), int(digits[2:])
+    if hours > 14 or minutes > 59:
+        raise BadDateTime(f'"{text}": there is no time zone {zone}')
+    return timezone(sign * timedelta(hours=hours, minutes=minutes))
+
+
+# --- what a script is made of --------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TextLine:
+    """A line of free text (an order or a line of press) and its line number in the mail."""
+
+    number: int
+    text: str
+
+
+@dataclass(frozen=True)
+class TextBlock:
+    """Lines of free text in mail order."""
+
+    lines: tuple[TextLine, ...] = ()
+
+    @property
+    def is_empty(self) -> bool:
+        """True when the block has no lines."""
+        return not self.lines
+
+    @property
+    def text(self) -> str:
+        """The lines joined with newlines."""
+        return "\n".join(line.text for line in self.lines)
+
+    @property
+    def numbered_text(self) -> str:
+        """The lines as one text whose line k is line k of the mail (other lines blank).
+
+        Parse this with the game's order parser and its line numbers are the
+        numbers the player sees in the mail.
+        """
+        numbered = [""] * (self.lines[-1].number if self.lines else 0)
+        for line in self.lines:
+            numbered[line.number - 1] = line.text
+        return "\n".join(numbered)
+
+
+@dataclass(frozen=True)
+class Join:
+    """JOIN game [seat]: take an open seat (any, when no seat is named)."""
+
+    line: int
+    game: str
+    seat: str | None
+
+
+@dataclass(frozen=True)
+class Status:
+    """STATUS [game]: the state of a game (in a session, the session's game by default)."""
+
+    line: int
+    game: str | None
+
+
+@dataclass(frozen=True)
+class Help:
+    """HELP [kind]: the command reference, or a game kind's order syntax (in a session: the session's game)."""
+
+    line: int
+    kind: str | None
+
+
+@dataclass(frozen=True)
+class ShowOrders:
+    """ORDERS: send back the seat's current orders."""
+
+    line: int
+
+
+@dataclass(frozen=True)
+class Resign:
+    """RESIGN: leave the game."""
+
+    line: int
+
+
+@dataclass(frozen=True)
+class Press:
+    """PRESS seat... | PRESS ALL: relay ``text``, tagged with the sender's seat (or GM)."""
+
+    line: int
+    to: tuple[str, ...]
+    text: TextBlock = TextBlock()
+
+    @property
+    def is_broadcast(self) -> bool:
+        """True for PRESS ALL."""
+        return self.to == ("all",)
+
+
+@dataclass(frozen=True)
+class StartGame:
+    """START: start the game."""
+
+    line: int
+
+
+@dataclass(frozen=True)
+class SetDeadline:
+    """DEADLINE when: the deadline of the current turn, in UTC."""
+
+    line: int
+    when: datetime
+
+
+@dataclass(frozen=True)
+class Extend:
+    """EXTEND duration: move the current deadline later."""
+
+    line: int
+    by: timedelta
+
+
+@dataclass(frozen=True)
+class Pause:
+    """PAUSE: stop the clock; no deadline passes until RESUME."""
+
+    line: int
+
+
+@dataclass(frozen=True)
+class Resume:
+    """RESUME: restart the clock after PAUSE."""
+
+    line: int
+
+
+@dataclass(frozen=True)
+class Replace:
+    """REPLACE seat address: hand a seat to a new player; the old player's reply addresses stop working."""
+
+    line: int
+    seat: str
+    address: str
+
+
+@dataclass(frozen=True)
+class AssignSeat:
+    """SEAT seat address: give an open seat to a player before the start."""
+
+    line: int
+    seat: str
+    address: str
+
+
+@dataclass(frozen=True)
+class SetOptions:
+    """SET option=value ...: change game options before the start."""
+
+    line: int
+    options: Mapping[str, str]
+
+
+@dataclass(frozen=True)
+class ProcessTurn:
+    """PROCESS: resolve the current turn now, with default orders for the missing."""
+
+    line: int
+
+
+@dataclass(frozen=True)
+class EndGame:
+    """END: end the game now."""
+
+    line: int
+
+
+SessionCommand = ShowOrders | Resign | Press | Help | Status
+"""What a seat session may hold besides its orders."""
+
+GmCommand = (
+    StartGame
+    | SetDeadline
+    | Extend
+    | Pause
+    | Resume
+    | Replace
+    | AssignSeat
+    | SetOptions
+    | ProcessTurn
+    | EndGame
+    | Press
+    | Help
+    | Status
+)
+"""What a GM session may hold."""
+
+
+@dataclass(frozen=True)
+class SeatSession:
+    """SIGNON game seat password, or a reply to a reply-token address, and what follows it.
+
+    For a token reply ``line`` is 0 and ``game``, ``seat`` and ``password``
+    are ``None`` (the token says who it is). ``orders`` replace the seat's
+    orders when the session has any and ``check`` is false; with ``check``
+    they are only checked. ``commands`` run in mail order.
+    """
+
+    line: int
+    game: str | None
+    seat: str | None
+    password: str | None
+    check: bool = False
+    orders: TextBlock = TextBlock()
+    commands: tuple[SessionCommand, ...] = ()
+
+    @property
+    def is_token_reply(self) -> bool:
+        """True when the seat comes from the reply token, not from a SIGNON line."""
+        return self.game is None
+
+
+@dataclass(frozen=True)
+class CheckOrders:
+    """CHECK kind and the order lines after it: a syntax check against a game kind, for anyone."""
+
+    line: int
+    kind: str
+    orders: TextBlock = TextBlock()
+
+
+@dataclass(frozen=True)
+class GmSession:
+    """GM game password and the GM commands after it."""
+
+    line: int
+    game: str
+    password: str
+    commands: tuple[GmCommand, ...] = ()
+
+
+@dataclass(frozen=True)
+class CreateGame:
+    """CREATE kind game [option=value ...] and the GM commands after it, run as the new game's GM."""
+
+    line: int
+    kind: str
+    game: str
+    options: Mapping[str, str]
+    commands: tuple[GmCommand, ...] = ()
+
+
+Command = Join | Status | Help | SeatSession | CheckOrders | GmSession | CreateGame
+"""What a script holds at its top level."""
+
+
+@dataclass(frozen=True)
+class CommandProblem:
+    """A command line that could not be read or is not allowed where it stands."""
+
+    line: int
+    column: int
+    text: str
+    message: str
+
+
+@dataclass(frozen=True)
+class Script:
+    """The commands of one mail in mail order, and the problems of its bad command lines."""
+
+    commands: tuple[Command, ...]
+    problems: tuple[CommandProblem, ...]
+
+    @property
+    def has_problems(self) -> bool:
+        """True when any command line had a problem."""
+        return bool(self.problems)
+
+    @property
+    def is_empty(self) -> bool:
+        """True when the mail held neither commands nor problems (nothing to act on)."""
+        return not self.commands and not self.problems
+
+
+# --- reading a mail ------------------------------------------------------------------------
+
+
+_BLANK = re.compile(r"[^\S\n]")
+
+
+def parse_script(body: str, *, token_seat: bool = False) -> Script:
+    """Read a cleaned mail body into a :class:`Script`; never raises for bad input.
+
+    With ``token_seat`` (the mail answers a reply-token address) the body
+    starts inside a seat session, so it is orders, unless its first line is
+    a command whose word is not one of :data:`RESERVED_WORDS`; an empty token
+    session is left out. Line numbers count the lines of ``body`` from 1;
+    any blank other than a newline (tab, no-break space, ...) counts as a
+    space, so columns stay where they are.
+    """
+    lines = _BLANK.sub(" ", body.replace("\r\n", "\n").replace("\r", "\n")).split("\n")
+    first = next((line.strip() for line in lines if line.strip()), "")
+    first_word = _keyword_of(first)
+    starts_in_session = token_seat and (first_word is None or first_word in RESERVED_WORDS)
+    builder = _ScriptBuilder(token_session=starts_in_session)
+    for number, line in enumerate(lines, start=1):
+        builder.feed(number, line)
+    return builder.finish()
+
+
+@cache
+def keywords() -> frozenset[str]:
+    """Return every command keyword of the grammar, upper case."""
+    names = (terminal.name for terminal in _parser().terminals)
+    return frozenset(name[1:] for name in names if name.startswith("_") and name[1:].isalpha())
+
+
+def help_text() -> str:
+    """Return the command reference sent in reply to HELP without a game kind."""
+    return _HELP
+
+
+_HELP = """\
+pbem commands: one per line, in any letter case.
+
+Players
+  JOIN <game> [<seat>]             take an open seat; the reply gives your seat and password
+  SIGNON <game> <seat> <password>  the lines after it, up to SIGNOFF or the end of the mail,
+                                   are your orders for this turn; they replace those sent before
+  CHECK                            on the line right after SIGNON: check the orders, store nothing
+  CHECK <kind>                     check the lines after it against a game kind's order syntax
+  ORDERS                           (after SIGNON) send back your current orders
+  PRESS <seat> [<seat> ...]        (after SIGNON) the lines after it, up to ENDPRESS or SIGNOFF,
+  PRESS ALL                        are sent to those players (or all), signed with your seat
+  RESIGN                           (after SIGNON) leave the game
+  STATUS <game>                    the state of a game (after SIGNON: of your game)
+  HELP [<kind>]                    this text, or the order syntax of a game kind
+  SIGNOFF                          end of your orders (or of a GM session)
+
+Replying to a mail from a game signs you on: the text of your reply is your
+orders. Start it with CHECK to have them checked and not stored.
+Among orders, a line starting with SIGNON, SIGNOFF, CHECK, ORDERS, RESIGN,
+PRESS, ENDPRESS, HELP, STATUS or GM is a command; every other line is an order.
+
+Game masters
+  CREATE <kind> <game> [<option>=<value> ...]  create a game; the reply gives its GM password
+  GM <game> <gm-password>          sign on as the game's GM; GM commands follow
+  SEAT <seat> <address>            give a seat to a player before the start
+  SET <option>=<value> ...         change options before the start
+  START                            start the game
+  DEADLINE <date> <time>           the deadline of this turn, in UTC:
+                                   2026-11-25 18:00 or 2026-11-25T18:00Z
+  EXTEND <duration>                move the deadline later: 2d, 12h, 1d6h, 30m
+  PAUSE                            stop the clock
+  RESUME                           restart the clock
+  PROCESS                          resolve the turn now
+  REPLACE <seat> <address>         hand a seat to a new player
+  PRESS <seat> ... | PRESS ALL     a message to players, signed GM
+  END                              end the game now
+
+Lines starting with # between commands are comments.
+"""
+
+
+@cache
+def _parser() -> Lark:
+    return Lark.open(str(grammar_dir() / "commands.lark"), parser="lalr", cache=True)
+
+
+_FIRST_WORD = re.compile(r"[A-Za-z]+(?![A-Za-z0-9_-])")
+
+
+def _keyword_of(text: str) -> str | None:
+    """The command keyword a (stripped) line starts with, upper case, or None."""
+    found = _FIRST_WORD.match(text)
+    word = found.group(0).upper() if found else None
+    return word if word in keywords() else None
+
+
+@dataclass(frozen=True)
+class _Marker:
+    """A command line that only steers the reading: SIGNOFF, ENDPRESS, or CHECK without a kind."""
+
+    line: int
+    word: str
+
+
+class _LineError(Exception):
+    """A command line that parsed but holds a bad value, or did not parse."""
+
+    def __init__(self, message: str, column: int | None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.column = column
+
+
+_Parsed = Command | SessionCommand | GmCommand | _Marker
+
+
+class _LineTransformer(Transformer[Token, _Parsed]):
+    """Builds the command of one line; bad values raise :class:`_LineError` with their column."""
+
+    def __init__(self, number: int) -> None:
+        super().__init__()
+        self.number = number
+
+    def start(self, children: list[_Parsed]) -> _Parsed:
+        return children[0]
+
+    def join(self, children: list[Token]) -> Join:
+        return Join(self.number, _name(children[0]), _name(children[1]) if len(children) > 1 else None)
+
+    def signon(self, children: list[Token]) -> SeatSession:
+        game, seat, password = children
+        return SeatSession(self.number, _name(game), _name(seat), str(password))
+
+    def signoff(self, children: list[Token]) -> _Marker:
+        return _Marker(self.number, "SIGNOFF")
+
+    def check(self, children: list[Token]) -> CheckOrders | _Marker:
+        return CheckOrders(self.number, _name(children[0])) if children else _Marker(self.number, "CHECK")
+
+    def status(self, children: list[Token]) -> Status:
+        return Status(self.number, _name(children[0]) if children else None)
+
+    def orders(self, children: list[Token]) -> ShowOrders:
+        return ShowOrders(self.number)
+
+    def help(self, children: list[Token]) -> Help:
+        return Help(self.number, _name(children[0]) if children else None)
+
+    def resign(self, children: list[Token]) -> Resign:
+        return Resign(self.number)
+
+    def press(self, children: list[Token]) -> Press:
+        targets = tuple(_name(target) for target in children)
+        if "all" in targets and len(targets) > 1:
+            raise _LineError("PRESS ALL goes to everyone: name no seats beside ALL", children[0].column)
+        if len(set(targets)) < len(targets):
+            raise _LineError("a seat is named twice", children[0].column)
+        return Press(self.number, targets)
+
+    def endpress(self, children: list[Token]) -> _Marker:
+        return _Marker(self.number, "ENDPRESS")
+
+    def gm(self, children: list[Token]) -> GmSession:
+        game, password = children
+        return GmSession(self.number, _name(game), str(password))
+
+    def create(self, children: list[Any]) -> CreateGame:
+        kind, game, *options = children
+        if len(game) > MAX_GAME_NAME:
+            raise _LineError(f'the game name "{game}" is too long: at most {MAX_GAME_NAME} characters', game.column)
+        return CreateGame(self.number, _name(kind), _name(game), _options(options))
+
+    def start_game(self, children: list[Token]) -> StartGame:
+        return StartGame(self.number)
+
+    def deadline(self, children: list[Token]) -> SetDeadline:
+        try:
+            return SetDeadline(self.number, parse_when(children[0]))
+        except BadDateTime as error:
+            raise _LineError(str(error), children[0].column) from None
+
+    def extend(self, children: list[Token]) -> Extend:
+        try:
+            return Extend(self.number, parse_duration(children[0]))
+        except BadDuration as error:
+            raise _LineError(str(error), children[0].column) from None
+
+    def pause(self, children: list[Token]) -> Pause:
+        return Pause(self.number)
+
+    def resume(self, children: list[Token]) -> Resume:
+        return Resume(self.number)
+
+    def replace(self, children: list[Token]) -> Replace:
+        return Replace(self.number, _name(children[0]), _address(children[1]))
+
+    def process(self, children: list[Token]) -> ProcessTurn:
+        return ProcessTurn(self.number)
+
+    def end(self, children: list[Token]) -> EndGame:
+        return EndGame(self.number)
+
+    def seat(self, children: list[Token]) -> AssignSeat:
+        return AssignSeat(self.number, _name(children[0]), _address(children[1]))
+
+    def set(self, children: list[tuple[Token, Token]]) -> SetOptions:
+        return SetOptions(self.number, _options(children))
+
+    def option(self, children: list[Token]) -> tuple[Token, Token]:
+        return children[0], children[1]
+
+
+def _name(token: Token) -> str:
+    return str(token).lower()
+
+
+_ADDRESS = re.compile(r"[^@\s<>,;]+@[^@\s<>,;]+")
+
+
+def _address(token: Token) -> str:
+    address = str(token).strip("<>").lower()
+    if not _ADDRESS.fullmatch(address):
+        raise _LineError(f'"{token}" is not a mail address such as alice@example.org', token.column)
+    return address
+
+
+def _options(pairs: list[tuple[Token, Token]]) -> dict[str, str]:
+    options: dict[str, str] = {}
+    for key, value in pairs:
+        name = str(key).lower()
+        if name in options:
+            raise _LineError(f'the option "{name}" is given twice', key.column)
+        options[name] = str(value)
+    return options
+
+
+def _parse_line(number: int, text: str) -> _Parsed:
+    """The command on one line; raises :class:`_LineError` when it cannot be read."""
+    try:
+        tree = _parser().parse(text)
+        return _LineTransformer(number).transform(tree)
+    except UnexpectedInput as error:
+        raise _LineError(*_describe(error, text)) from None
+    except VisitError as error:
+        if isinstance(error.orig_exc, _LineError):
+            raise error.orig_exc from None
+        raise
+
+
+_TERMINAL_WORDS: Mapping[str, str] = {
+    "GAME": "a game name such as tc-1",
+    "SEAT": "a seat",
+    "KIND": "a game kind such as turkey-chase",
+    "TARGET": "a seat or ALL",
+    "PASSWORD": "a password",
+    "WHEN": "a date and time such as 2026-11-25 18:00",
+    "DURATION": "a duration such as 2d or 12h",
+    "ADDRESS": "a mail address",
+    "OPTION": "an option such as players=4",
+    "VALUE": "a value after =",
+    "EQUAL": '"="',
+    "$END": "the end of the line",
+    "<END-OF-FILE>": "the end of the line",
+}
+
+
+def _describe(error: UnexpectedInput, text: str) -> tuple[str, int | None]:
+    """A message naming what was expected and what was found, and the column.
+
+    Every non-blank character starts some terminal of the grammar, so lark
+    reports a bad line as an unexpected token; anything else gets a plain message.
+    """
+    if not isinstance(error, UnexpectedToken):
+        return "this line cannot be read as a command", error.column
+    at_end = error.token.type == "$END"
+    found = "the end of the line" if at_end else f'"{error.token}"'
+    column = len(text) + 1 if at_end else error.column
+    words = sorted({_TERMINAL_WORDS.get(name, f'"{name.lstrip("_")}"') for name in error.expected})
+    listed = words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
+    return f"expected {listed}, found {found}", column
+
+
+_Mode = Literal["seat", "check", "gm"]
+
+
+@dataclass
+class _Block:
+    """A block being read. ``head`` is None when its opening line was bad: its lines are dropped."""
+
+    mode: _Mode
+    head: SeatSession | CheckOrders | GmSession | CreateGame | None
+    index: int
+    orders: list[TextLine] = field(default_factory=list)
+    commands: list[SessionCommand | GmCommand] = field(default_factory=list)
+    check: bool = False
+    fresh: bool = True
+
+
+@dataclass
+class _PressBlock:
+    """A PRESS being read, and the session it belongs to; both None when the PRESS line was bad or not allowed."""
+
+    head: Press | None
+    owner: _Block | None
+    text: str
+    lines: list[TextLine] = field(default_factory=list)
+
+
+class _ScriptBuilder:
+    """The line-by-line reader behind :func:`parse_script`."""
+
+    def __init__(self, *, token_session: bool) -> None:
+        self.commands: list[Command | None] = []
+        self.problems: list[CommandProblem] = []
+        self.block: _Block | None = None
+        self.press: _PressBlock | None = None
+        if token_session:
+            self._open("seat", SeatSession(0, None, None, None))
+
+    def feed(self, number: int, line: str) -> None:
+        text = line.rstrip()
+        stripped = text.strip()
+        if self.press is not None:
+            self._press_line(self.press, number, text, stripped.upper())
+            return
+        if not stripped:
+            return
+        word = _keyword_of(stripped)
+        block = self.block
+        if block is not None and block.mode != "gm" and word not in RESERVED_WORDS:
+            block.orders.append(TextLine(number, text))
+            block.fresh = False
+            return
+        if stripped.startswith("#"):
+            return
+        if word is None:
+            self._unknown(number, text)
+            return
+        try:
+            parsed = _parse_line(number, text)
+        except _LineError as error:
+            self._problem(number, error.column, text, error.message)
+            self._open_dropped(word, text)
+            return
+        self._apply(parsed, word, text)
+        if block is not None and block is self.block:
+            block.fresh = False
+
+    def finish(self) -> Script:
+        if self.press is not None:
+            self._close_press()
+        self._close()
+        return Script(tuple(command for command in self.commands if command is not None), tuple(self.problems))
+
+    def _apply(self, parsed: _Parsed, word: str, text: str) -> None:
+        block = self.block
+        mode = block.mode if block is not None else None
+        line = parsed.line
+        match parsed:
+            case SeatSession():
+                self._open("seat", parsed)
+            case CheckOrders():
+                self._open("check", parsed)
+            case GmSession() | CreateGame():
+                self._open("gm", parsed)
+            case _Marker(word="SIGNOFF"):
+                self._close()
+            case _Marker(word="ENDPRESS"):
+                self._problem(line, None, text, "ENDPRESS without a PRESS before it")
+            case _Marker(word="CHECK"):
+                self._bare_check(line, text)
+            case Join():
+                self._close()
+                self.commands.append(parsed)
+            case Status() | Help() if block is not None and mode in ("seat", "gm"):
+                block.commands.append(parsed)
+            case Status(game=None):
+                self._problem(line, None, text, "STATUS needs a game name here, for example STATUS tc-1")
+            case Status() | Help():
+                self.commands.append(parsed)
+            case ShowOrders() | Resign() if block is not None and mode == "seat":
+                block.commands.append(parsed)
+            case ShowOrders() | Resign():
+                self._problem(line, None, text, f"{word} needs SIGNON <game> <seat> <password> before it")
+            case Press() if block is not None and mode in ("seat", "gm"):
+                self.press = _PressBlock(parsed, block, text)
+            case Press():
+                self._problem(line, None, text, "PRESS needs SIGNON (or GM) before it")
+                self.press = _PressBlock(None, None, text)
+            case _ if block is not None and mode == "gm":
+                block.commands.append(parsed)  # type: ignore[arg-type]
+            case _:
+                self._problem(line, None, text, f"{word} is a game master command: send GM <game> <password> before it")
+
+    def _bare_check(self, line: int, text: str) -> None:
+        if self.block is None or self.block.mode != "seat":
+            self._problem(line, None, text, "CHECK needs a game kind (CHECK turkey-chase), or goes right after SIGNON")
+            return
+        if not self.block.fresh:
+            message = "CHECK belongs on the line right after SIGNON; these orders are only checked, not stored"
+            self._problem(line, None, text, message)
+        self.block.check = True
+
+    def _open(self, mode: _Mode, head: SeatSession | CheckOrders | GmSession | CreateGame | None) -> None:
+        self._close()
+        self.block = _Block(mode, head, len(self.commands))
+        self.commands.append(None)
+
+    def _open_dropped(self, word: str, text: str) -> None:
+        """After a bad opening line, read its block anyway so that its lines cause no further problems."""
+        if word == "PRESS":
+            self.press = _PressBlock(None, None, text)
+        elif word == "SIGNON" or (word == "CHECK" and (self.block is None or self.block.mode != "seat")):
+            self._open("check" if word == "CHECK" else "seat", None)
+        elif word in ("GM", "CREATE"):
+            self._open("gm", None)
+
+    def _close(self) -> None:
+        block, self.block = self.block, None
+        if block is None or block.head is None:
+            return
+        orders = TextBlock(tuple(block.orders))
+        head = block.head
+        if isinstance(head, SeatSession):
+            if head.is_token_reply and orders.is_empty and not block.commands and not block.check:
+                return
+            commands = tuple(block.commands)
+            closed: Command = replace(head, check=block.check, orders=orders, commands=commands)  # type: ignore[arg-type]
+        elif isinstance(head, CheckOrders):
+            closed = replace(head, orders=orders)
+        else:
+            closed = replace(head, commands=tuple(block.commands))  # type: ignore[arg-type]
+        self.commands[block.index] = closed
+
+    def _press_line(self, press: _PressBlock, number: int, text: str, upper: str) -> None:
+        if upper in ("ENDPRESS", "SIGNOFF"):
+            self._close_press()
+            if upper == "SIGNOFF":
+                self._close()
+        else:
+            press.lines.append(TextLine(number, text))
+
+    def _close_press(self) -> None:
+        press, self.press = self.press, None
+        if press is None or press.head is None or press.owner is None:
+            return
+        lines = press.lines
+        while lines and not lines[-1].text.strip():
+            lines.pop()
+        while lines and not lines[0].text.strip():
+            lines.pop(0)
+        if not lines:
+            message = "PRESS has no text: write the message on the lines after it"
+            self._problem(press.head.line, None, press.text, message)
+        else:
+            press.owner.commands.append(replace(press.head, text=TextBlock(tuple(lines))))
+
+    def _unknown(self, number: int, text: str) -> None:
+        word = text.split()[0]
+        guess = difflib.get_close_matches(word.upper(), sorted(keywords()), n=1, cutoff=0.7)
+        if guess:
+            hint = f"did you mean {guess[0]}?"
+        elif self.block is None:
+            hint = "orders go after SIGNON <game> <seat> <password>; send HELP for the commands"
+        else:
+            hint = "send HELP for the commands"
+        self._problem(number, None, text, f'unknown command "{word}"; {hint}')
+
+    def _problem(self, line: int, column: int | None, text: str, message: str) -> None:
+        """Record a problem; without a column it points at the line's first word."""
+        column = column if column is not None else len(text) - len(text.lstrip()) + 1
+        self.problems.append(CommandProblem(line, column, text.strip(), message))

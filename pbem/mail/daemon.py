@@ -1,0 +1,189 @@
+"""``pbem serve``: the game master by mail, as one asyncio process.
+
+Four loops share one database:
+
+* intake: IMAP (IDLE or polling) -> the inbound table, committed before the
+  message is flagged on the server;
+* processing: each stored, unhandled message -> :class:`MailService`
+  (orders, commands, reply) in one transaction, then an immediate clock tick
+  so a turn whose orders are all in resolves at once;
+* clock: deadlines, reminders, absences (:class:`~pbem.deadlines.TurnClock`),
+  and a heartbeat so that after an outage passed deadlines are extended
+  instead of every seat being NMR'd;
+* sender: the outbox table -> SMTP, with retries.
+
+Database work is synchronous and short (one small transaction per mail); it
+runs on the event loop thread, which keeps the order of events simple.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+
+from pbem.clock import utcnow
+from pbem.deadlines import TurnClock
+from pbem.mail.config import ImapUrl, SmtpUrl
+from pbem.mail.intake import MailIntake
+from pbem.mail.mailstore import DatabaseOutbox, InboundStore
+from pbem.mail.outbox import MailSender
+from pbem.mail.service import MailService
+from pbem.mail.tokens import ReplyTokens
+from pbem.store import Database
+from pbem.store.tables import SettingRow
+from pbem.turns import TurnRunner
+
+_log = logging.getLogger(__name__)
+
+HEARTBEAT_SECONDS = 5.0
+SECRET_KEY = "reply_token_secret"
+LAST_SEEN_KEY = "last_seen"
+
+
+@dataclass(frozen=True)
+class DaemonOptions:
+    """Tuning of the loops; the defaults suit a real mailbox."""
+
+    idle_recheck: float = 1.0
+    poll_interval: float = 5.0
+    use_idle: bool = True
+    send_retry_min: float = 60.0
+    clock_interval: float = 1.0
+
+
+def setting(db: Database, key: str, make: Callable[[], str] | None = None) -> str | None:
+    """Return an installation setting; when absent and ``make`` is given, store ``make()`` and return it."""
+    with db.session() as session:
+        row = session.get(SettingRow, key)
+        if row is not None:
+            return row.value
+        if make is None:
+            return None
+        row = SettingRow(key=key, value=make())
+        session.add(row)
+        return row.value
+
+
+def store_setting(db: Database, key: str, value: str) -> None:
+    """Set an installation setting."""
+    with db.session() as session:
+        row = session.get(SettingRow, key) or SettingRow(key=key, value=value)
+        row.value = value
+        session.add(row)
+
+
+class MailDaemon:
+    """The running game master: intake, processing, clock and sender over one database."""
+
+    def __init__(
+        self,
+        db: Database,
+        *,
+        imap: ImapUrl,
+        smtp: SmtpUrl,
+        address: str,
+        clock: Callable[[], datetime] = utcnow,
+        options: DaemonOptions = DaemonOptions(),
+    ) -> None:
+        self.db = db
+        self.options = options
+        self.clock = clock
+        self.runner = TurnRunner(db, clock=clock)
+        secret = setting(db, SECRET_KEY, lambda: secrets.token_hex(32))
+        assert secret is not None
+        self.service = MailService(self.runner, address=address, tokens=ReplyTokens(bytes.fromhex(secret)),
+                                   clock=clock)
+        self.turn_clock = TurnClock(self.runner, self.service.notifier)
+        self.inbound = InboundStore(db)
+        self.outbox = DatabaseOutbox(db)
+        self.intake = MailIntake(imap, self._take, use_idle=options.use_idle, poll_interval=options.poll_interval,
+                                 idle_recheck=options.idle_recheck)
+        self.sender = MailSender(smtp, self.outbox, retry_min=options.send_retry_min)
+        self._new_mail = asyncio.Event()
+        self._send_now = asyncio.Event()
+        self.handled = 0
+
+    async def _take(self, uid: int, raw: bytes) -> None:
+        self.inbound.store(uid, raw)
+        self._new_mail.set()
+
+    async def run(self, stop: asyncio.Event) -> None:
+        """Serve until ``stop`` is set."""
+        last_seen = setting(self.db, LAST_SEEN_KEY)
+        extended = self.turn_clock.recover_outage(
+            datetime.fromisoformat(last_seen) if last_seen else None, self.clock()
+        )
+        if extended:
+            _log.warning("deadlines extended after an outage: %s", ", ".join(extended))
+        self._heartbeat()
+        self._new_mail.set()  # handle whatever was stored but not handled before a restart
+        self._send_now.set()
+        tasks = [
+            asyncio.create_task(self.intake.run(stop), name="intake"),
+            asyncio.create_task(self.sender.run(stop, self._send_now), name="sender"),
+            asyncio.create_task(self._process(stop), name="process"),
+            asyncio.create_task(self._tick(stop), name="clock"),
+        ]
+        try:
+            await stop.wait()
+        finally:
+            self._new_mail.set()
+            done, pending = await asyncio.wait(tasks, timeout=10)
+            for task in pending:
+                task.cancel()
+            for task in done:
+                if not task.cancelled() and task.exception() is not None:
+                    _log.error("task %s ended with %r", task.get_name(), task.exception())
+
+    def _heartbeat(self) -> None:
+        store_setting(self.db, LAST_SEEN_KEY, self.clock().isoformat())
+
+    async def _process(self, stop: asyncio.Event) -> None:
+        while not stop.is_set():
+            self._new_mail.clear()
+            for inbound_id in self.inbound.pending():
+                try:
+                    outcome = self.service.handle(inbound_id)
+                except Exception:  # a bug must not stop the daemon: keep the mail, log, go on
+                    _log.exception("inbound %s could not be handled", inbound_id)
+                    self._mark_failed(inbound_id)
+                    continue
+                self.handled += 1
+                self._send_now.set()
+                if outcome.submitted:
+                    self._run_clock()
+                await asyncio.sleep(0)
+            try:
+                await asyncio.wait_for(self._new_mail.wait(), timeout=1.0)
+            except TimeoutError:
+                pass
+
+    def _mark_failed(self, inbound_id: int) -> None:
+        with self.db.session() as session:
+            InboundStore.mark(session, InboundStore.load(session, inbound_id), "failed", "internal error")
+
+    def _run_clock(self) -> None:
+        try:
+            result = self.turn_clock.tick(self.clock())
+        except Exception:
+            _log.exception("the turn clock failed")
+            return
+        if result.resolutions or result.reminders or result.paused:
+            self._send_now.set()
+
+    async def _tick(self, stop: asyncio.Event) -> None:
+        beat = 0.0
+        while not stop.is_set():
+            self._run_clock()
+            beat += self.options.clock_interval
+            if beat >= HEARTBEAT_SECONDS:
+                self._heartbeat()
+                beat = 0.0
+            try:
+                await asyncio.wait_for(stop.wait(), timeout=self.options.clock_interval)
+            except TimeoutError:
+                pass

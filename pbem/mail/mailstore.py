@@ -1,0 +1,163 @@
+"""The mail tables as the transport sees them: the inbound store and the durable outbox.
+
+Inbound: a message is stored (raw bytes, Message-ID, UID) and committed before
+the intake flags it on the server; a message seen again (after a crash, or
+delivered twice) is recognised by its Message-ID and not stored again.
+Outbound: replies and reports are queued in the same transaction as the
+change they report, and the SMTP sender drains the queue.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from datetime import datetime
+from email.message import EmailMessage
+from email.parser import BytesHeaderParser
+from email.policy import compat32
+from email.utils import getaddresses
+
+from sqlalchemy import update
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import Session, func, select
+
+from pbem.clock import utcnow
+from pbem.mail.outbox import OutgoingMail
+from pbem.store import Database
+from pbem.store.tables import InboundMessageRow, OutboundMessageRow
+
+
+def message_id_of(raw: bytes) -> str:
+    """Return the Message-ID of a raw message, or a stable one made from its bytes when it has none."""
+    headers = BytesHeaderParser(policy=compat32).parsebytes(raw)
+    value = str(headers.get("Message-ID", "") or "").strip()
+    if value:
+        return value[:500]
+    return f"<sha256-{hashlib.sha256(raw).hexdigest()}@pbem.invalid>"
+
+
+class InboundStore:
+    """Stores inbound mail exactly once and hands out what is still to be handled."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    def store(self, uid: int | None, raw: bytes) -> int | None:
+        """Store a message and commit; return its row id, or None when its Message-ID was stored before."""
+        message_id = message_id_of(raw)
+        try:
+            with self.db.session() as session:
+                existing = session.exec(
+                    select(InboundMessageRow.id).where(InboundMessageRow.message_id == message_id)
+                ).first()
+                if existing is not None:
+                    return None
+                row = InboundMessageRow(message_id=message_id, uid=uid, raw=raw, received_at=utcnow())
+                session.add(row)
+                session.flush()
+                return row.id
+        except IntegrityError:
+            return None
+
+    def pending(self, limit: int = 100) -> list[int]:
+        """Return the ids of stored messages not yet handled, oldest first."""
+        with self.db.session() as session:
+            query = (
+                select(InboundMessageRow.id)
+                .where(InboundMessageRow.status == "new")
+                .order_by(InboundMessageRow.id)
+                .limit(limit)
+            )
+            return [i for i in session.exec(query) if i is not None]
+
+    @staticmethod
+    def load(session: Session, inbound_id: int) -> InboundMessageRow:
+        """Return one stored message in ``session``."""
+        row = session.get(InboundMessageRow, inbound_id)
+        if row is None:
+            raise KeyError(f"no inbound message {inbound_id}")
+        return row
+
+    @staticmethod
+    def mark(session: Session, row: InboundMessageRow, status: str, error: str | None = None) -> None:
+        """Record in ``session`` that a message was handled (or failed, with the error)."""
+        row.status, row.error, row.handled_at = status, error, utcnow()
+        session.add(row)
+
+
+class DatabaseOutbox:
+    """The outbox table as an :class:`~pbem.mail.outbox.OutboxQueue`, plus enqueueing."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+        self._claimed: set[int] = set()
+
+    @staticmethod
+    def enqueue(
+        session: Session, message: EmailMessage, *, purpose: str, inbound_id: int | None = None
+    ) -> None:
+        """Queue ``message`` in ``session`` (sent once the transaction commits).
+
+        The envelope sender is the From address; recipients are To and Cc.
+        """
+        sender = getaddresses([str(message["From"])])[0][1]
+        recipients = [addr for _, addr in getaddresses([str(v) for v in (message.get_all("To") or [])]
+                                                       + [str(v) for v in (message.get_all("Cc") or [])]) if addr]
+        now = utcnow()
+        session.add(
+            OutboundMessageRow(
+                created_at=now, sender=sender, recipients=recipients, raw=message.as_bytes(),
+                next_attempt_at=now, purpose=purpose, inbound_id=inbound_id,
+            )
+        )
+
+    def claim_due(self, now: datetime, limit: int) -> Sequence[OutgoingMail]:
+        """Return up to ``limit`` queued mails due at ``now`` that are not claimed already."""
+        with self.db.session() as session:
+            query = (
+                select(OutboundMessageRow)
+                .where(OutboundMessageRow.status == "queued", OutboundMessageRow.next_attempt_at <= now)
+                .order_by(OutboundMessageRow.id)
+                .limit(limit + len(self._claimed))
+            )
+            rows = [row for row in session.exec(query) if row.id not in self._claimed][:limit]
+        claimed = []
+        for row in rows:
+            assert row.id is not None
+            self._claimed.add(row.id)
+            claimed.append(OutgoingMail(row.id, row.sender, tuple(row.recipients), row.raw, row.attempts))
+        return claimed
+
+    def _finish(self, mail_id: int, **values: object) -> None:
+        self._claimed.discard(mail_id)
+        with self.db.session() as session:
+            session.execute(update(OutboundMessageRow).where(OutboundMessageRow.id == mail_id).values(**values))
+
+    def mark_sent(self, mail_id: int, when: datetime) -> None:
+        """Record that the server accepted the mail."""
+        self._finish(mail_id, status="sent", sent_at=when)
+
+    def mark_retry(self, mail_id: int, error: str, next_attempt: datetime) -> None:
+        """Record a temporary failure; offer the mail again at ``next_attempt``."""
+        self._finish(
+            mail_id, attempts=OutboundMessageRow.attempts + 1, last_error=error[:1000], next_attempt_at=next_attempt
+        )
+
+    def mark_failed(self, mail_id: int, error: str) -> None:
+        """Give up on the mail for good."""
+        self._finish(mail_id, status="failed", last_error=error[:1000], attempts=OutboundMessageRow.attempts + 1)
+
+    def next_due(self) -> datetime | None:
+        """Return the earliest next attempt among queued, unclaimed mails."""
+        with self.db.session() as session:
+            query = select(func.min(OutboundMessageRow.next_attempt_at)).where(
+                OutboundMessageRow.status == "queued",
+                OutboundMessageRow.id.not_in(self._claimed),  # type: ignore[union-attr]
+            )
+            return session.exec(query).one()
+
+    def pending_count(self) -> int:
+        """Return how many mails are still queued."""
+        with self.db.session() as session:
+            query = select(func.count()).select_from(OutboundMessageRow).where(OutboundMessageRow.status == "queued")
+            return int(session.exec(query).one())

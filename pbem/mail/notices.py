@@ -1,0 +1,104 @@
+"""Mail the service starts by itself: turn reports, reminders, notices to GMs and players.
+
+Every message is queued in the caller's transaction, so a report exists
+exactly when the turn it reports was committed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from datetime import datetime
+
+from sqlmodel import Session
+
+from pbem.mail.compose import compose_report
+from pbem.mail.mailstore import DatabaseOutbox
+from pbem.mail.tokens import ReplyTokens
+from pbem.reports import ReportInput, render_report
+from pbem.store.tables import GameRow, SeatRow
+from pbem.turns import GameInfo, Resolution
+
+FROM_NAME = "pbem game master"
+
+
+class MailNotifier:
+    """Queues reports and notices for the seats and GM of a game.
+
+    Implements :class:`pbem.deadlines.Notifier` and is registered as a
+    :class:`pbem.turns.TurnRunner` ``on_resolved`` listener.
+    """
+
+    def __init__(self, *, address: str, tokens: ReplyTokens, clock: Callable[[], datetime]) -> None:
+        self.address = address
+        self.tokens = tokens
+        self.clock = clock
+
+    def reply_address(self, row: GameRow, seat: SeatRow) -> str:
+        """Return the signed reply address of ``seat`` (a plain reply to it authenticates the seat)."""
+        return self.tokens.address_for(self.address, row.name, seat.name, seat.key_version, self.clock().date())
+
+    def send_report(self, session: Session, info: GameInfo, report: ReportInput) -> None:
+        """Queue the report for every seat (its own view) and the public report for the GM."""
+        row = info.row
+        subject = f"[{row.name}] Turn {row.turn}" if info.outcome is None else f"[{row.name}] Final report"
+        for seat in info.seats:
+            if not seat.address:
+                continue
+            self._queue(
+                session, row, seat.address, subject,
+                render_report(report, seat.name), render_report(report, seat.name, html=True),
+                reply_to=self.reply_address(row, seat), purpose="report",
+            )
+        if row.gm_address:
+            self._queue(
+                session, row, row.gm_address, subject,
+                render_report(report, None), render_report(report, None, html=True), purpose="report",
+            )
+
+    def on_resolved(self, session: Session, info: GameInfo, resolution: Resolution) -> None:
+        """Queue the reports of a resolution (every turn it resolved, in one report)."""
+        self.send_report(session, info, resolution.report)
+
+    def remind(self, session: Session, info: GameInfo, seats: Sequence[SeatRow]) -> None:
+        """Remind ``seats`` that their orders are missing, with the deadline."""
+        row = info.row
+        deadline = row.deadline.strftime("%Y-%m-%d %H:%M UTC") if row.deadline else "the deadline"
+        for seat in seats:
+            if not seat.address:
+                continue
+            body = (
+                f"Reminder: game {row.name} ({info.game.title}) has no orders from seat {seat.name} for "
+                f"turn {row.turn}. They are due by {deadline}.\n\n"
+                "Reply to this mail with your orders, one per line. Send HELP for the order syntax.\n"
+            )
+            self._queue(session, row, seat.address, f"[{row.name}] Reminder: turn {row.turn} orders due",
+                        body, None, reply_to=self.reply_address(row, seat), purpose="reminder")
+
+    def tell_gm(self, session: Session, info: GameInfo, text: str) -> None:
+        """Queue a notice to the GM of the game (nothing when it has none)."""
+        if info.row.gm_address:
+            self._queue(session, info.row, info.row.gm_address, f"[{info.row.name}] GM notice", text + "\n",
+                        None, purpose="notice")
+
+    def tell_players(self, session: Session, info: GameInfo, text: str) -> None:
+        """Queue a notice to every seat of the game and its GM."""
+        for seat in info.seats:
+            if seat.address:
+                self._queue(session, info.row, seat.address, f"[{info.row.name}] Notice", text + "\n", None,
+                            reply_to=self.reply_address(info.row, seat), purpose="notice")
+        self.tell_gm(session, info, text)
+
+    def tell_address(self, session: Session, row: GameRow, to: str, subject: str, text: str,
+                     *, seat: SeatRow | None = None) -> None:
+        """Queue a notice to one address (with the seat's reply address when ``seat`` is given)."""
+        reply_to = self.reply_address(row, seat) if seat is not None else None
+        self._queue(session, row, to, f"[{row.name}] {subject}", text + "\n", None, reply_to=reply_to,
+                    purpose="notice")
+
+    def _queue(self, session: Session, row: GameRow, to: str, subject: str, body: str, html: str | None,
+               *, reply_to: str | None = None, purpose: str) -> None:
+        message = compose_report(
+            game=row.name, turn=row.turn, to=to, from_address=self.address, from_name=FROM_NAME,
+            body=body, html=html, reply_to=reply_to, subject=subject, now=self.clock(),
+        )
+        DatabaseOutbox.enqueue(session, message, purpose=purpose)

@@ -1,0 +1,456 @@
+"""Raw mail as people send it, turned into the text they meant to write.
+
+:func:`parse_mail` reads any MIME structure with the stdlib ``email`` package
+(``policy.default``): text/plain is preferred, an HTML-only mail is turned
+into text by :func:`html_to_text`, every charset and transfer encoding is
+decoded without ever raising (unknown charsets fall back to UTF-8, then
+Latin-1), attachments and attached messages are ignored.
+:func:`clean_body` then drops what the sender did not write: quoted earlier
+mail, "On ... wrote:" and Outlook reply headers, the signature and mobile
+footers. Removed lines become blank lines, so the line numbers of what is
+left are the numbers the sender sees in the mail they wrote.
+
+The HTML converter is a small :class:`html.parser.HTMLParser` subclass rather
+than ``html2text``: html2text writes Markdown, which escapes characters that
+orders use (``1\\.``, ``\\-``), wraps long lines and adds ``**`` and ``*``
+marks; orders need the plain words, one line per visual line.
+"""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import hashlib
+import re
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from email.message import Message
+from email.utils import getaddresses
+from html.parser import HTMLParser
+
+from pbem.core import PbemError
+
+
+class MalformedMail(PbemError):
+    """Raw bytes from which no mail can be read.
+
+    ``sender`` is the lower-cased sender address when one could be read, so
+    that the sender can be told; ``None`` when not even that was readable.
+    """
+
+    def __init__(self, message: str, sender: str | None) -> None:
+        super().__init__(message)
+        self.sender = sender
+
+
+@dataclass(frozen=True)
+class IncomingMail:
+    """One received mail, decoded.
+
+    Addresses are lower-cased bare addresses (``alice@example.org``); message
+    ids keep their angle brackets (``<abc@example.org>``). ``return_path`` is
+    ``None`` without a Return-Path header and ``""`` for the null path
+    ``<>`` of bounces. ``body`` is the cleaned text (see :func:`clean_body`).
+    The header fields ``auto_submitted`` to ``x_auto_response_suppress`` are
+    lower-cased raw values for :mod:`pbem.mail.policy`, ``None`` when absent.
+    ``size`` is the size of the raw mail in bytes.
+    """
+
+    message_id: str
+    sender: str
+    sender_name: str
+    return_path: str | None
+    to: tuple[str, ...]
+    cc: tuple[str, ...]
+    delivered_to: tuple[str, ...]
+    subject: str
+    in_reply_to: str | None
+    references: tuple[str, ...]
+    date: datetime | None
+    body: str
+    content_type: str
+    report_type: str | None
+    auto_submitted: str | None
+    precedence: str | None
+    list_id: str | None
+    x_autoreply: str | None
+    x_autorespond: str | None
+    x_auto_response_suppress: str | None
+    size: int
+
+    @property
+    def recipients(self) -> tuple[str, ...]:
+        """Every address the mail was sent to (To, Cc, Delivered-To, X-Original-To), without repeats."""
+        return tuple(dict.fromkeys(self.to + self.cc + self.delivered_to))
+
+
+_ENCRYPTED_TYPES = frozenset({"multipart/encrypted", "application/pkcs7-mime", "application/x-pkcs7-mime"})
+_ADDRESS = re.compile(r"[^@\s<>]+@[^@\s<>]+")
+_MESSAGE_ID = re.compile(r"<[^<>\s]+>")
+
+
+def parse_mail(raw: bytes) -> IncomingMail:
+    """Decode a raw RFC 5322 mail into an :class:`IncomingMail`.
+
+    Malformed MIME (missing or broken boundaries, unknown charsets, bad
+    transfer encodings, broken headers) is read as well as it can be.
+    A missing Message-ID is replaced by a stable one made from a hash of the
+    raw bytes. Raises :class:`MalformedMail` only when nothing can be read:
+    empty input or no header fields (``sender`` None), no sender address
+    (``sender`` None), or an encrypted or unreadable body (with the sender).
+    """
+    if not raw.strip():
+        raise MalformedMail("the mail is empty", None)
+    try:
+        message = email.message_from_bytes(raw, policy=email.policy.default)
+    except Exception as error:  # the parser is lenient; this guards the contract, not a known case
+        raise MalformedMail(f"not a readable mail ({error})", None) from error
+    if not message.keys():
+        raise MalformedMail("not a mail: it has no header fields", None)
+    senders = _addresses(message, "From") or _addresses(message, "Sender")
+    if not senders:
+        raise MalformedMail("the mail has no readable sender address (From)", None)
+    sender_name, sender = senders[0]
+    content_type = message.get_content_type()
+    if content_type in _ENCRYPTED_TYPES:
+        raise MalformedMail("the mail is encrypted; please send plain text", sender)
+    try:
+        text = _part_text(message)
+    except Exception as error:  # the contract: malformed MIME never escapes as anything but MalformedMail
+        raise MalformedMail(f"the body of the mail cannot be read ({error})", sender) from error
+    return IncomingMail(
+        message_id=_message_id(message, raw),
+        sender=sender,
+        sender_name=sender_name,
+        return_path=_return_path(message),
+        to=tuple(address for _, address in _addresses(message, "To")),
+        cc=tuple(address for _, address in _addresses(message, "Cc")),
+        delivered_to=tuple(
+            address for name in ("Delivered-To", "X-Original-To") for _, address in _addresses(message, name)
+        ),
+        subject=_unescape(_header(message, "Subject") or ""),
+        in_reply_to=next(iter(_MESSAGE_ID.findall(_header(message, "In-Reply-To") or "")), None),
+        references=tuple(_MESSAGE_ID.findall(_header(message, "References") or "")),
+        date=_date(message),
+        body=clean_body(text[0]) if text else "",
+        content_type=content_type,
+        report_type=_lower(message.get_param("report-type")),
+        auto_submitted=_lower(_header(message, "Auto-Submitted")),
+        precedence=_lower(_header(message, "Precedence")),
+        list_id=_lower(_header(message, "List-Id")),
+        x_autoreply=_lower(_header(message, "X-Autoreply")),
+        x_autorespond=_lower(_header(message, "X-Autorespond")),
+        x_auto_response_suppress=_lower(_header(message, "X-Auto-Response-Suppress")),
+        size=len(raw),
+    )
+
+
+_REPLY_PREFIX = re.compile(r"^\s*(?:re|fwd?|aw|wg|sv|vs|antw|rif|tr|odp|res|enc)\s*(?:\[\d+\]|\(\d+\))?\s*:\s*", re.I)
+_TAG = re.compile(r"\[([a-z0-9][a-z0-9-]*)\]", re.I)
+
+
+def subject_tag(subject: str) -> str | None:
+    """Return the game tag of a subject, lower-cased: ``"Re: AW: [TC-1] Turn 3"`` gives ``"tc-1"``.
+
+    Reply and forward prefixes (``Re:``, ``Fwd:``, ``AW:``, ``Re[2]:`` ...)
+    are skipped first, so their counters are not taken for tags. Returns
+    ``None`` when the subject holds no ``[name]`` of letters, digits and '-'.
+    """
+    rest = subject
+    while match := _REPLY_PREFIX.match(rest):
+        rest = rest[match.end() :]
+    found = _TAG.search(rest)
+    return found.group(1).lower() if found else None
+
+
+# --- headers -------------------------------------------------------------------------------
+
+
+def _header(message: Message, name: str) -> str | None:
+    """The decoded, stripped value of the first ``name`` header, or None if absent or unreadable."""
+    try:
+        value = message[name]
+    except Exception:  # the stdlib header parser has raised on odd input; treat as absent
+        return None
+    return None if value is None else str(value).strip()
+
+
+def _lower(value: object) -> str | None:
+    return value.strip().lower() if isinstance(value, str) else None
+
+
+def _addresses(message: Message, name: str) -> list[tuple[str, str]]:
+    """``(display name, lower-cased address)`` of every valid address in all ``name`` headers."""
+    pairs: list[tuple[str, str]] = []
+    try:
+        for header in message.get_all(name) or []:
+            if hasattr(header, "addresses"):
+                pairs.extend((address.display_name, address.addr_spec) for address in header.addresses)
+            else:
+                pairs.extend(getaddresses([str(header)]))
+    except Exception:  # an address header the policy cannot parse: read the raw text the old way
+        pairs = getaddresses([value for key, value in message.raw_items() if key.lower() == name.lower()])
+    return [(_unescape(display).strip(), address.lower()) for display, address in pairs if _ADDRESS.fullmatch(address)]
+
+
+def _unescape(text: str) -> str:
+    """Decode the raw 8-bit bytes the parser left as surrogate escapes (unencoded non-ASCII headers)."""
+    return decode_text(text.encode("utf-8", "surrogateescape"), None)
+
+
+def _return_path(message: Message) -> str | None:
+    value = _header(message, "Return-Path")
+    if value is None:
+        return None
+    return value.strip("<> \t").lower()
+
+
+def _message_id(message: Message, raw: bytes) -> str:
+    value = _header(message, "Message-ID") or ""
+    found = _MESSAGE_ID.search(value)
+    if found:
+        return found.group(0)
+    if value and not any(char.isspace() for char in value):
+        return f"<{value.strip('<>')}>"
+    return f"<{hashlib.sha256(raw).hexdigest()[:32]}@generated.pbem.invalid>"
+
+
+def _date(message: Message) -> datetime | None:
+    try:
+        header = message["Date"]
+        value = getattr(header, "datetime", None)
+    except Exception:  # unreadable Date header: no date
+        return None
+    if not isinstance(value, datetime):
+        return None
+    return value if value.tzinfo is not None else value.replace(tzinfo=UTC)
+
+
+# --- body ----------------------------------------------------------------------------------
+
+
+def _part_text(part: Message) -> tuple[str, bool] | None:
+    """The text of a MIME part and whether it came from text/plain, or None when it has none."""
+    content_type = part.get_content_type()
+    if content_type.startswith("message/") or _is_attachment(part):
+        return None
+    if part.is_multipart():
+        texts = [text for text in map(_part_text, _subparts(part)) if text is not None]
+        if not texts:
+            return None
+        if content_type == "multipart/alternative":
+            return next((text for text in texts if text[1]), texts[0])
+        return "\n".join(text for text, _ in texts), all(plain for _, plain in texts)
+    if content_type == "text/html":
+        return html_to_text(_decoded_payload(part)), False
+    if content_type == "text/plain" or content_type.startswith("multipart/"):
+        # a multipart whose boundary is missing arrives as one text payload
+        return _decoded_payload(part), True
+    return None
+
+
+def _subparts(part: Message) -> list[Message]:
+    payload = part.get_payload()
+    return [subpart for subpart in payload if isinstance(subpart, Message)] if isinstance(payload, list) else []
+
+
+def _is_attachment(part: Message) -> bool:
+    disposition = part.get_content_disposition()
+    if disposition == "attachment":
+        return True
+    return disposition is None and not part.is_multipart() and part.get_filename() is not None
+
+
+def _decoded_payload(part: Message) -> str:
+    payload = part.get_payload(decode=True)
+    return decode_text(payload if isinstance(payload, bytes) else b"", part.get_content_charset())
+
+
+def decode_text(data: bytes, charset: str | None) -> str:
+    """Decode body bytes in the declared charset; never raises.
+
+    Falls back to UTF-8 when the charset is missing, unknown or wrong for the
+    bytes, then to the declared charset with replacement characters, and to
+    Latin-1 (which decodes any bytes) when no charset is usable.
+    """
+    for codec in (charset, "utf-8"):
+        if codec:
+            try:
+                return data.decode(codec)
+            except (LookupError, ValueError):  # unknown codec, or bytes not in it
+                continue
+    try:
+        return data.decode(charset or "latin-1", errors="replace")
+    except (LookupError, ValueError):
+        return data.decode("latin-1")
+
+
+# --- HTML to text --------------------------------------------------------------------------
+
+_BLOCK_TAGS = frozenset(
+    "address article aside blockquote caption center dd div dl dt fieldset figure footer form "
+    "h1 h2 h3 h4 h5 h6 header hr li main nav ol p pre section table tbody tfoot thead tr ul".split()
+)
+_SKIPPED_TAGS = frozenset({"head", "script", "style", "template", "title"})
+_HTML_SPACE = re.compile(r"[ \t\n\r\f]+")
+
+
+class _HtmlText(HTMLParser):
+    """Collects the visible text of an HTML document, one output line per visual line."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.lines: list[str] = []
+        self._line: list[str] = []
+        self._line_depth = 0
+        self._quote_depth = 0
+        self._skipping = 0
+        self._pre = 0
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "body":
+            self._skipping = 0  # a <head> that was never closed ends here
+        elif tag in _SKIPPED_TAGS:
+            self._skipping += 1
+        elif tag == "br":
+            self.end_line(force=True)
+        elif tag in ("td", "th"):
+            self._add(" ")
+        if tag in _BLOCK_TAGS:
+            self.end_line()
+        if tag == "blockquote":
+            self._quote_depth += 1
+        elif tag == "pre":
+            self._pre += 1
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in _SKIPPED_TAGS:
+            self._skipping = max(0, self._skipping - 1)
+        if tag in _BLOCK_TAGS:
+            self.end_line()
+        if tag == "blockquote":
+            self._quote_depth = max(0, self._quote_depth - 1)
+        elif tag == "pre":
+            self._pre = max(0, self._pre - 1)
+
+    def handle_data(self, data: str) -> None:
+        if self._skipping:
+            return
+        if not self._pre:
+            self._add(_HTML_SPACE.sub(" ", data))
+            return
+        first, *rest = data.replace("\r\n", "\n").split("\n")
+        self._add(first)
+        for piece in rest:
+            self.end_line(force=True)
+            self._add(piece)
+
+    def _add(self, text: str) -> None:
+        if not self._line:
+            self._line_depth = self._quote_depth
+        self._line.append(text)
+
+    def end_line(self, *, force: bool = False) -> None:
+        """Finish the current line; an empty one only counts when ``force`` (a ``<br>``)."""
+        text = "".join(self._line)
+        text = text if self._pre else text.strip(" ")
+        if text or force:
+            depth = self._line_depth if self._line else self._quote_depth
+            self.lines.append("> " * depth + text)
+        self._line = []
+
+
+def html_to_text(html: str) -> str:
+    """Return the visible text of an HTML mail body, one line per visual line.
+
+    ``<br>`` and block elements (``<p>``, ``<div>``, ``<li>``, ``<tr>``, ...)
+    break lines, table cells are separated by a space, ``<style>``,
+    ``<script>`` and ``<head>`` are dropped, entities are unescaped, and text
+    inside ``<blockquote>`` is prefixed with ``"> "`` so that it is removed
+    as quoted text later. Never raises.
+    """
+    converter = _HtmlText()
+    converter.feed(html)
+    converter.close()
+    converter.end_line()
+    return "\n".join(converter.lines)
+
+
+# --- quotes and signatures -----------------------------------------------------------------
+
+_ODD_SPACES = str.maketrans({"\u00a0": " ", "\u2007": " ", "\u202f": " ", "\u200b": None, "\ufeff": None})
+_ATTRIBUTION = re.compile(
+    r"^(?:on\s.*\swrote|am\s.*\sschrieb.*|le\s.*\sa\s+écrit\s?|el\s.*\sescribió|op\s.*\sschreef.*):$", re.I
+)
+_ATTRIBUTION_START = re.compile(r"^(?:on|am|le|el|op)\s", re.I)
+_ORIGINAL_MESSAGE = re.compile(
+    r"^-{2,}\s*(?:original message|ursprüngliche nachricht|message d'origine|mensaje original"
+    r"|oorspronkelijk bericht)\s*-{2,}$",
+    re.I,
+)
+_OUTLOOK_FROM = re.compile(r"^(?:from|von|de|van)\s?:\s", re.I)
+_OUTLOOK_SENT = re.compile(r"^(?:sent|gesendet|envoyé|enviado|verzonden)\s?:\s", re.I)
+_FOOTER = re.compile(r"^(?:sent from my .*|get outlook for .*|von meinem .* gesendet)$", re.I)
+_RULE = re.compile(r"^[_\-=]{3,}$")
+
+
+def clean_body(text: str) -> str:
+    """Return the part of a mail body its sender wrote.
+
+    Normalises line endings to ``\\n`` and odd spaces (no-break, zero-width)
+    to plain spaces; cuts at the signature separator (``-- ``), at Outlook's
+    ``-----Original Message-----`` or ``From: ... Sent: ...`` block, and at an
+    ``On ... wrote:`` line whose rest is all quoted; blanks the remaining
+    ``>`` quoted lines and attribution lines; drops trailing mobile footers
+    ("Sent from my iPhone") and blank lines. Blanking (not deleting) keeps
+    the line numbers of the kept lines as they are in the mail.
+    """
+    text = text.replace("\r\n", "\n").replace("\r", "\n").translate(_ODD_SPACES)
+    lines = [line.rstrip() for line in text.split("\n")]
+    lines = lines[: _cut_point(lines)]
+    kept = list(lines)
+    for index, line in enumerate(lines):
+        if _is_quoted(line):
+            kept[index] = ""
+        elif (span := _attribution_span(lines, index)) and _next_content_is_quoted(lines, index + span):
+            kept[index : index + span] = [""] * span
+    while kept and (not kept[-1].strip() or _FOOTER.match(kept[-1].strip()) or _RULE.match(kept[-1].strip())):
+        kept.pop()
+    return "\n".join(kept)
+
+
+def _cut_point(lines: list[str]) -> int:
+    """Index of the first line of what follows the sender's own text (len(lines) if nothing)."""
+    for index, line in enumerate(lines):
+        stripped = line.strip()
+        if line == "--" or _ORIGINAL_MESSAGE.match(stripped):  # lines are right-stripped: "-- " is "--"
+            return index
+        if _OUTLOOK_FROM.match(stripped) and _is_sent_line_within(lines, index + 1):
+            return index
+        span = _attribution_span(lines, index)
+        if span and all(_is_quoted(rest) or not rest.strip() for rest in lines[index + span :]):
+            return index
+    return len(lines)
+
+
+def _is_sent_line_within(lines: list[str], start: int) -> bool:
+    """True when one of the three lines from ``start`` is Outlook's "Sent:" header line."""
+    return any(_OUTLOOK_SENT.match(line.strip()) for line in lines[start : start + 3])
+
+
+def _attribution_span(lines: list[str], index: int) -> int:
+    """1 or 2 when an "On ... wrote:" line (possibly wrapped once) starts at ``index``, else 0."""
+    line = lines[index].strip()
+    if _ATTRIBUTION.match(line):
+        return 1
+    wrapped = index + 1 < len(lines) and _ATTRIBUTION_START.match(line)
+    return 2 if wrapped and _ATTRIBUTION.match(f"{line} {lines[index + 1].strip()}") else 0
+
+
+def _next_content_is_quoted(lines: list[str], start: int) -> bool:
+    following = next((line for line in lines[start:] if line.strip()), "")
+    return _is_quoted(following)
+
+
+def _is_quoted(line: str) -> bool:
+    return line.lstrip().startswith(">")

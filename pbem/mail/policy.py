@@ -1,0 +1,113 @@
+"""Which mail the game master must never answer, and how much it answers at all.
+
+Answering the wrong mail starts a mail loop: two robots answering each other
+for ever. So bounces, auto-replies, bulk and list mail, and mail from our own
+addresses are never answered (:func:`never_answer_reason`); a sender that
+floods us is answered at most N times per window (:class:`RateLimiter`); and
+mail over the size limit is not read (:func:`is_oversized`, 1 MB by default).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import deque
+from collections.abc import Iterable
+from datetime import datetime, timedelta
+
+from pbem.mail.parse import IncomingMail
+
+DEFAULT_MAX_SIZE = 1024 * 1024
+"""Default size limit of an incoming mail: 1 MB (1,048,576 bytes of raw mail).
+
+Orders are a few lines; anything this big is an attachment we ignore anyway."""
+
+_BOUNCE_SENDERS = frozenset({"mailer-daemon", "postmaster"})
+_BULK_PRECEDENCE = frozenset({"bulk", "list", "junk"})
+_AUTO_SUBJECT = re.compile(
+    r"^\s*(?:auto(?:matic)?[\s-]*(?:reply|response|antwort)|out of (?:the )?office|abwesenheit"
+    r"|r[ée]ponse automatique|autosvar|respuesta autom[áa]tica|vacation)",
+    re.I,
+)
+
+
+def never_answer_reason(mail: IncomingMail, own_addresses: Iterable[str]) -> str | None:
+    """Return why ``mail`` must not be answered, or ``None`` when it may be.
+
+    Never answered: mail from one of ``own_addresses`` or a plus variant of
+    one (``gm+anything@domain``); bounces (From MAILER-DAEMON or postmaster,
+    the null Return-Path ``<>``, ``multipart/report`` delivery and read
+    reports); auto-replies (``Auto-Submitted`` other than ``no``,
+    ``X-Autoreply``, ``X-Autorespond``, or an "Out of Office" style subject
+    together with ``X-Auto-Response-Suppress`` or a ``Precedence`` header);
+    ``Precedence: bulk/list/junk``; and mailing-list mail (``List-Id``).
+    A subject alone never drops a player's mail.
+    """
+    local = mail.sender.partition("@")[0]
+    own = {_without_plus(address.strip().lower()) for address in own_addresses}
+    if _without_plus(mail.sender) in own:
+        return f"mail from our own address {mail.sender}"
+    if local in _BOUNCE_SENDERS:
+        return f"bounce from {mail.sender}"
+    if mail.return_path == "":
+        return "bounce: the Return-Path is empty (<>)"
+    if mail.content_type in ("multipart/report", "message/delivery-status"):
+        return f"delivery or read report ({mail.content_type}; report-type={mail.report_type})"
+    if mail.auto_submitted is not None and mail.auto_submitted.split(";")[0].strip() != "no":
+        return f"automatic mail (Auto-Submitted: {mail.auto_submitted})"
+    if mail.x_autoreply is not None or mail.x_autorespond is not None:
+        return "automatic reply (X-Autoreply or X-Autorespond)"
+    if mail.precedence in _BULK_PRECEDENCE:
+        return f"bulk mail (Precedence: {mail.precedence})"
+    if _AUTO_SUBJECT.match(mail.subject) and (mail.x_auto_response_suppress is not None or mail.precedence):
+        return f"automatic reply (subject {mail.subject!r} with an auto-reply header)"
+    if mail.list_id is not None:
+        return f"mailing-list mail (List-Id: {mail.list_id})"
+    return None
+
+
+def _without_plus(address: str) -> str:
+    local, at, domain = address.partition("@")
+    return local.split("+", 1)[0] + at + domain
+
+
+def is_oversized(size: int, limit: int = DEFAULT_MAX_SIZE) -> bool:
+    """True when a raw mail of ``size`` bytes is over ``limit`` (default 1 MB, :data:`DEFAULT_MAX_SIZE`)."""
+    return size > limit
+
+
+class RateLimiter:
+    """Per-sender sliding window: at most ``max_mails`` answered mails per ``window``.
+
+    Pure apart from its own memory: the time is passed in, nothing is read
+    from a clock. Only allowed mails count, so a sender who keeps flooding is
+    allowed again as soon as their older mails leave the window. Senders with
+    nothing in the window are forgotten once per window.
+    """
+
+    def __init__(self, *, max_mails: int = 20, window: timedelta = timedelta(hours=1)) -> None:
+        """Raises ``ValueError`` unless ``max_mails`` and ``window`` are positive."""
+        if max_mails < 1 or window <= timedelta(0):
+            raise ValueError(f"a rate limit needs max_mails >= 1 and a positive window, not {max_mails}/{window}")
+        self.max_mails = max_mails
+        self.window = window
+        self._seen: dict[str, deque[datetime]] = {}
+        self._next_sweep: datetime | None = None
+
+    def allow(self, sender: str, now: datetime) -> bool:
+        """Return True and count the mail when ``sender`` is under the limit at ``now``, else False."""
+        self._sweep(now)
+        key = sender.strip().lower()
+        times = self._seen.setdefault(key, deque())
+        while times and times[0] <= now - self.window:
+            times.popleft()
+        if len(times) >= self.max_mails:
+            return False
+        times.append(now)
+        return True
+
+    def _sweep(self, now: datetime) -> None:
+        if self._next_sweep is not None and now < self._next_sweep:
+            return
+        horizon = now - self.window
+        self._seen = {key: times for key, times in self._seen.items() if times and times[-1] > horizon}
+        self._next_sweep = now + self.window

@@ -1,0 +1,71 @@
+"""Starting the daemon from the command line: configuration, embedded servers, signals."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import signal
+from typing import TextIO
+
+from pbem.mail.config import ImapUrl, SmtpUrl
+from pbem.mail.daemon import MailDaemon
+from pbem.mail.embedded import EmbeddedMailServers
+from pbem.store import open_database
+
+DEFAULT_ADDRESS = "gm@pbem.localhost"
+
+
+async def serve(
+    *,
+    db_path: str,
+    imap: str | None,
+    smtp: str | None,
+    address: str,
+    imap_port: int,
+    smtp_port: int,
+    out: TextIO,
+    stop: asyncio.Event | None = None,
+) -> None:
+    """Run the game master until ``stop`` is set (or SIGINT/SIGTERM).
+
+    With neither ``imap`` nor ``smtp``, embedded IMAP and SMTP servers are
+    started on 127.0.0.1 and described on ``out``. Raises BadMailUrl for a
+    bad URL and ValueError when only one of the two servers is given.
+    """
+    if (imap is None) != (smtp is None):
+        raise ValueError("give both --imap and --smtp, or neither (to use the embedded servers)")
+    stop = stop or asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        try:
+            loop.add_signal_handler(signum, stop.set)
+        except (NotImplementedError, RuntimeError):  # not the main thread
+            pass
+    db = open_database(db_path)
+    servers: EmbeddedMailServers | None = None
+    try:
+        if imap is None:
+            servers = EmbeddedMailServers(imap_port=imap_port, smtp_port=smtp_port)
+            await servers.start()
+            await servers.add_user(address)
+            imap_url, smtp_url = ImapUrl.parse(servers.imap_url(address)), SmtpUrl.parse(servers.smtp_url())
+            out.write(servers.describe() + "\n")
+        else:
+            assert smtp is not None
+            imap_url, smtp_url = ImapUrl.parse(imap), SmtpUrl.parse(smtp)
+        out.write(f"pbem serves as {address}: mail HELP to it for the commands. Database: {db_path}.\n")
+        out.write(f"Watching {imap_url}, sending through {smtp_url}. Stop with Ctrl-C.\n")
+        out.flush()
+        await MailDaemon(db, imap=imap_url, smtp=smtp_url, address=address).run(stop)
+    finally:
+        if servers is not None:
+            await servers.stop()
+        db.close()
+
+
+def configure_logging(verbose: bool) -> None:
+    """Log to standard error: INFO and up (DEBUG with ``verbose``)."""
+    logging.basicConfig(
+        level=logging.DEBUG if verbose else logging.INFO,
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )

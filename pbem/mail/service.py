@@ -1,0 +1,487 @@
+"""Handling one stored mail: who sent it, what it asks, what changes, and the reply.
+
+:meth:`MailService.handle` runs in one database transaction: the changes the
+mail makes (orders, joins, GM actions, resolutions), the reply and any other
+mail it causes are committed together with the mark that the mail was
+handled, so a crash anywhere either leaves the mail to be handled again from
+scratch or has handled it completely, never half.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from sqlmodel import Session
+
+from pbem.campaign import Campaign, NotAuthorised
+from pbem.checking import check_syntax
+from pbem.clock import format_utc
+from pbem.commands import (
+    AssignSeat,
+    CheckOrders,
+    CreateGame,
+    EndGame,
+    Extend,
+    GmCommand,
+    GmSession,
+    Help,
+    Join,
+    Pause,
+    Press,
+    ProcessTurn,
+    Replace,
+    Resign,
+    Resume,
+    SeatSession,
+    SessionCommand,
+    SetDeadline,
+    SetOptions,
+    ShowOrders,
+    StartGame,
+    Status,
+    help_text,
+    parse_script,
+)
+from pbem.core import PbemError, StaleTurn
+from pbem.games import find_game
+from pbem.mail.compose import compose_notice, compose_reply
+from pbem.mail.mailstore import DatabaseOutbox, InboundStore
+from pbem.mail.notices import FROM_NAME, MailNotifier
+from pbem.mail.parse import IncomingMail, MalformedMail, parse_mail, subject_tag
+from pbem.mail.policy import DEFAULT_MAX_SIZE, RateLimiter, is_oversized, never_answer_reason
+from pbem.mail.tokens import ReplyTokens, TokenError, is_token_address
+from pbem.passwords import hash_password, new_password
+from pbem.store.tables import GameRow, SeatRow
+from pbem.turns import SERVICE_OPTIONS, TurnRunner
+
+_log = logging.getLogger(__name__)
+_SUBJECT_TURN = re.compile(r"\]\s*turn\s+(\d+)\b", re.I)
+
+
+class SenderRefused(PbemError):
+    """Mail that does not come from the address holding the seat it speaks for."""
+
+
+@dataclass
+class Outcome:
+    """What handling one mail did, for logs and tests."""
+
+    status: str  # handled | ignored | failed
+    reason: str = ""
+    submitted: list[tuple[str, str]] = field(default_factory=list)  # (game, seat) whose orders were stored
+
+
+@dataclass
+class _Reply:
+    """The reply being written: its sections, and the seat it speaks to (for Reply-To)."""
+
+    sections: list[str] = field(default_factory=list)
+    game: GameRow | None = None
+    seat: SeatRow | None = None
+
+    def add(self, text: str) -> None:
+        self.sections.append(text.rstrip() + "\n")
+
+
+class MailService:
+    """Turns stored inbound mail into game actions and replies."""
+
+    def __init__(
+        self,
+        runner: TurnRunner,
+        *,
+        address: str,
+        tokens: ReplyTokens,
+        clock: Callable[[], datetime],
+        max_size: int = DEFAULT_MAX_SIZE,
+        rate_limiter: RateLimiter | None = None,
+    ) -> None:
+        self.runner = runner
+        self.campaign = Campaign(runner)
+        self.address = address.lower()
+        self.tokens = tokens
+        self.clock = clock
+        self.max_size = max_size
+        self.rate_limiter = rate_limiter or RateLimiter()
+        self.notifier = MailNotifier(address=self.address, tokens=tokens, clock=clock)
+        runner.on_resolved.append(self.notifier.on_resolved)
+
+    # --- the one entry point ----------------------------------------------------
+
+    def handle(self, inbound_id: int) -> Outcome:
+        """Handle one stored inbound mail completely, in one transaction; return what was done."""
+        with self.runner.db.session() as session:
+            row = InboundStore.load(session, inbound_id)
+            if row.status != "new":
+                return Outcome("ignored", "handled before")
+            try:
+                outcome = self._handle(session, row.raw, inbound_id)
+            except MalformedMail as error:
+                _log.warning("inbound %s: malformed mail: %s", inbound_id, error)
+                outcome = Outcome("failed", f"malformed: {error}")
+                if error.sender and error.sender != self.address:
+                    self._refuse_unreadable(session, error.sender, str(error), inbound_id)
+            InboundStore.mark(session, row, "handled" if outcome.status != "failed" else "failed", outcome.reason)
+            return outcome
+
+    def _handle(self, session: Session, raw: bytes, inbound_id: int) -> Outcome:
+        mail = parse_mail(raw)
+        reason = never_answer_reason(mail, [self.address])
+        if reason is not None:
+            _log.info("inbound %s from %s ignored: %s", inbound_id, mail.sender, reason)
+            return Outcome("ignored", reason)
+        if not self.rate_limiter.allow(mail.sender, self.clock()):
+            _log.warning("inbound %s from %s ignored: rate limit", inbound_id, mail.sender)
+            return Outcome("ignored", "rate limited")
+        reply = _Reply()
+        outcome = Outcome("handled")
+        if is_oversized(mail.size, self.max_size):
+            reply.add(f"Your mail is {mail.size:,} bytes, over the limit of {self.max_size:,} bytes, so it was not "
+                      "read. Send your orders as a short plain-text mail.")
+            outcome = Outcome("handled", "oversized")
+        else:
+            self._run_script(session, mail, reply, outcome)
+        self._send_reply(session, mail, reply, inbound_id)
+        return outcome
+
+    # --- reading the script ------------------------------------------------------
+
+    def _run_script(self, session: Session, mail: IncomingMail, reply: _Reply, outcome: Outcome) -> None:
+        token_address = next((a for a in mail.recipients if is_token_address(a)), None)
+        script = parse_script(mail.body, token_seat=token_address is not None)
+        for problem in script.problems:
+            reply.add(f"line {problem.line}: {problem.text}\n" + " " * (problem.column + len(f"line {problem.line}: ") - 1)
+                      + f"^\nREFUSED: {problem.message}")
+        if script.is_empty:
+            reply.add("No commands or orders found in your mail. Send HELP for the list of commands.")
+            return
+        tag = subject_tag(mail.subject)
+        for command in script.commands:
+            try:
+                self._run_command(session, mail, command, token_address, tag, reply, outcome)
+            except (PbemError, ValueError) as error:
+                reply.add(f"REFUSED: {error}")
+
+    def _run_command(self, session: Session, mail: IncomingMail, command: object, token_address: str | None,
+                     tag: str | None, reply: _Reply, outcome: Outcome) -> None:
+        if isinstance(command, Join):
+            self._join(session, mail, command, reply)
+        elif isinstance(command, Status):
+            self._status(session, command.game or tag, reply)
+        elif isinstance(command, Help):
+            self._help(command, reply)
+        elif isinstance(command, CheckOrders):
+            result = check_syntax(command.kind, command.orders.numbered_text)
+            reply.add(f"Syntax check against {result.kind} (nothing stored):\n" + result.render())
+        elif isinstance(command, SeatSession):
+            self._seat_session(session, mail, command, token_address, tag, reply, outcome)
+        elif isinstance(command, GmSession):
+            self.campaign.check_gm(command.game, command.password, session=session)
+            game = self.runner.load_game(session, command.game)
+            self._gm_commands(session, mail, game, command.commands, reply)
+        elif isinstance(command, CreateGame):
+            self._create(session, mail, command, reply)
+
+    # --- players -----------------------------------------------------------------
+
+    def _join(self, session: Session, mail: IncomingMail, command: Join, reply: _Reply) -> None:
+        joined = self.campaign.join(command.game, mail.sender, command.seat, session=session)
+        game = self.runner.load_game(session, joined.game)
+        seat = self.runner.load_seat(session, game, joined.seat)
+        reply.game, reply.seat = game, seat
+        reply.add(
+            f"You joined game {joined.game} ({find_game(game.kind).title}) as seat {joined.seat}.\n"
+            f"Your password is {joined.password} (for SIGNON {joined.game} {joined.seat} {joined.password}); "
+            "you rarely need it: a plain reply to any mail from this game signs you on.\n"
+            "The game starts when the GM sends START."
+        )
+        open_seats = [s.name for s in self.runner.load_seats(session, game) if not s.address]
+        info = self.runner.snapshot(session, game)
+        if open_seats:
+            self.notifier.tell_gm(session, info, f"{mail.sender} joined {game.name} as seat {joined.seat}; "
+                                                 f"open seats: {', '.join(open_seats)}.")
+        else:
+            self.notifier.tell_gm(session, info, f"{mail.sender} joined {game.name} as seat {joined.seat}; "
+                                                 "every seat is taken. Send START to begin.")
+
+    def _seat_session(self, session: Session, mail: IncomingMail, command: SeatSession, token_address: str | None,
+                      tag: str | None, reply: _Reply, outcome: Outcome) -> None:
+        game, seat = self._signed_on_seat(session, mail, command, token_address, tag)
+        reply.game, reply.seat = game, seat
+        if not command.orders.is_empty:
+            self._orders(session, mail, game, seat, command, reply, outcome)
+        for sub in command.commands:
+            self._session_command(session, mail, game, seat, sub, reply)
+
+    def _signed_on_seat(self, session: Session, mail: IncomingMail, command: SeatSession,
+                        token_address: str | None, tag: str | None) -> tuple[GameRow, SeatRow]:
+        if command.is_token_reply:
+            if token_address is None:
+                raise SenderRefused("orders need SIGNON <game> <seat> <password>, or a reply to a mail from a game")
+            try:
+                game_name, seat_name = self.tokens.verify(
+                    token_address, lambda g, s: self._key_version(session, g, s), self.clock().date()
+                )
+            except TokenError as error:
+                raise SenderRefused(f"{error}. Nothing was changed.") from error
+            game = self.runner.load_game(session, game_name)
+            seat = self.runner.load_seat(session, game, seat_name)
+        else:
+            name = command.game or tag
+            if name is None or command.seat is None or command.password is None:
+                raise SenderRefused("SIGNON needs a game, a seat and a password: SIGNON <game> <seat> <password>")
+            seat = self.campaign.seat_for_signon(name, command.seat, command.password, session=session)
+            game = self.runner.load_game(session, name)
+        if (seat.address or "").lower() != mail.sender:
+            if seat.address:
+                self.notifier.tell_address(
+                    session, game, seat.address, "Mail refused",
+                    f"A mail from {mail.sender} tried to act for your seat {seat.name} of game {game.name}. "
+                    "It was refused and nothing was changed. Only mail from your address is accepted.",
+                    seat=seat,
+                )
+            raise SenderRefused(
+                f"seat {seat.name} of {game.name} is held by another address; mail from {mail.sender} cannot act "
+                "for it. Nothing was changed, and the seat's holder was told."
+            )
+        return game, seat
+
+    def _key_version(self, session: Session, game: str, seat: str) -> int | None:
+        try:
+            row = self.runner.load_game(session, game)
+            return self.runner.load_seat(session, row, seat).key_version
+        except PbemError:
+            return None
+
+    def _orders(self, session: Session, mail: IncomingMail, game: GameRow, seat: SeatRow, command: SeatSession,
+                reply: _Reply, outcome: Outcome) -> None:
+        wanted = _SUBJECT_TURN.search(mail.subject)
+        if wanted is not None and int(wanted.group(1)) != game.turn and game.status == "active":
+            raise StaleTurn(
+                f"these orders answer turn {wanted.group(1)} of {game.name}, but the game is at turn {game.turn}; "
+                "they were refused as stale. Read the newest report and send orders for the current turn."
+            )
+        result = self.runner.submit(
+            game.name, seat.name, command.orders.numbered_text, store=not command.check,
+            source=f"mail:{mail.message_id}", session=session,
+        )
+        header = "CHECK only, nothing stored:\n" if command.check else ""
+        if not command.check and result.version is None and not result.general:
+            header = "No line was accepted; your previous orders (if any) stand.\n"
+        reply.add(header + result.render())
+        if result.version is not None:
+            outcome.submitted.append((game.name, seat.name))
+
+    def _session_command(self, session: Session, mail: IncomingMail, game: GameRow, seat: SeatRow,
+                         command: SessionCommand, reply: _Reply) -> None:
+        if isinstance(command, ShowOrders):
+            current = self.runner.current_orders(game.name, seat.name, session=session)
+            if current is None:
+                reply.add(f"You have no orders for turn {game.turn} of {game.name} yet.")
+            else:
+                lines = "\n".join(current.orders) or "(an empty set of orders: you hold)"
+                reply.add(f"Your orders v{current.version} for turn {game.turn} of {game.name}:\n{lines}")
+        elif isinstance(command, Resign):
+            self.campaign.resign(game.name, seat.name, session=session)
+            self.notifier.tell_gm(session, self.runner.snapshot(session, game),
+                                  f"Seat {seat.name} ({mail.sender}) resigned from {game.name}. "
+                                  "It gets NMR defaults until you REPLACE it.")
+            reply.add(f"You resigned seat {seat.name} of {game.name}. The GM was told.")
+        elif isinstance(command, Press):
+            self._press(session, game, seat.name, command, reply)
+        elif isinstance(command, Help):
+            self._help(command, reply)
+        elif isinstance(command, Status):
+            self._status(session, command.game or game.name, reply)
+
+    def _press(self, session: Session, game: GameRow, sender_label: str, command: Press, reply: _Reply) -> None:
+        seats = self.runner.load_seats(session, game)
+        targets = seats if command.is_broadcast else [self.runner.load_seat(session, game, s) for s in command.to]
+        text = command.text.text.strip()
+        if not text:
+            reply.add("PRESS with no text: nothing was sent.")
+            return
+        sent = []
+        for seat in targets:
+            if seat.address and seat.name != sender_label:
+                self.notifier.tell_address(session, game, seat.address, f"Press from {sender_label}",
+                                           f"Press from {sender_label} in game {game.name}:\n\n{text}", seat=seat)
+                sent.append(seat.name)
+        if game.gm_address and sender_label != "GM":
+            self.notifier.tell_address(session, game, game.gm_address, f"Press from {sender_label} (copy)",
+                                       f"Press from {sender_label} to {', '.join(sent) or 'nobody'}:\n\n{text}")
+        reply.add(f"Press relayed to {', '.join(sent) or 'nobody'}.")
+
+    def _status(self, session: Session, name: str | None, reply: _Reply) -> None:
+        if name is None:
+            raise PbemError("STATUS needs a game name")
+        game = self.runner.load_game(session, name)
+        info = self.runner.snapshot(session, game)
+        lines = [f"Game {game.name} ({info.game.title}), {game.status}, turn {game.turn}."]
+        if game.status == "forming":
+            open_seats = [s.name for s in info.seats if not s.address]
+            lines.append(f"Open seats: {', '.join(open_seats) or 'none'}.")
+        else:
+            scores = self.runner.state_json(game.name, session=session)["scores"]
+            lines.append("Scores: " + ", ".join(f"{s} {v}" for s, v in scores.items()) + ".")
+        if info.outcome is not None:
+            lines.append(f"Finished; winners: {', '.join(info.outcome.winners)}.")
+        elif info.phase is not None:
+            missing = [s for s in info.phase.seats if self.runner.current_submission(session, game, s) is None]
+            lines.append(f"Waiting for orders from: {', '.join(missing) or 'nobody (all in)'}.")
+            if game.deadline:
+                lines.append(f"Deadline: {format_utc(game.deadline)}.")
+        reply.add("\n".join(lines))
+
+    def _help(self, command: Help, reply: _Reply) -> None:
+        if command.kind:
+            game = find_game(command.kind)
+            reply.add(f"{game.title} ({game.name}) orders:\n\n{game.help()}")
+        else:
+            reply.add(help_text())
+
+    # --- GMs ---------------------------------------------------------------------
+
+    def _create(self, session: Session, mail: IncomingMail, command: CreateGame, reply: _Reply) -> None:
+        options = dict(command.options)
+        game_kind = find_game(command.kind)
+        players = int(options.pop("players", str(game_kind.max_players)))
+        seed = options.pop("seed", None)
+        password = new_password()
+        self.runner.create_game(
+            command.kind, command.game, players=players, options=options,
+            seed=int(seed) if seed is not None else None,
+            gm_address=mail.sender, gm_password_hash=hash_password(password), session=session,
+        )
+        game = self.runner.load_game(session, command.game)
+        reply.add(
+            f"Created {game_kind.title} game {game.name} for {players} players; you are its GM.\n"
+            f"Your GM password is {password}: start GM mails with GM {game.name} {password}.\n"
+            f"Players join with: JOIN {game.name}"
+        )
+        self._gm_commands(session, mail, game, command.commands, reply)
+
+    def _gm_commands(self, session: Session, mail: IncomingMail, game: GameRow,
+                     commands: tuple[GmCommand, ...], reply: _Reply) -> None:
+        for command in commands:
+            try:
+                self._gm_command(session, mail, game, command, reply)
+            except (PbemError, ValueError) as error:
+                reply.add(f"line {command.line}: REFUSED: {error}")
+
+    def _gm_command(self, session: Session, mail: IncomingMail, game: GameRow, command: GmCommand,
+                    reply: _Reply) -> None:
+        name = game.name
+        if isinstance(command, StartGame):
+            issued = self.campaign.issue_passwords(name, session=session)
+            info = self.runner.start(name, session=session)
+            for seat in info.seats:
+                if seat.name in issued and seat.address:
+                    self.notifier.tell_address(
+                        session, game, seat.address, "Your seat",
+                        f"You play seat {seat.name} of game {name}. Your password is {issued[seat.name]}; "
+                        "a plain reply to any mail from this game signs you on.", seat=seat)
+            self.notifier.send_report(session, info, self.runner.last_report(name, session=session))
+            reply.add(f"Game {name} started; the opening report went to every seat.")
+        elif isinstance(command, SetDeadline):
+            when = self.campaign.set_deadline(name, command.when, session=session)
+            self._announce(session, game, f"The GM set the deadline of turn {game.turn} to {format_utc(when)}.")
+            reply.add(f"Deadline set to {format_utc(when)}.")
+        elif isinstance(command, Extend):
+            when = self.campaign.extend(name, command.by, session=session)
+            self._announce(session, game, f"The GM extended the deadline of turn {game.turn} to {format_utc(when)}.")
+            reply.add(f"Deadline extended to {format_utc(when)}.")
+        elif isinstance(command, Pause):
+            self.campaign.pause(name, session=session)
+            self._announce(session, game, f"The GM paused game {name}; no deadline runs until it resumes.")
+            reply.add(f"Game {name} paused.")
+        elif isinstance(command, Resume):
+            when = self.campaign.resume(name, session=session)
+            deadline = f" The deadline is {format_utc(when)}." if when else ""
+            self._announce(session, game, f"The GM resumed game {name}.{deadline}")
+            reply.add(f"Game {name} resumed.{deadline}")
+        elif isinstance(command, Replace):
+            old = self.runner.load_seat(session, game, command.seat).address
+            joined = self.campaign.replace(name, command.seat, command.address.lower(), session=session)
+            seat = self.runner.load_seat(session, game, joined.seat)
+            self.notifier.tell_address(
+                session, game, seat.address or command.address, "You take over a seat",
+                f"The GM gave you seat {seat.name} of game {name}. Your password is {joined.password}; "
+                "a plain reply to any mail from this game signs you on. Send STATUS " + name + " to see where "
+                "the game stands.", seat=seat)
+            if old and old != seat.address:
+                self.notifier.tell_address(session, game, old, "Seat replaced",
+                                           f"The GM gave your seat {seat.name} of game {name} to another player.")
+            reply.add(f"Seat {seat.name} of {name} now belongs to {seat.address}; they were told.")
+        elif isinstance(command, AssignSeat):
+            seat = self.runner.load_seat(session, game, command.seat)
+            if game.status != "forming":
+                raise PbemError(f"SEAT works only before START; use REPLACE {command.seat} {command.address}")
+            if seat.address:
+                raise PbemError(f"seat {seat.name} of {name} is taken by {seat.address}")
+            seat.address = command.address.lower()
+            session.add(seat)
+            reply.add(f"Seat {seat.name} of {name} is assigned to {seat.address}; they get their password at START.")
+        elif isinstance(command, SetOptions):
+            self._set_options(session, game, dict(command.options), reply)
+        elif isinstance(command, ProcessTurn):
+            resolution = self.runner.resolve(name, reason="gm", session=session)
+            turns = ", ".join(str(t.record.turn) for t in resolution.turns)
+            reply.add(f"Resolved turn(s) {turns} of {name}; the reports went out.")
+        elif isinstance(command, EndGame):
+            self.campaign.end(name, session=session)
+            info = self.runner.snapshot(session, game)
+            self.notifier.send_report(session, info, self.runner.last_report(name, session=session))
+            reply.add(f"Game {name} ended; the final report went to every seat.")
+        elif isinstance(command, Press):
+            self._press(session, game, "GM", command, reply)
+        elif isinstance(command, Help):
+            self._help(command, reply)
+        elif isinstance(command, Status):
+            self._status(session, command.game or name, reply)
+
+    def _set_options(self, session: Session, game: GameRow, options: dict[str, str], reply: _Reply) -> None:
+        fields = {"turn_hours": "turn_hours", "delay_minutes": "early_delay_minutes",
+                  "reminder_hours": "reminder_hours", "grace_hours": "grace_hours"}
+        for key, value in options.items():
+            key = key.lower()
+            if key == "resolve":
+                if value.lower() not in ("early", "deadline"):
+                    raise PbemError(f"resolve={value}: expected early or deadline")
+                game.resolve_when = value.lower()
+            elif key in fields:
+                try:
+                    number = float(value)
+                except ValueError as error:
+                    raise PbemError(f"{key}={value}: expected a number") from error
+                setattr(game, fields[key], number)
+            else:
+                raise PbemError(f"SET {key}: the options that can change are {', '.join(sorted(SERVICE_OPTIONS))}")
+        session.add(game)
+        reply.add("Options set: " + ", ".join(f"{k}={v}" for k, v in options.items()) + ".")
+
+    def _announce(self, session: Session, game: GameRow, text: str) -> None:
+        self.notifier.tell_players(session, self.runner.snapshot(session, game), text)
+
+    # --- replies -----------------------------------------------------------------
+
+    def _send_reply(self, session: Session, mail: IncomingMail, reply: _Reply, inbound_id: int) -> None:
+        reply_to = None
+        if reply.game is not None and reply.seat is not None and reply.seat.address == mail.sender:
+            reply_to = self.notifier.reply_address(reply.game, reply.seat)
+        body = "\n".join(reply.sections) + "\n-- \npbem game master. Send HELP for the commands.\n"
+        message = compose_reply(mail, from_address=self.address, from_name=FROM_NAME, body=body,
+                                now=self.clock(), reply_to=reply_to)
+        DatabaseOutbox.enqueue(session, message, purpose="reply", inbound_id=inbound_id)
+
+    def _refuse_unreadable(self, session: Session, sender: str, problem: str, inbound_id: int) -> None:
+        message = compose_notice(
+            to=sender, from_address=self.address, from_name=FROM_NAME, now=self.clock(),
+            subject="Your mail could not be read",
+            body=f"Your mail could not be read ({problem}). Please send your orders again as plain text.\n",
+        )
+        DatabaseOutbox.enqueue(session, message, purpose="reply", inbound_id=inbound_id)

@@ -1,0 +1,167 @@
+"""Reply addresses that carry a seat, so that players never type a password.
+
+Every mail to a player sets Reply-To to an address like::
+
+    gm+tc-1.a.k1.20260.mfrggzdfmztwq2lk@example.org
+       |    | |  |     `-- HMAC-SHA256 of the rest, first 80 bits, base32 (16 chars)
+       |    | |  `-------- day of issue, days since 1970-01-01
+       |    | `----------- the seat's key version (bumped by REPLACE)
+       |    `------------- seat
+       `------------------ game
+
+All lower case (mail systems may fold case), fields joined by dots (names
+hold only letters, digits and '-'), after a plus on the service's own local
+part, so the mail arrives in the service's mailbox. A reply to it is signed
+on as that seat, until the token is older than ``max_age_days`` or the seat's
+key version changes (the GM replaced the player).
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import date
+
+from pbem.core import PbemError
+
+_EPOCH = date(1970, 1, 1)
+_MAC_BYTES = 10  # 80 bits: 16 base32 characters
+_MAX_LOCAL_PART = 64
+_NAME = re.compile(r"[a-z0-9][a-z0-9-]*")
+_TOKEN = re.compile(
+    r"(?P<game>[a-z0-9][a-z0-9-]*)\.(?P<seat>[a-z0-9][a-z0-9-]*)\.k(?P<version>\d{1,6})\.(?P<day>\d{1,6})"
+    r"\.(?P<mac>[a-z2-7]{16})"
+)
+
+KeyVersionLookup = Callable[[str, str], int | None]
+"""``(game, seat) -> the seat's current key version``, or None when there is no such game or seat."""
+
+
+class TokenError(PbemError):
+    """A reply address that does not sign anyone on."""
+
+
+class ForgedToken(TokenError):
+    """A reply address whose token is malformed or whose signature does not match."""
+
+
+class RevokedToken(ForgedToken):
+    """A correctly signed token that no longer signs on: the seat was replaced or is gone.
+
+    A kind of :class:`ForgedToken`, so callers that treat every token that
+    does not authenticate alike can catch that one type.
+    """
+
+
+class ExpiredToken(TokenError):
+    """A correctly signed token older than the maximum age."""
+
+
+@dataclass(frozen=True)
+class _Token:
+    game: str
+    seat: str
+    version: int
+    day: int
+    mac: str
+
+
+class ReplyTokens:
+    """Makes and checks reply addresses signed with ``secret``."""
+
+    def __init__(self, secret: bytes, *, max_age_days: int = 60) -> None:
+        """Raises ``ValueError`` for a secret shorter than 16 bytes or a max age below one day."""
+        if len(secret) < 16:
+            raise ValueError("the reply-token secret must be at least 16 bytes long")
+        if max_age_days < 1:
+            raise ValueError(f"max_age_days must be at least 1, not {max_age_days}")
+        self._secret = secret
+        self.max_age_days = max_age_days
+
+    def address_for(self, base_address: str, game: str, seat: str, key_version: int, issued: date) -> str:
+        """Return the reply address for ``seat`` of ``game``, issued on ``issued``.
+
+        Lower case; the local part of ``base_address`` gets ``+token``.
+        Raises ``ValueError`` when the base address already has a plus part
+        or no domain, a name holds other than letters, digits and '-', the
+        key version is outside 0..999999, or the local part would exceed 64 characters.
+        """
+        local, at, domain = base_address.strip().lower().rpartition("@")
+        if not at or not local or not domain or "+" in local:
+            raise ValueError(f"base address {base_address!r} must look like gm@example.org, without a plus part")
+        game, seat = game.lower(), seat.lower()
+        for what, name in (("game", game), ("seat", seat)):
+            if not _NAME.fullmatch(name):
+                raise ValueError(f"{what} name {name!r} may hold only letters, digits and '-'")
+        if not 0 <= key_version < 1_000_000:
+            raise ValueError(f"key version must be from 0 to 999999, not {key_version}")
+        day = (issued - _EPOCH).days
+        token = f"{game}.{seat}.k{key_version}.{day}.{self._mac(game, seat, key_version, day)}"
+        full_local = f"{local}+{token}"
+        if len(full_local) > _MAX_LOCAL_PART:
+            raise ValueError(
+                f"reply address {full_local}@{domain} has a local part of {len(full_local)} characters, "
+                f"over the limit of {_MAX_LOCAL_PART}; use a shorter game name"
+            )
+        return f"{full_local}@{domain}"
+
+    def verify(self, address: str, key_version_lookup: KeyVersionLookup, today: date) -> tuple[str, str]:
+        """Return ``(game, seat)`` signed on by the reply ``address`` (any case, with or without <>).
+
+        Raises :class:`ForgedToken` when the address has no well-formed token,
+        the signature does not match, or it is dated more than a day ahead;
+        :class:`ExpiredToken` when it is older than ``max_age_days`` on
+        ``today``; :class:`RevokedToken` when ``key_version_lookup`` knows no
+        such seat any more or gives a different key version.
+        """
+        token = _parse(address)
+        if token is None:
+            raise ForgedToken(f"{address!r} is not a reply address with a well-formed token")
+        expected = self._mac(token.game, token.seat, token.version, token.day)
+        if not hmac.compare_digest(expected, token.mac):
+            raise ForgedToken(
+                f"the reply address for game {token.game} seat {token.seat} does not carry a valid signature"
+            )
+        issued = date.fromordinal(_EPOCH.toordinal() + token.day)
+        age = (today - issued).days
+        if age > self.max_age_days:
+            raise ExpiredToken(
+                f"the reply address for game {token.game} seat {token.seat} was issued on {issued.isoformat()} "
+                f"and expired after {self.max_age_days} days; reply to a newer mail or use SIGNON"
+            )
+        if age < -1:
+            raise ForgedToken(f"the reply address for game {token.game} seat {token.seat} is dated in the future")
+        current = key_version_lookup(token.game, token.seat)
+        if current is None:
+            raise RevokedToken(f"game {token.game} has no seat {token.seat} any more")
+        if current != token.version:
+            raise RevokedToken(
+                f"the reply address for game {token.game} seat {token.seat} is from before the seat "
+                "changed hands; it no longer signs on"
+            )
+        return token.game, token.seat
+
+    def _mac(self, game: str, seat: str, version: int, day: int) -> str:
+        message = f"pbem-reply-token:{game}.{seat}.{version}.{day}".encode()
+        digest = hmac.new(self._secret, message, hashlib.sha256).digest()[:_MAC_BYTES]
+        return base64.b32encode(digest).decode("ascii").lower()
+
+
+def is_token_address(address: str) -> bool:
+    """True when ``address`` has the shape of a reply address (``local+game.seat.kN.day.mac@domain``).
+
+    Only the shape: whether the token is genuine is for :meth:`ReplyTokens.verify`.
+    """
+    return _parse(address) is not None
+
+
+def _parse(address: str) -> _Token | None:
+    local = address.strip().strip("<>").lower().rpartition("@")[0]
+    found = _TOKEN.fullmatch(local.partition("+")[2])
+    if found is None:
+        return None
+    return _Token(found["game"], found["seat"], int(found["version"]), int(found["day"]), found["mac"])

@@ -1,0 +1,118 @@
+"""Outgoing replies and turn reports: addressing, threading, loop-stopping headers, encodings."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from pbem.mail.compose import compose_reply, compose_report, reply_subject, thread_root_id
+from pbem.mail.parse import IncomingMail, parse_mail
+
+NOW = datetime(2026, 11, 24, 12, 0, tzinfo=UTC)
+TOKEN = "gm+tc-1.a.k1.20781.abcdefghijklmnop@example.org"
+
+
+def parent(*, subject: str = "[tc-1] orders", references: str = "<r1@mail.example.net>") -> IncomingMail:
+    raw = (
+        f"From: Jürgen Example <juergen@example.net>\nTo: gm@example.org\nSubject: {subject}\n"
+        f"Message-ID: <p1@mail.example.net>\nReferences: {references}\n\nSIGNON tc-1 a secret\n"
+    )
+    return parse_mail(raw.encode())
+
+
+def test_a_reply_threads_under_the_mail_it_answers() -> None:
+    reply = compose_reply(parent(), from_address="gm@example.org", body="Orders stored.", now=NOW)
+    assert reply["In-Reply-To"] == "<p1@mail.example.net>"
+    assert reply["References"] == "<r1@mail.example.net> <p1@mail.example.net>"
+    assert reply["Subject"] == "Re: [tc-1] orders"
+    assert reply["To"].addresses[0].addr_spec == "juergen@example.net"
+    assert reply["To"].addresses[0].display_name == "Jürgen Example"
+
+
+def test_a_reply_is_marked_auto_replied_and_carries_a_fresh_id_on_our_domain() -> None:
+    first = compose_reply(parent(), from_address="gm@example.org", from_name="Game Master", body="x", now=NOW)
+    second = compose_reply(parent(), from_address="gm@example.org", body="x", now=NOW)
+    assert first["Auto-Submitted"] == "auto-replied"
+    assert first["X-Auto-Response-Suppress"] == "All"
+    assert first["Message-ID"].endswith("@example.org>")
+    assert first["Message-ID"] != second["Message-ID"]
+    assert first["From"] == "Game Master <gm@example.org>"
+    assert first["Date"].datetime == NOW
+
+
+def test_the_reply_to_is_the_token_address_when_given() -> None:
+    with_token = compose_reply(parent(), from_address="gm@example.org", body="x", now=NOW, reply_to=TOKEN)
+    without = compose_reply(parent(), from_address="gm@example.org", body="x", now=NOW)
+    assert with_token["Reply-To"] == TOKEN
+    assert without["Reply-To"] is None
+
+
+def test_the_subject_is_not_re_doubled_and_may_be_given() -> None:
+    kept = compose_reply(parent(subject="RE: orders"), from_address="gm@example.org", body="x", now=NOW)
+    assert kept["Subject"] == "RE: orders"
+    given = compose_reply(parent(), from_address="gm@example.org", body="x", now=NOW, subject="Welcome to tc-1")
+    assert given["Subject"] == "Welcome to tc-1"
+    assert reply_subject("") == "Re: your mail"
+    assert reply_subject("line\nbreak") == "Re: line break"
+
+
+def test_long_reference_chains_keep_the_first_and_the_latest() -> None:
+    chain = " ".join(f"<r{number}@example.net>" for number in range(30))
+    reply = compose_reply(parent(references=chain), from_address="gm@example.org", body="x", now=NOW)
+    references = reply["References"].split()
+    assert len(references) == 20
+    assert references[0] == "<r0@example.net>"
+    assert references[-2:] == ["<r29@example.net>", "<p1@mail.example.net>"]
+
+
+def test_a_reply_with_html_is_multipart_alternative_in_utf8() -> None:
+    reply = compose_reply(parent(), from_address="gm@example.org", body="Grüße\nMOVE a", html="<p>Grüße</p>", now=NOW)
+    assert reply.get_content_type() == "multipart/alternative"
+    plain, html = reply.iter_parts()
+    assert (plain.get_content_type(), html.get_content_type()) == ("text/plain", "text/html")
+    assert plain.get_content_charset() == "utf-8"
+    assert plain["Content-Transfer-Encoding"] == "quoted-printable"
+    assert parse_mail(reply.as_bytes()).body == "Grüße\nMOVE a"
+
+
+def test_plain_ascii_text_goes_out_as_7bit_text_plain() -> None:
+    reply = compose_reply(parent(), from_address="gm@example.org", body="Orders stored.", now=NOW)
+    assert reply.get_content_type() == "text/plain"
+    assert reply["Content-Transfer-Encoding"] == "7bit"
+
+
+def test_a_naive_time_is_refused() -> None:
+    with pytest.raises(ValueError, match="time zone"):
+        compose_reply(parent(), from_address="gm@example.org", body="x", now=datetime(2026, 11, 24, 12, 0))
+
+
+def test_a_report_has_the_game_tag_subject_and_is_auto_generated() -> None:
+    report = compose_report(
+        game="tc-1",
+        turn=3,
+        to="alice@example.net",
+        to_name="Alice",
+        from_address="gm@example.org",
+        body="Turn 3 results",
+        now=NOW,
+        reply_to=TOKEN,
+    )
+    assert report["Subject"] == "[tc-1] Turn 3"
+    assert report["Auto-Submitted"] == "auto-generated"
+    assert report["To"] == "Alice <alice@example.net>"
+    assert report["Reply-To"] == TOKEN
+    assert report["Message-ID"].endswith("@example.org>")
+
+
+def test_reports_of_a_game_share_one_thread_root_and_other_games_do_not() -> None:
+    def references(game: str, turn: int) -> str:
+        report = compose_report(
+            game=game, turn=turn, to="a@example.net", from_address="gm@Example.org", body="x", now=NOW
+        )
+        assert report["In-Reply-To"] == report["References"]
+        return str(report["References"])
+
+    assert references("tc-1", 1) == references("tc-1", 2) == thread_root_id("tc-1", "example.org")
+    assert references("tc-1", 1) != references("tc-2", 1)
+    assert thread_root_id("TC-1", "EXAMPLE.org") == "<game.tc-1.thread@example.org>"

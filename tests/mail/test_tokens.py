@@ -1,0 +1,156 @@
+"""Reply tokens: addresses that sign a seat on, and every way one can be refused."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from datetime import date, timedelta
+
+import pytest
+
+from pbem.mail.tokens import (
+    ExpiredToken,
+    ForgedToken,
+    ReplyTokens,
+    RevokedToken,
+    TokenError,
+    is_token_address,
+)
+
+SECRET = b"0123456789abcdef0123456789abcdef"
+ISSUED = date(2026, 11, 24)
+VERSIONS = {("tc-1", "a"): 1, ("tc-1", "b"): 1, ("tc-2", "a"): 1}
+
+
+def versions(game: str, seat: str) -> int | None:
+    return VERSIONS.get((game, seat))
+
+
+def token_address(game: str = "tc-1", seat: str = "a", version: int = 1, issued: date = ISSUED) -> str:
+    return ReplyTokens(SECRET).address_for("gm@example.org", game, seat, version, issued)
+
+
+def test_an_address_round_trips_to_its_game_and_seat() -> None:
+    address = token_address()
+    assert ReplyTokens(SECRET).verify(address, versions, ISSUED) == ("tc-1", "a")
+
+
+def test_the_address_is_lower_case_short_and_shaped_as_documented() -> None:
+    address = ReplyTokens(SECRET).address_for("GM@Example.ORG", "TC-1", "A", 1, ISSUED)
+    local, _, domain = address.partition("@")
+    assert address == address.lower()
+    assert domain == "example.org"
+    assert len(local) <= 64
+    assert re.fullmatch(r"gm\+tc-1\.a\.k1\.\d{5}\.[a-z2-7]{16}", local)
+    assert is_token_address(address)
+
+
+def test_case_folding_and_angle_brackets_do_not_matter() -> None:
+    address = token_address()
+    assert ReplyTokens(SECRET).verify(f"<{address.upper()}>", versions, ISSUED) == ("tc-1", "a")
+
+
+def test_the_same_inputs_give_the_same_address() -> None:
+    assert token_address() == token_address()
+    assert token_address() != token_address(seat="b")
+
+
+def _swap(address: str, old: str, new: str) -> str:
+    assert old in address
+    return address.replace(old, new, 1)
+
+
+def _flip_last_mac_letter(address: str) -> str:
+    local, _, domain = address.partition("@")
+    return f"{local[:-1]}{'b' if local[-1] == 'a' else 'a'}@{domain}"
+
+
+DAY = (ISSUED - date(1970, 1, 1)).days
+
+
+@pytest.mark.parametrize(
+    "tamper",
+    [
+        _flip_last_mac_letter,
+        lambda address: _swap(address, "tc-1.a.", "tc-1.b."),  # another seat
+        lambda address: _swap(address, "tc-1.a.", "tc-2.a."),  # another game
+        lambda address: _swap(address, ".k1.", ".k2."),  # another key version
+        lambda address: _swap(address, f".{DAY}.", f".{DAY + 30}."),  # a later day of issue
+    ],
+)
+def test_a_tampered_address_is_forged(tamper: Callable[[str], str]) -> None:
+    address = tamper(token_address())
+    with pytest.raises(ForgedToken, match="valid signature"):
+        ReplyTokens(SECRET).verify(address, versions, ISSUED)
+
+
+def test_an_address_signed_with_another_secret_is_forged() -> None:
+    address = ReplyTokens(b"another secret, sixteen bytes+").address_for("gm@example.org", "tc-1", "a", 1, ISSUED)
+    with pytest.raises(ForgedToken):
+        ReplyTokens(SECRET).verify(address, versions, ISSUED)
+
+
+@pytest.mark.parametrize(
+    "address",
+    ["gm@example.org", "gm+tc-1@example.org", "gm+tc-1.a.k1.20260.short@example.org", "not an address", ""],
+)
+def test_an_address_without_a_well_formed_token_is_forged(address: str) -> None:
+    assert not is_token_address(address)
+    with pytest.raises(ForgedToken, match="well-formed"):
+        ReplyTokens(SECRET).verify(address, versions, ISSUED)
+
+
+def test_a_token_expires_after_the_maximum_age() -> None:
+    tokens = ReplyTokens(SECRET, max_age_days=60)
+    address = token_address()
+    assert tokens.verify(address, versions, ISSUED + timedelta(days=60)) == ("tc-1", "a")
+    with pytest.raises(ExpiredToken, match="expired after 60 days"):
+        tokens.verify(address, versions, ISSUED + timedelta(days=61))
+
+
+def test_a_token_from_the_future_is_refused_beyond_a_day_of_clock_skew() -> None:
+    tokens = ReplyTokens(SECRET)
+    assert tokens.verify(token_address(), versions, ISSUED - timedelta(days=1)) == ("tc-1", "a")
+    with pytest.raises(ForgedToken, match="future"):
+        tokens.verify(token_address(), versions, ISSUED - timedelta(days=2))
+
+
+def test_a_bumped_key_version_revokes_the_old_players_tokens() -> None:
+    old = token_address(version=1)
+    new = token_address(version=2)
+    bumped = {("tc-1", "a"): 2}.get
+    tokens = ReplyTokens(SECRET)
+    with pytest.raises(RevokedToken, match="changed hands"):
+        tokens.verify(old, lambda game, seat: bumped((game, seat)), ISSUED)
+    assert tokens.verify(new, lambda game, seat: bumped((game, seat)), ISSUED) == ("tc-1", "a")
+
+
+def test_a_token_for_a_seat_that_is_gone_is_revoked() -> None:
+    with pytest.raises(RevokedToken, match="no seat a"):
+        ReplyTokens(SECRET).verify(token_address(), lambda game, seat: None, ISSUED)
+
+
+def test_revoked_is_a_kind_of_forged_and_all_are_token_errors() -> None:
+    assert issubclass(RevokedToken, ForgedToken)
+    assert all(issubclass(kind, TokenError) for kind in (ForgedToken, ExpiredToken, RevokedToken))
+
+
+@pytest.mark.parametrize(
+    ("base", "game", "seat", "version", "match"),
+    [
+        ("gm@example.org", "a-very-long-game-name-indeed", "north-west-corner", 1, "over the limit of 64"),
+        ("gm@example.org", "tc_1", "a", 1, "letters, digits"),
+        ("gm@example.org", "tc-1", "a.b", 1, "letters, digits"),
+        ("gm+x@example.org", "tc-1", "a", 1, "plus"),
+        ("example.org", "tc-1", "a", 1, "gm@example.org"),
+        ("gm@example.org", "tc-1", "a", -1, "key version"),
+    ],
+)
+def test_address_for_refuses_what_cannot_be_encoded(base: str, game: str, seat: str, version: int, match: str) -> None:
+    with pytest.raises(ValueError, match=match):
+        ReplyTokens(SECRET).address_for(base, game, seat, version, ISSUED)
+
+
+def test_a_short_secret_is_refused() -> None:
+    with pytest.raises(ValueError, match="16 bytes"):
+        ReplyTokens(b"short")
