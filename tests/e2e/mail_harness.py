@@ -1,0 +1,110 @@
+"""Test harness: real embedded IMAP and SMTP servers on 127.0.0.1, the real daemon on a
+real SQLite file, a clock the test moves, and players who send and read mail."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from datetime import UTC, datetime, timedelta
+from email.message import EmailMessage
+from pathlib import Path
+
+from pbem.mail.config import ImapUrl, SmtpUrl
+from pbem.mail.daemon import DaemonOptions, MailDaemon
+from pbem.mail.embedded import EmbeddedMailServers
+from pbem.mail.mailclient import MailboxReader, ReceivedMail, plain_mail, send_mail
+from pbem.store import open_database
+from pbem.turns import TurnRunner
+
+GM_ADDRESS = "gm@pbem.test"
+
+
+class MovableClock:
+    """A clock that stands still until the test moves it."""
+
+    def __init__(self, start: datetime | None = None) -> None:
+        self.now = start or datetime.now(UTC).replace(microsecond=0)
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    def advance(self, **delta: float) -> None:
+        """Move the clock forward by a timedelta's keyword arguments."""
+        self.now += timedelta(**delta)
+
+
+class Person:
+    """Somebody with a mailbox who writes to the game master."""
+
+    def __init__(self, harness: MailHarness, address: str) -> None:
+        self.harness = harness
+        self.address = address
+        self.inbox = MailboxReader(harness.servers, address)
+
+    async def send(self, body: str, *, subject: str = "orders", to: str = GM_ADDRESS,
+                   in_reply_to: str | None = None) -> None:
+        """Send a plain mail."""
+        await send_mail(self.harness.servers, plain_mail(self.address, to, subject, body, in_reply_to=in_reply_to))
+
+    async def send_message(self, message: EmailMessage) -> None:
+        """Send a prepared mail as is."""
+        await send_mail(self.harness.servers, message)
+
+    async def reply(self, to: ReceivedMail, body: str) -> None:
+        """Reply to a mail the way a mail program does: to its Reply-To, subject Re:, threaded."""
+        subject = to.subject if to.subject.lower().startswith("re:") else f"Re: {to.subject}"
+        await self.send(body, subject=subject, to=to.reply_to or GM_ADDRESS, in_reply_to=to.message_id)
+
+    async def receive(self, count: int = 1, *, timeout: float = 15.0) -> list[ReceivedMail]:
+        """Wait for ``count`` new mails."""
+        return await self.inbox.new_mail(count, timeout=timeout)
+
+    async def last(self, *, timeout: float = 15.0) -> ReceivedMail:
+        """Wait for one new mail and return it."""
+        return (await self.receive(1, timeout=timeout))[0]
+
+
+class MailHarness:
+    """Servers, daemon, database and clock of one test."""
+
+    def __init__(self, servers: EmbeddedMailServers, daemon: MailDaemon, clock: MovableClock, db_path: Path) -> None:
+        self.servers = servers
+        self.daemon = daemon
+        self.clock = clock
+        self.db_path = db_path
+
+    @property
+    def runner(self) -> TurnRunner:
+        """The daemon's turn runner (same database)."""
+        return self.daemon.runner
+
+    def person(self, address: str) -> Person:
+        """A person with the given address."""
+        return Person(self, address)
+
+    async def settle(self, seconds: float = 0.3) -> None:
+        """Give the daemon a moment (for asserting that nothing happens)."""
+        await asyncio.sleep(seconds)
+
+
+@asynccontextmanager
+async def running_service(tmp_path: Path, *, clock: MovableClock | None = None) -> AsyncIterator[MailHarness]:
+    """Start the servers and the daemon; stop both at the end."""
+    clock = clock or MovableClock()
+    async with EmbeddedMailServers() as servers:
+        await servers.add_user(GM_ADDRESS)
+        db = open_database(str(tmp_path / "pbem.db"))
+        daemon = MailDaemon(
+            db, imap=ImapUrl.parse(servers.imap_url(GM_ADDRESS)), smtp=SmtpUrl.parse(servers.smtp_url()),
+            address=GM_ADDRESS, clock=clock,
+            options=DaemonOptions(idle_recheck=0.5, send_retry_min=0.5, clock_interval=0.1),
+        )
+        stop = asyncio.Event()
+        task = asyncio.create_task(daemon.run(stop))
+        try:
+            yield MailHarness(servers, daemon, clock, tmp_path / "pbem.db")
+        finally:
+            stop.set()
+            await asyncio.wait_for(task, timeout=15)
+            db.close()
