@@ -13,7 +13,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from pbem.core import PbemError, UnknownGame, UnknownSeat
+from pbem.core import GameError, PbemError, UnknownGame, UnknownSeat
 from pbem.checking import check_syntax
 from pbem.store import open_database
 from pbem.turns import TurnRunner
@@ -47,6 +47,10 @@ def _parse_pairs(pairs: Sequence[str], what: str) -> dict[str, str]:
 
 
 def _runner(args: argparse.Namespace) -> TurnRunner:
+    if "://" not in args.db:
+        path = Path(args.db).expanduser()
+        if path.is_dir() or not path.parent.is_dir():
+            raise UsageError(f"--db {args.db}: cannot open a database file there")
     return TurnRunner(open_database(args.db))
 
 
@@ -57,9 +61,12 @@ def cmd_new(args: argparse.Namespace) -> int:
     if not seats and args.players is None:
         raise UsageError("give every seat with --seat SEAT=ADDRESS (or --players N to open seats for JOIN)")
     runner = _runner(args)
-    info = runner.create_game(
-        args.kind, args.game, seats=seats or None, players=args.players, options=options, seed=args.seed
-    )
+    try:
+        info = runner.create_game(
+            args.kind, args.game, seats=seats or None, players=args.players, options=options, seed=args.seed
+        )
+    except GameError as error:  # a taken name, bad options or seats: the command line is at fault
+        raise UsageError(str(error)) from error
     print(f"Created {info.game.name} game {info.name} (seed {info.row.seed}), seats {', '.join(info.seat_names)}.")
     if info.row.status == "active":
         print(runner.report_text(info.name, None), end="")

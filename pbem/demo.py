@@ -6,7 +6,7 @@ from typing import TextIO
 
 from pbem.core import GameRng
 from pbem.games import find_game
-from pbem.turns import TurnRunner
+from pbem.turns import GAME_NAME, TurnRunner
 
 MAX_DEMO_TURNS = 2_000
 
@@ -18,12 +18,18 @@ def robot_orders(runner: TurnRunner, game_name: str, seat: str, rng: GameRng) ->
     return "\n".join(str(order) for order in orders) + "\n"
 
 
-def _free_name(runner: TurnRunner, base: str) -> str:
-    taken = {row.name for row in runner.games()}
+def _free_name(runner: TurnRunner, kind: str) -> str:
+    """Return the first free ``demo-KIND-N``, or ``demo-K-N`` from the kind's initials
+    where that name would be too long for a game name."""
+    taken = {row.name.lower() for row in runner.games()}
     number = 1
-    while f"{base}-{number}" in taken:
+    while True:
+        name = f"demo-{kind}-{number}"
+        if not GAME_NAME.fullmatch(name):
+            name = f"demo-{''.join(word[:1] for word in kind.split('-'))}-{number}"
+        if name.lower() not in taken:
+            return name
         number += 1
-    return f"{base}-{number}"
 
 
 def run_offline_demo(runner: TurnRunner, *, kind: str, seed: int, out: TextIO) -> int:
@@ -34,7 +40,7 @@ def run_offline_demo(runner: TurnRunner, *, kind: str, seed: int, out: TextIO) -
     """
     game = find_game(kind)
     seats = game.seat_names(game.max_players)
-    name = _free_name(runner, f"demo-{game.name}")
+    name = _free_name(runner, game.name)
     runner.create_game(
         game.name, name, seats={s: f"robot-{s.lower()}@demo.invalid" for s in seats}, seed=seed,
         options={"turn_hours": "0"},

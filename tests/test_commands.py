@@ -44,7 +44,7 @@ from pbem.commands import (
     parse_when,
 )
 
-DOCS = Path(__file__).resolve().parents[1] / "docs" / "commands.md"
+DOCS = Path(__file__).resolve().parents[1] / "README.md"
 DEADLINE = datetime(2026, 11, 25, 18, 0, tzinfo=UTC)
 
 
