@@ -33,9 +33,10 @@ from functools import cache
 from typing import Any, Literal
 
 from lark import Lark, Token, Transformer
-from lark.exceptions import UnexpectedInput, UnexpectedToken, VisitError
+from lark.exceptions import UnexpectedInput, VisitError
 
 from pbem.core import PbemError
+from pbem.orders import describe_syntax_error
 from pbem.resources import grammar_dir
 
 MAX_GAME_NAME = 20
@@ -407,21 +408,23 @@ class Script:
 _BLANK = re.compile(r"[^\S\n]")
 
 
-def parse_script(body: str, *, token_seat: bool = False) -> Script:
+def parse_script(body: str, *, token_seat: bool = False, game: str | None = None) -> Script:
     """Read a cleaned mail body into a :class:`Script`; never raises for bad input.
 
     With ``token_seat`` (the mail answers a reply-token address) the body
     starts inside a seat session, so it is orders, unless its first line is
     a command whose word is not one of :data:`RESERVED_WORDS`; an empty token
-    session is left out. Line numbers count the lines of ``body`` from 1;
-    any blank other than a newline (tab, no-break space, ...) counts as a
-    space, so columns stay where they are.
+    session is left out. ``game`` is the game the subject names with a tag
+    such as ``[tc-1]``: it stands in for the game name that a ``STATUS`` or
+    a ``SIGNON <seat> <password>`` line leaves out. Line numbers count the
+    lines of ``body`` from 1; any blank other than a newline (tab, no-break
+    space, ...) counts as a space, so columns stay where they are.
     """
     lines = _BLANK.sub(" ", body.replace("\r\n", "\n").replace("\r", "\n")).split("\n")
     first = next((line.strip() for line in lines if line.strip()), "")
     first_word = _keyword_of(first)
     starts_in_session = token_seat and (first_word is None or first_word in RESERVED_WORDS)
-    builder = _ScriptBuilder(token_session=starts_in_session)
+    builder = _ScriptBuilder(token_session=starts_in_session, game=game)
     for number, line in enumerate(lines, start=1):
         builder.feed(number, line)
     return builder.finish()
@@ -642,7 +645,8 @@ def _parse_line(number: int, text: str) -> _Parsed:
         tree = _parser().parse(text)
         return _LineTransformer(number).transform(tree)
     except UnexpectedInput as error:
-        raise _LineError(*_describe(error, text)) from None
+        problem = describe_syntax_error(error, text, _terminal_word)
+        raise _LineError(problem.message, problem.column) from None
     except VisitError as error:
         if isinstance(error.orig_exc, _LineError):
             raise error.orig_exc from None
@@ -666,20 +670,9 @@ _TERMINAL_WORDS: Mapping[str, str] = {
 }
 
 
-def _describe(error: UnexpectedInput, text: str) -> tuple[str, int | None]:
-    """A message naming what was expected and what was found, and the column.
-
-    Every non-blank character starts some terminal of the grammar, so lark
-    reports a bad line as an unexpected token; anything else gets a plain message.
-    """
-    if not isinstance(error, UnexpectedToken):
-        return "this line cannot be read as a command", error.column
-    at_end = error.token.type == "$END"
-    found = "the end of the line" if at_end else f'"{error.token}"'
-    column = len(text) + 1 if at_end else error.column
-    words = sorted({_TERMINAL_WORDS.get(name, f'"{name.lstrip("_")}"') for name in error.expected})
-    listed = words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
-    return f"expected {listed}, found {found}", column
+def _terminal_word(name: str) -> str:
+    """Name a terminal of commands.lark: its word, or a keyword (``_JOIN``) as ``"JOIN"``."""
+    return _TERMINAL_WORDS.get(name, f'"{name.lstrip("_")}"')
 
 
 _Mode = Literal["seat", "check", "gm"]
@@ -708,10 +701,15 @@ class _PressBlock:
     lines: list[TextLine] = field(default_factory=list)
 
 
+_SHORT_SIGNON = re.compile(r"signon\s+([a-z0-9][a-z0-9-]*)\s+(\S+)", re.I)
+"""``SIGNON <seat> <password>``: the game comes from the subject tag."""
+
+
 class _ScriptBuilder:
     """The line-by-line reader behind :func:`parse_script`."""
 
-    def __init__(self, *, token_session: bool) -> None:
+    def __init__(self, *, token_session: bool, game: str | None) -> None:
+        self.game = game
         self.commands: list[Command | None] = []
         self.problems: list[CommandProblem] = []
         self.block: _Block | None = None
@@ -738,8 +736,9 @@ class _ScriptBuilder:
         if word is None:
             self._unknown(number, text)
             return
+        short = _SHORT_SIGNON.fullmatch(stripped) if self.game is not None else None
         try:
-            parsed = _parse_line(number, text)
+            parsed = SeatSession(number, self.game, short[1].lower(), short[2]) if short else _parse_line(number, text)
         except _LineError as error:
             self._problem(number, error.column, text, error.message)
             self._open_dropped(word, text)
@@ -776,7 +775,7 @@ class _ScriptBuilder:
                 self.commands.append(parsed)
             case Status() | Help() if block is not None and mode in ("seat", "gm"):
                 block.commands.append(parsed)
-            case Status(game=None):
+            case Status(game=None) if self.game is None:
                 self._problem(line, None, text, "STATUS needs a game name here, for example STATUS tc-1")
             case Status() | Help():
                 self.commands.append(parsed)

@@ -1,6 +1,8 @@
 """Order text to order objects, with a problem per bad line.
 
-The only module that catches lark's errors. Each game's grammar accepts a
+The only module that catches lark's errors on order text, and the one place
+that puts a lark error into words (:func:`describe_syntax_error`, which
+pbem.commands uses for command lines too). Each game's grammar accepts a
 whole submission (one order per line, ``#`` comments, blank lines); text that
 parses as a whole takes the fast path, one LALR parse with the game's
 transformer inline. Only text with a bad line is parsed again line by line, so
@@ -9,7 +11,7 @@ that every bad line gets its own line, column and expected words.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
@@ -106,30 +108,15 @@ class OrderParser:
         try:
             orders = self._parser.parse(line + "\n")
         except UnexpectedInput as error:
-            return OrderLine(number, line, problem=self._describe(error, line))
+            return OrderLine(number, line, problem=describe_syntax_error(error, line, self._word))
         except VisitError as error:
             return OrderLine(number, line, problem=LineProblem(str(error.orig_exc), 1))
         if len(orders) != 1:
             return OrderLine(number, line, problem=LineProblem("expected one order on the line", 1))
         return OrderLine(number, line, orders[0])
 
-    def _describe(self, error: UnexpectedInput, line: str) -> LineProblem:
-        if isinstance(error, UnexpectedEOF):
-            expected, column, found = set(error.expected), len(line.rstrip()) + 1, "the end of the line"
-        elif isinstance(error, UnexpectedToken):
-            expected, column = set(error.expected), error.column
-            found = "the end of the line" if error.token.type in ("_NL", "$END") else f'"{error.token}"'
-        elif isinstance(error, UnexpectedCharacters):
-            expected, column = set(error.allowed or ()), error.column
-            found = f'"{line[column - 1:column]}"' if 0 < column <= len(line) else "an unexpected character"
-        else:  # pragma: no cover - lark has no other kind today
-            return LineProblem(str(error), None)
-        words = sorted({self._word(name) for name in expected})
-        if not words:
-            return LineProblem(f"unexpected {found}", column)
-        return LineProblem(f"expected {_or_list(words)}, found {found}", column)
-
     def _word(self, terminal: str) -> str:
+        """Name a terminal of the game's grammar: the game's word, a keyword in quotes, or its name."""
         if terminal in self._words:
             return self._words[terminal]
         try:
@@ -139,6 +126,36 @@ class OrderParser:
         if pattern.type == "str":
             return f'"{pattern.value.upper()}"'
         return terminal.lower().replace("_", " ")
+
+
+def describe_syntax_error(error: UnexpectedInput, line: str, word: Callable[[str], str]) -> LineProblem:
+    """Return, in words, what a line that lark could not parse expected and what it found.
+
+    ``line`` is the text that was parsed (one line, without its line break);
+    ``word`` names a terminal of the grammar for people (``SQUARE`` -> ``a square
+    such as e5``). The message is ``expected <words>, found <what>`` (or
+    ``unexpected <what>`` when lark expected nothing nameable); the column is
+    1-based, and the end of the line is the column after its last non-blank.
+    Shared by the order parser here and the command parser in pbem.commands;
+    never raises.
+    """
+    end = len(line.rstrip()) + 1
+    if isinstance(error, UnexpectedEOF):
+        expected, column, found = set(error.expected), end, "the end of the line"
+    elif isinstance(error, UnexpectedToken):
+        at_end = error.token.type in ("_NL", "$END")
+        expected, found = set(error.expected), "the end of the line" if at_end else f'"{error.token}"'
+        # $END carries the position of the token before it; a line break has its own.
+        column = end if error.token.type == "$END" else error.column
+    elif isinstance(error, UnexpectedCharacters):
+        expected, column = set(error.allowed or ()), error.column
+        found = f'"{line[column - 1:column]}"' if 0 < column <= len(line) else "an unexpected character"
+    else:  # pragma: no cover - lark has no other kind today
+        return LineProblem(str(error), None)
+    words = sorted({word(name) for name in expected})
+    if not words:
+        return LineProblem(f"unexpected {found}", column)
+    return LineProblem(f"expected {_or_list(words)}, found {found}", column)
 
 
 def _or_list(words: list[str]) -> str:

@@ -19,6 +19,7 @@ from dataclasses import replace
 from typing import Any, ClassVar
 
 from pbem.core import Event, GameError, GameRng, IllegalOrder, OrderProblem, Outcome, Phase, Resolution
+from pbem.core.seats import START, START_DESCRIPTION, first_player
 from pbem.core.dice import describe_dice, is_doublet, opposite_faces, roll_dice
 from pbem.games.farm_cheesi.board import (
     ALL_SEATS,
@@ -192,7 +193,7 @@ class FarmCheesi:
         """Return the creator options: ``teams`` and ``start``."""
         return {
             "teams": "yes for team play, seats 1+3 against 2+4 (4 players only); default no",
-            "start": "the seat that plays first, or random; default 1",
+            START: START_DESCRIPTION,
         }
 
     def setup(self, seats: Sequence[str], options: Mapping[str, str], rng: GameRng) -> FarmState:
@@ -210,13 +211,7 @@ class FarmCheesi:
         teams = _yes_no(options.get("teams", "no"))
         if teams and len(seats) != 4:
             raise GameError("teams=yes needs 4 players (seats 1+3 against 2+4)")
-        start = str(options.get("start", "1")).strip().lower()
-        if start == "random":
-            first = rng.choice(seats)
-        elif start in seats:
-            first = start
-        else:
-            raise GameError(f"start must be random or one of the seats {', '.join(seats)}, not {start!r}")
+        first = seats[first_player(seats, options.get(START), rng)]
         state = FarmState(
             seats=seats,
             teams=teams,

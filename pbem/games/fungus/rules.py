@@ -8,6 +8,7 @@ from dataclasses import replace
 from typing import Any, ClassVar
 
 from pbem.core import Event, GameError, GameRng, OrderProblem, Outcome, Phase, Resolution
+from pbem.core.seats import START, START_DESCRIPTION, first_player, numbered_seats
 from pbem.core.hexgrid import BadHexName, HexCell
 
 from pbem.games.fungus import board as b
@@ -55,8 +56,9 @@ Orders (one per turn; any letter case):
   DROP NONE           end of an aggressive game: do not drop any kept gem
 
 Turns go round in seat order; seat 1 starts (the creator may choose
-start=random: the first seat is then drawn at random, and turns go round from
-it). Each player has 50 gems (2 players), 35 (3 players) or 25 (4 players).
+start=<seat> to name the first seat, or start=random to draw it; turns go
+round from it). Each player has 50 gems (2 players), 35 (3 players) or 25
+(4 players).
 Setup: one gem a turn until each player has placed 3, each on a cell that is
 not on the board edge and not next to any gem. Then the fungus phase: each gem
 goes on an empty cell next to at least one gem of another player; if there is
@@ -118,16 +120,14 @@ class Fungus:
 
     def seat_names(self, players: int) -> tuple[str, ...]:
         """Return ``("1", ..., "N")``. Raises GameError unless 2 <= players <= 4."""
-        if not self.min_players <= players <= self.max_players:
-            raise GameError(f"Fungus is for 2 to 4 players, not {players}")
-        return tuple(str(n) for n in range(1, players + 1))
+        return numbered_seats(self.title, players, self.min_players, self.max_players)
 
     def options(self) -> Mapping[str, str]:
         """Return the creator options: size, variant and start."""
         return {
             "size": f"board size N (an N x N hex rhombus), {MIN_SIZE} to {MAX_SIZE}; default {DEFAULT_SIZE}",
             "variant": "basic (default) or aggressive (captures, largest-group scoring)",
-            "start": "first (seat 1 starts; default) or random (the first seat is drawn)",
+            START: START_DESCRIPTION,
         }
 
     def setup(self, seats: Sequence[str], options: Mapping[str, str], rng: GameRng) -> FungusState:
@@ -145,10 +145,7 @@ class Fungus:
         variant = options.get("variant", "basic").strip().lower()
         if variant not in ("basic", "aggressive"):
             raise GameError(f"variant={options['variant']} is unknown; use basic or aggressive")
-        start = options.get("start", "first").strip().lower()
-        if start not in ("first", "random"):
-            raise GameError(f"start={options['start']} is unknown; use first or random")
-        first = rng.choice(names) if start == "random" else names[0]
+        first = names[first_player(names, options.get(START), rng)]
         gems = GEMS_PER_PLAYER[len(names)]
         return FungusState(
             seats=names,

@@ -15,6 +15,7 @@ from dataclasses import replace
 from typing import Any, ClassVar
 
 from pbem.core import Event, GameError, GameRng, IllegalOrder, OrderProblem, Outcome, Phase, Resolution
+from pbem.core.seats import numbered_seats
 from pbem.games.race_on_the_river.orders import Bid, RaceTransformer
 from pbem.games.race_on_the_river.state import RIVER_SPACES, STAMINA, RaceState, dump_state, load_state
 
@@ -93,9 +94,7 @@ class RaceOnTheRiver:
 
     def seat_names(self, players: int) -> tuple[str, ...]:
         """Return seats "1".."N"; raises GameError unless 2 <= players <= 6."""
-        if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-            raise GameError(f"Race on the River is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players}")
-        return tuple(str(n) for n in range(1, players + 1))
+        return numbered_seats(self.title, players, MIN_PLAYERS, MAX_PLAYERS)
 
     def options(self) -> Mapping[str, str]:
         """Return the creator options: river length and stamina cubes."""

@@ -16,6 +16,7 @@ from typing import Any, ClassVar
 
 from pbem.core import Event, GameError, GameRng, IllegalOrder, OrderProblem, Outcome, Phase, Resolution
 from pbem.core.bag import Bag
+from pbem.core.seats import START, START_DESCRIPTION, first_player, numbered_seats
 from pbem.games.three_pyramids.orders import Play, PyramidsTransformer
 from pbem.games.three_pyramids.state import (
     COLOURS,
@@ -61,8 +62,8 @@ On your turn send one order:
   cube on his side. All cubes (the pyramids' and the hands') go back into the
   bag and a new round starts. After round {ROUNDS} the highest score wins; a tie
   shares the victory.
-- Round 1 starts with seat 1 (creator option first=random draws the first
-  player, first=N names seat N). Rounds 2 and 3 start with the lowest score;
+- Round 1 starts with seat 1 (creator option start=random draws the first
+  player, start=N names seat N). Rounds 2 and 3 start with the lowest score;
   a tie for lowest is drawn at random. Turns go on in seat order, skipping
   players who have passed.
 
@@ -103,13 +104,11 @@ class ThreePyramids:
 
     def seat_names(self, players: int) -> tuple[str, ...]:
         """Return seats "1".."N"; raises GameError unless 2 <= players <= 4."""
-        if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-            raise GameError(f"The Three Pyramids is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players}")
-        return tuple(str(n) for n in range(1, players + 1))
+        return numbered_seats(self.title, players, MIN_PLAYERS, MAX_PLAYERS)
 
     def options(self) -> Mapping[str, str]:
-        """Return the creator options: who starts round 1."""
-        return {"first": "first player of round 1: a seat number (default 1) or random"}
+        """Return the creator options: ``start``, who plays first in round 1."""
+        return {START: f"{START_DESCRIPTION}; rounds 2 and 3 start with the lowest score"}
 
     def setup(self, seats: Sequence[str], options: Mapping[str, str], rng: GameRng) -> PyramidsState:
         """Return the start of round 1: hands drawn, the first player to play.
@@ -119,7 +118,10 @@ class ThreePyramids:
         self.seat_names(len(seats))
         if len(set(seats)) != len(seats):
             raise GameError(f"seat names must differ: {', '.join(seats)}")
-        first = _first_option(seats, options, rng)
+        unknown = sorted(set(options) - set(self.options()))
+        if unknown:
+            raise GameError(f"unknown option(s) {', '.join(unknown)}; the only option is {START}")
+        first = first_player(seats, options.get(START), rng)
         state = _new_round_state(tuple(seats), 1, tuple(0 for _ in seats), first)
         state, _ = _deal(state, rng)
         return state
@@ -486,18 +488,6 @@ def _deal(state: PyramidsState, rng: GameRng) -> tuple[PyramidsState, list[Event
         text = f"You drew {Bag.of(drawn).describe()}."
         events.append(Event("draw", text, label, seat=seat, data={"cubes": list(drawn)}, seats=(seat,)))
     return replace(state, bag=bag, hands=tuple(hands)), events
-
-
-def _first_option(seats: Sequence[str], options: Mapping[str, str], rng: GameRng) -> int:
-    unknown = sorted(set(options) - {"first"})
-    if unknown:
-        raise GameError(f"unknown option(s) {', '.join(unknown)}; the only option is first")
-    value = str(options.get("first", seats[0])).strip().lower()
-    if value == "random":
-        return rng.randint(0, len(seats) - 1)
-    if value not in seats:
-        raise GameError(f"option first={options.get('first')}: give a seat ({', '.join(seats)}) or random")
-    return list(seats).index(value)
 
 
 # --- view helpers ------------------------------------------------------------------

@@ -12,6 +12,7 @@ from dataclasses import replace
 from typing import Any, ClassVar
 
 from pbem.core import Event, GameError, GameRng, OrderProblem, Outcome, Phase, Resolution
+from pbem.core.seats import START, START_DESCRIPTION, first_player, numbered_seats
 from pbem.games.toe_sap_fungus import board, scoring
 from pbem.games.toe_sap_fungus.board import GRID, PlayOrder
 from pbem.games.toe_sap_fungus.orders import (
@@ -110,13 +111,11 @@ class ToeSapFungus:
 
     def seat_names(self, players: int) -> tuple[str, ...]:
         """Return ``"1".."N"``. Raises GameError unless 2 <= players <= 4."""
-        if not self.min_players <= players <= self.max_players:
-            raise GameError(f"{self.title} is for 2 to 4 players, not {players}")
-        return tuple(str(n) for n in range(1, players + 1))
+        return numbered_seats(self.title, players, self.min_players, self.max_players)
 
     def options(self) -> Mapping[str, str]:
-        """Return the creator options."""
-        return {"start": "who moves first: a seat such as 1 (default 1), or random (drawn at setup)"}
+        """Return the creator options: ``start``."""
+        return {START: START_DESCRIPTION}
 
     def setup(self, seats: Sequence[str], options: Mapping[str, str], rng: GameRng) -> ToeSapState:
         """Return the starting position. Raises GameError for a bad player count or option."""
@@ -125,8 +124,7 @@ class ToeSapFungus:
         unknown = sorted(set(options) - set(self.options()))
         if unknown:
             raise GameError(f"unknown option {unknown[0]!r}; options are: start")
-        first = self._first_seat(tuple(seats), options.get("start", seats[0]), rng)
-        at = list(seats).index(first)
+        at = first_player(seats, options.get(START), rng)
         players = tuple(
             Player(
                 seat=seat,
@@ -146,17 +144,8 @@ class ToeSapFungus:
             cownivores=board.COWNIVORE_SQUARES,
             sap=frozenset(),
             stage=PLAY,
-            to_move=first,
+            to_move=seats[at],
         )
-
-    @staticmethod
-    def _first_seat(seats: tuple[str, ...], start: str, rng: GameRng) -> str:
-        value = start.strip().lower()
-        if value == "random":
-            return rng.choice(seats)
-        if value not in seats:
-            raise GameError(f"start={start!r}: give a seat ({', '.join(seats)}) or random")
-        return value
 
     # ------------------------------------------------------------------ phase
     def phase(self, state: ToeSapState) -> Phase:

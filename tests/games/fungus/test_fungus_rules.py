@@ -49,7 +49,16 @@ def test_size_option_sets_the_board() -> None:
     assert messages(state, "1", Place("f6")) == []
 
 
-BAD_OPTIONS = [{"size": "4"}, {"size": "20"}, {"size": "ten"}, {"variant": "wild"}, {"colour": "red"}, {"start": "last"}]
+BAD_OPTIONS = [
+    {"size": "4"},
+    {"size": "20"},
+    {"size": "ten"},
+    {"variant": "wild"},
+    {"colour": "red"},
+    {"start": "last"},
+    {"start": "first"},
+    {"start": "3"},
+]
 
 
 @pytest.mark.parametrize("options", BAD_OPTIONS)
@@ -76,6 +85,11 @@ def test_random_start_draws_the_first_seat_from_the_rng() -> None:
     assert again == [GAME.setup(("1", "2", "3"), {"start": "random"}, GameRng(seed)).first for seed in range(10)]
     state = GAME.setup(("1", "2", "3"), {"start": "random"}, GameRng(5))
     assert state.to_move == state.first
+
+
+def test_start_option_names_the_first_seat() -> None:
+    state = GAME.setup(("1", "2", "3"), {"start": "2"}, GameRng(1))
+    assert state.first == state.to_move == "2"
 
 
 def test_turns_go_round_from_a_random_first_seat() -> None:

@@ -45,14 +45,15 @@ def test_setup_is_deterministic_for_a_seed() -> None:
     assert GAME.setup(("1", "2"), {}, GameRng(9)) == GAME.setup(("1", "2"), {}, GameRng(9))
 
 
-def test_the_first_option_names_or_draws_the_first_player() -> None:
-    assert GAME.phase(GAME.setup(("1", "2", "3"), {"first": "3"}, GameRng(0))).seats == ("3",)
-    starters = {GAME.setup(("1", "2", "3"), {"first": "random"}, GameRng(seed)).seat_to_play for seed in range(30)}
+def test_the_start_option_names_or_draws_the_first_player() -> None:
+    assert GAME.phase(GAME.setup(("1", "2", "3"), {"start": "3"}, GameRng(0))).seats == ("3",)
+    starters = {GAME.setup(("1", "2", "3"), {"start": "random"}, GameRng(seed)).seat_to_play for seed in range(30)}
     assert starters == {"1", "2", "3"}
 
 
 @pytest.mark.parametrize(
-    ("options", "message"), [({"first": "5"}, "first=5"), ({"rounds": "2"}, "unknown option")]
+    ("options", "message"),
+    [({"start": "5"}, "start=5"), ({"first": "2"}, "unknown option"), ({"rounds": "2"}, "unknown option")],
 )
 def test_bad_options_are_refused(options: dict[str, str], message: str) -> None:
     with pytest.raises(GameError, match=message):
@@ -378,7 +379,7 @@ def test_scores_are_the_score_track() -> None:
 def test_help_gives_the_syntax_and_the_decisions() -> None:
     text = GAME.help()
     for phrase in ("PLAY LEFT red", "PLAY CENTER blue blue", "empty pyramid", "scores nothing", "NMR",
-                   "PLAY LEFT black black", "first=random", "lowest score"):
+                   "PLAY LEFT black black", "start=random", "lowest score"):
         assert phrase in text
 
 

@@ -1,0 +1,55 @@
+"""Tests of describe_syntax_error (pbem/orders.py), the one place lark errors become words."""
+
+from __future__ import annotations
+
+import pytest
+from lark import Lark
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
+
+from pbem.orders import LineProblem, describe_syntax_error
+
+GRAMMAR = r"""
+start: _GO CELL (_TO CELL)?
+_GO: /go\b/i
+_TO: "to"i
+CELL: /[a-h][1-8]/
+%ignore " "
+"""
+
+WORDS = {"CELL": "a cell such as e5", "$END": "the end of the line", "_TO": '"TO"'}
+
+
+def word(name: str) -> str:
+    return WORDS.get(name, f'"{name.lstrip("_")}"')
+
+
+def describe(line: str) -> LineProblem:
+    with pytest.raises(UnexpectedInput) as caught:
+        Lark(GRAMMAR, parser="lalr").parse(line)
+    return describe_syntax_error(caught.value, line, word)
+
+
+def test_a_wrong_token_names_the_expected_word_and_what_was_found() -> None:
+    assert describe("go e5 e6") == LineProblem('expected "TO", found "e6"', 7)
+
+
+def test_a_line_that_stops_early_is_reported_after_its_last_character() -> None:
+    assert describe("go e5 to  ") == LineProblem("expected a cell such as e5, found the end of the line", 9)
+
+
+def test_an_unknown_character_is_quoted() -> None:
+    problem = describe("go %")
+    assert problem.column == 4 and problem.message.endswith('found "%"')
+
+
+def test_terminals_are_named_by_the_given_namer() -> None:
+    assert describe("e5") == LineProblem('expected "GO", found "e5"', 1)
+
+
+def test_eof_and_characters_errors_built_by_hand_are_described_too() -> None:
+    eof = UnexpectedEOF(["CELL"])
+    assert describe_syntax_error(eof, "go ", word) == LineProblem(
+        "expected a cell such as e5, found the end of the line", 3
+    )
+    chars = UnexpectedCharacters("go !", 3, 1, 4, allowed={"CELL"})
+    assert describe_syntax_error(chars, "go !", word) == LineProblem('expected a cell such as e5, found "!"', 4)
