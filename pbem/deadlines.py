@@ -11,7 +11,7 @@ Messages go through a :class:`Notifier` inside the same transaction.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Protocol
@@ -51,6 +51,7 @@ class TickResult:
     resolutions: list[Resolution]
     reminders: int
     paused: list[str]
+    absences: int = 0  # seats reported to their GM as absent
 
 
 class TurnClock:
@@ -59,6 +60,7 @@ class TurnClock:
     def __init__(self, runner: TurnRunner, notifier: Notifier) -> None:
         self.runner = runner
         self.notifier = notifier
+        self._phase_seats: dict[int, tuple[int, frozenset[str]]] = {}  # game id -> (turn, seats owing orders)
 
     def recover_outage(self, last_seen: datetime | None, now: datetime) -> list[str]:
         """After the service was down, extend every deadline that passed while it was
@@ -84,12 +86,14 @@ class TurnClock:
                 extended.append(row.name)
         return extended
 
-    def tick(self, now: datetime) -> TickResult:
-        """Do everything that is due at ``now``."""
+    def tick(self, now: datetime, *, games: Collection[str] | None = None) -> TickResult:
+        """Do everything that is due at ``now``; only for the active games among ``games`` when given
+        (the daemon passes the games that just got orders, so one mail does not cost a look at every game)."""
         resolutions: list[Resolution] = []
         reminders = 0
         paused: list[str] = []
-        for name in self._active_games():
+        absences = 0
+        for name in self._due_games(now, games):
             try:
                 resolution = self._maybe_resolve(name, now)
             except GameError:
@@ -100,8 +104,8 @@ class TurnClock:
                     paused.append(name)
                 continue
             reminders += self._maybe_remind(name, now)
-            self._report_absent(name, now)
-        return TickResult(resolutions, reminders, paused)
+            absences += self._report_absent(name, now)
+        return TickResult(resolutions, reminders, paused, absences)
 
     def next_due(self, now: datetime) -> datetime:
         """Return when the next tick is worth doing (at most ``MAX_SLEEP`` from now)."""
@@ -115,9 +119,68 @@ class TurnClock:
                         due = moment
         return due
 
-    def _active_games(self) -> list[str]:
+    def _due_games(self, now: datetime, games: Collection[str] | None = None) -> list[str]:
+        """Return the active games (among ``games`` when given) that have something due at
+        ``now``, from light queries only: a passed deadline or reminder time, every owing seat's
+        orders in for an early-resolving game (and its delay passed), or a seat absent and not
+        yet reported. Other games are not loaded at all."""
+        due: set[str] = set()
         with self.runner.db.session() as session:
-            return list(session.exec(select(GameRow.name).where(GameRow.status == "active")))
+            query = select(GameRow.id, GameRow.name, GameRow.turn, GameRow.deadline, GameRow.reminder_hours,
+                           GameRow.reminded_turn, GameRow.resolve_when, GameRow.early_delay_minutes
+                           ).where(GameRow.status == "active")
+            if games is not None:
+                query = query.where(GameRow.name.in_(list(games)))  # type: ignore[attr-defined]
+            active = session.exec(query).all()
+            if not active:
+                return []
+            names = {game_id: name for game_id, name, *_rest in active}
+            early: dict[int, tuple[int, float]] = {}
+            for game_id, name, turn, deadline, reminder_hours, reminded_turn, when, delay in active:
+                if deadline is not None and (
+                    now >= deadline or (reminded_turn < turn and now >= deadline - timedelta(hours=reminder_hours))
+                ):
+                    due.add(name)
+                elif when == "early":
+                    early[game_id] = (turn, delay)
+            if early:
+                received: dict[int, dict[str, datetime]] = {}
+                for game_id, seat, last in session.exec(
+                    select(SubmissionRow.game_id, SubmissionRow.seat, func.max(SubmissionRow.received_at))
+                    .join(GameRow, GameRow.id == SubmissionRow.game_id)
+                    .where(SubmissionRow.turn == GameRow.turn, GameRow.status == "active",
+                           SubmissionRow.game_id.in_(list(early)))  # type: ignore[attr-defined]
+                    .group_by(SubmissionRow.game_id, SubmissionRow.seat)
+                ):
+                    received.setdefault(game_id, {})[seat] = last
+                for game_id, seats in received.items():
+                    turn, delay = early[game_id]
+                    owing = self._owing(session, game_id, turn)
+                    if owing and owing <= seats.keys():
+                        if now >= max(seats[seat] for seat in owing) + timedelta(minutes=delay):
+                            due.add(names[game_id])
+            absent = session.exec(
+                select(SeatRow.game_id, SeatRow.absent_since, GameRow.grace_hours)
+                .join(GameRow, GameRow.id == SeatRow.game_id)
+                .where(SeatRow.absent_since.is_not(None),  # type: ignore[union-attr]
+                       SeatRow.absence_reported == False)  # noqa: E712
+            )
+            due.update(names[game_id] for game_id, since, grace in absent
+                       if game_id in names and now >= since + timedelta(hours=grace))
+        return sorted(due)
+
+    def _owing(self, session: Session, game_id: int, turn: int) -> frozenset[str]:
+        """The seats that owe orders for ``turn`` of a game, remembered per game until its turn
+        changes: a game's state, and so its phase, changes only when a turn is resolved."""
+        known = self._phase_seats.get(game_id)
+        if known is not None and known[0] == turn:
+            return known[1]
+        row = session.get(GameRow, game_id)
+        assert row is not None
+        phase = self.runner.snapshot(session, row).phase
+        seats = frozenset(phase.seats) if phase is not None and row.turn == turn else frozenset()
+        self._phase_seats[game_id] = (row.turn, seats)
+        return seats
 
     def _maybe_resolve(self, name: str, now: datetime) -> Resolution | None:
         with self.runner.db.session() as session:
@@ -189,7 +252,7 @@ class TurnClock:
                 self.notifier.remind(session, info, missing)
             return len(missing)
 
-    def _report_absent(self, name: str, now: datetime) -> None:
+    def _report_absent(self, name: str, now: datetime) -> int:
         with self.runner.db.session() as session:
             row = self.runner.load_game(session, name)
             grace = timedelta(hours=row.grace_hours)
@@ -198,7 +261,7 @@ class TurnClock:
                 if seat.absent_since is not None and not seat.absence_reported and now >= seat.absent_since + grace
             ]
             if not absent:
-                return
+                return 0
             for seat in absent:
                 seat.absence_reported = True
                 session.add(seat)
@@ -209,3 +272,4 @@ class TurnClock:
                 f"Game {name}: seat(s) {names} sent no orders since a deadline more than "
                 f"{row.grace_hours:g} hours ago. Consider REPLACE <seat> <address>.",
             )
+            return len(absent)

@@ -73,7 +73,10 @@ def report_context(report: ReportInput, seat: str | None) -> dict[str, Any]:
     """Return the template context for ``seat`` (``None`` = public), holding only what it may see."""
     game = report.game
     visible = [e for e in report.events if e.is_visible_to(seat)]
-    owing = list(report.phase.seats) if report.phase is not None else []
+    # Seats whose play the service makes itself are not asked for orders.
+    owing = [] if report.phase is None else [
+        s for s in report.phase.seats if game.forced_orders(report.state, s) is None
+    ]
     return {
         "game": report.game_name,
         "kind": game.name,

@@ -21,7 +21,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -155,7 +155,7 @@ class MailDaemon:
                 self.handled += 1
                 self._send_now.set()
                 if outcome.submitted:
-                    self._run_clock()
+                    self._run_clock(games={game for game, _ in outcome.submitted})
                 await asyncio.sleep(0)
             try:
                 await asyncio.wait_for(self._new_mail.wait(), timeout=1.0)
@@ -166,13 +166,13 @@ class MailDaemon:
         with self.db.session() as session:
             InboundStore.mark(session, InboundStore.load(session, inbound_id), "failed", "internal error")
 
-    def _run_clock(self) -> None:
+    def _run_clock(self, games: Collection[str] | None = None) -> None:
         try:
-            result = self.turn_clock.tick(self.clock())
+            result = self.turn_clock.tick(self.clock(), games=games)
         except Exception:
             _log.exception("the turn clock failed")
             return
-        if result.resolutions or result.reminders or result.paused:
+        if result.resolutions or result.reminders or result.paused or result.absences:
             self._send_now.set()
 
     async def _tick(self, stop: asyncio.Event) -> None:

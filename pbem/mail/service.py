@@ -123,18 +123,20 @@ class MailService:
             except MalformedMail as error:
                 _log.warning("inbound %s: malformed mail: %s", inbound_id, error)
                 outcome = Outcome("failed", f"malformed: {error}")
-                if error.sender and error.sender != self.address:
-                    self._refuse_unreadable(session, error.sender, str(error), inbound_id)
+                sender = error.sender
+                if sender and sender != self.address and self.rate_limiter.allow(sender, self.clock()):
+                    self._refuse_unreadable(session, sender, str(error), inbound_id)
             InboundStore.mark(session, row, "handled" if outcome.status != "failed" else "failed", outcome.reason)
             return outcome
 
     def _handle(self, session: Session, raw: bytes, inbound_id: int) -> Outcome:
-        mail = parse_mail(raw)
+        # An oversized body is never decoded: 10 MB of HTML would hold the event loop for many seconds.
+        mail = parse_mail(raw, headers_only=is_oversized(len(raw), self.max_size))
         reason = never_answer_reason(mail, [self.address])
         if reason is not None:
             _log.info("inbound %s from %s ignored: %s", inbound_id, mail.sender, reason)
             return Outcome("ignored", reason)
-        if not self.rate_limiter.allow(mail.sender, self.clock()):
+        if not self._holds_a_token_seat(session, mail) and not self.rate_limiter.allow(mail.sender, self.clock()):
             _log.warning("inbound %s from %s ignored: rate limit", inbound_id, mail.sender)
             return Outcome("ignored", "rate limited")
         reply = _Reply()
@@ -148,18 +150,34 @@ class MailService:
         self._send_reply(session, mail, reply, inbound_id)
         return outcome
 
+    def _holds_a_token_seat(self, session: Session, mail: IncomingMail) -> bool:
+        """True when the mail answers a valid reply address and comes from the seat's holder:
+        a player playing fast is not a flood (the rate limit is for everyone else)."""
+        for address in mail.recipients:
+            if not is_token_address(address):
+                continue
+            try:
+                game_name, seat_name = self.tokens.verify(
+                    address, lambda g, s: self._key_version(session, g, s), self.clock().date()
+                )
+                seat = self.runner.load_seat(session, self.runner.load_game(session, game_name), seat_name)
+            except (TokenError, PbemError):
+                return False
+            return (seat.address or "").lower() == mail.sender
+        return False
+
     # --- reading the script ------------------------------------------------------
 
     def _run_script(self, session: Session, mail: IncomingMail, reply: _Reply, outcome: Outcome) -> None:
         token_address = next((a for a in mail.recipients if is_token_address(a)), None)
-        script = parse_script(mail.body, token_seat=token_address is not None)
+        tag = subject_tag(mail.subject)
+        script = parse_script(mail.body, token_seat=token_address is not None, game=tag)
         for problem in script.problems:
             reply.add(f"line {problem.line}: {problem.text}\n" + " " * (problem.column + len(f"line {problem.line}: ") - 1)
                       + f"^\nREFUSED: {problem.message}")
         if script.is_empty:
             reply.add("No commands or orders found in your mail. Send HELP for the list of commands.")
             return
-        tag = subject_tag(mail.subject)
         for command in script.commands:
             try:
                 self._run_command(session, mail, command, token_address, tag, reply, outcome)
