@@ -73,6 +73,9 @@ class CheckResult:
             out.append(f"Your orders v{self.version}, received {stamp}.")
             if self.replaced_previous:
                 out.append("These orders replace your previous ones.")
+            if self.lines and not self.accepted:
+                out.append("No line was accepted: you now have no orders standing for this turn. "
+                           "Send corrected orders before the deadline.")
         if self.deadline:
             out.append(f"Deadline: {self.deadline}.")
         return "\n".join(out) + "\n"

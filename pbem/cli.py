@@ -227,6 +227,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         return int(args.func(args))
+    except BrokenPipeError:  # e.g. `pbem show GAME | head`: the reader left; not an error
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_OK
     except (UnknownGame, UnknownSeat, UsageError) as error:
         print(f"pbem: {error}", file=sys.stderr)
         return EXIT_USAGE

@@ -26,9 +26,11 @@ def _installed(package: str) -> Path | None:
 
 
 @cache
-def _folder(checkout_name: str, package: str) -> Path:
+def _folder(checkout_name: str, package: str, marker: str) -> Path:
+    # ``marker`` tells pbem's own folder from a same-named one beside an
+    # installed pbem (site-packages/templates of some other distribution).
     candidate = _CHECKOUT / checkout_name
-    if candidate.is_dir():
+    if (candidate / marker).is_file():
         return candidate
     installed = _installed(package)
     if installed is not None and installed.is_dir():
@@ -38,9 +40,9 @@ def _folder(checkout_name: str, package: str) -> Path:
 
 def grammar_dir() -> Path:
     """Return the folder holding the ``.lark`` grammars."""
-    return _folder("grammars", "pbem._grammars")
+    return _folder("grammars", "pbem._grammars", "common.lark")
 
 
 def template_dir() -> Path:
     """Return the folder holding the jinja2 report templates."""
-    return _folder("templates", "pbem._templates")
+    return _folder("templates", "pbem._templates", "common/report.txt.j2")

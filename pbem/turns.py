@@ -31,6 +31,8 @@ from pbem.store import Database
 from pbem.store.tables import GameRow, SeatRow, SubmissionRow, TurnRecordRow
 
 MAX_FORCED_CHAIN = 10_000
+_GAMES_LOADED = "pbem.turns.games"  # session.info keys of the per-session caches of load_game/load_seats
+_SEATS_LOADED = "pbem.turns.seats"
 GAME_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9-]{0,19}")
 
 #: Creator options that belong to the service, not to the game's rules.
@@ -187,7 +189,9 @@ class TurnRunner:
         if count is None:
             raise GameError("give the seats or the number of players")
         if not game.min_players <= count <= game.max_players:
-            raise GameError(f"{game.name} is for {game.min_players}-{game.max_players} players, not {count}")
+            wanted = (f"exactly {game.min_players}" if game.min_players == game.max_players
+                      else f"{game.min_players} to {game.max_players}")
+            raise GameError(f"{game.name} is for {wanted} players, not {count}")
         seat_names = game.seat_names(count)
         if seats:
             wanted = {s.upper() for s in seats}
@@ -284,8 +288,9 @@ class TurnRunner:
         """Check a seat's orders and, when ``store``, keep the accepted lines as the
         seat's new orders for the turn (a new version replacing earlier ones).
 
-        Nothing is stored when the submission as a whole is refused, or when it
-        had order lines and none was accepted (earlier orders then stand).
+        The accepted lines replace the seat's earlier orders for the turn even
+        when none was accepted (as the judges do: a submission is the whole
+        set); nothing is stored when the submission as a whole is refused.
         Raises UnknownGame, UnknownSeat, GameError (not running), StaleTurn
         (``turn`` given and not the turn awaiting orders).
         """
@@ -307,8 +312,7 @@ class TurnRunner:
                 result = check_orders(game, info.state, seat_row.name, parsed)
             result.game, result.kind, result.seat, result.turn = row.name, game.name, seat_row.name, row.turn
             result.deadline = format_utc(row.deadline) if row.deadline else None
-            nothing_acceptable = bool(result.lines) and not result.accepted
-            if not store or result.general or nothing_acceptable:
+            if not store or result.general:
                 return result
             previous = self._latest_version(session, row, seat_row.name)
             now = self.clock()
@@ -580,15 +584,33 @@ class TurnRunner:
             yield own
 
     def load_game(self, session: Session, name: str) -> GameRow:
-        """Return a game's row in ``session``. Raises UnknownGame."""
-        row = session.exec(select(GameRow).where(func.lower(GameRow.name) == name.strip().lower())).first()
+        """Return a game's row in ``session``. Raises UnknownGame.
+
+        The row is remembered for the rest of the session (its identity map
+        holds it anyway), so handling one mail loads each game only once.
+        """
+        key = name.strip().lower()
+        games: dict[str, GameRow] = session.info.setdefault(_GAMES_LOADED, {})
+        row = games.get(key)
         if row is None:
-            raise UnknownGame(f"no game named {name!r}")
+            row = session.exec(select(GameRow).where(func.lower(GameRow.name) == key)).first()
+            if row is None:
+                raise UnknownGame(f"no game named {name!r}")
+            games[key] = row
         return row
 
     def load_seats(self, session: Session, row: GameRow) -> list[SeatRow]:
-        """Return a game's seats in turn order."""
-        return list(session.exec(select(SeatRow).where(SeatRow.game_id == row.id).order_by(SeatRow.position)))
+        """Return a game's seats in turn order (a new list; the rows are the session's).
+
+        Remembered for the rest of the session like :meth:`load_game`: seats
+        are only ever added when a game is created, before anything loads them.
+        """
+        seats: dict[int | None, list[SeatRow]] = session.info.setdefault(_SEATS_LOADED, {})
+        found = seats.get(row.id)
+        if found is None:
+            query = select(SeatRow).where(SeatRow.game_id == row.id).order_by(SeatRow.position)
+            found = seats[row.id] = list(session.exec(query))
+        return list(found)
 
     def load_seat(self, session: Session, row: GameRow, seat: str) -> SeatRow:
         """Return one seat by name (any case). Raises UnknownSeat naming the seats there are."""

@@ -53,9 +53,11 @@ def test_syntax_error_gives_line_column_and_expected_words(tiny_game: str, runne
     assert line.number == 3 and line.problem is not None
     assert line.problem.column == 5
     assert "expected a number from 1 to 3" in line.problem.message
-    assert result.version is None  # nothing acceptable: earlier orders would stand
+    # With its one line refused the submission is empty, which this game refuses as a whole.
+    assert result.general == ["a turn is exactly one ADD"] and result.version is None
     rendered = result.render()
     assert "REFUSED (line 3, column 5)" in rendered and "\n" + " " * 9 + "^" in rendered
+    assert "REFUSED: a turn is exactly one ADD" in rendered
 
 
 def test_orders_from_a_seat_not_on_move_are_refused(tiny_game: str, runner: TurnRunner) -> None:

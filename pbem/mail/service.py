@@ -136,7 +136,8 @@ class MailService:
         if reason is not None:
             _log.info("inbound %s from %s ignored: %s", inbound_id, mail.sender, reason)
             return Outcome("ignored", reason)
-        if not self._holds_a_token_seat(session, mail) and not self.rate_limiter.allow(mail.sender, self.clock()):
+        now = self.clock()
+        if self.rate_limiter.is_limited(mail.sender, now):
             _log.warning("inbound %s from %s ignored: rate limit", inbound_id, mail.sender)
             return Outcome("ignored", "rate limited")
         reply = _Reply()
@@ -148,11 +149,14 @@ class MailService:
         else:
             self._run_script(session, mail, reply, outcome)
         self._send_reply(session, mail, reply, inbound_id)
+        if not (outcome.submitted and self._holds_a_token_seat(session, mail)):
+            # A player sending orders fast through a reply address is not a flood; a mail program
+            # answering every mail from the game to that address (storing nothing) is one, and a loop.
+            self.rate_limiter.count(mail.sender, now)
         return outcome
 
     def _holds_a_token_seat(self, session: Session, mail: IncomingMail) -> bool:
-        """True when the mail answers a valid reply address and comes from the seat's holder:
-        a player playing fast is not a flood (the rate limit is for everyone else)."""
+        """True when the mail answers a valid reply address and comes from the seat's holder."""
         for address in mail.recipients:
             if not is_token_address(address):
                 continue
@@ -288,8 +292,6 @@ class MailService:
             source=f"mail:{mail.message_id}", session=session,
         )
         header = "CHECK only, nothing stored:\n" if command.check else ""
-        if not command.check and result.version is None and not result.general:
-            header = "No line was accepted; your previous orders (if any) stand.\n"
         reply.add(header + result.render())
         if result.version is not None:
             outcome.submitted.append((game.name, seat.name))

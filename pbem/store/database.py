@@ -7,9 +7,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from alembic import command
-from alembic.config import Config
-from sqlalchemy import event
+from sqlalchemy import event, inspect, text
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, create_engine
 
@@ -54,8 +52,31 @@ class Database:
         self.engine.dispose()
 
 
+def newest_revision() -> str:
+    """Return the revision id of the newest migration (the files are numbered ``NNNN_name.py``)."""
+    return max(path.name.split("_", 1)[0] for path in (_MIGRATIONS / "versions").glob("[0-9]*_*.py"))
+
+
+def is_current(engine: Engine) -> bool:
+    """True when the database's schema is at the newest migration (alembic need not run)."""
+    with engine.connect() as connection:
+        if not inspect(connection).has_table("alembic_version"):
+            return False
+        versions = [row[0] for row in connection.execute(text("SELECT version_num FROM alembic_version"))]
+    return versions == [newest_revision()]
+
+
 def migrate(engine: Engine) -> None:
-    """Upgrade the schema to the newest migration (creating it on an empty database)."""
+    """Upgrade the schema to the newest migration (creating it on an empty database).
+
+    alembic is imported only when there is something to do: most opens find
+    the schema current, and the import is the slowest part of starting pbem.
+    """
+    if is_current(engine):
+        return
+    from alembic import command
+    from alembic.config import Config
+
     config = Config()
     config.set_main_option("script_location", str(_MIGRATIONS))
     with engine.begin() as connection:

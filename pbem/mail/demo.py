@@ -1,0 +1,228 @@
+"""``pbem demo``: robots play a whole game with the game master by real email.
+
+One process starts the embedded IMAP and SMTP servers on 127.0.0.1, the
+mail daemon on the given database, a robot game master and four robot
+players. The GM creates a Turkey Chase game by mail, the players join and
+answer every turn report with orders (SMTP in, replies read back over IMAP).
+Robot B makes a mistake now and then and corrects it after the check reply;
+robot D sleeps through turn 2 and gets the NMR defaults at the deadline.
+
+Time: the daemon runs on a demo clock. A turn whose orders are all in
+resolves at once; the clock moves an hour per turn (the robots read their
+mail an hour later) and jumps to the reminder and then past the deadline
+when orders are missing, so nobody waits two days. Every robot's mail is
+written to an mbox file in ``demo-mail/`` next to the database.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from contextlib import AsyncExitStack
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import TextIO
+
+from pbem.core import GameRng
+from pbem.demo import robot_orders
+from pbem.mail.config import ImapUrl, SmtpUrl
+from pbem.mail.daemon import DaemonOptions, MailDaemon
+from pbem.mail.embedded import EmbeddedMailServers
+from pbem.mail.mailclient import ReceivedMail
+from pbem.mail.robots import MailRobot, RobotGm, RobotPlayer, is_report, subject_is
+from pbem.store import open_database
+from pbem.turns import TurnRunner
+
+KIND = "turkey-chase"
+GM_SERVICE = "gm@pbem.localhost"
+GM_ROBOT = "gamemaster@demo.localhost"
+PLAYERS = ("alice@demo.localhost", "bob@demo.localhost", "carol@demo.localhost", "dave@demo.localhost")
+CLUMSY_SEAT = "B"  # sends a bad line now and then and corrects it after the check
+SLEEPY_SEAT = "D"  # sends nothing in SLEEPY_TURN
+SLEEPY_TURN = 2
+MISTAKES = ("FEED Z9", "MOVE F7F8", "BUILD C3-C4", "JUMP A1")
+MAX_TURNS = 100
+MAIL_FOLDER = "demo-mail"
+
+
+class DemoClock:
+    """The daemon's clock in the demo: stands still until the demo moves it."""
+
+    def __init__(self) -> None:
+        self.now = datetime.now(UTC).replace(microsecond=0)
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    def advance(self, delta: timedelta) -> None:
+        """Move the clock forward by ``delta``."""
+        self.now += delta
+
+    def set(self, moment: datetime) -> None:
+        """Move the clock to ``moment`` (never backwards)."""
+        self.now = max(self.now, moment)
+
+
+def mail_folder(db_path: str) -> Path:
+    """Return where the demo writes its mbox files: ``demo-mail/`` next to the database file
+    (in the current folder for a database URL)."""
+    if "://" in db_path:
+        return Path.cwd() / MAIL_FOLDER
+    return Path(db_path).expanduser().resolve().parent / MAIL_FOLDER
+
+
+def run_mail_demo(*, db_path: str, seed: int, out: TextIO) -> int:
+    """Play a Turkey Chase game to its end by mail, with robots; return 0 when it ended.
+
+    Prints a line per turn on ``out``, then the result and where each robot's
+    mail transcript (an mbox file) is. Returns 1 when the game did not end
+    within :data:`MAX_TURNS` or a mail did not arrive in time.
+    """
+    return asyncio.run(_run(db_path, seed, out))
+
+
+async def _run(db_path: str, seed: int, out: TextIO) -> int:
+    clock = DemoClock()
+    folder = mail_folder(db_path)
+    async with EmbeddedMailServers() as servers:
+        await servers.add_user(GM_SERVICE)
+        db = open_database(db_path)
+        stop = asyncio.Event()
+        daemon = MailDaemon(
+            db, imap=ImapUrl.parse(servers.imap_url(GM_SERVICE)), smtp=SmtpUrl.parse(servers.smtp_url()),
+            address=GM_SERVICE, clock=clock,
+            options=DaemonOptions(idle_recheck=0.5, send_retry_min=0.5, clock_interval=0.05),
+        )
+        task = asyncio.create_task(daemon.run(stop), name="pbem daemon")
+        robots: list[MailRobot] = []
+        try:
+            out.write(f"Mail servers on {servers.host} (IMAP port {servers.imap_port}, SMTP port "
+                      f"{servers.smtp_port}); the game master is {GM_SERVICE}, database {db_path}.\n")
+            gm = RobotGm.on(servers, GM_ROBOT, gm_address=GM_SERVICE, clock=clock)
+            players = [RobotPlayer.on(servers, address, gm_address=GM_SERVICE, clock=clock) for address in PLAYERS]
+            robots.extend([gm, *players])
+            async with AsyncExitStack() as stack:
+                for each in robots:
+                    await servers.add_user(each.address)
+                    await stack.enter_async_context(each)
+                code = await _play(daemon.runner, clock, gm, players, seed=seed, out=out)
+        except (TimeoutError, RuntimeError) as error:
+            out.write(f"The demo stopped: {error}\n")
+            code = 1
+        finally:
+            stop.set()
+            await asyncio.wait_for(task, timeout=15)
+            db.close()
+    _write_transcripts(robots, folder, out)
+    return code
+
+
+async def _play(runner: TurnRunner, clock: DemoClock, gm: RobotGm, players: Sequence[RobotPlayer], *,
+                seed: int, out: TextIO) -> int:
+    name = _free_name(runner)
+    await gm.create(KIND, name, f"seed={seed} nmr=feed")
+    out.write(f"{gm.address} created {name} by mail (GM password {gm.password}).\n")
+    for player in players:
+        await player.join(name)
+        out.write(f"{player.address} joined as seat {player.seat}.\n")
+    await gm.expect(lambda m: "every seat is taken" in m.body)
+    await gm.command("START")
+    reports = {player.seat: await player.next_report() for player in players}
+    await gm.expect(subject_is(f"[{name}] Turn 1"))
+    out.write(f"{name} started; turn reports go out by mail.\n")
+    rng = GameRng(seed)
+    for _ in range(MAX_TURNS):
+        clock.advance(timedelta(hours=1))  # the robots read their mail an hour later
+        turn = runner.info(name).row.turn
+        notes = await _send_orders(runner, name, players, reports, rng, turn)
+        if runner.info(name).row.turn == turn:  # not resolved at once: some orders are missing
+            await _pass_deadline(runner, clock, name, players, runner.missing_seats(name), notes)
+        reports = {player.seat: await player.next_report() for player in players}
+        final = await gm.expect(is_report(name))
+        scores = runner.state_json(name)["scores"]
+        out.write(f"turn {turn:>2}: " + "; ".join(f"{seat} {notes[seat]}" for seat in sorted(notes))
+                  + " -> scores " + ", ".join(f"{s}={v}" for s, v in scores.items()) + "\n")
+        out.flush()
+        if final.subject == f"[{name}] Final report":
+            state = runner.state_json(name)
+            winners = " and ".join(state["winners"])
+            word = "winner" if len(state["winners"]) == 1 else "winners"
+            out.write(f"Game over after {turn} turns: {word} {winners} "
+                      f"(scores {', '.join(f'{s}={v}' for s, v in scores.items())}).\n")
+            return 0
+    out.write(f"The game did not end within {MAX_TURNS} turns.\n")
+    return 1
+
+
+async def _send_orders(runner: TurnRunner, name: str, players: Sequence[RobotPlayer],
+                       reports: dict[str, ReceivedMail], rng: GameRng, turn: int) -> dict[str, str]:
+    """Each robot answers its newest report; returns a note per seat for the progress line.
+
+    The clumsy robot goes first and alone, so that its correction is in
+    before the others' orders complete the turn (which resolves it at once).
+    """
+    notes: dict[str, str] = {}
+    plans: dict[str, str] = {}
+    for player in players:
+        if player.seat == SLEEPY_SEAT and turn == SLEEPY_TURN:
+            notes[player.seat] = "sent nothing"
+            continue
+        plans[player.seat] = robot_orders(runner, name, player.seat, rng)
+        if not plans[player.seat].strip():
+            notes[player.seat] = "had nothing to order"
+            del plans[player.seat]
+
+    async def play(player: RobotPlayer) -> None:
+        orders = plans[player.seat]
+        count = _orders(len(orders.strip().splitlines()))
+        if player.seat == CLUMSY_SEAT and turn % 3 == 1:
+            mistake = MISTAKES[(turn // 3) % len(MISTAKES)]
+            checks = await player.send_orders_with_mistake(reports[player.seat], orders, mistake)
+            fixed = "REFUSED, corrected after the check" if len(checks) == 2 else "not refused"
+            notes[player.seat] = f"{count} (wrote {mistake!r}: {fixed})"
+        else:
+            check = await player.send_orders(reports[player.seat], orders)
+            refused = check.body.count("REFUSED")
+            notes[player.seat] = count + (f" ({refused} refused)" if refused else "")
+
+    ordering = [p for p in players if p.seat in plans]
+    clumsy = [p for p in ordering if p.seat == CLUMSY_SEAT]
+    for player in clumsy:
+        await play(player)
+    await asyncio.gather(*(play(p) for p in ordering if p not in clumsy))
+    return notes
+
+
+async def _pass_deadline(runner: TurnRunner, clock: DemoClock, name: str, players: Sequence[RobotPlayer],
+                         missing: Sequence[str], notes: dict[str, str]) -> None:
+    """Move the clock to the reminder (the silent robots get one), then past the deadline."""
+    row = runner.info(name).row
+    assert row.deadline is not None, "a demo game always has a deadline"
+    deadline = row.deadline
+    clock.set(deadline - timedelta(hours=row.reminder_hours) + timedelta(minutes=1))
+    for player in players:
+        if player.seat in missing:
+            await player.expect(lambda m: m.subject.startswith(f"[{name}] Reminder"))
+            notes[player.seat] += ", reminded, NMR at the deadline"
+    clock.set(deadline + timedelta(minutes=1))
+
+
+def _orders(count: int) -> str:
+    return f"{count} order" + ("" if count == 1 else "s")
+
+
+def _free_name(runner: TurnRunner) -> str:
+    taken = {row.name.lower() for row in runner.games()}
+    number = 1
+    while f"mail-demo-{number}" in taken:
+        number += 1
+    return f"mail-demo-{number}"
+
+
+def _write_transcripts(robots: Sequence[MailRobot], folder: Path, out: TextIO) -> None:
+    out.write(f"Every robot's mail, sent and received, is in an mbox file in {folder}:\n")
+    for robot in robots:
+        seat = f"seat {robot.seat}" if isinstance(robot, RobotPlayer) and robot.seat else "GM"
+        path = robot.write_mbox(folder / f"{robot.address}.mbox")
+        out.write(f"  {seat:<7} {robot.address:<27} {path}  ({len(robot.transcript)} mails)\n")
+    out.flush()

@@ -1,0 +1,338 @@
+"""The ``pbem`` command through its real entry point: the installed console script
+run as a subprocess on a real SQLite file, as a game master would use it.
+
+Each test plays one game (or a few error cases) and checks many things per
+process, since every run of ``pbem`` costs about a second.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+PBEM = Path(sys.executable).with_name("pbem")
+SEATS = ["--seat", "A=alice@example.org", "--seat", "B=bob@example.org",
+         "--seat", "C=carol@example.org", "--seat", "D=dave@example.org"]
+OK, REFUSED, USAGE = 0, 1, 2
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _console_script() -> None:
+    if not PBEM.is_file():
+        pytest.fail(f"the pbem console script is not installed next to {sys.executable}: pip install -e .")
+
+
+def _env() -> dict[str, str]:
+    return {k: v for k, v in os.environ.items() if not k.startswith("PBEM_")}
+
+
+def pbem(cwd: Path, *args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    """Run ``pbem ARGS`` in ``cwd`` (the default ./pbem.db lives there) with ``stdin`` as input."""
+    return subprocess.run(
+        [str(PBEM), *args], cwd=cwd, input=stdin, capture_output=True, text=True, env=_env(), timeout=120
+    )
+
+
+def cmd(*args: str, stdin: str = "") -> tuple[list[str], str]:
+    """One command line for :func:`pbem_all`."""
+    return [str(PBEM), *args], stdin
+
+
+def pbem_all(cwd: Path, *commands: tuple[list[str], str]) -> list[subprocess.CompletedProcess[str]]:
+    """Run independent ``pbem`` commands at the same time (on an existing database); return their results.
+
+    Each run costs about a second, mostly imports; running the checks that do not
+    depend on each other side by side keeps this file fast (and shows that
+    concurrent commands on one database file get along).
+    """
+    processes = [
+        (subprocess.Popen(argv, cwd=cwd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          text=True, env=_env()), stdin)
+        for argv, stdin in commands
+    ]
+    results = []
+    try:
+        for process, stdin in processes:
+            out, err = process.communicate(stdin, timeout=120)
+            results.append(subprocess.CompletedProcess(process.args, process.returncode, out, err))
+    finally:
+        for process, _ in processes:
+            if process.poll() is None:
+                process.kill()
+                process.wait()
+    return results
+
+
+def ok(result: subprocess.CompletedProcess[str], code: int = OK) -> str:
+    """Assert the exit code (showing the output when it differs); return stdout."""
+    assert result.returncode == code, f"exit {result.returncode}, wanted {code}\n{result.stdout}\n{result.stderr}"
+    return result.stdout
+
+
+def state(cwd: Path, game: str) -> dict[str, Any]:
+    """Return ``pbem show GAME --json``, parsed."""
+    data: dict[str, Any] = json.loads(ok(pbem(cwd, "show", game, "--json")))
+    return data
+
+
+def caret_column(output: str, line_text: str) -> int:
+    """Return the 1-based column, within the echoed ``line_text``, of the caret printed under it."""
+    lines = output.splitlines()
+    for index, line in enumerate(lines):
+        if line.endswith(line_text) and index + 1 < len(lines) and lines[index + 1].strip() == "^":
+            start = len(line) - len(line_text)
+            return lines[index + 1].index("^") - start + 1
+    raise AssertionError(f"no caret under {line_text!r} in:\n{output}")
+
+
+def test_new_starts_at_the_opening_position_in_the_default_db(tmp_path: Path) -> None:
+    out = ok(pbem(tmp_path, "new", "turkey-chase", "tc-1", *SEATS, "--seed", "42"))
+    assert "Created turkey-chase game tc-1 (seed 42), seats A, B, C, D." in out
+    assert "Turkey Chase -- game tc-1, public report" in out
+    assert (tmp_path / "pbem.db").is_file(), "--db defaults to ./pbem.db in the working directory"
+
+    data = state(tmp_path, "tc-1")
+    assert data["game"] == "tc-1"
+    assert data["kind"] == "turkey-chase"
+    assert data["turn"] == 1
+    assert data["status"] == "active"
+    assert data["scores"] == {"A": 0, "B": 0, "C": 0, "D": 0}
+    assert "winners" not in data
+    board = data["state"]
+    assert board["farmers"] == {"A": ["F7"], "B": ["G6"], "C": ["F5"], "D": ["E6"]}
+    assert board["birds"] == {"A": ["F1", "F1"], "B": ["A6", "A6"], "C": ["F11", "F11"], "D": ["K6", "K6"]}
+    assert board["fences"] == ["A6/B6", "F1/F2", "F10/F11", "J6/K6"]
+    corn = board["corn"]
+    assert len(corn) == 121
+    assert corn["F6"] == 10
+    assert corn["A1"] == 1 and corn["K11"] == 1
+    assert corn["E6"] == 7 and corn["D4"] == 5 and corn["B2"] == 2
+    assert sum(corn.values()) == 10 + 8 * 7 + 16 * 5 + 24 * 3 + 32 * 2 + 40 * 1
+
+
+def test_new_usage_errors_exit_2(tmp_path: Path) -> None:
+    db = ["--db", str(tmp_path / "games.db")]
+    ok(pbem(tmp_path, "new", "turkey-chase", "tc-1", *SEATS, *db))
+
+    unknown_kind, unknown_seat, taken, bad_option, bad_db = pbem_all(
+        tmp_path,
+        cmd("new", "no-such-kind", "x-1", *SEATS, *db),
+        cmd("new", "turkey-chase", "x-2", *SEATS[:6], "--seat", "E=eve@example.org", *db),
+        cmd("new", "turkey-chase", "TC-1", *SEATS, *db),
+        cmd("new", "turkey-chase", "x-3", *SEATS, "--option", "nmr=dance", *db),
+        cmd("show", "tc-1", "--db", str(tmp_path / "no-such-folder" / "pbem.db")),
+    )
+    assert unknown_kind.returncode == USAGE and "no-such-kind" in unknown_kind.stderr
+    assert unknown_seat.returncode == USAGE and "no seat E" in unknown_seat.stderr
+    assert taken.returncode == USAGE and "exists already" in taken.stderr
+    assert bad_option.returncode == USAGE and "nmr" in bad_option.stderr
+    assert bad_db.returncode == USAGE and "no-such-folder" in bad_db.stderr and "Traceback" not in bad_db.stderr
+
+    # None of the refused commands created anything, and no ./pbem.db appeared beside --db.
+    assert not (tmp_path / "pbem.db").exists()
+    names = sqlite3.connect(tmp_path / "games.db").execute("SELECT name FROM game").fetchall()
+    assert names == [("tc-1",)]
+
+
+def test_orders_syntax_and_legality_problems(tmp_path: Path) -> None:
+    ok(pbem(tmp_path, "new", "turkey-chase", "tc-1", *SEATS))
+    orders = tmp_path / "a.txt"
+    orders.write_text(
+        "# A's orders for turn 1\n"
+        "FEED F1\n"
+        "FEED Q6\n"          # line 3: no column Q
+        "FEED D4\n"          # no bird of A there
+        "MOVE F7-F9\n"       # two squares away
+        "MOVE F7-G7\n"
+    )
+    out = ok(pbem(tmp_path, "orders", "tc-1", "A", str(orders)), REFUSED)
+    assert "Game tc-1 (turkey-chase), seat A, turn 1." in out
+    assert "line 3, column 6" in out
+    assert "expected a square such as F6" in out
+    assert caret_column(out, "FEED Q6") == 6
+    assert "FEED D4: no bird of yours on D4" in out
+    assert "MOVE F7-F9: F9 is not next to F7" in out
+    assert "2 line(s) accepted, 3 refused." in out
+    assert "These orders cost 3 of your 5 points." in out
+    assert "Your orders v1" in out
+
+    budget, unknown_game, unknown_seat, no_file = pbem_all(
+        tmp_path,
+        # Over the budget: 2 + 2 + 1 + 2 = 7 points; the last order does not fit.
+        cmd("orders", "tc-1", "A", "-", stdin="FEED F1\nDESTROY F1/F2\nMOVE F7-F8\nMOVE F8-F9\n"),
+        # Usage errors: unknown game, unknown seat, a file that is not there.
+        cmd("orders", "tc-9", "A", str(orders)),
+        cmd("orders", "tc-1", "E", str(orders)),
+        cmd("orders", "tc-1", "B", str(tmp_path / "missing.txt")),
+    )
+    out = ok(budget, REFUSED)
+    assert "MOVE F8-F9: these orders cost 7 of your 5 points" in out
+    assert "3 line(s) accepted, 1 refused." in out
+    assert "These orders replace your previous ones." in out
+    assert unknown_game.returncode == USAGE and "tc-9" in unknown_game.stderr
+    assert unknown_seat.returncode == USAGE and "no seat 'E'" in unknown_seat.stderr
+    assert no_file.returncode == USAGE and "missing.txt" in no_file.stderr
+
+
+def test_check_without_a_game(tmp_path: Path) -> None:
+    good = tmp_path / "good.txt"
+    good.write_text("feed f6\nMOVE F6-F7   # a comment\n\nBUILD H1/H2\nDESTROY A6/B6\nNEW A6\n")
+    clean, faulty, unknown_kind, no_file = pbem_all(
+        tmp_path,
+        cmd("check", "turkey-chase", str(good)),
+        # Standard input by default (no FILE): syntax only, so FEED F6 passes although nobody is there.
+        cmd("check", "turkey-chase", stdin="FEED F6\nMOVE F6-\nBUILD A6-B6\n"),
+        cmd("check", "chess", str(good)),
+        cmd("check", "turkey-chase", str(tmp_path / "missing.txt")),
+    )
+    out = ok(clean)
+    assert "5 line(s) accepted, 0 refused." in out
+    assert "Game " not in out, "a syntax check names no game"
+
+    out = ok(faulty, REFUSED)
+    assert "line 2, column 9" in out
+    assert caret_column(out, "MOVE F6-") == 9
+    assert "expected a square such as F6" in out
+    assert "line 3, column" in out
+    assert "1 line(s) accepted, 2 refused." in out
+
+    assert unknown_kind.returncode == USAGE and "chess" in unknown_kind.stderr
+    assert no_file.returncode == USAGE and "missing.txt" in no_file.stderr
+
+
+def test_orders_replace_resolve_report_and_replay(tmp_path: Path) -> None:
+    ok(pbem(tmp_path, "new", "turkey-chase", "tc-1", *SEATS, "--seed", "7"))
+    first = tmp_path / "a1.txt"
+    first.write_text("MOVE F7-F8\n")
+    a_first, b_orders = pbem_all(
+        tmp_path,
+        cmd("orders", "tc-1", "A", str(first)),
+        # B: one bad line (dropped) and one good line (kept); FILE omitted means standard input.
+        cmd("orders", "tc-1", "B", stdin="FEED Z1\nMOVE G6-G7\n"),
+    )
+    assert "Your orders v1" in ok(a_first)
+    assert "1 line(s) accepted, 1 refused." in ok(b_orders, REFUSED)
+    # The replacement comes by standard input; only it counts at resolution.
+    out = ok(pbem(tmp_path, "orders", "tc-1", "a", "-", stdin="FEED F1\nMOVE F7-F6\n"))
+    assert "Your orders v2" in out and "These orders replace your previous ones." in out
+
+    out = ok(pbem(tmp_path, "resolve", "tc-1"))
+    assert "Resolved turn 1 (NMR: C, D)." in out
+
+    shown, turn2, public, mine, unknown_reader, unknown_game = pbem_all(
+        tmp_path,
+        cmd("show", "tc-1", "--json"),
+        # Turn 2 is checked against the new position: A's farmer is on F6 now.
+        cmd("orders", "tc-1", "A", stdin="MOVE F6-F8\nMOVE F7-F8\n"),
+        cmd("show", "tc-1"),
+        cmd("show", "tc-1", "--as", "b"),
+        cmd("show", "tc-1", "--as", "Q"),
+        cmd("show", "tc-9"),
+    )
+    data = json.loads(ok(shown))
+    assert data["turn"] == 2 and data["status"] == "active"
+    assert data["scores"] == {"A": 1, "B": 0, "C": 0, "D": 0}
+    board = data["state"]
+    assert board["corn"]["F1"] == 0, "A's FEED zeroes the square"
+    assert board["farmers"] == {"A": ["F6"], "B": ["G7"], "C": ["F5"], "D": ["E6"]}, "v1's MOVE F7-F8 was replaced"
+    # NMR default: nothing happens for C and D.
+    assert board["birds"] == {"A": ["F1", "F1"], "B": ["A6", "A6"], "C": ["F11", "F11"], "D": ["K6", "K6"]}
+    assert board["corn"]["F11"] == 1 and board["corn"]["K6"] == 1
+
+    out = ok(turn2, REFUSED)
+    assert "MOVE F6-F8: F8 is not next to F6" in out
+    assert "MOVE F7-F8: no bird or farmer of yours on F7" in out
+    assert "Your orders v1" in out and "you now have no orders standing" in out, "the empty accepted set is stored"
+
+    # The reports: public, and B's own with B's pieces marked.
+    public, mine = ok(public), ok(mine)
+    assert "public report" in public and "Turn 1 results" in public
+    assert "A fed on F1 for 1 point" in public
+    assert "No orders received (NMR) from: C, D." in public
+    assert "*" not in public
+    assert "report for seat B" in mine
+    assert "b*b*" in mine and "B*" in mine, "B's birds on A6 and farmer on G7 are marked"
+    assert "a*" not in mine and "A*" not in mine
+    assert "B (you)" in mine
+    assert unknown_reader.returncode == USAGE and "no seat 'Q'" in unknown_reader.stderr
+    assert unknown_game.returncode == USAGE and "tc-9" in unknown_game.stderr
+
+    ok(pbem(tmp_path, "resolve", "tc-1"))
+    assert "every state matches" in ok(pbem(tmp_path, "replay", "tc-1"))
+
+    # Tamper with the stored state after turn 1: the replay notices.
+    with sqlite3.connect(tmp_path / "pbem.db") as db:
+        (record_id, stored), = db.execute(
+            "SELECT turn_record.id, turn_record.state FROM turn_record JOIN game ON game.id = turn_record.game_id "
+            "WHERE game.name = 'tc-1' AND turn_record.turn = 1"
+        ).fetchall()
+        tampered = json.loads(stored)
+        tampered["scores"]["D"] = "9"
+        db.execute("UPDATE turn_record SET state = ? WHERE id = ?", (json.dumps(tampered), record_id))
+    db.close()
+    replay, replay_unknown, resolve_unknown = pbem_all(
+        tmp_path, cmd("replay", "tc-1"), cmd("replay", "tc-9"), cmd("resolve", "tc-9")
+    )
+    out = ok(replay, REFUSED)
+    assert "turn 1: replayed state differs from the stored one" in out
+    assert "mismatch" in out
+    assert replay_unknown.returncode == USAGE
+    assert resolve_unknown.returncode == USAGE
+
+
+def test_nmr_feed_option(tmp_path: Path) -> None:
+    out = ok(pbem(tmp_path, "new", "turkey-chase", "tc-feed", *SEATS, "--option", "nmr=feed", "--db", "feed.db"))
+    assert "Created turkey-chase game tc-feed" in out
+    ok(pbem(tmp_path, "orders", "tc-feed", "A", "--db", "feed.db", stdin="MOVE F7-F8\n"))
+    assert "Resolved turn 1 (NMR: B, C, D)." in ok(pbem(tmp_path, "resolve", "tc-feed", "--db", "feed.db"))
+    data = json.loads(ok(pbem(tmp_path, "show", "tc-feed", "--json", "--db", "feed.db")))
+    # B, C and D sent nothing: their birds fed where they stand; A gave orders and did not feed.
+    assert data["scores"] == {"A": 0, "B": 1, "C": 1, "D": 1}
+    corn = data["state"]["corn"]
+    assert (corn["A6"], corn["F11"], corn["K6"], corn["F1"]) == (0, 0, 0, 1)
+    assert data["state"]["farmers"]["A"] == ["F8"]
+    assert not (tmp_path / "pbem.db").exists(), "--db was used, not the default"
+
+
+def test_demo_offline_plays_to_the_end(tmp_path: Path) -> None:
+    out = ok(pbem(tmp_path, "demo", "--offline"))
+    turn_lines = re.findall(r"^turn +(\d+) resolved; scores: A=\S+, B=\S+, C=\S+, D=\S+$", out, re.MULTILINE)
+    assert turn_lines, out
+    turns = [int(n) for n in turn_lines]
+    assert turns == list(range(1, len(turns) + 1)), "one line per turn, in order"
+    assert "The game is over." in out
+    assert "REFUSED" not in out, "the robots' orders are legal"
+    header = re.search(r"^Turkey Chase -- game (\S+), public report$", out, re.MULTILINE)
+    assert header is not None, out
+    name = header.group(1)
+
+    shown, replay, finished, resolve = pbem_all(  # on the default ./pbem.db
+        tmp_path,
+        cmd("show", name, "--json"),
+        cmd("replay", name),
+        # A finished game takes no orders and has nothing to resolve.
+        cmd("orders", name, "A", stdin="FEED F6\n"),
+        cmd("resolve", name),
+    )
+    data = json.loads(ok(shown))
+    assert data["status"] == "finished"
+    assert data["winners"] and set(data["winners"]) <= {"A", "B", "C", "D"}
+    assert data["turn"] == len(turns) + 1
+    best = max(data["scores"].values())
+    assert {s for s, v in data["scores"].items() if v == best} == set(data["winners"])
+    # The robots' orders went through the submission path: stored submissions for every seat and turn.
+    with sqlite3.connect(tmp_path / "pbem.db") as db:
+        rows = db.execute("SELECT DISTINCT turn, seat FROM submission").fetchall()
+    db.close()
+    assert len(rows) == 4 * len(turns)
+    assert "every state matches" in ok(replay)
+    assert finished.returncode == REFUSED and "finished" in finished.stderr
+    assert resolve.returncode == REFUSED and "finished" in resolve.stderr
