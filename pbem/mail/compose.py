@@ -19,7 +19,7 @@ from email.headerregistry import Address
 from email.message import EmailMessage
 from email.utils import make_msgid
 
-from pbem.mail.parse import IncomingMail
+from pbem.mail.parse import POLICY, IncomingMail
 
 _MAX_REFERENCES = 20
 _REPLY_PREFIX = re.compile(r"^\s*re\s*:", re.I)
@@ -154,7 +154,7 @@ def _message(
 ) -> EmailMessage:
     if now.tzinfo is None:
         raise ValueError(f"the Date of a mail needs a time zone, not the naive {now.isoformat()}")
-    message = EmailMessage()
+    message = EmailMessage(policy=POLICY)
     message["From"] = Address(display_name=_one_line(from_name), addr_spec=from_address)
     message["To"] = to
     if reply_to is not None:

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 from urllib.parse import parse_qs, quote, unquote, urlsplit
 
-__all__ = ["BadMailUrl", "ImapUrl", "SmtpUrl", "SmtpSecurity"]
+__all__ = ["BadMailUrl", "ImapUrl", "SmtpSecurity", "SmtpUrl"]
 
 SmtpSecurity = Literal["plain", "starttls", "tls"]
 

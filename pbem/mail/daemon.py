@@ -19,6 +19,7 @@ runs on the event loop thread, which keeps the order of events simple.
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 import secrets
 from collections.abc import Callable, Collection
@@ -40,6 +41,7 @@ from pbem.turns import TurnRunner
 _log = logging.getLogger(__name__)
 
 HEARTBEAT_SECONDS = 5.0
+PROCESS_BATCH = 100  # stored messages taken per pass of the processing loop
 SECRET_KEY = "reply_token_secret"
 LAST_SEEN_KEY = "last_seen"
 
@@ -53,6 +55,21 @@ class DaemonOptions:
     use_idle: bool = True
     send_retry_min: float = 60.0
     clock_interval: float = 1.0
+
+
+def tune_gc_for_serving() -> None:
+    """Make Python's cyclic garbage collector cheap for a long-running daemon (process-wide).
+
+    Everything alive now (modules, grammars, mappers, the daemon) is moved out
+    of the collector's reach with ``gc.freeze()``, and young objects are
+    collected every 10,000 allocations instead of every 700. Each mail makes
+    many short-lived cycles (SQLAlchemy, the email package), and with the
+    defaults the collector took about a sixth of the CPU per mail and paused
+    the event loop for 0.1-0.2 s at each full collection (bench/bench_mail.py).
+    """
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(10_000, 20, 20)
 
 
 def setting(db: Database, key: str, make: Callable[[], str] | None = None) -> str | None:
@@ -143,9 +160,14 @@ class MailDaemon:
         store_setting(self.db, LAST_SEEN_KEY, self.clock().isoformat())
 
     async def _process(self, stop: asyncio.Event) -> None:
+        handled_upto = 0  # every stored message with an id up to this one is handled or failed
         while not stop.is_set():
             self._new_mail.clear()
-            for inbound_id in self.inbound.pending():
+            batch = self.inbound.pending(PROCESS_BATCH, after=handled_upto)
+            if len(batch) == PROCESS_BATCH:
+                self._new_mail.set()  # more are waiting: come back without sleeping
+            for inbound_id in batch:
+                handled_upto = inbound_id  # marked handled by handle(), or failed below
                 try:
                     outcome = self.service.handle(inbound_id)
                 except Exception:  # a bug must not stop the daemon: keep the mail, log, go on

@@ -25,13 +25,12 @@ import logging
 import re
 import ssl
 from argparse import Namespace
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from contextlib import AsyncExitStack, closing
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from types import TracebackType
 from typing import Any
-from urllib.parse import quote
 from uuid import uuid4
 
 from aiosmtpd.smtp import SMTP, Envelope, Session
@@ -169,6 +168,8 @@ class EmbeddedMailServers:
         self.fix_idle_race = fix_idle_race
         self.hostname = hostname
         self.delivered = 0
+        self.on_deliver: list[Callable[[str, bytes], None]] = []
+        """Called as ``listener(address, stored_raw)`` after each delivery (benchmarks watch replies)."""
         self._imap_port = imap_port
         self._smtp_port = smtp_port
         self._config = _Config(
@@ -251,9 +252,8 @@ class EmbeddedMailServers:
         handler = _DeliveryHandler(self)
 
         def protocol() -> SMTP:
-            smtp = _TrackedSMTP(self._smtp_protocols, handler, hostname=self.hostname,
+            return _TrackedSMTP(self._smtp_protocols, handler, hostname=self.hostname,
                                 enable_SMTPUTF8=True, loop=loop)
-            return smtp
 
         self._smtp_server = await loop.create_server(
             protocol, self.host, self._smtp_port, reuse_address=True
@@ -355,9 +355,11 @@ class EmbeddedMailServers:
         async with identity.new_session() as session:
             inbox = await session.mailbox_set.get_mailbox("INBOX")
             message = await inbox.append(
-                AppendMessage(body, datetime.now(timezone.utc), frozenset()), recent=True
+                AppendMessage(body, datetime.now(UTC), frozenset()), recent=True
             )
         self.delivered += 1
+        for listener in self.on_deliver:
+            listener(address, body)
         return message.uid
 
     async def inbox(self, address: str) -> list[StoredMail]:

@@ -46,12 +46,7 @@ class InboundStore:
         """Store a message and commit; return its row id, or None when its Message-ID was stored before."""
         message_id = message_id_of(raw)
         try:
-            with self.db.session() as session:
-                existing = session.exec(
-                    select(InboundMessageRow.id).where(InboundMessageRow.message_id == message_id)
-                ).first()
-                if existing is not None:
-                    return None
+            with self.db.session() as session:  # a Message-ID stored before fails its unique index
                 row = InboundMessageRow(message_id=message_id, uid=uid, raw=raw, received_at=utcnow())
                 session.add(row)
                 session.flush()
@@ -59,12 +54,14 @@ class InboundStore:
         except IntegrityError:
             return None
 
-    def pending(self, limit: int = 100) -> list[int]:
-        """Return the ids of stored messages not yet handled, oldest first."""
+    def pending(self, limit: int = 100, *, after: int = 0) -> list[int]:
+        """Return the ids of stored messages not yet handled, oldest first; only ids above
+        ``after`` when given (a caller that knows every message up to ``after`` was handled
+        saves a scan of the whole table: status has no index)."""
         with self.db.session() as session:
             query = (
                 select(InboundMessageRow.id)
-                .where(InboundMessageRow.status == "new")
+                .where(InboundMessageRow.id > after, InboundMessageRow.status == "new")  # type: ignore[operator]
                 .order_by(InboundMessageRow.id)
                 .limit(limit)
             )
@@ -130,8 +127,8 @@ class DatabaseOutbox:
 
     def _finish(self, mail_id: int, **values: object) -> None:
         self._claimed.discard(mail_id)
-        with self.db.session() as session:
-            session.execute(update(OutboundMessageRow).where(OutboundMessageRow.id == mail_id).values(**values))
+        with self.db.engine.begin() as connection:  # one UPDATE: no ORM session needed (half the time)
+            connection.execute(update(OutboundMessageRow).where(OutboundMessageRow.id == mail_id).values(**values))
 
     def mark_sent(self, mail_id: int, when: datetime) -> None:
         """Record that the server accepted the mail."""

@@ -21,6 +21,14 @@ A connection that was reused and turns out dead (servers drop idle clients)
 is reopened and the mail tried again once before anything counts as failed.
 Idle connections are closed after idle_disconnect seconds. A restart resumes
 where the queue says: the sender keeps no state of its own.
+
+Delivery is at least once, not exactly once. SMTP has no way to ask whether
+a message arrived, so a crash after the server's 250 and before ``mark_sent``
+is committed (one mail at most: mails are sent and marked one by one), or a
+connection that drops before the 250 is read, sends that mail again. The
+copy is the same message, Message-ID included (the queue stores it whole), so
+a receiver that drops duplicates by Message-ID (Sieve ``duplicate``,
+``formail -D``, Gmail) shows it once. tests/e2e/test_crash.py checks this.
 """
 
 from __future__ import annotations
@@ -29,7 +37,7 @@ import asyncio
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from typing import Protocol
 
 import aiosmtplib
@@ -39,6 +47,8 @@ from pbem.mail.config import SmtpUrl
 __all__ = ["MailSender", "OutboxQueue", "OutgoingMail", "SenderStats"]
 
 _log = logging.getLogger(__name__)
+
+_MIN_SLEEP = 0.05
 
 _CONNECTION_ERRORS = (
     OSError,  # includes SMTPServerDisconnected, SMTPConnectError, SMTPTimeoutError
@@ -104,7 +114,7 @@ class _Failure:
 
 
 def _utc_now() -> datetime:
-    return datetime.now(timezone.utc)
+    return datetime.now(UTC)
 
 
 def _classify(exc: Exception) -> _Failure:
@@ -181,8 +191,8 @@ class MailSender:
         loop = asyncio.get_running_loop()
         timeout = self.poll_interval
         due = self.queue.next_due()
-        if due is not None:
-            timeout = min(timeout, max(0.0, (due - self._clock()).total_seconds()))
+        if due is not None:  # the floor keeps a queue whose next_due disagrees with claim_due from spinning
+            timeout = min(timeout, max(_MIN_SLEEP, (due - self._clock()).total_seconds()))
         if self._smtp is not None:
             idle_left = self.idle_disconnect - (loop.time() - self._last_used)
             if idle_left <= 0:

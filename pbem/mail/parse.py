@@ -20,15 +20,51 @@ from __future__ import annotations
 
 import email
 import email.policy
+import functools
 import hashlib
 import re
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from email.headerregistry import BaseHeader, HeaderRegistry
 from email.message import Message
 from email.utils import getaddresses
 from html.parser import HTMLParser
 
 from pbem.core import PbemError
+
+
+class _MemoHeaders(HeaderRegistry):
+    """``policy.default``'s header classes, made once per header name, and the parsed headers
+    of string values memoised.
+
+    The stdlib registry builds a new class with ``type()`` on every lookup
+    (for every header set, parsed or counted), and the email package parses a
+    header again on every access (a mail's Content-Type about ten times while
+    it is read); most headers the game master writes are the same from mail to
+    mail. The classes are equivalent and header objects are immutable strings,
+    so sharing both is safe; the memo keeps the last 1,024 headers.
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._classes: dict[type, type[BaseHeader]] = {}  # one per registered kind, not per name
+        self._memo = functools.lru_cache(maxsize=1024)(super().__call__)
+
+    def __getitem__(self, name: str) -> type[BaseHeader]:
+        kind = self.registry.get(name.lower(), self.default_class)
+        cls = self._classes.get(kind)
+        if cls is None:
+            cls = self._classes[kind] = type("_" + kind.__name__, (kind, self.base_class), {})
+        return cls
+
+    def __call__(self, name: str, value: object) -> BaseHeader:
+        if type(value) is str:
+            return self._memo(name, value)  # type: ignore[no-any-return]
+        return super().__call__(name, value)  # type: ignore[arg-type]
+
+
+POLICY = email.policy.default.clone(header_factory=_MemoHeaders())
+"""``email.policy.default`` with memoised header parsing: what pbem reads and writes mail with."""
 
 
 class MalformedMail(PbemError):
@@ -89,20 +125,23 @@ _ADDRESS = re.compile(r"[^@\s<>]+@[^@\s<>]+")
 _MESSAGE_ID = re.compile(r"<[^<>\s]+>")
 
 
-def parse_mail(raw: bytes) -> IncomingMail:
+def parse_mail(raw: bytes, *, headers_only: bool = False) -> IncomingMail:
     """Decode a raw RFC 5322 mail into an :class:`IncomingMail`.
 
     Malformed MIME (missing or broken boundaries, unknown charsets, bad
     transfer encodings, broken headers) is read as well as it can be.
     A missing Message-ID is replaced by a stable one made from a hash of the
-    raw bytes. Raises :class:`MalformedMail` only when nothing can be read:
-    empty input or no header fields (``sender`` None), no sender address
-    (``sender`` None), or an encrypted or unreadable body (with the sender).
+    raw bytes. With ``headers_only`` only the header block is read and
+    ``body`` is empty: for mail too big to read, whose body could take many
+    seconds to decode. Raises :class:`MalformedMail` only when nothing can be
+    read: empty input or no header fields (``sender`` None), no sender
+    address (``sender`` None), or an encrypted or unreadable body (with the sender).
     """
     if not raw.strip():
         raise MalformedMail("the mail is empty", None)
     try:
-        message = email.message_from_bytes(raw, policy=email.policy.default)
+        message = email.message_from_bytes(_header_block(raw) if headers_only else raw,
+                                           policy=POLICY)
     except Exception as error:  # the parser is lenient; this guards the contract, not a known case
         raise MalformedMail(f"not a readable mail ({error})", None) from error
     if not message.keys():
@@ -115,7 +154,7 @@ def parse_mail(raw: bytes) -> IncomingMail:
     if content_type in _ENCRYPTED_TYPES:
         raise MalformedMail("the mail is encrypted; please send plain text", sender)
     try:
-        text = _part_text(message)
+        text = None if headers_only else _part_text(message)
     except Exception as error:  # the contract: malformed MIME never escapes as anything but MalformedMail
         raise MalformedMail(f"the body of the mail cannot be read ({error})", sender) from error
     return IncomingMail(
@@ -143,6 +182,15 @@ def parse_mail(raw: bytes) -> IncomingMail:
         x_auto_response_suppress=_lower(_header(message, "X-Auto-Response-Suppress")),
         size=len(raw),
     )
+
+
+_END_OF_HEADERS = re.compile(rb"\r?\n\r?\n")
+
+
+def _header_block(raw: bytes) -> bytes:
+    """The header fields of a raw mail, up to and including the blank line that ends them."""
+    found = _END_OF_HEADERS.search(raw)
+    return raw[: found.end()] if found else raw
 
 
 _REPLY_PREFIX = re.compile(r"^\s*(?:re|fwd?|aw|wg|sv|vs|antw|rif|tr|odp|res|enc)\s*(?:\[\d+\]|\(\d+\))?\s*:\s*", re.I)
@@ -180,7 +228,12 @@ def _lower(value: object) -> str | None:
 
 
 def _addresses(message: Message, name: str) -> list[tuple[str, str]]:
-    """``(display name, lower-cased address)`` of every valid address in all ``name`` headers."""
+    """``(display name, lower-cased address)`` of every valid address in all ``name`` headers.
+
+    Addresses are ASCII, as a reply can be sent to them: an internationalised
+    domain written in 8-bit is turned into its ``xn--`` form, and an address
+    whose local part is not ASCII is left out.
+    """
     pairs: list[tuple[str, str]] = []
     try:
         for header in message.get_all(name) or []:
@@ -190,7 +243,22 @@ def _addresses(message: Message, name: str) -> list[tuple[str, str]]:
                 pairs.extend(getaddresses([str(header)]))
     except Exception:  # an address header the policy cannot parse: read the raw text the old way
         pairs = getaddresses([value for key, value in message.raw_items() if key.lower() == name.lower()])
-    return [(_unescape(display).strip(), address.lower()) for display, address in pairs if _ADDRESS.fullmatch(address)]
+    readable = ((display, _ascii_address(_unescape(address))) for display, address in pairs)
+    return [(_unescape(display).strip(), address.lower()) for display, address in readable
+            if address is not None and _ADDRESS.fullmatch(address)]
+
+
+def _ascii_address(address: str) -> str | None:
+    """``address`` with an IDNA-encoded domain, or None when its local part is not ASCII or the domain not valid."""
+    local, at, domain = address.rpartition("@")
+    if not local.isascii():
+        return None
+    if not domain.isascii():
+        try:
+            domain = domain.encode("idna").decode("ascii")
+        except UnicodeError:
+            return None
+    return f"{local}{at}{domain}"
 
 
 def _unescape(text: str) -> str:

@@ -79,9 +79,11 @@ class RateLimiter:
     """Per-sender sliding window: at most ``max_mails`` answered mails per ``window``.
 
     Pure apart from its own memory: the time is passed in, nothing is read
-    from a clock. Only allowed mails count, so a sender who keeps flooding is
-    allowed again as soon as their older mails leave the window. Senders with
-    nothing in the window are forgotten once per window.
+    from a clock. Only counted mails count (:meth:`allow` checks and counts
+    at once; :meth:`is_limited` and :meth:`count` do it in two steps, for a
+    caller that decides after handling a mail whether it counts), so a sender
+    who keeps flooding is allowed again as soon as their older mails leave
+    the window. Senders with nothing in the window are forgotten once per window.
     """
 
     def __init__(self, *, max_mails: int = 20, window: timedelta = timedelta(hours=1)) -> None:
@@ -95,15 +97,25 @@ class RateLimiter:
 
     def allow(self, sender: str, now: datetime) -> bool:
         """Return True and count the mail when ``sender`` is under the limit at ``now``, else False."""
+        if self.is_limited(sender, now):
+            return False
+        self.count(sender, now)
+        return True
+
+    def is_limited(self, sender: str, now: datetime) -> bool:
+        """True when ``sender`` has ``max_mails`` counted mails in the window ending at ``now``; counts nothing."""
+        return len(self._recent(sender, now)) >= self.max_mails
+
+    def count(self, sender: str, now: datetime) -> None:
+        """Count one mail of ``sender`` at ``now``."""
+        self._recent(sender, now).append(now)
+
+    def _recent(self, sender: str, now: datetime) -> deque[datetime]:
         self._sweep(now)
-        key = sender.strip().lower()
-        times = self._seen.setdefault(key, deque())
+        times = self._seen.setdefault(sender.strip().lower(), deque())
         while times and times[0] <= now - self.window:
             times.popleft()
-        if len(times) >= self.max_mails:
-            return False
-        times.append(now)
-        return True
+        return times
 
     def _sweep(self, now: datetime) -> None:
         if self._next_sweep is not None and now < self._next_sweep:

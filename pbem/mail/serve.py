@@ -8,7 +8,7 @@ import signal
 from typing import TextIO
 
 from pbem.mail.config import ImapUrl, SmtpUrl
-from pbem.mail.daemon import MailDaemon
+from pbem.mail.daemon import MailDaemon, tune_gc_for_serving
 from pbem.mail.embedded import EmbeddedMailServers
 from pbem.store import open_database
 
@@ -56,7 +56,9 @@ async def serve(
         out.write(f"pbem serves as {address}: mail HELP to it for the commands. Database: {db_path}.\n")
         out.write(f"Watching {imap_url}, sending through {smtp_url}. Stop with Ctrl-C.\n")
         out.flush()
-        await MailDaemon(db, imap=imap_url, smtp=smtp_url, address=address).run(stop)
+        daemon = MailDaemon(db, imap=imap_url, smtp=smtp_url, address=address)
+        tune_gc_for_serving()
+        await daemon.run(stop)
     finally:
         if servers is not None:
             await servers.stop()

@@ -73,6 +73,7 @@ class Outcome:
     status: str  # handled | ignored | failed
     reason: str = ""
     submitted: list[tuple[str, str]] = field(default_factory=list)  # (game, seat) whose orders were stored
+    accepted: int = 0  # order lines accepted and stored
 
 
 @dataclass
@@ -149,9 +150,9 @@ class MailService:
         else:
             self._run_script(session, mail, reply, outcome)
         self._send_reply(session, mail, reply, inbound_id)
-        if not (outcome.submitted and self._holds_a_token_seat(session, mail)):
+        if not (outcome.accepted and self._holds_a_token_seat(session, mail)):
             # A player sending orders fast through a reply address is not a flood; a mail program
-            # answering every mail from the game to that address (storing nothing) is one, and a loop.
+            # answering every mail from the game to that address (no order accepted) is one, and a loop.
             self.rate_limiter.count(mail.sender, now)
         return outcome
 
@@ -295,6 +296,7 @@ class MailService:
         reply.add(header + result.render())
         if result.version is not None:
             outcome.submitted.append((game.name, seat.name))
+            outcome.accepted += len(result.accepted)
 
     def _session_command(self, session: Session, mail: IncomingMail, game: GameRow, seat: SeatRow,
                          command: SessionCommand, reply: _Reply) -> None:
