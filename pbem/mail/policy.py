@@ -52,7 +52,7 @@ def never_answer_reason(mail: IncomingMail, own_addresses: Iterable[str]) -> str
         return "bounce: the Return-Path is empty (<>)"
     if mail.content_type in ("multipart/report", "message/delivery-status"):
         return f"delivery or read report ({mail.content_type}; report-type={mail.report_type})"
-    if mail.auto_submitted is not None and mail.auto_submitted.split(";")[0].strip() != "no":
+    if mail.auto_submitted is not None and mail.auto_submitted.split(";")[0].split("(")[0].strip() != "no":
         return f"automatic mail (Auto-Submitted: {mail.auto_submitted})"
     if mail.x_autoreply is not None or mail.x_autorespond is not None:
         return "automatic reply (X-Autoreply or X-Autorespond)"

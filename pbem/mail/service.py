@@ -59,7 +59,8 @@ from pbem.store.tables import GameRow, SeatRow
 from pbem.turns import SERVICE_OPTIONS, TurnRunner
 
 _log = logging.getLogger(__name__)
-_SUBJECT_TURN = re.compile(r"\]\s*turn\s+(\d+)\b", re.I)
+# The turn a game mail's subject names: "[tc-1] Turn 3", "[tc-1] Reminder: turn 3 orders due".
+_SUBJECT_TURN = re.compile(r"\][^\[\]]*?\bturn\s+(\d+)\b", re.I)
 
 
 class SenderRefused(PbemError):

@@ -117,3 +117,12 @@ def test_the_default_size_limit_is_one_megabyte() -> None:
     assert not is_oversized(DEFAULT_MAX_SIZE)
     assert is_oversized(DEFAULT_MAX_SIZE + 1)
     assert is_oversized(2000, limit=1000)
+
+
+def test_auto_submitted_no_with_a_comment_is_a_person() -> None:
+    from pbem.mail.parse import parse_mail
+    from pbem.mail.policy import never_answer_reason
+
+    raw = (b"From: alice@example.org\r\nTo: gm@pbem.test\r\nSubject: orders\r\n"
+           b"Auto-Submitted: no (sent by hand)\r\nMessage-ID: <a1@example.org>\r\n\r\nSTATUS tc-1\r\n")
+    assert never_answer_reason(parse_mail(raw), ["gm@pbem.test"]) is None
