@@ -19,7 +19,7 @@ awaited next, ``None`` once finished), ``owing`` (seats that owe orders next),
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -104,8 +104,3 @@ def render_report(report: ReportInput, seat: str | None, *, html: bool = False) 
         [f"{report.game.name}/report.{suffix}.j2", f"common/report.{suffix}.j2"]
     )
     return template.render(report_context(report, seat))
-
-
-def render_text(template_name: str, context: Mapping[str, Any]) -> str:
-    """Render any plain-text template by name with the given context."""
-    return environment().get_template(template_name).render(dict(context))

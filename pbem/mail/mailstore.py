@@ -152,9 +152,3 @@ class DatabaseOutbox:
                 OutboundMessageRow.id.not_in(self._claimed),  # type: ignore[union-attr]
             )
             return session.exec(query).one()
-
-    def pending_count(self) -> int:
-        """Return how many mails are still queued."""
-        with self.db.session() as session:
-            query = select(func.count()).select_from(OutboundMessageRow).where(OutboundMessageRow.status == "queued")
-            return int(session.exec(query).one())

@@ -1,0 +1,48 @@
+"""The inbound store and the database outbox on a real SQLite file."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from pbem.clock import utcnow
+from pbem.mail.compose import compose_notice
+from pbem.mail.mailstore import DatabaseOutbox, InboundStore, message_id_of
+from pbem.store import Database
+
+RAW = b"From: a@example.org\r\nTo: gm@pbem.test\r\nMessage-ID: <m1@example.org>\r\nSubject: x\r\n\r\nSTATUS g\r\n"
+
+
+def test_a_message_is_stored_once_by_its_message_id(db: Database) -> None:
+    inbound = InboundStore(db)
+    first = inbound.store(7, RAW)
+    assert first is not None
+    assert inbound.store(8, RAW) is None  # the same mail again (after a crash, or delivered twice)
+    assert inbound.pending() == [first]
+    with db.session() as session:
+        InboundStore.mark(session, InboundStore.load(session, first), "handled")
+    assert inbound.pending() == []
+
+
+def test_a_message_without_message_id_gets_a_stable_one_from_its_bytes() -> None:
+    raw = b"From: a@example.org\r\nSubject: x\r\n\r\nhello\r\n"
+    assert message_id_of(raw) == message_id_of(raw) != message_id_of(raw + b"!")
+    assert message_id_of(RAW) == "<m1@example.org>"
+
+
+def test_outbox_claims_once_and_retries_when_due(db: Database) -> None:
+    outbox = DatabaseOutbox(db)
+    now = utcnow()
+    with db.session() as session:
+        DatabaseOutbox.enqueue(session, compose_notice(to="b@example.org", from_address="gm@pbem.test",
+                                                       subject="s", body="b\n", now=now), purpose="notice")
+    [mail] = outbox.claim_due(now + timedelta(seconds=1), 10)
+    assert mail.recipients == ("b@example.org",) and mail.sender == "gm@pbem.test"
+    assert outbox.claim_due(now + timedelta(seconds=1), 10) == []  # claimed: not handed out twice
+    later = now + timedelta(minutes=5)
+    outbox.mark_retry(mail.id, "451 try later", later)
+    assert outbox.claim_due(now + timedelta(seconds=2), 10) == []
+    assert outbox.next_due() == later
+    [again] = outbox.claim_due(later, 10)
+    assert again.attempts == 1
+    outbox.mark_sent(again.id, later)
+    assert outbox.claim_due(later + timedelta(hours=1), 10) == [] and outbox.next_due() is None
