@@ -1,13 +1,8 @@
-"""Farm-cheesi orders (``MOVE 2 5``, ``ENTER``, ``BONUS 3``) and the transformer that builds them."""
+"""Farm-cheesi orders: ``MOVE 2 5``, ``ENTER``, ``BONUS 3`` (the transformer is in grammar.py)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
-
-from lark import Token
-
-from pbem.orders import OrdersTransformer
 
 
 @dataclass(frozen=True)
@@ -40,21 +35,3 @@ class Bonus:
 
 
 FarmOrder = Move | Enter | Bonus
-
-
-class FarmCheesiTransformer(OrdersTransformer):
-    """Turns a parse tree of ``grammars/farm-cheesi.lark`` into order objects."""
-
-    def move(self, children: list[Any]) -> Move:
-        """``MOVE <maggot> <die>``."""
-        maggot, steps = (int(c) for c in children if isinstance(c, Token) and c.type in ("MAGGOT", "DIE"))
-        return Move(maggot, steps)
-
-    def enter(self, children: list[Any]) -> Enter:
-        """``ENTER``."""
-        return Enter()
-
-    def bonus(self, children: list[Any]) -> Bonus:
-        """``BONUS <maggot>``."""
-        (maggot,) = (int(c) for c in children if isinstance(c, Token) and c.type == "MAGGOT")
-        return Bonus(maggot)

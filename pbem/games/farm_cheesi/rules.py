@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from pbem.core import Event, GameError, GameRng, IllegalOrder, OrderProblem, Outcome, Phase, Resolution
 from pbem.core.seats import START, START_DESCRIPTION, first_player
@@ -35,7 +35,7 @@ from pbem.games.farm_cheesi.board import (
     square_key,
     where,
 )
-from pbem.games.farm_cheesi.orders import FarmCheesiTransformer, FarmOrder
+from pbem.games.farm_cheesi.orders import FarmOrder
 from pbem.games.farm_cheesi.plays import (
     BonusNode,
     Play,
@@ -62,6 +62,9 @@ from pbem.games.farm_cheesi.state import (
     dump_state,
     load_state,
 )
+
+if TYPE_CHECKING:
+    from pbem.games.farm_cheesi.grammar import FarmCheesiTransformer
 
 SEATS_BY_COUNT: dict[int, tuple[str, ...]] = {2: ("1", "3"), 3: ("1", "2", "3"), 4: ALL_SEATS}
 _YES = {"yes", "y", "true", "on", "1"}
@@ -177,6 +180,8 @@ class FarmCheesi:
 
     def transformer(self) -> FarmCheesiTransformer:
         """Return the transformer that builds orders from ``grammars/farm-cheesi.lark``."""
+        from pbem.games.farm_cheesi.grammar import FarmCheesiTransformer  # lazily: the grammar needs lark
+
         return FarmCheesiTransformer()
 
     def seat_names(self, players: int) -> tuple[str, ...]:

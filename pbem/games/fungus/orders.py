@@ -1,5 +1,6 @@
-"""Fungus orders (frozen dataclasses whose ``str()`` is the canonical text) and
-the transformer that builds them from ``grammars/fungus.lark``.
+"""Fungus orders: frozen dataclasses whose ``str()`` is the canonical text (the
+transformer that builds them from ``grammars/fungus.lark`` is in
+:mod:`pbem.games.fungus.grammar`).
 
 Cells are kept as lower-case names (``e5``); whether a cell is on the board is
 checked by the rules, not here.
@@ -8,11 +9,6 @@ checked by the rules, not here.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
-
-from lark import Token
-
-from pbem.orders import OrdersTransformer
 
 TAKE = "TAKE"
 KEEP = "KEEP"
@@ -55,28 +51,3 @@ class DropNone:
 
 
 FungusOrder = Place | Drop | DropNone
-
-
-class FungusTransformer(OrdersTransformer):
-    """Turns a ``fungus.lark`` parse tree into a list of orders."""
-
-    def place(self, children: list[Any]) -> Place:
-        """``PLACE cell [capture]``."""
-        cell = str(children[0]).lower()
-        if len(children) == 1:
-            return Place(cell)
-        capture, target = children[1]
-        return Place(cell, capture, target)
-
-    def capture(self, children: list[Token]) -> tuple[str, str]:
-        """``TAKE cell`` or ``KEEP cell`` -> (keyword, cell)."""
-        return (str(children[0]).upper(), str(children[1]).lower())
-
-    def drop(self, children: list[Token]) -> Drop:
-        """``DROP cell [OF seat]``."""
-        colour = str(children[1]) if len(children) > 1 else None
-        return Drop(str(children[0]).lower(), colour)
-
-    def drop_none(self, children: list[Any]) -> DropNone:
-        """``DROP NONE``."""
-        return DropNone()

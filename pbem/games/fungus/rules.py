@@ -5,14 +5,14 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from pbem.core import Event, GameError, GameRng, OrderProblem, Outcome, Phase, Resolution
 from pbem.core.seats import START, START_DESCRIPTION, first_player, numbered_seats
 from pbem.core.hexgrid import BadHexName, HexCell
 
 from pbem.games.fungus import board as b
-from pbem.games.fungus.orders import KEEP, TAKE, Drop, DropNone, FungusOrder, FungusTransformer, Place
+from pbem.games.fungus.orders import KEEP, TAKE, Drop, DropNone, FungusOrder, Place
 from pbem.games.fungus.state import (
     DROP,
     EMPTY,
@@ -25,6 +25,9 @@ from pbem.games.fungus.state import (
     dump_state,
     load_state,
 )
+
+if TYPE_CHECKING:
+    from pbem.games.fungus.grammar import FungusTransformer
 
 MIN_SIZE = 5
 MAX_SIZE = 19
@@ -116,6 +119,8 @@ class Fungus:
 
     def transformer(self) -> FungusTransformer:
         """Return the transformer for ``grammars/fungus.lark``."""
+        from pbem.games.fungus.grammar import FungusTransformer  # lazily: the grammar needs lark
+
         return FungusTransformer()
 
     def seat_names(self, players: int) -> tuple[str, ...]:

@@ -1,13 +1,8 @@
-"""Race on the River orders: ``BID n``, and the transformer that builds them."""
+"""Race on the River orders: ``BID n`` (the transformer that builds them is in grammar.py)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
-
-from lark import Token
-
-from pbem.orders import OrdersTransformer
 
 
 @dataclass(frozen=True)
@@ -21,12 +16,3 @@ class Bid:
 
 
 RaceOrder = Bid
-
-
-class RaceTransformer(OrdersTransformer):
-    """Turns a parse tree of grammars/race-on-the-river.lark into :class:`Bid` orders."""
-
-    def bid(self, children: list[Any]) -> Bid:
-        """Return the bid of a ``BID n`` line."""
-        (number,) = [c for c in children if isinstance(c, Token)]
-        return Bid(int(number))

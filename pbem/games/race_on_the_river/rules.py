@@ -12,12 +12,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from pbem.core import Event, GameError, GameRng, IllegalOrder, OrderProblem, Outcome, Phase, Resolution
 from pbem.core.seats import numbered_seats
-from pbem.games.race_on_the_river.orders import Bid, RaceTransformer
+from pbem.games.race_on_the_river.orders import Bid
 from pbem.games.race_on_the_river.state import RIVER_SPACES, STAMINA, RaceState, dump_state, load_state
+
+if TYPE_CHECKING:
+    from pbem.games.race_on_the_river.grammar import RaceTransformer
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 6
@@ -90,6 +93,8 @@ class RaceOnTheRiver:
 
     def transformer(self) -> RaceTransformer:
         """Return the transformer that builds :class:`Bid` orders."""
+        from pbem.games.race_on_the_river.grammar import RaceTransformer  # lazily: the grammar needs lark
+
         return RaceTransformer()
 
     def seat_names(self, players: int) -> tuple[str, ...]:

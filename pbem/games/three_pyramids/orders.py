@@ -1,13 +1,8 @@
-"""The Three Pyramids orders: ``PLAY <pyramid> <colour> [<colour>]``, and their transformer."""
+"""The Three Pyramids orders: ``PLAY <pyramid> <colour> [<colour>]`` (their transformer is in grammar.py)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
-
-from lark import Token
-
-from pbem.orders import OrdersTransformer
 
 
 @dataclass(frozen=True)
@@ -26,16 +21,3 @@ class Play:
 
 
 PyramidsOrder = Play
-
-_PYRAMID_NAMES = {"left": "LEFT", "center": "CENTER", "centre": "CENTER", "right": "RIGHT"}
-
-
-class PyramidsTransformer(OrdersTransformer):
-    """Turns a parse tree of grammars/three-pyramids.lark into :class:`Play` orders."""
-
-    def play(self, children: list[Any]) -> Play:
-        """Return the order of a ``PLAY <pyramid> <colour> [<colour>]`` line."""
-        tokens = [c for c in children if isinstance(c, Token)]
-        pyramid = next(t for t in tokens if t.type == "PYRAMID")
-        colours = tuple(str(t).lower() for t in tokens if t.type == "COLOUR")
-        return Play(_PYRAMID_NAMES[str(pyramid).lower()], colours)

@@ -12,12 +12,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from pbem.core import Event, GameError, GameRng, IllegalOrder, OrderProblem, Outcome, Phase, Resolution
 from pbem.core.bag import Bag
 from pbem.core.seats import START, START_DESCRIPTION, first_player, numbered_seats
-from pbem.games.three_pyramids.orders import Play, PyramidsTransformer
+from pbem.games.three_pyramids.orders import Play
 from pbem.games.three_pyramids.state import (
     COLOURS,
     HAND_SIZE,
@@ -31,6 +31,9 @@ from pbem.games.three_pyramids.state import (
     full_bag,
     load_state,
 )
+
+if TYPE_CHECKING:
+    from pbem.games.three_pyramids.grammar import PyramidsTransformer
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 4
@@ -100,6 +103,8 @@ class ThreePyramids:
 
     def transformer(self) -> PyramidsTransformer:
         """Return the transformer that builds :class:`Play` orders."""
+        from pbem.games.three_pyramids.grammar import PyramidsTransformer  # lazily: the grammar needs lark
+
         return PyramidsTransformer()
 
     def seat_names(self, players: int) -> tuple[str, ...]:

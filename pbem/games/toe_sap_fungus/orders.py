@@ -1,4 +1,5 @@
-"""Orders of Johnny and the Toe-Sap Fungus and the transformer that builds them.
+"""Orders of Johnny and the Toe-Sap Fungus (the transformer that builds them is in
+:mod:`pbem.games.toe_sap_fungus.grammar`).
 
 Canonical texts: ``MOVE e8-e7``, ``MOVE e8-e7 BLUE``, ``SHELL c2``,
 ``OFFER d5-d8-a5``, ``OFFER d5-d8``, ``VALUE BLUE``, ``ORDER GREEN ORANGE WHITE``.
@@ -7,11 +8,6 @@ Canonical texts: ``MOVE e8-e7``, ``MOVE e8-e7 BLUE``, ``SHELL c2``,
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
-
-from lark import Token
-
-from pbem.orders import OrdersTransformer
 
 
 @dataclass(frozen=True)
@@ -68,36 +64,3 @@ class RankOrder:
 
 
 ToeSapOrder = MoveOrder | ShellOrder | OfferOrder | ValueOrder | RankOrder
-
-
-class ToeSapTransformer(OrdersTransformer):
-    """Builds order dataclasses from grammars/toe-sap-fungus.lark parse trees."""
-
-    def SQUARE(self, token: Token) -> str:  # noqa: N802 - lark terminal callback
-        """A square name, lower case."""
-        return str(token).lower()
-
-    def COLOUR(self, token: Token) -> str:  # noqa: N802 - lark terminal callback
-        """A colour name, lower case."""
-        return str(token).lower()
-
-    def move(self, children: list[Any]) -> MoveOrder:
-        """``MOVE a-b [COLOUR]``."""
-        colour = children[2] if len(children) > 2 else None
-        return MoveOrder(children[0], children[1], colour)
-
-    def shell(self, children: list[Any]) -> ShellOrder:
-        """``SHELL square``."""
-        return ShellOrder(children[0])
-
-    def offer(self, children: list[Any]) -> OfferOrder:
-        """``OFFER a-b[-c]``."""
-        return OfferOrder(tuple(children))
-
-    def value(self, children: list[Any]) -> ValueOrder:
-        """``VALUE colour``."""
-        return ValueOrder(children[0])
-
-    def rank(self, children: list[Any]) -> RankOrder:
-        """``ORDER c1 c2 c3``."""
-        return RankOrder(tuple(children))

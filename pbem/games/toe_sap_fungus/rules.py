@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from pbem.core import Event, GameError, GameRng, OrderProblem, Outcome, Phase, Resolution
 from pbem.core.seats import START, START_DESCRIPTION, first_player, numbered_seats
@@ -21,7 +21,6 @@ from pbem.games.toe_sap_fungus.orders import (
     RankOrder,
     ShellOrder,
     ToeSapOrder,
-    ToeSapTransformer,
     ValueOrder,
 )
 from pbem.games.toe_sap_fungus.state import (
@@ -36,6 +35,9 @@ from pbem.games.toe_sap_fungus.state import (
     Player,
     ToeSapState,
 )
+
+if TYPE_CHECKING:
+    from pbem.games.toe_sap_fungus.grammar import ToeSapTransformer
 
 PHASE_LABELS: dict[str, str] = {PLAY: "Play", FINAL: "Final round", VALUE: "Scoring", ORDER: "Scoring"}
 
@@ -107,6 +109,8 @@ class ToeSapFungus:
     # ----------------------------------------------------------------- set up
     def transformer(self) -> ToeSapTransformer:
         """Return the transformer for grammars/toe-sap-fungus.lark."""
+        from pbem.games.toe_sap_fungus.grammar import ToeSapTransformer  # lazily: the grammar needs lark
+
         return ToeSapTransformer()
 
     def seat_names(self, players: int) -> tuple[str, ...]:

@@ -1,16 +1,14 @@
-"""Turkey Chase orders: frozen dataclasses whose ``str()`` is the canonical text,
-and the lark transformer that builds them from grammars/turkey-chase.lark."""
+"""Turkey Chase orders: frozen dataclasses whose ``str()`` is the canonical text.
+
+Pure (stdlib and pbem.core only); the lark transformer that builds them from
+grammars/turkey-chase.lark is in :mod:`pbem.games.turkey_chase.grammar`."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
-
-from lark import Token
 
 from pbem.core.grid import Cell, Fence, is_orthogonal_step
-from pbem.games.turkey_chase.board import GRID, NAME
-from pbem.orders import OrdersTransformer
+from pbem.games.turkey_chase.board import NAME
 
 
 def _reading_order(a: Cell, b: Cell) -> tuple[Cell, Cell]:
@@ -90,35 +88,3 @@ class New:
 
 
 TurkeyOrder = Feed | Destroy | Move | Build | New
-
-
-class TurkeyChaseTransformer(OrdersTransformer):
-    """Builds Turkey Chase orders from a parse tree of grammars/turkey-chase.lark."""
-
-    def SQUARE(self, token: Token) -> Cell:  # noqa: N802 - lark names terminal callbacks after the terminal
-        """Turn a square token such as ``f6`` into its cell."""
-        return GRID.parse(str(token))
-
-    def fence(self, children: list[Any]) -> tuple[Cell, Cell]:
-        """Return the two squares of ``X/Y``."""
-        return (children[0], children[1])
-
-    def feed(self, children: list[Any]) -> Feed:
-        """``FEED X``."""
-        return Feed(children[0])
-
-    def destroy(self, children: list[Any]) -> Destroy:
-        """``DESTROY X/Y``."""
-        return Destroy(*children[0])
-
-    def move(self, children: list[Any]) -> Move:
-        """``MOVE X-Y``."""
-        return Move(children[0], children[1])
-
-    def build(self, children: list[Any]) -> Build:
-        """``BUILD X/Y``."""
-        return Build(*children[0])
-
-    def new(self, children: list[Any]) -> New:
-        """``NEW X``."""
-        return New(children[0])

@@ -9,15 +9,18 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from pbem.core import GameError, GameRng, OrderProblem, Outcome, Phase, Resolution
 from pbem.games.turkey_chase.board import BUDGET, CELLS, FENCE_NAME, NAME, NEW_FROM_TURN, SEAT_INDEX, SEATS
-from pbem.games.turkey_chase.orders import Feed, TurkeyChaseTransformer, TurkeyOrder
+from pbem.games.turkey_chase.orders import Feed, TurkeyOrder
 from pbem.games.turkey_chase.planning import orders_cost, validate_orders
 from pbem.games.turkey_chase.resolution import resolve_turn
 from pbem.games.turkey_chase.sampling import sample_orders
 from pbem.games.turkey_chase.state import NMR_MODES, TurkeyState, dump_state, load_state, start_state
+
+if TYPE_CHECKING:
+    from pbem.games.turkey_chase.grammar import TurkeyChaseTransformer
 
 HELP = """\
 TURKEY CHASE - orders
@@ -103,6 +106,8 @@ class TurkeyChase:
 
     def transformer(self) -> TurkeyChaseTransformer:
         """Return the transformer that turns a parse tree into a list of orders."""
+        from pbem.games.turkey_chase.grammar import TurkeyChaseTransformer  # lazily: the grammar needs lark
+
         return TurkeyChaseTransformer()
 
     def seat_names(self, players: int) -> tuple[str, ...]:

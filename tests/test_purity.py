@@ -1,0 +1,45 @@
+"""The rules are pure: importing any game's rules loads neither the parser nor
+the store, the templates or the mail libraries.
+
+Each game's lark transformer lives in its ``grammar`` module, which only the
+game's ``transformer()`` method imports, lazily. The check runs in a fresh
+interpreter, because this test process has long since imported all of them.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from pbem.games import GAMES
+
+IMPURE = ("lark", "sqlalchemy", "sqlmodel", "jinja2", "aiosmtplib", "aioimaplib")
+
+_PROBE = """
+import importlib, json, sys
+for name in json.loads(sys.argv[1]):
+    importlib.import_module(name)
+print(json.dumps(sorted(sys.modules)))
+"""
+
+
+def test_importing_every_rules_module_loads_no_impure_library() -> None:
+    rules_modules = sorted({target.split(":")[0] for target in GAMES.values()})
+    assert all(name.endswith(".rules") for name in rules_modules)
+
+    done = subprocess.run(
+        [sys.executable, "-c", _PROBE, json.dumps(rules_modules)],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    loaded = set(json.loads(done.stdout))
+
+    assert set(rules_modules) <= loaded
+    impure = sorted(m for m in loaded if m.split(".")[0] in IMPURE)
+    assert impure == [], f"importing the rules loaded {impure}"
+    assert "pbem.orders" not in loaded
+    assert not any(m.startswith("pbem.games.") and m.endswith(".grammar") for m in loaded)
