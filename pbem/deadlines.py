@@ -88,7 +88,8 @@ class TurnClock:
 
     def tick(self, now: datetime, *, games: Collection[str] | None = None) -> TickResult:
         """Do everything that is due at ``now``; only for the active games among ``games`` when given
-        (the daemon passes the games that just got orders, so one mail does not cost a look at every game)."""
+        (the daemon passes the games that just got orders, so one mail does not cost a look at every
+        game; such a tick looks for what orders can make due, and absences wait for the next full tick)."""
         resolutions: list[Resolution] = []
         reminders = 0
         paused: list[str] = []
@@ -122,8 +123,8 @@ class TurnClock:
     def _due_games(self, now: datetime, games: Collection[str] | None = None) -> list[str]:
         """Return the active games (among ``games`` when given) that have something due at
         ``now``, from light queries only: a passed deadline or reminder time, every owing seat's
-        orders in for an early-resolving game (and its delay passed), or a seat absent and not
-        yet reported. Other games are not loaded at all."""
+        orders in for an early-resolving game (and its delay passed), or (without ``games``) a
+        seat absent past its grace and not yet reported. Other games are not loaded at all."""
         due: set[str] = set()
         with self.runner.db.session() as session:
             query = select(GameRow.id, GameRow.name, GameRow.turn, GameRow.deadline, GameRow.reminder_hours,
@@ -159,14 +160,15 @@ class TurnClock:
                     if owing and owing <= seats.keys():
                         if now >= max(seats[seat] for seat in owing) + timedelta(minutes=delay):
                             due.add(names[game_id])
-            absent = session.exec(
-                select(SeatRow.game_id, SeatRow.absent_since, GameRow.grace_hours)
-                .join(GameRow, GameRow.id == SeatRow.game_id)
-                .where(SeatRow.absent_since.is_not(None),  # type: ignore[union-attr]
-                       SeatRow.absence_reported == False)  # noqa: E712
-            )
-            due.update(names[game_id] for game_id, since, grace in absent
-                       if game_id in names and now >= since + timedelta(hours=grace))
+            if games is None:  # new orders cannot make an absence due: those wait for the full tick
+                absent = session.exec(
+                    select(SeatRow.game_id, SeatRow.absent_since, GameRow.grace_hours)
+                    .join(GameRow, GameRow.id == SeatRow.game_id)
+                    .where(SeatRow.absent_since.is_not(None),  # type: ignore[union-attr]
+                           SeatRow.absence_reported == False)  # noqa: E712
+                )
+                due.update(names[game_id] for game_id, since, grace in absent
+                           if game_id in names and now >= since + timedelta(hours=grace))
         return sorted(due)
 
     def _owing(self, session: Session, game_id: int, turn: int) -> frozenset[str]:

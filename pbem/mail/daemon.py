@@ -122,10 +122,13 @@ class MailDaemon:
         self.sender = MailSender(smtp, self.outbox, retry_min=options.send_retry_min)
         self._new_mail = asyncio.Event()
         self._send_now = asyncio.Event()
+        self._stored: list[int] = []  # inbound ids stored by the intake and not yet taken for processing
         self.handled = 0
 
     async def _take(self, uid: int, raw: bytes) -> None:
-        self.inbound.store(uid, raw)
+        inbound_id = self.inbound.store(uid, raw)
+        if inbound_id is not None:
+            self._stored.append(inbound_id)
         self._new_mail.set()
 
     async def run(self, stop: asyncio.Event) -> None:
@@ -161,11 +164,17 @@ class MailDaemon:
 
     async def _process(self, stop: asyncio.Event) -> None:
         handled_upto = 0  # every stored message with an id up to this one is handled or failed
+        backlog = True  # the database first (mail stored before a restart), then what the intake stores
         while not stop.is_set():
             self._new_mail.clear()
-            batch = self.inbound.pending(PROCESS_BATCH, after=handled_upto)
-            if len(batch) == PROCESS_BATCH:
-                self._new_mail.set()  # more are waiting: come back without sleeping
+            if backlog:
+                batch = self.inbound.pending(PROCESS_BATCH, after=handled_upto)
+                backlog = len(batch) == PROCESS_BATCH
+                if backlog:
+                    self._new_mail.set()  # more are waiting: come back without sleeping
+            else:
+                batch = [inbound_id for inbound_id in self._stored if inbound_id > handled_upto]
+                self._stored.clear()
             for inbound_id in batch:
                 handled_upto = inbound_id  # marked handled by handle(), or failed below
                 try:
@@ -182,7 +191,7 @@ class MailDaemon:
             try:
                 await asyncio.wait_for(self._new_mail.wait(), timeout=1.0)
             except TimeoutError:
-                pass
+                backlog = True  # quiet for a second: look in the database again, whoever stored there
 
     def _mark_failed(self, inbound_id: int) -> None:
         with self.db.session() as session:

@@ -182,7 +182,7 @@ class MailSender:
                 mails = self.queue.claim_due(self._clock(), self.batch)
                 if mails:
                     await self._send_batch(mails)
-                else:
+                if len(mails) < self.batch:  # the queue held no more (_sleep returns at once if it does now)
                     await self._sleep(stop, wake)
         finally:
             await self._disconnect()

@@ -1,0 +1,267 @@
+"""End-to-end benchmark of the game master by mail, next to the raw rates of the same servers.
+
+Prints numbers only; everything runs in this process on 127.0.0.1. Usage:
+
+    python bench/bench_mail.py [-n 200] [--paced 100] [--rate 10] [--auth token|signon]
+                               [--resolve deadline|early] [--profile FILE]
+
+In one run, on fresh embedded servers (pymap IMAP + aiosmtpd SMTP):
+
+* the raw rates of bench/mail_raw.py: IMAP APPEND, IMAP FETCH, SMTP send, and
+  the bare echo pipeline (IDLE, fetch, parse, reply by SMTP; nothing else),
+  at full speed and paced;
+* pbem: the real daemon (:class:`pbem.mail.daemon.MailDaemon`, default
+  options) on a fresh SQLite file, with Turkey Chase games set up directly
+  through the TurnRunner (and Campaign for passwords). Players send order
+  mails by SMTP, like the echo players: each mail comes from a distinct seat
+  and holds legal orders, so each is a real submission whose reply is the
+  line-by-line check. ``--auth token`` (default) replies to the seat's reply
+  address, as players do; ``--auth signon`` uses SIGNON with the password
+  (one scrypt check per mail).
+
+pbem full: ``-n`` mails sent as fast as one SMTP connection goes; the rate is
+mails over the time from the first send to the last reply, latency per mail
+from its send to its reply landing in the player's mailbox. pbem paced:
+``--paced`` more mails at ``--rate`` per second. With ``--resolve deadline``
+(default) no turn resolves during the run, so each mail causes exactly one
+mail, as in the echo pipeline; ``--resolve early`` resolves each game once its
+four seats sent orders, adding four turn reports per game to the load. pbem
+idle: the CPU the daemon and servers use afterwards with no mail (count = the
+intake's IDLE rechecks). The whole run uses the garbage-collector settings of
+``pbem serve`` (:func:`pbem.mail.daemon.tune_gc_for_serving`).
+
+Targets (issue "The game master by mail"): pbem full at least half of echo
+bare's rate; paced at 10/s a median reply latency of at most 100 ms and a
+99th percentile of at most 1 s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import cProfile
+import logging
+import math
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import aiosmtplib
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from mail_raw import Row, bare_echo, format_rows, intake_echo, measure_echo, measure_imap, measure_smtp  # noqa: E402
+
+from pbem.campaign import Campaign  # noqa: E402
+from pbem.core import GameRng  # noqa: E402
+from pbem.games import find_game  # noqa: E402
+from pbem.mail.config import ImapUrl, SmtpUrl  # noqa: E402
+from pbem.mail.daemon import MailDaemon, tune_gc_for_serving  # noqa: E402
+from pbem.mail.embedded import EmbeddedMailServers  # noqa: E402
+from pbem.mail.mailclient import plain_mail  # noqa: E402
+from pbem.store import open_database  # noqa: E402
+
+GM = "gm@pbem.bench"
+KIND = "turkey-chase"
+ACCEPTED = b"Your orders v"
+IDLE_SECONDS = 3.0
+
+
+@dataclass(frozen=True)
+class OrderMail:
+    """One prepared order mail of one seat."""
+
+    player: str
+    to: str
+    raw: bytes
+
+
+def prepare_games(daemon: MailDaemon, count: int, *, auth: str, resolve: str, seed: int = 1) -> list[OrderMail]:
+    """Create enough four-seat Turkey Chase games for ``count`` seats (started, one player
+    address per seat) and return one order mail per seat, in seat order game by game."""
+    game = find_game(KIND)
+    campaign = Campaign(daemon.runner)
+    rng = GameRng(seed)
+    mails: list[OrderMail] = []
+    for number in range(math.ceil(count / 4)):
+        name = f"bench-{number}"
+        seats = {seat: f"{seat.lower()}{number}@players.bench" for seat in game.seat_names(4)}
+        info = daemon.runner.create_game(KIND, name, seats=seats, options={"resolve": resolve}, seed=number)
+        passwords = campaign.issue_passwords(name) if auth == "signon" else {}
+        for seat in info.seats:
+            assert seat.address is not None
+            orders = "\n".join(str(order) for order in game.sample_orders(info.state, seat.name, rng)) + "\n"
+            if auth == "signon":
+                to, body = GM, f"SIGNON {name} {seat.name} {passwords[seat.name]}\n{orders}SIGNOFF\n"
+            else:
+                to, body = daemon.service.notifier.reply_address(info.row, seat), orders
+            message = plain_mail(seat.address, to, f"Re: [{name}] Turn 1", body)
+            mails.append(OrderMail(seat.address, to, message.as_bytes()))
+    return mails[:count]
+
+
+async def send_orders(servers: EmbeddedMailServers, name: str, mails: Sequence[OrderMail], *,
+                      rate: float | None, timeout: float) -> Row:
+    """Send ``mails`` over one SMTP connection (at ``rate`` per second, or at full speed) and
+    wait (at most ``timeout`` s after the last send) for each player's reply; the row's note
+    says how many replies accepted the orders."""
+    sent_at: dict[str, float] = {}
+    replied_at: dict[str, float] = {}
+    accepted = 0
+    all_replied = asyncio.Event()
+
+    def on_deliver(to: str, raw: bytes) -> None:
+        nonlocal accepted
+        if to in sent_at and to not in replied_at:
+            replied_at[to] = time.perf_counter()
+            accepted += ACCEPTED in raw
+            if len(replied_at) == len(mails):
+                all_replied.set()
+
+    servers.on_deliver.append(on_deliver)
+    smtp = aiosmtplib.SMTP(hostname=servers.host, port=servers.smtp_port, local_hostname="players.bench")
+    await smtp.connect()
+    try:
+        cpu = time.process_time()
+        start = time.perf_counter()
+        for i, mail in enumerate(mails):
+            if rate is not None:
+                await asyncio.sleep(max(0.0, start + i / rate - time.perf_counter()))
+            sent_at[mail.player] = time.perf_counter()
+            await smtp.sendmail(mail.player, [mail.to], mail.raw)
+        try:
+            await asyncio.wait_for(all_replied.wait(), timeout)
+        except TimeoutError:
+            pass
+        end = max(replied_at.values(), default=time.perf_counter())
+        cpu = time.process_time() - cpu
+    finally:
+        servers.on_deliver.remove(on_deliver)
+        await smtp.quit()
+    latencies = [replied_at[m.player] - sent_at[m.player] for m in mails if m.player in replied_at]
+    note = f"{accepted}/{len(mails)} accepted"
+    if len(latencies) < len(mails):
+        note += f", only {len(latencies)} replies in {timeout:g}s"
+    if rate is not None:
+        note = f"paced {rate:g}/s, {note}"
+    return Row(name, len(latencies), end - start, cpu, latencies, note)
+
+
+async def measure_idle(daemon: MailDaemon, seconds: float) -> Row:
+    """CPU the running daemon (and the servers) use without mail for ``seconds``; count = IMAP
+    searches the intake made meanwhile (one per idle recheck)."""
+    await asyncio.sleep(1.0)  # let the last replies' bookkeeping finish
+    searches, cpu, start = daemon.intake.stats.searches, time.process_time(), time.perf_counter()
+    await asyncio.sleep(seconds)
+    cpu, wall = time.process_time() - cpu, time.perf_counter() - start
+    return Row("pbem idle", daemon.intake.stats.searches - searches, wall, cpu,
+               note=f"{cpu / wall * 100:.2f}% of a core")
+
+
+async def measure_pbem(workdir: Path, n: int, paced: int, rate: float, *, auth: str, resolve: str,
+                       timeout: float) -> list[Row]:
+    """Run the daemon on fresh servers and a fresh database; send ``n`` mails at full speed,
+    then ``paced`` more at ``rate`` per second."""
+    async with EmbeddedMailServers() as servers:
+        await servers.add_user(GM)
+        db = open_database(str(workdir / "pbem.db"))
+        try:
+            daemon = MailDaemon(db, imap=ImapUrl.parse(servers.imap_url(GM)),
+                                smtp=SmtpUrl.parse(servers.smtp_url()), address=GM)
+            mails = prepare_games(daemon, n + paced, auth=auth, resolve=resolve)
+            tune_gc_for_serving()  # as pbem serve does once the daemon is set up
+            stop = asyncio.Event()
+            task = asyncio.create_task(daemon.run(stop))
+            try:
+                await asyncio.sleep(0.3)  # logged in and idle
+                rows = [await send_orders(servers, "pbem", mails[:n], rate=None, timeout=timeout)]
+                await asyncio.sleep(0.3)
+                rows.append(await send_orders(servers, "pbem", mails[n:], rate=rate, timeout=timeout))
+                rows.append(await measure_idle(daemon, IDLE_SECONDS))
+            finally:
+                stop.set()
+                await asyncio.wait_for(task, 15)
+            return rows
+        finally:
+            db.close()
+
+
+async def measure_raw(n: int, paced: int, rate: float, timeout: float) -> list[Row]:
+    """The raw rates and the bare echo pipeline (bench/mail_raw.py) on fresh servers."""
+    rows: list[Row] = []
+    async with EmbeddedMailServers() as servers:
+        imap = await measure_imap(servers, n)
+        rows += [row for row in imap if row.name != "IMAP FETCH all"]
+        rows.append(await measure_smtp(servers, n))
+        for name, responder in (("echo bare", bare_echo), ("echo intake", intake_echo())):
+            rows.append(await measure_echo(servers, responder, name, n, timeout=timeout,
+                                           address=f"{name[5:]}-full@bench.test"))
+            rows.append(await measure_echo(servers, responder, name, paced, rate=rate, timeout=timeout,
+                                           address=f"{name[5:]}-paced@bench.test"))
+    return rows
+
+
+def verdict(rows: Sequence[Row]) -> str:
+    """The comparison with the bare echo pipeline and the targets, as text."""
+    by = {(row.name, "paced" in row.note): row for row in rows}
+    bare, pbem = by[("echo bare", False)], by[("pbem", False)]
+    bare_paced, pbem_paced = by[("echo bare", True)], by[("pbem", True)]
+    ratio = pbem.per_second / bare.per_second
+    median, p99 = pbem_paced.latency_ms(0.5), pbem_paced.latency_ms(0.99)
+    return "\n".join([
+        f"pbem full rate / echo bare rate: {pbem.per_second:.1f} / {bare.per_second:.1f} = {ratio:.2f} "
+        f"(target >= 0.5: {'met' if ratio >= 0.5 else 'NOT met'})",
+        f"pbem paced median {median:.1f} ms (echo bare {bare_paced.latency_ms(0.5):.1f} ms; target <= 100: "
+        f"{'met' if median <= 100 else 'NOT met'}), p99 {p99:.1f} ms (echo bare "
+        f"{bare_paced.latency_ms(0.99):.1f} ms; target <= 1000: {'met' if p99 <= 1000 else 'NOT met'})",
+        f"pbem CPU per mail: {pbem.cpu / max(1, pbem.count) * 1000:.2f} ms "
+        f"(echo bare {bare.cpu / max(1, bare.count) * 1000:.2f} ms)",
+    ])
+
+
+async def run(args: argparse.Namespace, workdir: Path) -> list[Row]:
+    """Every measurement of one run, all with the garbage-collector settings of ``pbem serve``."""
+    tune_gc_for_serving()
+    rows = [] if args.pbem_only else await measure_raw(args.n, args.paced, args.rate, args.timeout)
+    rows += await measure_pbem(workdir, args.n, args.paced, args.rate, auth=args.auth, resolve=args.resolve,
+                               timeout=args.timeout)
+    return rows
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("-n", type=int, default=200, help="mails at full speed (default 200)")
+    parser.add_argument("--paced", type=int, default=100, help="mails in the paced runs (default 100)")
+    parser.add_argument("--rate", type=float, default=10.0, help="mails per second when paced (default 10)")
+    parser.add_argument("--auth", choices=("token", "signon"), default="token",
+                        help="reply to the seat's reply address (default) or SIGNON with the password")
+    parser.add_argument("--resolve", choices=("deadline", "early"), default="deadline",
+                        help="deadline (default): no turn resolves during the run; early: each game "
+                             "resolves once its four seats sent orders")
+    parser.add_argument("--timeout", type=float, default=60.0, help="seconds to wait for the last replies")
+    parser.add_argument("--pbem-only", action="store_true", help="skip the raw rates (for profiling pbem)")
+    parser.add_argument("--profile", metavar="FILE", help="write a cProfile of the whole run to FILE")
+    args = parser.parse_args()
+    if not (0 < args.n <= 5000 and 0 < args.paced <= 5000 and 0 < args.rate <= 1000):
+        parser.error("-n and --paced must be 1..5000, --rate 0..1000")
+    logging.basicConfig(level=logging.ERROR)
+    started = time.perf_counter()
+    profiler = cProfile.Profile() if args.profile else None
+    with tempfile.TemporaryDirectory(prefix="pbem-bench-") as tmp:
+        if profiler is not None:
+            profiler.enable()
+        rows = asyncio.run(run(args, Path(tmp)))
+        if profiler is not None:
+            profiler.disable()
+            profiler.dump_stats(args.profile)
+    print(format_rows(rows))
+    if not args.pbem_only:
+        print(verdict(rows))
+    print(f"(auth {args.auth}, resolve {args.resolve}; total {time.perf_counter() - started:.1f}s)")
+
+
+if __name__ == "__main__":
+    main()
