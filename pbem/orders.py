@@ -30,7 +30,7 @@ _GENERIC_WORDS: Mapping[str, str] = {
 }
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class LineProblem:
     """A problem found on one line: where, and what was wrong or expected."""
 
@@ -38,7 +38,7 @@ class LineProblem:
     column: int | None = None
 
 
-@dataclass
+@dataclass(slots=True)
 class OrderLine:
     """One non-blank line of a submission: its number, its text, and what became of it."""
 
@@ -53,7 +53,7 @@ class OrderLine:
         return self.problem is None
 
 
-@dataclass
+@dataclass(slots=True)
 class ParsedOrders:
     """A parsed submission: every order-bearing line, in order."""
 
@@ -71,12 +71,13 @@ class ParsedOrders:
 
 
 def content_lines(text: str) -> list[tuple[int, str]]:
-    """Return ``(line number, line)`` for every line that holds more than blanks and a comment."""
-    result = []
-    for number, line in enumerate(text.replace("\r\n", "\n").replace("\r", "\n").split("\n"), start=1):
-        if line.split("#", 1)[0].strip(" \t"):
-            result.append((number, line.rstrip()))
-    return result
+    """Return ``(line number, line)`` for every line of ``text`` (newline-separated)
+    that holds more than blanks and a comment."""
+    return [
+        (number, line.rstrip())
+        for number, line in enumerate(text.split("\n"), start=1)
+        if line.partition("#")[0].strip(" \t")
+    ]
 
 
 class OrderParser:
@@ -96,7 +97,8 @@ class OrderParser:
 
     def parse(self, text: str) -> ParsedOrders:
         """Parse a whole submission. Never raises for bad input: problems are per line."""
-        text = text.replace("\r\n", "\n").replace("\r", "\n")
+        if "\r" in text:
+            text = text.replace("\r\n", "\n").replace("\r", "\n")
         lines = content_lines(text)
         try:
             orders = self._parser.parse(text + "\n")

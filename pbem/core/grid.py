@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 from string import ascii_lowercase, ascii_uppercase
 
 Cell = tuple[int, int]
@@ -61,6 +62,7 @@ class SquareGrid:
         col, row = cell
         return f"{self.column_letters()[col]}{self.row_number(row)}"
 
+    @lru_cache(maxsize=4096)  # noqa: B019 - grids are few, immutable and live for the whole process
     def parse(self, text: str) -> Cell:
         """Return the cell a name such as ``F6`` names (any case).
 
