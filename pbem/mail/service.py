@@ -75,6 +75,7 @@ class Outcome:
     reason: str = ""
     submitted: list[tuple[str, str]] = field(default_factory=list)  # (game, seat) whose orders were stored
     accepted: int = 0  # order lines accepted and stored
+    by_reply_address: bool = False  # a seat signed on by its reply address, from the seat's own address
 
 
 @dataclass
@@ -151,26 +152,11 @@ class MailService:
         else:
             self._run_script(session, mail, reply, outcome)
         self._send_reply(session, mail, reply, inbound_id)
-        if not (outcome.accepted and self._holds_a_token_seat(session, mail)):
+        if not (outcome.accepted and outcome.by_reply_address):
             # A player sending orders fast through a reply address is not a flood; a mail program
             # answering every mail from the game to that address (no order accepted) is one, and a loop.
             self.rate_limiter.count(mail.sender, now)
         return outcome
-
-    def _holds_a_token_seat(self, session: Session, mail: IncomingMail) -> bool:
-        """True when the mail answers a valid reply address and comes from the seat's holder."""
-        for address in mail.recipients:
-            if not is_token_address(address):
-                continue
-            try:
-                game_name, seat_name = self.tokens.verify(
-                    address, lambda g, s: self._key_version(session, g, s), self.clock().date()
-                )
-                seat = self.runner.load_seat(session, self.runner.load_game(session, game_name), seat_name)
-            except (TokenError, PbemError):
-                return False
-            return (seat.address or "").lower() == mail.sender
-        return False
 
     # --- reading the script ------------------------------------------------------
 
@@ -235,6 +221,7 @@ class MailService:
     def _seat_session(self, session: Session, mail: IncomingMail, command: SeatSession, token_address: str | None,
                       tag: str | None, reply: _Reply, outcome: Outcome) -> None:
         game, seat = self._signed_on_seat(session, mail, command, token_address, tag)
+        outcome.by_reply_address = outcome.by_reply_address or command.is_token_reply
         reply.game, reply.seat = game, seat
         if not command.orders.is_empty:
             self._orders(session, mail, game, seat, command, reply, outcome)
