@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import func, update
+from sqlalchemy import bindparam, func, insert, update
 from sqlmodel import Session, select
 
 from pbem.checking import CheckResult, check_orders
@@ -33,6 +33,24 @@ from pbem.store.tables import GameRow, SeatRow, SubmissionRow, TurnRecordRow
 MAX_FORCED_CHAIN = 10_000
 _GAMES_LOADED = "pbem.turns.games"  # session.info keys of the per-session caches of load_game/load_seats
 _SEATS_LOADED = "pbem.turns.seats"
+# Statements built once (SQLAlchemy then also keeps their cache keys): building one costs more
+# than running it on SQLite.
+_SUBMISSIONS = SubmissionRow.__table__  # type: ignore[attr-defined]
+_INSERT_SUBMISSION = insert(_SUBMISSIONS)
+_LATEST_VERSION = select(func.max(_SUBMISSIONS.c.version)).where(
+    _SUBMISSIONS.c.game_id == bindparam("game_id"), _SUBMISSIONS.c.seat == bindparam("seat"),
+    _SUBMISSIONS.c.turn == bindparam("turn"),
+)
+_GAME_BY_NAME = select(GameRow).where(func.lower(GameRow.name) == bindparam("key"))
+_SEATS_OF_GAME = select(SeatRow).where(SeatRow.game_id == bindparam("game_id")).order_by(
+    SeatRow.position  # type: ignore[arg-type]
+)
+_CURRENT_SUBMISSION = (
+    select(SubmissionRow)
+    .where(SubmissionRow.game_id == bindparam("game_id"), SubmissionRow.seat == bindparam("seat"),
+           SubmissionRow.turn == bindparam("turn"))
+    .order_by(SubmissionRow.version.desc())  # type: ignore[attr-defined]
+)
 GAME_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9-]{0,19}")
 
 #: Creator options that belong to the service, not to the game's rules.
@@ -316,23 +334,26 @@ class TurnRunner:
                 return result
             previous = self._latest_version(session, row, seat_row.name)
             now = self.clock()
-            session.add(
-                SubmissionRow(
-                    game_id=row.id,
-                    seat=seat_row.name,
-                    turn=row.turn,
-                    version=previous + 1,
-                    text=text,
-                    orders=[str(order) for order in result.accepted],
-                    problems=[
+            # One INSERT on the session's connection, in its transaction (what the session reads
+            # next comes from the database): no ORM object to build and flush.
+            session.connection().execute(
+                _INSERT_SUBMISSION,
+                {
+                    "game_id": row.id,
+                    "seat": seat_row.name,
+                    "turn": row.turn,
+                    "version": previous + 1,
+                    "text": text,
+                    "orders": [str(order) for order in result.accepted],
+                    "problems": [
                         {"line": line.number, "text": line.text, "message": line.problem.message,
                          "column": line.problem.column}
                         for line in result.lines
                         if line.problem is not None
                     ],
-                    received_at=now,
-                    source=source,
-                )
+                    "received_at": now,
+                    "source": source,
+                },
             )
             result.version, result.received_at, result.replaced_previous = previous + 1, now, previous > 0
             if seat_row.absent_since is not None:
@@ -593,7 +614,7 @@ class TurnRunner:
         games: dict[str, GameRow] = session.info.setdefault(_GAMES_LOADED, {})
         row = games.get(key)
         if row is None:
-            row = session.exec(select(GameRow).where(func.lower(GameRow.name) == key)).first()
+            row = session.execute(_GAME_BY_NAME, {"key": key}).scalars().first()
             if row is None:
                 raise UnknownGame(f"no game named {name!r}")
             games[key] = row
@@ -608,8 +629,7 @@ class TurnRunner:
         seats: dict[int | None, list[SeatRow]] = session.info.setdefault(_SEATS_LOADED, {})
         found = seats.get(row.id)
         if found is None:
-            query = select(SeatRow).where(SeatRow.game_id == row.id).order_by(SeatRow.position)
-            found = seats[row.id] = list(session.exec(query))
+            found = seats[row.id] = list(session.execute(_SEATS_OF_GAME, {"game_id": row.id}).scalars())
         return list(found)
 
     def load_seat(self, session: Session, row: GameRow, seat: str) -> SeatRow:
@@ -641,16 +661,27 @@ class TurnRunner:
         return GameInfo(row, game, state, seats, phase, outcome)
 
     def _latest_version(self, session: Session, row: GameRow, seat: str) -> int:
-        query = select(func.max(SubmissionRow.version)).where(
-            SubmissionRow.game_id == row.id, SubmissionRow.seat == seat, SubmissionRow.turn == row.turn
-        )
-        return session.exec(query).one() or 0
+        found = session.connection().execute(_LATEST_VERSION, {"game_id": row.id, "seat": seat, "turn": row.turn})
+        return found.scalar_one() or 0
+
+    def may_resolve_now(self, session: Session, row: GameRow, now: datetime) -> bool:
+        """True when the clock could have something to do for the game at ``now`` because of
+        orders: it is active and either its deadline passed or it resolves early and every seat
+        owing orders has stored some for the turn. False means a clock tick for just this game
+        would find nothing that orders make due (reminders and absences wait for the full tick)."""
+        if row.status != "active":
+            return False
+        if row.deadline is not None and now >= row.deadline:
+            return True
+        if row.resolve_when != "early":
+            return False
+        phase = self.snapshot(session, row).phase
+        if phase is None:
+            return False
+        query = select(SubmissionRow.seat).where(SubmissionRow.game_id == row.id, SubmissionRow.turn == row.turn)
+        return set(phase.seats) <= set(session.exec(query.distinct()))
 
     def current_submission(self, session: Session, row: GameRow, seat: str) -> SubmissionRow | None:
         """Return the seat's newest submission for the turn awaiting orders, in ``session``."""
-        query = (
-            select(SubmissionRow)
-            .where(SubmissionRow.game_id == row.id, SubmissionRow.seat == seat, SubmissionRow.turn == row.turn)
-            .order_by(SubmissionRow.version.desc())  # type: ignore[attr-defined]
-        )
-        return session.exec(query).first()
+        found = session.execute(_CURRENT_SUBMISSION, {"game_id": row.id, "seat": seat, "turn": row.turn})
+        return found.scalars().first()

@@ -5,8 +5,10 @@ Four loops share one database:
 * intake: IMAP (IDLE or polling) -> the inbound table, committed before the
   message is flagged on the server;
 * processing: each stored, unhandled message -> :class:`MailService`
-  (orders, commands, reply) in one transaction, then an immediate clock tick
-  so a turn whose orders are all in resolves at once;
+  (orders, commands, reply) in one transaction, then, when the orders may
+  have made a turn due (every owing seat's orders in for an early-resolving
+  game, or a passed deadline), an immediate clock tick for that game so the
+  turn resolves at once;
 * clock: deadlines, reminders, absences (:class:`~pbem.deadlines.TurnClock`),
   and a heartbeat so that after an outage passed deadlines are extended
   instead of every seat being NMR'd;
@@ -185,8 +187,8 @@ class MailDaemon:
                     continue
                 self.handled += 1
                 self._send_now.set()
-                if outcome.submitted:
-                    self._run_clock(games={game for game, _ in outcome.submitted})
+                if outcome.due:  # orders in that may let a turn resolve early (or a deadline passed)
+                    self._run_clock(games=outcome.due)
                 await asyncio.sleep(0)
             try:
                 await asyncio.wait_for(self._new_mail.wait(), timeout=1.0)

@@ -148,6 +148,9 @@ class _ImapSession:
         self.has_idle = False
         self.keywords = False
         self.uidvalidity: int | None = None
+        # Every message with a lower UID was marked taken when this connection last searched:
+        # searches start here, so one costs the server the new messages, not the whole mailbox.
+        self.floor = 1
         self._lost = asyncio.Event()
         self._client: aioimaplib.IMAP4 | None = None
         self._idle_task: asyncio.Future[Any] | None = None
@@ -226,8 +229,10 @@ class _ImapSession:
             self.news = True
 
     async def unhandled(self) -> list[int]:
-        """UIDs of the messages not yet marked as taken, ascending."""
+        """UIDs of the messages not yet marked as taken, ascending (from UID ``floor`` on)."""
         criteria = f"UNKEYWORD {TAKEN_KEYWORD}" if self.keywords else "UNSEEN"
+        if self.floor > 1:
+            criteria = f"UID {self.floor}:* {criteria}"
         response = await self._call("SEARCH", self.client.uid_search(criteria, charset=None))
         uids: set[int] = set()
         for line in response.lines[:-1]:
@@ -383,6 +388,8 @@ class MailIntake:
             self.stats.searches += 1
             now = loop.time()
             found = await session.unhandled()
+            if found:  # all below the lowest found were taken (messages are marked only by this loop)
+                session.floor = max(session.floor, found[0])
             self._forget_gone(found)
             uids = [uid for uid in found if self._retry.get(uid, (0, now))[1] <= now]
             if uids:

@@ -76,6 +76,7 @@ class Outcome:
     submitted: list[tuple[str, str]] = field(default_factory=list)  # (game, seat) whose orders were stored
     accepted: int = 0  # order lines accepted and stored
     by_reply_address: bool = False  # a seat signed on by its reply address, from the seat's own address
+    due: set[str] = field(default_factory=set)  # games the orders may have made due: worth a clock tick now
 
 
 @dataclass
@@ -118,18 +119,19 @@ class MailService:
     def handle(self, inbound_id: int) -> Outcome:
         """Handle one stored inbound mail completely, in one transaction; return what was done."""
         with self.runner.db.session() as session:
-            row = InboundStore.load(session, inbound_id)
-            if row.status != "new":
+            status, raw = InboundStore.status_and_raw(session, inbound_id)
+            if status != "new":
                 return Outcome("ignored", "handled before")
             try:
-                outcome = self._handle(session, row.raw, inbound_id)
+                outcome = self._handle(session, raw, inbound_id)
             except MalformedMail as error:
                 _log.warning("inbound %s: malformed mail: %s", inbound_id, error)
                 outcome = Outcome("failed", f"malformed: {error}")
                 sender = error.sender
                 if sender and sender != self.address and self.rate_limiter.allow(sender, self.clock()):
                     self._refuse_unreadable(session, sender, str(error), inbound_id)
-            InboundStore.mark(session, row, "handled" if outcome.status != "failed" else "failed", outcome.reason)
+            InboundStore.set_status(session, inbound_id, "handled" if outcome.status != "failed" else "failed",
+                                    outcome.reason)
             return outcome
 
     def _handle(self, session: Session, raw: bytes, inbound_id: int) -> Outcome:
@@ -151,6 +153,9 @@ class MailService:
             outcome = Outcome("handled", "oversized")
         else:
             self._run_script(session, mail, reply, outcome)
+            for name in {game for game, _ in outcome.submitted}:
+                if self.runner.may_resolve_now(session, self.runner.load_game(session, name), now):
+                    outcome.due.add(name)
         self._send_reply(session, mail, reply, inbound_id)
         if not (outcome.accepted and outcome.by_reply_address):
             # A player sending orders fast through a reply address is not a flood; a mail program
