@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 from hypothesis import given, settings
+from game_replay import replay_dumps
 from hypothesis import strategies as st
 from race_on_the_river_builders import GAME
 
@@ -68,23 +69,12 @@ def _play(seed: int, players: int, robot_seed: int) -> tuple[list[dict[str, Any]
     return dumps, texts
 
 
-def _replay(seed: int, players: int, texts: list[dict[str, list[str]]]) -> list[dict[str, Any]]:
-    rng = GameRng(seed)
-    state = GAME.setup(GAME.seat_names(players), {}, rng)
-    dumps = [GAME.dump(state)]
-    for turn in texts:
-        orders = {seat: PARSER.parse("\n".join(lines)).orders for seat, lines in turn.items()}
-        state = GAME.resolve(state, orders, rng).state
-        dumps.append(GAME.dump(state))
-    return dumps
-
-
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
 @settings(max_examples=20, deadline=None)
 @given(seed=st.integers(0, 2**32), robot_seed=st.integers(0, 2**32))
 def test_random_races_keep_the_invariants_and_replay_exactly(seed: int, robot_seed: int, players: int) -> None:
     dumps, texts = _play(seed, players, robot_seed)
-    assert _replay(seed, players, texts) == dumps
+    assert replay_dumps(GAME, PARSER, seed, players, texts) == dumps
 
 
 def test_random_races_end_at_every_player_count() -> None:

@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 from hypothesis import given, settings
+from game_replay import replay_dumps
 from hypothesis import strategies as st
 from three_pyramids_builders import GAME
 
@@ -77,24 +78,13 @@ def _play(seed: int, players: int, robot_seed: int) -> tuple[list[dict[str, Any]
     return dumps, texts
 
 
-def _replay(seed: int, players: int, texts: list[dict[str, list[str]]]) -> list[dict[str, Any]]:
-    rng = GameRng(seed)
-    state = GAME.setup(GAME.seat_names(players), {}, rng)
-    dumps = [GAME.dump(state)]
-    for turn in texts:
-        orders = {seat: PARSER.parse("\n".join(lines)).orders for seat, lines in turn.items()}
-        state = GAME.resolve(state, orders, rng).state
-        dumps.append(GAME.dump(state))
-    return dumps
-
-
 @pytest.mark.parametrize("players", [2, 3, 4])
 @settings(max_examples=15, deadline=None)
 @given(seed=st.integers(0, 2**32), robot_seed=st.integers(0, 2**32))
 def test_random_games_keep_the_invariants_end_and_replay_exactly(seed: int, robot_seed: int, players: int) -> None:
     dumps, texts = _play(seed, players, robot_seed)
     assert GAME.load(dumps[-1]).round == ROUNDS
-    assert _replay(seed, players, texts) == dumps
+    assert replay_dumps(GAME, PARSER, seed, players, texts) == dumps
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
