@@ -6,8 +6,8 @@ import json
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
 from game_replay import replay_dumps
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from race_on_the_river_builders import GAME
 
