@@ -197,7 +197,7 @@ class MailDaemon:
 
     def _mark_failed(self, inbound_id: int) -> None:
         with self.db.session() as session:
-            InboundStore.mark(session, InboundStore.load(session, inbound_id), "failed", "internal error")
+            InboundStore.set_status(session, inbound_id, "failed", "internal error")
 
     def _run_clock(self, games: Collection[str] | None = None) -> None:
         try:

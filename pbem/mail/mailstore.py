@@ -81,14 +81,6 @@ class InboundStore:
             return [i for i in session.exec(query) if i is not None]
 
     @staticmethod
-    def load(session: Session, inbound_id: int) -> InboundMessageRow:
-        """Return one stored message in ``session``."""
-        row = session.get(InboundMessageRow, inbound_id)
-        if row is None:
-            raise KeyError(f"no inbound message {inbound_id}")
-        return row
-
-    @staticmethod
     def status_and_raw(session: Session, inbound_id: int) -> tuple[str, bytes]:
         """Return one stored message's status and raw bytes, read in ``session``'s transaction
         (plain columns: no ORM object to build, track and flush)."""
@@ -104,12 +96,6 @@ class InboundStore:
         session.connection().execute(
             _SET_INBOUND_STATUS, {"_id": inbound_id, "status": status, "error": error, "handled_at": utcnow()}
         )
-
-    @staticmethod
-    def mark(session: Session, row: InboundMessageRow, status: str, error: str | None = None) -> None:
-        """Record in ``session`` that a message was handled (or failed, with the error)."""
-        row.status, row.error, row.handled_at = status, error, utcnow()
-        session.add(row)
 
 
 class DatabaseOutbox:

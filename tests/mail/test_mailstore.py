@@ -19,7 +19,8 @@ def test_a_message_is_stored_once_by_its_message_id(db: Database) -> None:
     assert inbound.store(8, RAW) is None  # the same mail again (after a crash, or delivered twice)
     assert inbound.pending() == [first]
     with db.session() as session:
-        InboundStore.mark(session, InboundStore.load(session, first), "handled")
+        assert InboundStore.status_and_raw(session, first) == ("new", RAW)
+        InboundStore.set_status(session, first, "handled")
     assert inbound.pending() == []
 
 
