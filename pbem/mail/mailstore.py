@@ -12,10 +12,8 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Sequence
 from datetime import datetime
-from email.message import EmailMessage
 from email.parser import BytesHeaderParser
 from email.policy import compat32
-from email.utils import getaddresses
 
 from sqlalchemy import bindparam, insert, update
 from sqlalchemy import select as sa_select
@@ -23,6 +21,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, func, select
 
 from pbem.clock import utcnow
+from pbem.mail.compose import ComposedMail
 from pbem.mail.outbox import OutgoingMail
 from pbem.store import Database
 from pbem.store.tables import InboundMessageRow, OutboundMessageRow
@@ -107,21 +106,15 @@ class DatabaseOutbox:
 
     @staticmethod
     def enqueue(
-        session: Session, message: EmailMessage, *, purpose: str, inbound_id: int | None = None
+        session: Session, mail: ComposedMail, *, purpose: str, inbound_id: int | None = None
     ) -> None:
-        """Queue ``message`` in ``session`` (sent once the transaction commits).
-
-        The envelope sender is the From address; recipients are To and Cc.
-        """
-        sender = getaddresses([str(message["From"])])[0][1]
-        recipients = [addr for _, addr in getaddresses([str(v) for v in (message.get_all("To") or [])]
-                                                       + [str(v) for v in (message.get_all("Cc") or [])]) if addr]
+        """Queue ``mail`` in ``session`` (sent once the transaction commits)."""
         now = utcnow()
         # One INSERT on the session's connection, in its transaction: an ORM object would cost its
         # construction and a unit-of-work flush, and nothing reads the row back in the session.
         session.connection().execute(
             _ENQUEUE,
-            {"created_at": now, "sender": sender, "recipients": recipients, "raw": message.as_bytes(),
+            {"created_at": now, "sender": mail.sender, "recipients": list(mail.recipients), "raw": mail.raw,
              "status": "queued", "attempts": 0, "next_attempt_at": now, "purpose": purpose,
              "inbound_id": inbound_id},
         )
