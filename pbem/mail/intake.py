@@ -316,6 +316,7 @@ class MailIntake:
         retry_min: float = 1.0,
         retry_max: float = 300.0,
         rng: random.Random | None = None,
+        ready: Callable[[], Awaitable[None]] | None = None,
     ) -> None:
         """Configure; nothing connects before run().
 
@@ -327,7 +328,12 @@ class MailIntake:
         asks for less than 29 minutes). fetch_chunk: UIDs per FETCH.
         command_timeout: longest wait for any server answer before the
         connection is dropped and reopened. Delays are in seconds; rng
-        jitters the reconnect delays (tests pass a seeded one).
+        jitters the reconnect delays (tests pass a seeded one). ``ready``,
+        when given, is awaited after each pass that handed messages over and
+        before the next search: the handler's owner returns from it once it has
+        worked through what it was handed (or has waited long enough), so that
+        mail arriving meanwhile is taken in one SEARCH, FETCH and STORE instead
+        of one round of commands per message.
         """
         self.url = url
         self.handler = handler
@@ -341,6 +347,7 @@ class MailIntake:
         self.reconnect_max = reconnect_max
         self.retry_min = retry_min
         self.retry_max = retry_max
+        self.ready = ready
         self.stats = IntakeStats()
         self._rng = rng or random.Random()
         self._retry: dict[int, tuple[int, float]] = {}  # uid -> (failures, loop time when due)
@@ -394,6 +401,8 @@ class MailIntake:
             uids = [uid for uid in found if self._retry.get(uid, (0, now))[1] <= now]
             if uids:
                 await self._take(session, uids, stop)
+                if self.ready is not None:
+                    await self.ready()
                 continue
             if session.news:
                 continue

@@ -168,6 +168,9 @@ class MailSender:
         self.poll_interval = poll_interval
         self.local_hostname = local_hostname
         self.stats = SenderStats()
+        self.idle = asyncio.Event()
+        """Set while the sender has sent everything that was due when it last looked and was
+        not woken since (the caller sets ``wake`` after queueing mail)."""
         self._clock = clock
         self._smtp: aiosmtplib.SMTP | None = None
         self._last_used = 0.0
@@ -181,8 +184,11 @@ class MailSender:
                 wake.clear()
                 mails = self.queue.claim_due(self._clock(), self.batch)
                 if mails:
+                    self.idle.clear()
                     await self._send_batch(mails)
                 if len(mails) < self.batch:  # the queue held no more (_sleep returns at once if it does now)
+                    if not wake.is_set():
+                        self.idle.set()
                     await self._sleep(stop, wake)
         finally:
             await self._disconnect()

@@ -89,8 +89,9 @@ class MailHarness:
 
 
 @asynccontextmanager
-async def running_service(tmp_path: Path, *, clock: MovableClock | None = None) -> AsyncIterator[MailHarness]:
-    """Start the servers and the daemon; stop both at the end."""
+async def running_service(tmp_path: Path, *, clock: MovableClock | None = None,
+                          options: DaemonOptions | None = None) -> AsyncIterator[MailHarness]:
+    """Start the servers and the daemon (with ``options``, or quick test timings); stop both at the end."""
     clock = clock or MovableClock()
     async with EmbeddedMailServers() as servers:
         await servers.add_user(GM_ADDRESS)
@@ -98,7 +99,7 @@ async def running_service(tmp_path: Path, *, clock: MovableClock | None = None) 
         daemon = MailDaemon(
             db, imap=ImapUrl.parse(servers.imap_url(GM_ADDRESS)), smtp=SmtpUrl.parse(servers.smtp_url()),
             address=GM_ADDRESS, clock=clock,
-            options=DaemonOptions(idle_recheck=0.5, send_retry_min=0.5, clock_interval=0.1),
+            options=options or DaemonOptions(idle_recheck=0.5, send_retry_min=0.5, clock_interval=0.1),
         )
         stop = asyncio.Event()
         task = asyncio.create_task(daemon.run(stop))

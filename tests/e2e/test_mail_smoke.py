@@ -6,7 +6,10 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from mail_harness import running_service
+from mail_harness import GM_ADDRESS, running_service
+
+from pbem.mail.daemon import DaemonOptions
+from pbem.mail.mailclient import plain_mail
 
 
 def test_create_join_start_and_reply_with_orders(tmp_path: Path) -> None:
@@ -31,5 +34,26 @@ def test_create_join_start_and_reply_with_orders(tmp_path: Path) -> None:
             assert "Your orders v1" in check.body and check.in_reply_to
             stored = service.runner.current_orders("tc1", "A")
             assert stored is not None and stored.orders == ["FEED F1", "MOVE F7-F8"]
+
+    asyncio.run(scenario())
+
+
+
+def test_a_burst_of_mail_is_answered_while_the_intake_waits_for_each_pass_to_be_done(tmp_path: Path) -> None:
+    """After each pass the intake waits until the mail it took is handled and answered (so that
+    mail arriving meanwhile is taken in one go); that wait must end when the work is done, not
+    at its limit, which here is a minute: every sender is answered within the usual timeouts."""
+    async def scenario() -> None:
+        options = DaemonOptions(idle_recheck=0.5, send_retry_min=0.5, clock_interval=0.1, catch_up_wait=60.0)
+        async with running_service(tmp_path, options=options) as service:
+            people = [service.person(f"p{n}@example.org") for n in range(30)]
+            await service.settle()
+            for person in people:  # one every 2 ms: faster than they are answered
+                await service.servers.deliver(GM_ADDRESS, plain_mail(person.address, GM_ADDRESS, "help",
+                                                                     "HELP\n").as_bytes())
+                await asyncio.sleep(0.002)
+            answers = [await person.last(timeout=10.0) for person in people]
+            assert service.daemon.intake.stats.taken == 30
+        assert all("JOIN" in answer.body for answer in answers)
 
     asyncio.run(scenario())

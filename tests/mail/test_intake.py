@@ -83,6 +83,37 @@ def test_each_message_sent_by_smtp_is_taken_exactly_once_with_idle(
     arun(scenario())
 
 
+def test_mail_arriving_while_the_owner_is_not_ready_is_taken_in_one_pass(
+        servers: EmbeddedMailServers, arun: Any, until: Until) -> None:
+    async def scenario() -> None:
+        handler = Recorder()
+        release = asyncio.Event()
+        waits = 0
+
+        async def ready() -> None:
+            nonlocal waits
+            waits += 1
+            await release.wait()
+
+        intake = _intake(servers, handler, ready=ready)
+        stop, task = await _running(intake)
+        await until(lambda: intake.stats.connects == 1)
+        await servers.deliver(GM, _mail(0))
+        await until(lambda: len(handler.taken) == 1 and waits == 1)
+        searches = intake.stats.searches
+        for n in range(1, 8):  # arrive while the owner is still busy with mail 0
+            await servers.deliver(GM, _mail(n))
+        await asyncio.sleep(0.2)
+        assert len(handler.taken) == 1 and intake.stats.searches == searches  # held back: no new SEARCH
+        release.set()
+        await until(lambda: len(handler.taken) == 8)
+        await _stopped(stop, task)
+        assert waits == 2  # the seven came in one pass
+        assert handler.uids == sorted(handler.uids)
+
+    arun(scenario())
+
+
 def test_messages_that_arrived_while_down_are_taken_on_start_in_uid_order(
         servers: EmbeddedMailServers, arun: Any, until: Until) -> None:
     async def scenario() -> None:

@@ -282,6 +282,26 @@ def test_wake_sends_new_mail_at_once(smtp_stub: StubStarter, arun: Any, until: U
     arun(scenario())
 
 
+def test_idle_tells_when_everything_due_was_sent(smtp_stub: StubStarter, arun: Any, until: Until) -> None:
+    async def scenario() -> None:
+        handler = StubHandler()
+        port = await smtp_stub(handler)
+        queue = MemoryQueue()
+        queue.add("p@example.org", "report 0")
+        sender = _sender(port, queue, poll_interval=60.0)
+        stop, wake, task = await _running(sender)
+        await asyncio.wait_for(sender.idle.wait(), 2.0)
+        assert queue.statuses() == ["sent"]
+        queue.add("p@example.org", "report 1")
+        wake.set()
+        sender.idle.clear()  # what a caller queueing mail sees until the sender looked again
+        await asyncio.wait_for(sender.idle.wait(), 2.0)
+        assert queue.statuses() == ["sent", "sent"]
+        await _stopped(stop, task)
+
+    arun(scenario())
+
+
 def test_a_dropped_connection_is_reopened_without_counting_a_failure(
         servers: EmbeddedMailServers, arun: Any, until: Until) -> None:
     async def scenario() -> None:
