@@ -35,6 +35,7 @@ from typing import Any, Literal
 from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedInput, VisitError
 
+from pbem.addresses import is_plain_address
 from pbem.core import PbemError
 from pbem.orders import describe_syntax_error
 from pbem.resources import grammar_dir
@@ -619,12 +620,9 @@ def _name(token: Token) -> str:
     return str(token).lower()
 
 
-_ADDRESS = re.compile(r"[^@\s<>,;]+@[^@\s<>,;]+")
-
-
 def _address(token: Token) -> str:
     address = str(token).strip("<>").lower()
-    if not _ADDRESS.fullmatch(address):
+    if not is_plain_address(address):
         raise _LineError(f'"{token}" is not a mail address such as alice@example.org', token.column)
     return address
 

@@ -20,6 +20,7 @@ from typing import Any
 from sqlalchemy import bindparam, func, insert, update
 from sqlmodel import Session, select
 
+from pbem.addresses import is_plain_address
 from pbem.checking import CheckResult, check_orders
 from pbem.clock import format_utc, utcnow
 from pbem.core import Event, Game, GameError, GameRng, Outcome, Phase, StaleTurn, UnknownGame, UnknownSeat
@@ -196,7 +197,8 @@ class TurnRunner:
         only ``players`` it waits for JOINs (status ``forming``) until :meth:`start`.
 
         Raises UnknownGame for an unknown kind, UnknownSeat for seat names the
-        game does not use, GameError for a taken name, bad options or player count.
+        game does not use, GameError for a taken name, bad options, player
+        count or a seat address that is not a plain mail address.
         """
         game = find_game(kind)
         name = name.strip()
@@ -220,6 +222,9 @@ class TurnRunner:
             if len(wanted) != len(seat_names):
                 missing = [s for s in seat_names if s.upper() not in wanted]
                 raise GameError(f"seats missing: {', '.join(missing)}")
+            for seat, address in seats.items():
+                if address is not None and not is_plain_address(address):
+                    raise GameError(f"seat {seat}: {address!r} is not a mail address such as alice@example.org")
         resolve_when = service.get("resolve", "early")
         if resolve_when not in ("early", "deadline"):
             raise GameError(f"option resolve={resolve_when!r}: expected early or deadline")

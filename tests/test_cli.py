@@ -122,16 +122,18 @@ def test_new_usage_errors_exit_2(tmp_path: Path) -> None:
     db = ["--db", str(tmp_path / "games.db")]
     ok(pbem(tmp_path, "new", "turkey-chase", "tc-1", *SEATS, *db))
 
-    unknown_kind, unknown_seat, taken, bad_option, bad_db = pbem_all(
+    unknown_kind, unknown_seat, bad_address, taken, bad_option, bad_db = pbem_all(
         tmp_path,
         cmd("new", "no-such-kind", "x-1", *SEATS, *db),
         cmd("new", "turkey-chase", "x-2", *SEATS[:6], "--seat", "E=eve@example.org", *db),
+        cmd("new", "turkey-chase", "x-4", *SEATS[:6], "--seat", "D=dave", *db),
         cmd("new", "turkey-chase", "TC-1", *SEATS, *db),
         cmd("new", "turkey-chase", "x-3", *SEATS, "--option", "nmr=dance", *db),
         cmd("show", "tc-1", "--db", str(tmp_path / "no-such-folder" / "pbem.db")),
     )
     assert unknown_kind.returncode == USAGE and "no-such-kind" in unknown_kind.stderr
     assert unknown_seat.returncode == USAGE and "no seat E" in unknown_seat.stderr
+    assert bad_address.returncode == USAGE and "'dave' is not a mail address" in bad_address.stderr
     assert taken.returncode == USAGE and "exists already" in taken.stderr
     assert bad_option.returncode == USAGE and "nmr" in bad_option.stderr
     assert bad_db.returncode == USAGE and "no-such-folder" in bad_db.stderr and "Traceback" not in bad_db.stderr

@@ -31,6 +31,7 @@ from datetime import datetime
 from email.header import Header
 from email.utils import format_datetime, formataddr, make_msgid
 
+from pbem.addresses import is_plain_address
 from pbem.mail.parse import IncomingMail
 
 _MAX_REFERENCES = 20
@@ -39,7 +40,6 @@ _MAX_NAME = 64  # display names are cut to this many characters
 _MAX_SUBJECT = 200
 _LINE = 78
 _REPLY_PREFIX = re.compile(r"^\s*re\s*:", re.I)
-_ADDR_SPEC = re.compile(r"[^\s@<>()\[\]\\,;:\"]+@[^\s@<>()\[\]\\,;:\"]+")
 
 
 @dataclass(frozen=True)
@@ -215,7 +215,7 @@ def _message(
 
 def _mailbox(name: str, address: str) -> str:
     """``address`` with its display name, quoted or RFC 2047-encoded as needed."""
-    if not (address.isascii() and _ADDR_SPEC.fullmatch(address)):
+    if not is_plain_address(address):
         raise ValueError(f"not a mail address pbem can write to: {address!r}")
     name = _one_line(name)[:_MAX_NAME]
     if name.isascii():

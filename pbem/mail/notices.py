@@ -6,11 +6,13 @@ exactly when the turn it reports was committed.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Sequence
 from datetime import datetime
 
 from sqlmodel import Session
 
+from pbem.addresses import is_plain_address
 from pbem.mail.compose import compose_report
 from pbem.mail.mailstore import DatabaseOutbox
 from pbem.mail.tokens import ReplyTokens
@@ -19,6 +21,8 @@ from pbem.store.tables import GameRow, SeatRow
 from pbem.turns import GameInfo, Resolution
 
 FROM_NAME = "pbem game master"
+
+_log = logging.getLogger(__name__)
 
 
 class MailNotifier:
@@ -97,6 +101,9 @@ class MailNotifier:
 
     def _queue(self, session: Session, row: GameRow, to: str, subject: str, body: str, html: str | None,
                *, reply_to: str | None = None, purpose: str) -> None:
+        if not is_plain_address(to):  # stored before addresses were checked: the turn must go on regardless
+            _log.warning("game %s: no %s to %r: not a mail address; REPLACE the seat to fix it", row.name, purpose, to)
+            return
         message = compose_report(
             game=row.name, turn=row.turn, to=to, from_address=self.address, from_name=FROM_NAME,
             body=body, html=html, reply_to=reply_to, subject=subject, now=self.clock(),

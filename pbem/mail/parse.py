@@ -44,6 +44,7 @@ from email.policy import Compat32
 from email.utils import getaddresses, parsedate_to_datetime
 from html.parser import HTMLParser
 
+from pbem.addresses import PLAIN_ADDRESS, is_plain_address
 from pbem.core import PbemError
 
 
@@ -101,7 +102,6 @@ class IncomingMail:
 
 
 _ENCRYPTED_TYPES = frozenset({"multipart/encrypted", "application/pkcs7-mime", "application/x-pkcs7-mime"})
-_ADDRESS = re.compile(r"[^@\s<>]+@[^@\s<>]+")
 _MESSAGE_ID = re.compile(r"<[^<>\s]+>")
 
 
@@ -297,10 +297,9 @@ has a trailing comma (``Bob <b@example.org>,``) or a comma in a comment.
 """
 
 
-_PLAIN_ADDRESS = r'[^\x00-\x20\x7f()<>@,:;"\[\]\\]+@[^\x00-\x20\x7f()<>@,:;"\[\]\\]+'
 _SIMPLE_MAILBOX = re.compile(
     r'[ \t]*(?:(?:"([^\x00-\x1f\x7f"\\]*)"|([^\x00-\x1f\x7f()<>@,:;"\[\]\\]*))[ \t]*'
-    rf"<({_PLAIN_ADDRESS})>|({_PLAIN_ADDRESS}))[ \t]*"
+    rf"<({PLAIN_ADDRESS})>|({PLAIN_ADDRESS}))[ \t]*"
 )
 
 
@@ -342,7 +341,7 @@ def _addresses(headers: _Headers, name: str) -> list[tuple[str, str]]:
         pairs = _getaddresses(unfolded)
     readable = ((display, _ascii_address(_unescape(address))) for display, address in pairs)
     return [(_decode_words(_unescape(display)).strip(), address.lower()) for display, address in readable
-            if address is not None and _ADDRESS.fullmatch(address)]
+            if address is not None and is_plain_address(address)]
 
 
 def _ascii_address(address: str) -> str | None:
