@@ -153,11 +153,12 @@ class MailDaemon:
 
     async def _pipeline_drained(self) -> None:
         await self._idle.wait()
-        while self._send_now.is_set() or not self.sender.idle.is_set():
-            if self.sender.idle.is_set():  # woken and not yet looking: give it a moment
-                await asyncio.sleep(0.001)
-            else:
-                await self.sender.idle.wait()
+        await self.sender.idle.wait()
+
+    def _wake_sender(self) -> None:
+        """Have the sender look at the outbox now; until it has sent what it finds it is not idle."""
+        self.sender.idle.clear()
+        self._send_now.set()
 
     async def run(self, stop: asyncio.Event) -> None:
         """Serve until ``stop`` is set."""
@@ -169,7 +170,7 @@ class MailDaemon:
             _log.warning("deadlines extended after an outage: %s", ", ".join(extended))
         self._heartbeat()
         self._new_mail.set()  # handle whatever was stored but not handled before a restart
-        self._send_now.set()
+        self._wake_sender()
         tasks = [
             asyncio.create_task(self.intake.run(stop), name="intake"),
             asyncio.create_task(self.sender.run(stop, self._send_now), name="sender"),
@@ -212,7 +213,7 @@ class MailDaemon:
                     self._mark_failed(inbound_id)
                     continue
                 self.handled += 1
-                self._send_now.set()
+                self._wake_sender()
                 if outcome.due:  # orders in that may let a turn resolve early (or a deadline passed)
                     self._run_clock(games=outcome.due)
                 await asyncio.sleep(0)
@@ -234,7 +235,7 @@ class MailDaemon:
             _log.exception("the turn clock failed")
             return
         if result.resolutions or result.reminders or result.paused or result.absences:
-            self._send_now.set()
+            self._wake_sender()
 
     async def _tick(self, stop: asyncio.Event) -> None:
         beat = 0.0

@@ -170,7 +170,7 @@ class MailSender:
         self.stats = SenderStats()
         self.idle = asyncio.Event()
         """Set while the sender has sent everything that was due when it last looked and was
-        not woken since (the caller sets ``wake`` after queueing mail)."""
+        not woken since; a caller that queues mail clears it as it sets ``wake``."""
         self._clock = clock
         self._smtp: aiosmtplib.SMTP | None = None
         self._last_used = 0.0
