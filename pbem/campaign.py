@@ -7,6 +7,7 @@ player, resignations and ending a game. Resolution itself stays in
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -14,13 +15,27 @@ from sqlmodel import Session
 
 from pbem.clock import format_utc
 from pbem.core import GameError
+from pbem.lockout import is_locked, record_failure
 from pbem.passwords import check_password, hash_password, new_password
+from pbem.service_options import parse_service_options
 from pbem.store.tables import SeatRow
 from pbem.turns import TurnRunner
 
 
 class NotAuthorised(GameError):
-    """A password or sender that does not grant what was asked."""
+    """A password or sender that does not grant what was asked.
+
+    ``lockout_started`` is True when this wrong password started a lockout
+    (see :mod:`pbem.lockout`): the seat's holder or the GM is then told once.
+    """
+
+    def __init__(self, message: str, *, lockout_started: bool = False) -> None:
+        super().__init__(message)
+        self.lockout_started = lockout_started
+
+
+class LockedOut(NotAuthorised):
+    """Password checks paused after repeated wrong passwords; nothing was checked."""
 
 
 @dataclass(frozen=True)
@@ -79,12 +94,28 @@ class Campaign:
         return issued
 
     def seat_for_signon(self, name: str, seat: str, password: str, *, session: Session | None = None) -> SeatRow:
-        """Return the seat when ``password`` is its password. Raises NotAuthorised otherwise."""
+        """Return the seat when ``password`` is its password.
+
+        Raises :class:`LockedOut` while the seat's password checks are paused
+        after repeated wrong passwords (the password is then not checked), and
+        NotAuthorised for a wrong password, which counts towards a lockout.
+        """
         with self.runner.unit(session) as session:
             row = self.runner.load_game(session, name)
             seat_row = self.runner.load_seat(session, row, seat)
+            now = self.runner.clock()
+            if is_locked(seat_row.locked_until, now):
+                raise LockedOut(f"password checks for seat {seat_row.name} of {name} are paused until "
+                                f"{format_utc(seat_row.locked_until)} after repeated wrong passwords")
             if not check_password(password, seat_row.password_hash):
-                raise NotAuthorised(f"wrong password for seat {seat_row.name} of {name}")
+                failure = record_failure(seat_row.failed_logins, now)
+                seat_row.failed_logins, seat_row.locked_until = failure.count, failure.locked_until
+                session.add(seat_row)
+                raise NotAuthorised(f"wrong password for seat {seat_row.name} of {name}",
+                                    lockout_started=failure.started)
+            if seat_row.failed_logins:
+                seat_row.failed_logins, seat_row.locked_until = 0, None
+                session.add(seat_row)
             return seat_row
 
     def seat_of_address(self, name: str, address: str, *, session: Session | None = None) -> SeatRow | None:
@@ -97,11 +128,41 @@ class Campaign:
         return None
 
     def check_gm(self, name: str, password: str, *, session: Session | None = None) -> None:
-        """Raise NotAuthorised unless ``password`` is the GM password of the game."""
+        """Return when ``password`` is the GM password of the game.
+
+        Raises :class:`LockedOut` while GM password checks of the game are
+        paused after repeated wrong passwords, and NotAuthorised for a wrong
+        password, which counts towards a lockout.
+        """
         with self.runner.unit(session) as session:
             row = self.runner.load_game(session, name)
+            now = self.runner.clock()
+            if is_locked(row.gm_locked_until, now):
+                raise LockedOut(f"GM password checks for {name} are paused until {format_utc(row.gm_locked_until)} "
+                                "after repeated wrong passwords")
             if not check_password(password, row.gm_password_hash):
-                raise NotAuthorised(f"wrong GM password for {name}")
+                failure = record_failure(row.gm_failed_logins, now)
+                row.gm_failed_logins, row.gm_locked_until = failure.count, failure.locked_until
+                session.add(row)
+                raise NotAuthorised(f"wrong GM password for {name}", lockout_started=failure.started)
+            if row.gm_failed_logins:
+                row.gm_failed_logins, row.gm_locked_until = 0, None
+                session.add(row)
+
+    def set_options(self, name: str, options: Mapping[str, str], *, session: Session | None = None) -> None:
+        """Change how the service runs a game (``SET``): turn_hours, resolve, delay_minutes, ...
+
+        Raises :class:`~pbem.service_options.BadOption` naming an unknown
+        option or a value out of its range, and GameError for a finished game.
+        """
+        fields = parse_service_options(options)
+        with self.runner.unit(session) as session:
+            row = self.runner.load_game(session, name)
+            if row.status == "finished":
+                raise GameError(f"game {name} is finished")
+            for column, value in fields.items():
+                setattr(row, column, value)
+            session.add(row)
 
     def set_deadline(self, name: str, when: datetime, *, session: Session | None = None) -> datetime:
         """Set the deadline of the turn awaiting orders. Raises GameError when it is past or the game is over."""

@@ -385,12 +385,27 @@ class CommandProblem:
     message: str
 
 
+MAX_COMMANDS = 100
+"""Commands read from one mail (each command line counts, GM and session commands too)."""
+MAX_PROBLEMS = 25
+"""Bad command lines reported from one mail; reading stops at the next one."""
+MAX_ORDER_LINES = 300
+"""Order (and CHECK) lines read for one session."""
+MAX_LINE_LENGTH = 1000
+"""Longest line read, in characters; a longer line is refused unread."""
+
+
 @dataclass(frozen=True)
 class Script:
-    """The commands of one mail in mail order, and the problems of its bad command lines."""
+    """The commands of one mail in mail order, and the problems of its bad command lines.
+
+    ``stopped`` says why reading stopped before the end of the mail (one of
+    the per-mail limits above was reached), or is empty when it was read whole.
+    """
 
     commands: tuple[Command, ...]
     problems: tuple[CommandProblem, ...]
+    stopped: str = ""
 
     @property
     def has_problems(self) -> bool:
@@ -428,6 +443,8 @@ def parse_script(body: str, *, token_seat: bool = False, game: str | None = None
     builder = _ScriptBuilder(token_session=starts_in_session, game=game)
     for number, line in enumerate(lines, start=1):
         builder.feed(number, line)
+        if builder.stopped:
+            break
     return builder.finish()
 
 
@@ -712,12 +729,18 @@ class _ScriptBuilder:
         self.problems: list[CommandProblem] = []
         self.block: _Block | None = None
         self.press: _PressBlock | None = None
+        self.stopped = ""
+        self._command_count = 0
         if token_session:
             self._open("seat", SeatSession(0, None, None, None))
 
     def feed(self, number: int, line: str) -> None:
         text = line.rstrip()
         stripped = text.strip()
+        if len(stripped) > MAX_LINE_LENGTH:
+            self._problem(number, None, text[:80], f"the line is {len(stripped):,} characters long; lines of more "
+                                                   f"than {MAX_LINE_LENGTH:,} are not read")
+            return
         if self.press is not None:
             self._press_line(self.press, number, text, stripped.upper())
             return
@@ -726,6 +749,9 @@ class _ScriptBuilder:
         word = _keyword_of(stripped)
         block = self.block
         if block is not None and block.mode != "gm" and word not in RESERVED_WORDS:
+            if len(block.orders) >= MAX_ORDER_LINES:
+                self._stop(f"line {number}: more than {MAX_ORDER_LINES} order lines; the rest of the mail was not read")
+                return
             block.orders.append(TextLine(number, text))
             block.fresh = False
             return
@@ -733,6 +759,10 @@ class _ScriptBuilder:
             return
         if word is None:
             self._unknown(number, text)
+            return
+        self._command_count += 1
+        if self._command_count > MAX_COMMANDS:
+            self._stop(f"line {number}: more than {MAX_COMMANDS} commands in one mail; the rest was not read")
             return
         short = _SHORT_SIGNON.fullmatch(stripped) if self.game is not None else None
         try:
@@ -749,7 +779,12 @@ class _ScriptBuilder:
         if self.press is not None:
             self._close_press()
         self._close()
-        return Script(tuple(command for command in self.commands if command is not None), tuple(self.problems))
+        return Script(tuple(command for command in self.commands if command is not None), tuple(self.problems),
+                      self.stopped)
+
+    def _stop(self, reason: str) -> None:
+        """Stop reading the mail: a per-mail limit was reached."""
+        self.stopped = reason
 
     def _apply(self, parsed: _Parsed, word: str, text: str) -> None:
         block = self.block
@@ -836,6 +871,9 @@ class _ScriptBuilder:
             self._close_press()
             if upper == "SIGNOFF":
                 self._close()
+        elif len(press.lines) >= MAX_ORDER_LINES:
+            self._close_press()
+            self._stop(f"line {number}: a PRESS of more than {MAX_ORDER_LINES} lines; the rest of the mail was not read")
         else:
             press.lines.append(TextLine(number, text))
 
@@ -868,4 +906,7 @@ class _ScriptBuilder:
     def _problem(self, line: int, column: int | None, text: str, message: str) -> None:
         """Record a problem; without a column it points at the line's first word."""
         column = column if column is not None else len(text) - len(text.lstrip()) + 1
+        if len(self.problems) >= MAX_PROBLEMS:
+            self._stop(f"line {line}: more than {MAX_PROBLEMS} bad lines; the rest of the mail was not read")
+            return
         self.problems.append(CommandProblem(line, column, text.strip(), message))

@@ -28,6 +28,7 @@ from pbem.core.protocol import score_to_json
 from pbem.games import find_game
 from pbem.orders import parser_for
 from pbem.reports import ReportInput, render_report
+from pbem.service_options import SERVICE_OPTIONS, parse_service_options, service_defaults
 from pbem.store import Database
 from pbem.store.tables import GameRow, SeatRow, SubmissionRow, TurnRecordRow
 
@@ -53,16 +54,6 @@ _CURRENT_SUBMISSION = (
     .order_by(SubmissionRow.version.desc())  # type: ignore[attr-defined]
 )
 GAME_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9-]{0,19}")
-
-#: Creator options that belong to the service, not to the game's rules.
-SERVICE_OPTIONS: Mapping[str, str] = {
-    "turn_hours": "hours allowed per turn (default 48); 0 = no deadline",
-    "resolve": "early (as soon as all orders are in, default) or deadline (only at the deadline)",
-    "delay_minutes": "with resolve=early, wait this long after the last orders (default 0)",
-    "reminder_hours": "remind seats without orders this long before the deadline (default 12)",
-    "grace_hours": "tell the GM about a seat still absent this long after the deadline (default 24)",
-}
-
 
 @dataclass(frozen=True)
 class GameInfo:
@@ -143,25 +134,13 @@ def _split_options(game: Game[Any, Any], options: Mapping[str, str]) -> tuple[di
     for key, value in options.items():
         key = key.strip().lower()
         if key in SERVICE_OPTIONS:
-            service[key] = value.strip().lower()
+            service[key] = value.strip()
         elif key in game.options():
             rules[key] = value.strip().lower()
         else:
             known = sorted([*SERVICE_OPTIONS, *game.options()])
             raise GameError(f"unknown option {key!r} for {game.name}; options are: {', '.join(known)}")
     return service, rules
-
-
-def _float_option(service: Mapping[str, str], key: str, default: float) -> float:
-    if key not in service:
-        return default
-    try:
-        value = float(service[key])
-    except ValueError as error:
-        raise GameError(f"option {key}={service[key]!r}: expected a number") from error
-    if value < 0:
-        raise GameError(f"option {key}={service[key]!r}: must not be negative")
-    return value
 
 
 def _leaders(game: Game[Any, Any], state: Any) -> Outcome:
@@ -225,9 +204,7 @@ class TurnRunner:
             for seat, address in seats.items():
                 if address is not None and not is_plain_address(address):
                     raise GameError(f"seat {seat}: {address!r} is not a mail address such as alice@example.org")
-        resolve_when = service.get("resolve", "early")
-        if resolve_when not in ("early", "deadline"):
-            raise GameError(f"option resolve={resolve_when!r}: expected early or deadline")
+        run = {**service_defaults(), **parse_service_options(service)}
         now = self.clock()
         row = GameRow(
             name=name,
@@ -236,11 +213,7 @@ class TurnRunner:
             seed=seed if seed is not None else secrets.randbelow(2**31),
             status="forming",
             created_at=now,
-            turn_hours=_float_option(service, "turn_hours", 48.0),
-            resolve_when=resolve_when,
-            early_delay_minutes=_float_option(service, "delay_minutes", 0.0),
-            reminder_hours=_float_option(service, "reminder_hours", 12.0),
-            grace_hours=_float_option(service, "grace_hours", 24.0),
+            **run,
             gm_address=gm_address,
             gm_password_hash=gm_password_hash,
         )
@@ -608,6 +581,13 @@ class TurnRunner:
             return
         with self.db.session() as own:
             yield own
+
+    def games_created_since(self, gm_address: str, since: datetime, *, session: Session | None = None) -> int:
+        """Return how many games ``gm_address`` created from ``since`` on (for the creation limit)."""
+        with self.unit(session) as session:
+            query = select(func.count()).select_from(GameRow).where(
+                GameRow.gm_address == gm_address, GameRow.created_at >= since)  # type: ignore[arg-type]
+            return int(session.exec(query).one())
 
     def load_game(self, session: Session, name: str) -> GameRow:
         """Return a game's row in ``session``. Raises UnknownGame.

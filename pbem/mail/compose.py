@@ -75,7 +75,8 @@ def compose_reply(
     ``from_address``. Raises ``ValueError`` for a naive ``now`` or an address
     that is not a plain ASCII ``local@domain``.
     """
-    references = tuple(ref for ref in (*parent.references, parent.message_id) if len(ref) <= _MAX_ID)
+    own_id = (parent.message_id,) if parent.has_own_id else ()
+    references = tuple(ref for ref in (*parent.references, *own_id) if len(ref) <= _MAX_ID)
     if len(references) > _MAX_REFERENCES:
         references = (references[0], *references[-(_MAX_REFERENCES - 1) :])
     return _message(
@@ -90,7 +91,7 @@ def compose_reply(
         now=now,
         message_id=message_id,
         auto_submitted="auto-replied",
-        in_reply_to=parent.message_id if len(parent.message_id) <= _MAX_ID else None,
+        in_reply_to=parent.message_id if parent.has_own_id and len(parent.message_id) <= _MAX_ID else None,
         references=references,
     )
 

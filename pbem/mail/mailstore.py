@@ -23,6 +23,8 @@ from sqlmodel import Session, func, select
 from pbem.clock import utcnow
 from pbem.mail.compose import ComposedMail
 from pbem.mail.outbox import OutgoingMail
+from pbem.mail.parse import header_block
+from pbem.mail.policy import DEFAULT_MAX_SIZE
 from pbem.store import Database
 from pbem.store.tables import InboundMessageRow, OutboundMessageRow
 
@@ -32,10 +34,18 @@ _OUTBOUND = OutboundMessageRow.__table__  # type: ignore[attr-defined]
 # Statements built once (SQLAlchemy then also keeps their cache keys): building a statement
 # costs more than running it on SQLite.
 _STORE_INBOUND = insert(_INBOUND)
-_INBOUND_STATUS_RAW = sa_select(_INBOUND.c.status, _INBOUND.c.raw).where(_INBOUND.c.id == bindparam("_id"))
+_INBOUND_STATUS_RAW = sa_select(_INBOUND.c.status, _INBOUND.c.raw, _INBOUND.c.size).where(
+    _INBOUND.c.id == bindparam("_id"))
 _SET_INBOUND_STATUS = update(_INBOUND).where(_INBOUND.c.id == bindparam("_id"))
 _ENQUEUE = insert(_OUTBOUND)
 _UPDATE_OUTBOUND = update(_OUTBOUND).where(_OUTBOUND.c.id == bindparam("_id"))
+_SECRET_RAW = sa_select(_OUTBOUND.c.raw).where(_OUTBOUND.c.id == bindparam("_id"), _OUTBOUND.c.secret)
+REDACTED_BODY = b"(body removed after handling: it held a password)\r\n"
+
+
+def redacted(raw: bytes) -> bytes:
+    """``raw`` with its body replaced by a note: the header fields stay (who, when, Message-ID)."""
+    return header_block(raw) + REDACTED_BODY
 
 
 def message_id_of(raw: bytes) -> str:
@@ -47,20 +57,33 @@ def message_id_of(raw: bytes) -> str:
     return f"<sha256-{hashlib.sha256(raw).hexdigest()}@pbem.invalid>"
 
 
-class InboundStore:
-    """Stores inbound mail exactly once and hands out what is still to be handled."""
+OVERSIZED_PREFIX = 64 * 1024
+"""Bytes kept of a mail over the size limit: its header fields and the start of its body (it is not read)."""
 
-    def __init__(self, db: Database) -> None:
+
+class InboundStore:
+    """Stores inbound mail exactly once and hands out what is still to be handled.
+
+    A mail over ``max_size`` bytes is stored as its first
+    :data:`OVERSIZED_PREFIX` bytes and its size: it is only answered with a
+    refusal, and a stranger must not fill the disk with big mail.
+    """
+
+    def __init__(self, db: Database, *, max_size: int = DEFAULT_MAX_SIZE) -> None:
         self.db = db
+        self.max_size = max_size
 
     def store(self, uid: int | None, raw: bytes) -> int | None:
         """Store a message and commit; return its row id, or None when its Message-ID was stored before."""
         message_id = message_id_of(raw)
+        size = len(raw)
+        kept = raw if size <= self.max_size else raw[:OVERSIZED_PREFIX]
         try:
             with self.db.engine.begin() as connection:  # one INSERT: no ORM session needed
                 result = connection.execute(  # a Message-ID stored before fails its unique index
                     _STORE_INBOUND,
-                    {"message_id": message_id, "uid": uid, "raw": raw, "received_at": utcnow(), "status": "new"},
+                    {"message_id": message_id, "uid": uid, "raw": kept, "size": size, "received_at": utcnow(),
+                     "status": "new"},
                 )
                 return int(result.inserted_primary_key[0])
         except IntegrityError:
@@ -83,10 +106,22 @@ class InboundStore:
     def status_and_raw(session: Session, inbound_id: int) -> tuple[str, bytes]:
         """Return one stored message's status and raw bytes, read in ``session``'s transaction
         (plain columns: no ORM object to build, track and flush)."""
+        status, raw, _size = InboundStore.stored(session, inbound_id)
+        return status, raw
+
+    @staticmethod
+    def stored(session: Session, inbound_id: int) -> tuple[str, bytes, int]:
+        """Return one stored message's status, stored bytes, and size as received (the bytes of an
+        oversized mail are only its beginning), read in ``session``'s transaction."""
         found = session.connection().execute(_INBOUND_STATUS_RAW, {"_id": inbound_id}).first()
         if found is None:
             raise KeyError(f"no inbound message {inbound_id}")
-        return found.status, found.raw
+        return found.status, found.raw, found.size if found.size is not None else len(found.raw)
+
+    @staticmethod
+    def redact(session: Session, inbound_id: int, raw: bytes) -> None:
+        """Replace the stored copy of a handled message by its header fields and a note (it held a password)."""
+        session.connection().execute(_SET_INBOUND_STATUS, {"_id": inbound_id, "raw": redacted(raw)})
 
     @staticmethod
     def set_status(session: Session, inbound_id: int, status: str, error: str | None = None) -> None:
@@ -106,9 +141,10 @@ class DatabaseOutbox:
 
     @staticmethod
     def enqueue(
-        session: Session, mail: ComposedMail, *, purpose: str, inbound_id: int | None = None
+        session: Session, mail: ComposedMail, *, purpose: str, inbound_id: int | None = None, secret: bool = False
     ) -> None:
-        """Queue ``mail`` in ``session`` (sent once the transaction commits)."""
+        """Queue ``mail`` in ``session`` (sent once the transaction commits); with ``secret`` (it holds a
+        password) only its header is kept once it is sent."""
         now = utcnow()
         # One INSERT on the session's connection, in its transaction: an ORM object would cost its
         # construction and a unit-of-work flush, and nothing reads the row back in the session.
@@ -116,7 +152,7 @@ class DatabaseOutbox:
             _ENQUEUE,
             {"created_at": now, "sender": mail.sender, "recipients": list(mail.recipients), "raw": mail.raw,
              "status": "queued", "attempts": 0, "next_attempt_at": now, "purpose": purpose,
-             "inbound_id": inbound_id},
+             "inbound_id": inbound_id, "secret": secret},
         )
 
     def claim_due(self, now: datetime, limit: int) -> Sequence[OutgoingMail]:
@@ -142,10 +178,13 @@ class DatabaseOutbox:
             connection.execute(update(OutboundMessageRow).where(OutboundMessageRow.id == mail_id).values(**values))
 
     def mark_sent(self, mail_id: int, when: datetime) -> None:
-        """Record that the server accepted the mail."""
+        """Record that the server accepted the mail; a secret mail's body is removed at once."""
         self._claimed.discard(mail_id)
         with self.db.engine.begin() as connection:
             connection.execute(_UPDATE_OUTBOUND, {"_id": mail_id, "status": "sent", "sent_at": when})
+            secret = connection.execute(_SECRET_RAW, {"_id": mail_id}).scalar()
+            if secret is not None:
+                connection.execute(_UPDATE_OUTBOUND, {"_id": mail_id, "raw": redacted(secret)})
 
     def mark_retry(self, mail_id: int, error: str, next_attempt: datetime) -> None:
         """Record a temporary failure; offer the mail again at ``next_attempt``."""

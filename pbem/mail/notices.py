@@ -93,14 +93,15 @@ class MailNotifier:
         self.tell_gm(session, info, text)
 
     def tell_address(self, session: Session, row: GameRow, to: str, subject: str, text: str,
-                     *, seat: SeatRow | None = None) -> None:
-        """Queue a notice to one address (with the seat's reply address when ``seat`` is given)."""
+                     *, seat: SeatRow | None = None, secret: bool = False) -> None:
+        """Queue a notice to one address (with the seat's reply address when ``seat`` is given); with
+        ``secret`` (it holds a password) the body is not kept once the mail is sent."""
         reply_to = self.reply_address(row, seat) if seat is not None else None
         self._queue(session, row, to, f"[{row.name}] {subject}", text + "\n", None, reply_to=reply_to,
-                    purpose="notice")
+                    purpose="notice", secret=secret)
 
     def _queue(self, session: Session, row: GameRow, to: str, subject: str, body: str, html: str | None,
-               *, reply_to: str | None = None, purpose: str) -> None:
+               *, reply_to: str | None = None, purpose: str, secret: bool = False) -> None:
         if not is_plain_address(to):  # stored before addresses were checked: the turn must go on regardless
             _log.warning("game %s: no %s to %r: not a mail address; REPLACE the seat to fix it", row.name, purpose, to)
             return
@@ -108,4 +109,4 @@ class MailNotifier:
             game=row.name, turn=row.turn, to=to, from_address=self.address, from_name=FROM_NAME,
             body=body, html=html, reply_to=reply_to, subject=subject, now=self.clock(),
         )
-        DatabaseOutbox.enqueue(session, message, purpose=purpose)
+        DatabaseOutbox.enqueue(session, message, purpose=purpose, secret=secret)

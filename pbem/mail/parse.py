@@ -40,6 +40,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from email.message import Message
+from email.headerregistry import HeaderRegistry
 from email.policy import Compat32
 from email.utils import getaddresses, parsedate_to_datetime
 from html.parser import HTMLParser
@@ -96,16 +97,31 @@ class IncomingMail:
     size: int
 
     @property
+    def has_own_id(self) -> bool:
+        """True when ``message_id`` is the mail's own, not one pbem made up (it had none, or an unusable one)."""
+        return not self.message_id.endswith(GENERATED_ID_SUFFIX)
+
+    @property
     def recipients(self) -> tuple[str, ...]:
         """Every address the mail was sent to (To, Cc, Delivered-To, X-Original-To), without repeats."""
         return tuple(dict.fromkeys(self.to + self.cc + self.delivered_to))
 
 
 _ENCRYPTED_TYPES = frozenset({"multipart/encrypted", "application/pkcs7-mime", "application/x-pkcs7-mime"})
-_MESSAGE_ID = re.compile(r"<[^<>\s]+>")
+MAX_ID = 250
+"""Longest message id read (with its brackets); longer ones, and ids with anything but printable ASCII, are
+dropped, so an id can always be written back into In-Reply-To and References."""
+_MESSAGE_ID = re.compile(r"<[!-;=?-~]{1,%d}>" % (MAX_ID - 2))
+GENERATED_ID_SUFFIX = "@generated.pbem.invalid>"
+"""The end of the message id pbem makes up for a mail without a usable one (never written into a reply)."""
+MAX_FROM = 998
+"""Longest From field read (unfolded, in characters, RFC 5322's line limit): a longer one is refused unread,
+so the standard address parser, which is slower than linear on some input, reads a bounded text."""
+MAX_ADDRESS_FIELD = 8000
+"""Longest To, Cc or Delivered-To field read; a longer one is read as holding no address."""
 
 
-def parse_mail(raw: bytes, *, headers_only: bool = False) -> IncomingMail:
+def parse_mail(raw: bytes, *, headers_only: bool = False, size: int | None = None) -> IncomingMail:
     """Decode a raw RFC 5322 mail into an :class:`IncomingMail`.
 
     Malformed MIME (missing or broken boundaries, unknown charsets, bad
@@ -114,22 +130,22 @@ def parse_mail(raw: bytes, *, headers_only: bool = False) -> IncomingMail:
     raw bytes. With ``headers_only`` only the header block is read and
     ``body`` is empty: for mail too big to read, whose body could take many
     seconds to decode. Raises :class:`MalformedMail` only when nothing can be
-    read: empty input or no header fields (``sender`` None), no sender
-    address (``sender`` None), or an encrypted or unreadable body (with the sender).
+    read: empty input or no header fields (``sender`` None), a From that
+    is not exactly one address as the standard parser reads it (``sender``
+    None: see :func:`_sender`), or an encrypted or unreadable body (with the
+    sender). ``size`` is the size of the mail as received when ``raw`` holds
+    only its beginning (the default is ``len(raw)``).
     """
     if not raw.strip():
         raise MalformedMail("the mail is empty", None)
     try:
-        message = email.message_from_bytes(_header_block(raw) if headers_only else raw, policy=_POLICY)
+        message = email.message_from_bytes(header_block(raw) if headers_only else raw, policy=_POLICY)
     except Exception as error:  # the parser is lenient; this guards the contract, not a known case
         raise MalformedMail(f"not a readable mail ({error})", None) from error
     headers = _raw_headers(message)
     if not headers:
         raise MalformedMail("not a mail: it has no header fields", None)
-    senders = _addresses(headers, "from") or _addresses(headers, "sender")
-    if not senders:
-        raise MalformedMail("the mail has no readable sender address (From)", None)
-    sender_name, sender = senders[0]
+    sender_name, sender = _sender(headers)
     content_type = message.get_content_type()
     if content_type in _ENCRYPTED_TYPES:
         raise MalformedMail("the mail is encrypted; please send plain text", sender)
@@ -160,14 +176,14 @@ def parse_mail(raw: bytes, *, headers_only: bool = False) -> IncomingMail:
         x_autoreply=_lower(_header(headers, "x-autoreply")),
         x_autorespond=_lower(_header(headers, "x-autorespond")),
         x_auto_response_suppress=_lower(_header(headers, "x-auto-response-suppress")),
-        size=len(raw),
+        size=len(raw) if size is None else size,
     )
 
 
 _END_OF_HEADERS = re.compile(rb"\r?\n\r?\n")
 
 
-def _header_block(raw: bytes) -> bytes:
+def header_block(raw: bytes) -> bytes:
     """The header fields of a raw mail, up to and including the blank line that ends them."""
     found = _END_OF_HEADERS.search(raw)
     return raw[: found.end()] if found else raw
@@ -298,9 +314,11 @@ has a trailing comma (``Bob <b@example.org>,``) or a comma in a comment.
 
 
 _SIMPLE_MAILBOX = re.compile(
-    r'[ \t]*(?:(?:"([^\x00-\x1f\x7f"\\]*)"|([^\x00-\x1f\x7f()<>@,:;"\[\]\\]*))[ \t]*'
-    rf"<({PLAIN_ADDRESS})>|({PLAIN_ADDRESS}))[ \t]*"
+    r'(?:"([^\x00-\x1f\x7f"\\]*+)"[ \t]*+|([^\x00-\x1f\x7f()<>@,:;"\[\]\\]*+))'
+    rf"<({PLAIN_ADDRESS})>|({PLAIN_ADDRESS})"
 )
+"""A plain mailbox, without the blanks around it. Every quantifier is possessive (nothing is tried again
+on a mismatch), so a match takes time linear in the length of the field whatever it holds."""
 
 
 def _simple_mailboxes(values: list[str]) -> list[tuple[str, str]] | None:
@@ -313,7 +331,7 @@ def _simple_mailboxes(values: list[str]) -> list[tuple[str, str]] | None:
     """
     pairs = []
     for value in values:
-        match = _SIMPLE_MAILBOX.fullmatch(value)
+        match = _SIMPLE_MAILBOX.fullmatch(value.strip(" \t"))
         if match is None:
             return None
         quoted, phrase, bracketed, bare = match.groups()
@@ -336,12 +354,46 @@ def _addresses(headers: _Headers, name: str) -> list[tuple[str, str]]:
     if not values:
         return []
     unfolded = [_unfold(value) for value in values]
+    if sum(map(len, unfolded)) > MAX_ADDRESS_FIELD:
+        return []
     pairs = _simple_mailboxes(unfolded)
     if pairs is None:
         pairs = _getaddresses(unfolded)
     readable = ((display, _ascii_address(_unescape(address))) for display, address in pairs)
     return [(_decode_words(_unescape(display)).strip(), address.lower()) for display, address in readable
             if address is not None and is_plain_address(address)]
+
+
+_STANDARD_HEADERS = HeaderRegistry()
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+
+
+def _sender(headers: _Headers) -> tuple[str, str]:
+    """The display name and lower-cased address of the one sender of the mail.
+
+    The From field (or Sender, without From) is read by the standard parser
+    (:mod:`email.headerregistry`, as a mail client reads it) and by pbem's
+    own reading: unless both find exactly the same single address the mail is
+    refused (:class:`MalformedMail` with no sender, so nothing is answered),
+    as it is when the field is longer than :data:`MAX_FROM` or holds several
+    From fields. Control characters of the display name become spaces.
+    """
+    name = "from" if any(value.strip() for value in headers.get("from", [])) else "sender"
+    values = headers.get(name) or []
+    if len(values) != 1:
+        raise MalformedMail(f"the mail has {len(values)} From fields; it needs exactly one sender", None)
+    text = _unescape(_unfold(values[0]))
+    if len(text) > MAX_FROM:
+        raise MalformedMail(f"the From field is {len(text):,} characters long, over {MAX_FROM}", None)
+    try:
+        standard = [_ascii_address(address.addr_spec) for address in _STANDARD_HEADERS(name, text).addresses]
+    except (ValueError, IndexError, TypeError) as error:  # parts with line breaks, and parser failures
+        raise MalformedMail(f"the From field cannot be read ({error})", None) from error
+    own = _addresses(headers, name)
+    if len(standard) != 1 or len(own) != 1 or (standard[0] or "").lower() != own[0][1]:
+        raise MalformedMail("the From field does not hold exactly one plain sender address", None)
+    display, address = own[0]
+    return " ".join(_CONTROL.sub(" ", display).split()), address
 
 
 def _ascii_address(address: str) -> str | None:
@@ -373,12 +425,13 @@ def _return_path(headers: _Headers) -> str | None:
 
 def _message_id(headers: _Headers, raw: bytes) -> str:
     value = _header(headers, "message-id", words=False) or ""
-    found = _MESSAGE_ID.search(value)
+    found = _MESSAGE_ID.fullmatch(value.strip())
     if found:
         return found.group(0)
-    if value and not any(char.isspace() for char in value):
-        return f"<{value.strip('<>')}>"
-    return f"<{hashlib.sha256(raw).hexdigest()[:32]}@generated.pbem.invalid>"
+    bare = f"<{value.strip().strip('<>')}>"
+    if _MESSAGE_ID.fullmatch(bare):
+        return bare
+    return f"<{hashlib.sha256(raw).hexdigest()[:32]}{GENERATED_ID_SUFFIX}"
 
 
 def _date(headers: _Headers) -> datetime | None:
@@ -545,10 +598,14 @@ def html_to_text(html: str) -> str:
 # --- quotes and signatures -----------------------------------------------------------------
 
 _ODD_SPACES = str.maketrans({"\u00a0": " ", "\u2007": " ", "\u202f": " ", "\u200b": None, "\ufeff": None})
+MAX_ATTRIBUTION = 400
+"""Longest line read as an "On ... wrote:" attribution (a longer one never is one)."""
 _ATTRIBUTION = re.compile(
-    r"^(?:on\s.*\swrote|am\s.*\sschrieb.*|le\s.*\sa\s+écrit\s?|el\s.*\sescribió|op\s.*\sschreef.*):$", re.I
+    r"(?:on\s.*\swrote|am\s(?=.*\sschrieb).*|le\s.*\sa\s+écrit\s?|el\s.*\sescribió|op\s(?=.*\sschreef).*):", re.I
 )
-_ATTRIBUTION_START = re.compile(r"^(?:on|am|le|el|op)\s", re.I)
+"""An attribution line. Each form has at most one unbounded ``.*`` that has to give back characters, so a
+match costs time linear in the line (an earlier form with two, for "am ... schrieb ...:", was quadratic)."""
+_ATTRIBUTION_START = re.compile(r"(?:on|am|le|el|op)\s", re.I)
 _ORIGINAL_MESSAGE = re.compile(
     r"^-{2,}\s*(?:original message|ursprüngliche nachricht|message d'origine|mensaje original"
     r"|oorspronkelijk bericht)\s*-{2,}$",
@@ -575,10 +632,12 @@ def clean_body(text: str) -> str:
     lines = [line.rstrip() for line in text.split("\n")]
     lines = lines[: _cut_point(lines)]
     kept = list(lines)
+    next_content = _next_content(lines)
     for index, line in enumerate(lines):
         if _is_quoted(line):
             kept[index] = ""
-        elif (span := _attribution_span(lines, index)) and _next_content_is_quoted(lines, index + span):
+        elif (span := _attribution_span(lines, index)) and _is_quoted(lines[next_content[index + span]]
+                                                                    if index + span < len(lines) else ""):
             kept[index : index + span] = [""] * span
     while kept and (not kept[-1].strip() or _FOOTER.match(kept[-1].strip()) or _RULE.match(kept[-1].strip())):
         kept.pop()
@@ -587,6 +646,9 @@ def clean_body(text: str) -> str:
 
 def _cut_point(lines: list[str]) -> int:
     """Index of the first line of what follows the sender's own text (len(lines) if nothing)."""
+    quoted_after = [True] * (len(lines) + 1)  # quoted_after[i]: every line from i on is quoted or blank
+    for index in range(len(lines) - 1, -1, -1):
+        quoted_after[index] = quoted_after[index + 1] and (_is_quoted(lines[index]) or not lines[index].strip())
     for index, line in enumerate(lines):
         stripped = line.strip()
         if line == "--" or _ORIGINAL_MESSAGE.match(stripped):  # lines are right-stripped: "-- " is "--"
@@ -594,7 +656,7 @@ def _cut_point(lines: list[str]) -> int:
         if _OUTLOOK_FROM.match(stripped) and _is_sent_line_within(lines, index + 1):
             return index
         span = _attribution_span(lines, index)
-        if span and all(_is_quoted(rest) or not rest.strip() for rest in lines[index + span :]):
+        if span and quoted_after[index + span]:
             return index
     return len(lines)
 
@@ -607,15 +669,23 @@ def _is_sent_line_within(lines: list[str], start: int) -> bool:
 def _attribution_span(lines: list[str], index: int) -> int:
     """1 or 2 when an "On ... wrote:" line (possibly wrapped once) starts at ``index``, else 0."""
     line = lines[index].strip()
-    if _ATTRIBUTION.match(line):
+    if len(line) > MAX_ATTRIBUTION or not _ATTRIBUTION_START.match(line):
+        return 0
+    if _ATTRIBUTION.fullmatch(line):
         return 1
-    wrapped = index + 1 < len(lines) and _ATTRIBUTION_START.match(line)
-    return 2 if wrapped and _ATTRIBUTION.match(f"{line} {lines[index + 1].strip()}") else 0
+    if index + 1 >= len(lines):
+        return 0
+    joined = f"{line} {lines[index + 1].strip()}"
+    return 2 if len(joined) <= MAX_ATTRIBUTION and _ATTRIBUTION.fullmatch(joined) else 0
 
 
-def _next_content_is_quoted(lines: list[str], start: int) -> bool:
-    following = next((line for line in lines[start:] if line.strip()), "")
-    return _is_quoted(following)
+def _next_content(lines: list[str]) -> list[int]:
+    """For each index, the index of the first non-blank line from there on (``len(lines)``-1 if none);
+    one backward pass, so looking ahead past blank lines costs nothing per line."""
+    found = [len(lines) - 1] * (len(lines) + 1)
+    for index in range(len(lines) - 1, -1, -1):
+        found[index] = index if lines[index].strip() else found[index + 1]
+    return found
 
 
 def _is_quoted(line: str) -> bool:

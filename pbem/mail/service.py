@@ -13,11 +13,11 @@ import logging
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from sqlmodel import Session
 
-from pbem.campaign import Campaign, NotAuthorised
+from pbem.campaign import Campaign, LockedOut, NotAuthorised
 from pbem.checking import check_syntax
 from pbem.clock import format_utc
 from pbem.commands import (
@@ -56,7 +56,7 @@ from pbem.mail.policy import DEFAULT_MAX_SIZE, RateLimiter, is_oversized, never_
 from pbem.mail.tokens import ReplyTokens, TokenError, is_token_address
 from pbem.passwords import hash_password, new_password
 from pbem.store.tables import GameRow, SeatRow
-from pbem.turns import SERVICE_OPTIONS, TurnRunner
+from pbem.turns import TurnRunner
 
 _log = logging.getLogger(__name__)
 # The turn a game mail's subject names: "[tc-1] Turn 3", "[tc-1] Reminder: turn 3 orders due".
@@ -77,18 +77,73 @@ class Outcome:
     accepted: int = 0  # order lines accepted and stored
     by_reply_address: bool = False  # a seat signed on by its reply address, from the seat's own address
     due: set[str] = field(default_factory=set)  # games the orders may have made due: worth a clock tick now
+    password_failed: bool = False  # a password of this mail was wrong: no further one is checked
+    created: int = 0  # games this mail created
+    held_password: bool = False  # the mail held a password (SIGNON, GM): its stored copy is redacted
+
+
+MAX_REPLY = 64_000
+"""Most characters of text in one reply."""
+REPLY_FLOOR = 16_000
+REPLY_MULTIPLE = 20
+"""A reply is at most this many times the size of the mail it answers (but may always be ``REPLY_FLOOR``
+long): a forged sender must not turn a small mail into a big one sent to somebody else."""
+MAX_CREATIONS_PER_MAIL = 3
+MAX_CREATIONS_PER_DAY = 10
+"""Games one address may create in one mail, and in 24 hours."""
 
 
 @dataclass
 class _Reply:
-    """The reply being written: its sections, and the seat it speaks to (for Reply-To)."""
+    """The reply being written: its sections, and the seat it speaks to (for Reply-To).
 
+    At most ``limit`` characters are kept; an answer repeating one given
+    before is counted, not repeated; :meth:`text` says what was left out.
+    """
+
+    limit: int = MAX_REPLY
     sections: list[str] = field(default_factory=list)
     game: GameRow | None = None
     seat: SeatRow | None = None
+    secret: bool = False  # holds a password: the sent copy is not kept
+    size: int = 0
+    repeats: dict[str, int] = field(default_factory=dict)
+    left_out: int = 0
 
     def add(self, text: str) -> None:
-        self.sections.append(text.rstrip() + "\n")
+        """Add a section, unless it repeats one (then it is counted) or the reply is full (then it is dropped)."""
+        text = text.rstrip() + "\n"
+        if text in self.repeats:
+            self.repeats[text] += 1
+        elif self.size + len(text) > self.limit:
+            self.left_out += 1
+        else:
+            self.repeats[text] = 0
+            self.sections.append(text)
+            self.size += len(text)
+
+    def text(self) -> str:
+        """The reply's sections, then a line for each folded repeat and for what did not fit."""
+        notes = [f"{first_line(text)}: answered once above; {count:,} more identical answer(s) left out."
+                 for text, count in self.repeats.items() if count]
+        if self.left_out:
+            notes.append(f"This reply is limited to {self.limit:,} characters: {self.left_out:,} more answer(s) "
+                         "were left out. Send fewer commands per mail.")
+        return "\n".join(self.sections + [note + "\n" for note in notes])
+
+
+def first_line(text: str) -> str:
+    """The first line of ``text``, cut to 60 characters."""
+    line = text.strip().split("\n", 1)[0]
+    return line if len(line) <= 60 else line[:57] + "..."
+
+
+@dataclass
+class _MailLimits:
+    """What one mail has used of its per-mail allowances."""
+
+    password_failed: bool = False  # after one wrong password, no password of the mail is checked
+    created: int = 0
 
 
 class MailService:
@@ -119,11 +174,11 @@ class MailService:
     def handle(self, inbound_id: int) -> Outcome:
         """Handle one stored inbound mail completely, in one transaction; return what was done."""
         with self.runner.db.session() as session:
-            status, raw = InboundStore.status_and_raw(session, inbound_id)
+            status, raw, size = InboundStore.stored(session, inbound_id)
             if status != "new":
                 return Outcome("ignored", "handled before")
             try:
-                outcome = self._handle(session, raw, inbound_id)
+                outcome = self._handle(session, raw, size, inbound_id)
             except MalformedMail as error:
                 _log.warning("inbound %s: malformed mail: %s", inbound_id, error)
                 outcome = Outcome("failed", f"malformed: {error}")
@@ -132,11 +187,13 @@ class MailService:
                     self._refuse_unreadable(session, sender, str(error), inbound_id)
             InboundStore.set_status(session, inbound_id, "handled" if outcome.status != "failed" else "failed",
                                     outcome.reason)
+            if outcome.held_password:
+                InboundStore.redact(session, inbound_id, raw)
             return outcome
 
-    def _handle(self, session: Session, raw: bytes, inbound_id: int) -> Outcome:
+    def _handle(self, session: Session, raw: bytes, size: int, inbound_id: int) -> Outcome:
         # An oversized body is never decoded: 10 MB of HTML would hold the event loop for many seconds.
-        mail = parse_mail(raw, headers_only=is_oversized(len(raw), self.max_size))
+        mail = parse_mail(raw, headers_only=is_oversized(size, self.max_size), size=size)
         reason = never_answer_reason(mail, [self.address])
         if reason is not None:
             _log.info("inbound %s from %s ignored: %s", inbound_id, mail.sender, reason)
@@ -145,7 +202,7 @@ class MailService:
         if self.rate_limiter.is_limited(mail.sender, now):
             _log.warning("inbound %s from %s ignored: rate limit", inbound_id, mail.sender)
             return Outcome("ignored", "rate limited")
-        reply = _Reply()
+        reply = _Reply(limit=min(MAX_REPLY, max(REPLY_FLOOR, REPLY_MULTIPLE * mail.size)))
         outcome = Outcome("handled")
         if is_oversized(mail.size, self.max_size):
             reply.add(f"Your mail is {mail.size:,} bytes, over the limit of {self.max_size:,} bytes, so it was not "
@@ -169,9 +226,13 @@ class MailService:
         token_address = next((a for a in mail.recipients if is_token_address(a)), None)
         tag = subject_tag(mail.subject)
         script = parse_script(mail.body, token_seat=token_address is not None, game=tag)
+        outcome.held_password = any(isinstance(c, GmSession) or (isinstance(c, SeatSession) and c.password)
+                                    for c in script.commands)
         for problem in script.problems:
             reply.add(f"line {problem.line}: {problem.text}\n" + " " * (problem.column + len(f"line {problem.line}: ") - 1)
                       + f"^\nREFUSED: {problem.message}")
+        if script.stopped:
+            reply.add(f"Not read further: {script.stopped}.")
         if script.is_empty:
             reply.add("No commands or orders found in your mail. Send HELP for the list of commands.")
             return
@@ -195,11 +256,11 @@ class MailService:
         elif isinstance(command, SeatSession):
             self._seat_session(session, mail, command, token_address, tag, reply, outcome)
         elif isinstance(command, GmSession):
-            self.campaign.check_gm(command.game, command.password, session=session)
+            self._check_gm(session, command, outcome)
             game = self.runner.load_game(session, command.game)
             self._gm_commands(session, mail, game, command.commands, reply)
         elif isinstance(command, CreateGame):
-            self._create(session, mail, command, reply)
+            self._create(session, mail, command, reply, outcome)
 
     # --- players -----------------------------------------------------------------
 
@@ -207,7 +268,7 @@ class MailService:
         joined = self.campaign.join(command.game, mail.sender, command.seat, session=session)
         game = self.runner.load_game(session, joined.game)
         seat = self.runner.load_seat(session, game, joined.seat)
-        reply.game, reply.seat = game, seat
+        reply.game, reply.seat, reply.secret = game, seat, True
         reply.add(
             f"You joined game {joined.game} ({find_game(game.kind).title}) as seat {joined.seat}.\n"
             f"Your password is {joined.password} (for SIGNON {joined.game} {joined.seat} {joined.password}); "
@@ -225,7 +286,7 @@ class MailService:
 
     def _seat_session(self, session: Session, mail: IncomingMail, command: SeatSession, token_address: str | None,
                       tag: str | None, reply: _Reply, outcome: Outcome) -> None:
-        game, seat = self._signed_on_seat(session, mail, command, token_address, tag)
+        game, seat = self._signed_on_seat(session, mail, command, token_address, tag, outcome)
         outcome.by_reply_address = outcome.by_reply_address or command.is_token_reply
         reply.game, reply.seat = game, seat
         if not command.orders.is_empty:
@@ -234,7 +295,7 @@ class MailService:
             self._session_command(session, mail, game, seat, sub, reply)
 
     def _signed_on_seat(self, session: Session, mail: IncomingMail, command: SeatSession,
-                        token_address: str | None, tag: str | None) -> tuple[GameRow, SeatRow]:
+                        token_address: str | None, tag: str | None, outcome: Outcome) -> tuple[GameRow, SeatRow]:
         if command.is_token_reply:
             if token_address is None:
                 raise SenderRefused("orders need SIGNON <game> <seat> <password>, or a reply to a mail from a game")
@@ -250,8 +311,7 @@ class MailService:
             name = command.game or tag
             if name is None or command.seat is None or command.password is None:
                 raise SenderRefused("SIGNON needs a game, a seat and a password: SIGNON <game> <seat> <password>")
-            seat = self.campaign.seat_for_signon(name, command.seat, command.password, session=session)
-            game = self.runner.load_game(session, name)
+            game, seat = self._seat_by_password(session, mail, name, command.seat, command.password, outcome)
         if (seat.address or "").lower() != mail.sender:
             if seat.address:
                 self.notifier.tell_address(
@@ -265,6 +325,66 @@ class MailService:
                 "for it. Nothing was changed, and the seat's holder was told."
             )
         return game, seat
+
+    def _seat_by_password(self, session: Session, mail: IncomingMail, name: str, seat_name: str, password: str,
+                          outcome: Outcome) -> tuple[GameRow, SeatRow]:
+        """The game and seat a SIGNON names, when its password is right and the sender holds the seat.
+
+        A stranger gets one answer whether the password was right or wrong;
+        after one wrong password no further password of the mail is checked;
+        repeated wrong passwords lock the seat's checks (its holder is told once).
+        """
+        refused = (f"SIGNON {name} {seat_name} refused: the password is wrong, or mail from {mail.sender} cannot "
+                   "act for this seat. Nothing was changed.")
+        if outcome.password_failed:
+            raise SenderRefused(f"SIGNON {name} {seat_name} not checked: a password earlier in this mail was wrong. "
+                                "Nothing was changed.")
+        try:
+            seat = self.campaign.seat_for_signon(name, seat_name, password, session=session)
+        except LockedOut as error:
+            raise SenderRefused(f"{error}. Nothing was changed.") from error
+        except NotAuthorised as error:
+            outcome.password_failed = True
+            if error.lockout_started:
+                game = self.runner.load_game(session, name)
+                holder = self.runner.load_seat(session, game, seat_name)
+                if holder.address:
+                    self.notifier.tell_address(
+                        session, game, holder.address, "Password guessing",
+                        f"Several wrong passwords were sent for your seat {holder.name} of game {game.name}; "
+                        "password checks for it pause, for longer after each further wrong one. Your reply "
+                        "address still works as always.", seat=holder)
+            raise SenderRefused(refused) from error
+        game = self.runner.load_game(session, name)
+        if (seat.address or "").lower() != mail.sender:
+            if seat.address:
+                self.notifier.tell_address(
+                    session, game, seat.address, "Mail refused",
+                    f"A mail from {mail.sender} tried to act for your seat {seat.name} of game {game.name} with "
+                    "its password. It was refused and nothing was changed. Only mail from your address is "
+                    "accepted; ask the GM for a new password if it is known to others.",
+                    seat=seat,
+                )
+            raise SenderRefused(refused)
+        return game, seat
+
+    def _check_gm(self, session: Session, command: GmSession, outcome: Outcome) -> None:
+        """Return when the GM password is right; refuse after an earlier wrong password of the mail,
+        during a lockout, or for a wrong one (the GM is told once when a lockout starts)."""
+        if outcome.password_failed:
+            raise NotAuthorised(f"GM {command.game} not checked: a password earlier in this mail was wrong")
+        try:
+            self.campaign.check_gm(command.game, command.password, session=session)
+        except LockedOut:
+            raise
+        except NotAuthorised as error:
+            outcome.password_failed = True
+            if error.lockout_started:
+                game = self.runner.load_game(session, command.game)
+                self.notifier.tell_gm(session, self.runner.snapshot(session, game),
+                                      f"Several wrong GM passwords were sent for game {game.name}; GM password "
+                                      "checks pause, for longer after each further wrong one.")
+            raise
 
     def _key_version(self, session: Session, game: str, seat: str) -> int | None:
         try:
@@ -361,17 +481,27 @@ class MailService:
 
     # --- GMs ---------------------------------------------------------------------
 
-    def _create(self, session: Session, mail: IncomingMail, command: CreateGame, reply: _Reply) -> None:
+    def _create(self, session: Session, mail: IncomingMail, command: CreateGame, reply: _Reply,
+                outcome: Outcome) -> None:
+        if outcome.created >= MAX_CREATIONS_PER_MAIL:
+            raise PbemError(f"CREATE {command.game}: at most {MAX_CREATIONS_PER_MAIL} games are created per mail")
+        if self.runner.games_created_since(mail.sender, self.clock() - timedelta(days=1),
+                                           session=session) >= MAX_CREATIONS_PER_DAY:
+            raise PbemError(f"CREATE {command.game}: at most {MAX_CREATIONS_PER_DAY} games are created per address "
+                            "in 24 hours")
         options = dict(command.options)
         game_kind = find_game(command.kind)
-        players = int(options.pop("players", str(game_kind.max_players)))
-        seed = options.pop("seed", None)
+        players = _whole_number("players", options.pop("players", str(game_kind.max_players)), 2**31)
+        seed_text = options.pop("seed", None)
+        seed = _whole_number("seed", seed_text, 2**63) if seed_text is not None else None
         password = new_password()
         self.runner.create_game(
             command.kind, command.game, players=players, options=options,
-            seed=int(seed) if seed is not None else None,
+            seed=seed,
             gm_address=mail.sender, gm_password_hash=hash_password(password), session=session,
         )
+        outcome.created += 1
+        reply.secret = True
         game = self.runner.load_game(session, command.game)
         reply.add(
             f"Created {game_kind.title} game {game.name} for {players} players; you are its GM.\n"
@@ -399,7 +529,7 @@ class MailService:
                     self.notifier.tell_address(
                         session, game, seat.address, "Your seat",
                         f"You play seat {seat.name} of game {name}. Your password is {issued[seat.name]}; "
-                        "a plain reply to any mail from this game signs you on.", seat=seat)
+                        "a plain reply to any mail from this game signs you on.", seat=seat, secret=True)
             self.notifier.send_report(session, info, self.runner.last_report(name, session=session))
             reply.add(f"Game {name} started; the opening report went to every seat.")
         elif isinstance(command, SetDeadline):
@@ -427,7 +557,7 @@ class MailService:
                 session, game, seat.address or command.address, "You take over a seat",
                 f"The GM gave you seat {seat.name} of game {name}. Your password is {joined.password}; "
                 "a plain reply to any mail from this game signs you on. Send STATUS " + name + " to see where "
-                "the game stands.", seat=seat)
+                "the game stands.", seat=seat, secret=True)
             if old and old != seat.address:
                 self.notifier.tell_address(session, game, old, "Seat replaced",
                                            f"The GM gave your seat {seat.name} of game {name} to another player.")
@@ -460,23 +590,7 @@ class MailService:
             self._status(session, command.game or name, reply)
 
     def _set_options(self, session: Session, game: GameRow, options: dict[str, str], reply: _Reply) -> None:
-        fields = {"turn_hours": "turn_hours", "delay_minutes": "early_delay_minutes",
-                  "reminder_hours": "reminder_hours", "grace_hours": "grace_hours"}
-        for key, value in options.items():
-            key = key.lower()
-            if key == "resolve":
-                if value.lower() not in ("early", "deadline"):
-                    raise PbemError(f"resolve={value}: expected early or deadline")
-                game.resolve_when = value.lower()
-            elif key in fields:
-                try:
-                    number = float(value)
-                except ValueError as error:
-                    raise PbemError(f"{key}={value}: expected a number") from error
-                setattr(game, fields[key], number)
-            else:
-                raise PbemError(f"SET {key}: the options that can change are {', '.join(sorted(SERVICE_OPTIONS))}")
-        session.add(game)
+        self.campaign.set_options(game.name, options, session=session)
         reply.add("Options set: " + ", ".join(f"{k}={v}" for k, v in options.items()) + ".")
 
     def _announce(self, session: Session, game: GameRow, text: str) -> None:
@@ -488,10 +602,10 @@ class MailService:
         reply_to = None
         if reply.game is not None and reply.seat is not None and reply.seat.address == mail.sender:
             reply_to = self.notifier.reply_address(reply.game, reply.seat)
-        body = "\n".join(reply.sections) + "\n-- \npbem game master. Send HELP for the commands.\n"
+        body = reply.text() + "\n-- \npbem game master. Send HELP for the commands.\n"
         message = compose_reply(mail, from_address=self.address, from_name=FROM_NAME, body=body,
                                 now=self.clock(), reply_to=reply_to)
-        DatabaseOutbox.enqueue(session, message, purpose="reply", inbound_id=inbound_id)
+        DatabaseOutbox.enqueue(session, message, purpose="reply", inbound_id=inbound_id, secret=reply.secret)
 
     def _refuse_unreadable(self, session: Session, sender: str, problem: str, inbound_id: int) -> None:
         message = compose_notice(
@@ -500,3 +614,11 @@ class MailService:
             body=f"Your mail could not be read ({problem}). Please send your orders again as plain text.\n",
         )
         DatabaseOutbox.enqueue(session, message, purpose="reply", inbound_id=inbound_id)
+
+
+def _whole_number(name: str, text: str, below: int) -> int:
+    """``text`` as a whole number from 0 to ``below`` - 1; raises PbemError naming the option otherwise."""
+    value = text.strip()
+    if not value.isascii() or not value.isdigit() or len(value) > 20 or int(value) >= below:
+        raise PbemError(f"option {name}={text!r}: give a whole number from 0 to {below - 1}")
+    return int(value)

@@ -36,8 +36,10 @@ class GameRow(SQLModel, table=True):
     grace_hours: float = 24.0  # report a seat absent this long after its deadline passed
     reminded_turn: int = 0
     nmr_streak: int = 0  # deadline resolutions in a row with every owing seat NMR
-    gm_address: str | None = None
+    gm_address: str | None = Field(default=None, index=True)
     gm_password_hash: str | None = None
+    gm_failed_logins: int = 0  # wrong GM passwords in a row (see pbem.lockout)
+    gm_locked_until: datetime | None = None  # no GM password is checked before this time
     paused_at: datetime | None = None
     ended_by_gm: bool = False
 
@@ -58,6 +60,8 @@ class SeatRow(SQLModel, table=True):
     status: str = "active"  # active | resigned
     absent_since: datetime | None = None  # the deadline this seat missed, while it stays silent
     absence_reported: bool = False  # the GM was told this seat is absent
+    failed_logins: int = 0  # wrong SIGNON passwords in a row (see pbem.lockout)
+    locked_until: datetime | None = None  # no SIGNON password is checked before this time
 
 
 class SubmissionRow(SQLModel, table=True):
@@ -105,7 +109,8 @@ class InboundMessageRow(SQLModel, table=True):
     id: int | None = Field(default=None, primary_key=True)
     message_id: str = Field(index=True, unique=True)
     uid: int | None = None
-    raw: bytes = Field(sa_column=Column(LargeBinary, nullable=False))
+    raw: bytes = Field(sa_column=Column(LargeBinary, nullable=False))  # redacted or emptied after handling
+    size: int | None = None  # the size of the mail as received, when ``raw`` holds only part of it
     received_at: datetime
     status: str = "new"  # new | handled | failed
     error: str | None = None
@@ -129,6 +134,7 @@ class OutboundMessageRow(SQLModel, table=True):
     sent_at: datetime | None = None
     inbound_id: int | None = Field(default=None, foreign_key="inbound_message.id")
     purpose: str = "reply"  # reply | report | reminder | notice
+    secret: bool = False  # holds a password: its body is removed as soon as it is sent
 
 
 class SettingRow(SQLModel, table=True):

@@ -1,0 +1,102 @@
+"""The service's own options of a game (how it is run, not its rules), checked in one place.
+
+Every value arrives as text from a stranger's mail or the command line, so
+each option has a documented range and a value outside it, or one that is not
+a finite number, is refused with a message naming the option and the range.
+Creation (``CREATE``, ``pbem new``) and ``SET`` both go through
+:func:`parse_service_options`, so no game row can hold a value the clock
+cannot compute with (``reminder_hours=inf`` once stopped every deadline).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from pbem.core import GameError
+
+
+class BadOption(GameError, ValueError):
+    """An option value outside its documented range, or not of its type; the message quotes it."""
+
+
+@dataclass(frozen=True)
+class NumberOption:
+    """A service option holding a finite number from ``low`` to ``high``; ``column`` is the game row's field."""
+
+    column: str
+    default: float
+    low: float
+    high: float
+    description: str
+
+    def parse(self, name: str, text: str) -> float:
+        """Return ``text`` as a number in range; raise :class:`BadOption` quoting it otherwise."""
+        try:
+            value = float(text)
+        except ValueError:
+            value = math.nan
+        if not math.isfinite(value) or not self.low <= value <= self.high:
+            raise BadOption(f"option {name}={text!r}: give a number from {self.low:g} to {self.high:g}")
+        return value
+
+
+@dataclass(frozen=True)
+class ChoiceOption:
+    """A service option holding one of a few words; ``column`` is the game row's field."""
+
+    column: str
+    default: str
+    choices: tuple[str, ...]
+    description: str
+
+    def parse(self, name: str, text: str) -> str:
+        """Return ``text`` lower-cased when it is one of the choices; raise :class:`BadOption` otherwise."""
+        value = text.strip().lower()
+        if value not in self.choices:
+            raise BadOption(f"option {name}={text!r}: give {' or '.join(self.choices)}")
+        return value
+
+
+ServiceOption = NumberOption | ChoiceOption
+
+SERVICE_OPTIONS: Mapping[str, ServiceOption] = {
+    "turn_hours": NumberOption("turn_hours", 48.0, 0, 8760,
+                               "hours allowed per turn, 0 to 8760 (default 48); 0 = no deadline"),
+    "resolve": ChoiceOption("resolve_when", "early", ("early", "deadline"),
+                            "early (as soon as all orders are in, default) or deadline (only at the deadline)"),
+    "delay_minutes": NumberOption("early_delay_minutes", 0.0, 0, 10080,
+                                  "with resolve=early, wait this long after the last orders, 0 to 10080 (default 0)"),
+    "reminder_hours": NumberOption("reminder_hours", 12.0, 0, 720,
+                                   "remind seats without orders this long before the deadline, 0 to 720 (default 12)"),
+    "grace_hours": NumberOption("grace_hours", 24.0, 0, 720,
+                                "tell the GM about a seat still absent this long after the deadline, 0 to 720 "
+                                "(default 24)"),
+}
+
+
+def describe_service_options() -> Mapping[str, str]:
+    """Return each service option's description, by name (for HELP and README)."""
+    return {name: option.description for name, option in SERVICE_OPTIONS.items()}
+
+
+def parse_service_options(options: Mapping[str, str]) -> dict[str, float | str]:
+    """Return the game row fields set by ``options`` (service option names to text values).
+
+    Raises :class:`BadOption` for an unknown name or a value outside its range,
+    naming the option and the range.
+    """
+    fields: dict[str, float | str] = {}
+    for name, text in options.items():
+        key = name.strip().lower()
+        option = SERVICE_OPTIONS.get(key)
+        if option is None:
+            raise BadOption(f"{name}: the service options are {', '.join(SERVICE_OPTIONS)}")
+        fields[option.column] = option.parse(key, str(text))
+    return fields
+
+
+def service_defaults() -> dict[str, float | str]:
+    """Return the game row fields of every service option at its default."""
+    return {option.column: option.default for option in SERVICE_OPTIONS.values()}
