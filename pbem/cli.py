@@ -21,6 +21,8 @@ from pbem.turns import TurnRunner
 EXIT_OK = 0
 EXIT_REFUSED = 1
 EXIT_USAGE = 2
+EXIT_FAILED = 3
+"""``pbem serve`` stopped by itself: a part of it kept failing (systemd restarts it)."""
 
 
 class UsageError(PbemError):
@@ -130,17 +132,28 @@ def cmd_serve(args: argparse.Namespace) -> int:
     """``pbem serve [--imap URL --smtp URL] [--address A]``: the game master by mail."""
     import asyncio
 
+    from datetime import timedelta
+    from pathlib import Path
+
     from pbem.mail.config import BadMailUrl
+    from pbem.mail.daemon import DaemonFailed
     from pbem.mail.serve import configure_logging, serve
 
     configure_logging(args.verbose)
+    if not 0 < args.retention_days <= 3650:
+        raise UsageError(f"--retention-days {args.retention_days:g}: give a number of days from 0 to 3650")
     try:
         asyncio.run(
             serve(db_path=args.db, imap=args.imap, smtp=args.smtp, address=args.address.lower(),
-                  imap_port=args.imap_port, smtp_port=args.smtp_port, out=sys.stdout)
+                  imap_port=args.imap_port, smtp_port=args.smtp_port, out=sys.stdout,
+                  secret_file=Path(args.secret_file) if args.secret_file else None,
+                  retention=timedelta(days=args.retention_days))
         )
     except (BadMailUrl, ValueError) as error:
         raise UsageError(str(error)) from error
+    except DaemonFailed as error:
+        print(f"pbem: stopped: {error}", file=sys.stderr)
+        return EXIT_FAILED
     return EXIT_OK
 
 
@@ -210,6 +223,12 @@ def build_parser() -> argparse.ArgumentParser:
                        help="the game master's address (env PBEM_ADDRESS)")
     serve.add_argument("--imap-port", type=int, default=1143, help="embedded IMAP port (default 1143; 0 = any)")
     serve.add_argument("--smtp-port", type=int, default=1025, help="embedded SMTP port (default 1025; 0 = any)")
+    serve.add_argument("--secret-file", default=os.environ.get("PBEM_SECRET_FILE"),
+                       help="keep the key that signs reply addresses in this file, created with mode 0600 when "
+                            "absent (env PBEM_SECRET_FILE; default: in the database)")
+    serve.add_argument("--retention-days", type=float, default=float(os.environ.get("PBEM_RETENTION_DAYS", "7")),
+                       help="keep the text of handled and sent mail this many days (env PBEM_RETENTION_DAYS; "
+                            "default 7)")
     serve.add_argument("--verbose", action="store_true")
     serve.set_defaults(func=cmd_serve)
 

@@ -11,6 +11,7 @@ Messages go through a :class:`Notifier` inside the same transaction.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -21,11 +22,13 @@ from sqlmodel import Session, select
 
 from pbem.clock import format_utc
 from pbem.core import GameError
+from pbem.store import is_transient_error
 from pbem.store.tables import GameRow, SeatRow, SubmissionRow
 from pbem.turns import GameInfo, Resolution, TurnRunner
 
+_log = logging.getLogger(__name__)
+
 NMR_PAUSE_STREAK = 3
-MAX_SLEEP = timedelta(seconds=30)
 
 
 class Notifier(Protocol):
@@ -61,6 +64,9 @@ class TurnClock:
         self.runner = runner
         self.notifier = notifier
         self._phase_seats: dict[int, tuple[int, frozenset[str]]] = {}  # game id -> (turn, seats owing orders)
+        self.failing: dict[str, str] = {}
+        """Games whose clock work failed, with the error: each is logged and its GM told once, it is
+        skipped by that tick, and every other game goes on."""
 
     def recover_outage(self, last_seen: datetime | None, now: datetime) -> list[str]:
         """After the service was down, extend every deadline that passed while it was
@@ -96,29 +102,43 @@ class TurnClock:
         absences = 0
         for name in self._due_games(now, games):
             try:
-                resolution = self._maybe_resolve(name, now)
-            except GameError:
-                continue  # resolved or paused meanwhile by someone else
-            if resolution is not None:
-                resolutions.append(resolution)
-                if self._maybe_pause(name):
-                    paused.append(name)
+                try:
+                    resolution = self._maybe_resolve(name, now)
+                except GameError:
+                    continue  # resolved or paused meanwhile by someone else
+                if resolution is not None:
+                    resolutions.append(resolution)
+                    if self._maybe_pause(name):
+                        paused.append(name)
+                    continue
+                reminders += self._maybe_remind(name, now)
+                absences += self._report_absent(name, now)
+            except Exception as error:
+                if is_transient_error(error):
+                    raise  # the database, not the game: the whole tick is tried again
+                self._isolate(name, error)
                 continue
-            reminders += self._maybe_remind(name, now)
-            absences += self._report_absent(name, now)
+            self.failing.pop(name, None)
         return TickResult(resolutions, reminders, paused, absences)
 
-    def next_due(self, now: datetime) -> datetime:
-        """Return when the next tick is worth doing (at most ``MAX_SLEEP`` from now)."""
-        due = now + MAX_SLEEP
-        with self.runner.db.session() as session:
-            for row in session.exec(select(GameRow).where(GameRow.status == "active")):
-                if row.deadline is None:
-                    continue
-                for moment in (row.deadline, row.deadline - timedelta(hours=row.reminder_hours)):
-                    if now < moment < due:
-                        due = moment
-        return due
+    def _isolate(self, name: str, error: Exception) -> None:
+        """Set a game whose clock work failed aside: log it and tell its GM the first time."""
+        if name in self.failing:
+            _log.debug("game %s: clock work fails again: %r", name, error)
+            return
+        self.failing[name] = repr(error)
+        _log.error("game %s: clock work failed; the game is skipped until it works again", name, exc_info=error)
+        try:
+            with self.runner.db.session() as session:
+                row = self.runner.load_game(session, name)
+                if row.gm_address:
+                    self.notifier.tell_gm(
+                        session, self.runner.snapshot(session, row),
+                        f"Game {name}: its deadlines cannot be computed ({error}); no deadline, reminder or "
+                        "early resolution happens for it until this is fixed. Check its options (SET) or "
+                        "resolve the turn with PROCESS.")
+        except Exception:  # telling must not stop the clock either
+            _log.exception("game %s: the GM could not be told", name)
 
     def _due_games(self, now: datetime, games: Collection[str] | None = None) -> list[str]:
         """Return the active games (among ``games`` when given) that have something due at
@@ -138,12 +158,15 @@ class TurnClock:
             names = {game_id: name for game_id, name, *_rest in active}
             early: dict[int, tuple[int, float]] = {}
             for game_id, name, turn, deadline, reminder_hours, reminded_turn, when, delay in active:
-                if deadline is not None and (
-                    now >= deadline or (reminded_turn < turn and now >= deadline - timedelta(hours=reminder_hours))
-                ):
-                    due.add(name)
-                elif when == "early":
-                    early[game_id] = (turn, delay)
+                try:
+                    if deadline is not None and (
+                        now >= deadline or (reminded_turn < turn and now >= deadline - timedelta(hours=reminder_hours))
+                    ):
+                        due.add(name)
+                    elif when == "early":
+                        early[game_id] = (turn, delay)
+                except (OverflowError, ValueError) as error:  # a value stored before options were checked
+                    self._isolate(name, error)
             if early:
                 received: dict[int, dict[str, datetime]] = {}
                 for game_id, seat, last in session.exec(
@@ -156,10 +179,15 @@ class TurnClock:
                     received.setdefault(game_id, {})[seat] = last
                 for game_id, seats in received.items():
                     turn, delay = early[game_id]
-                    owing = self._owing(session, game_id, turn)
-                    if owing and owing <= seats.keys():
-                        if now >= max(seats[seat] for seat in owing) + timedelta(minutes=delay):
-                            due.add(names[game_id])
+                    try:
+                        owing = self._owing(session, game_id, turn)
+                        if owing and owing <= seats.keys():
+                            if now >= max(seats[seat] for seat in owing) + timedelta(minutes=delay):
+                                due.add(names[game_id])
+                    except Exception as error:
+                        if is_transient_error(error):
+                            raise
+                        self._isolate(names[game_id], error)
             if games is None:  # new orders cannot make an absence due: those wait for the full tick
                 absent = session.exec(
                     select(SeatRow.game_id, SeatRow.absent_since, GameRow.grace_hours)
@@ -167,8 +195,12 @@ class TurnClock:
                     .where(SeatRow.absent_since.is_not(None),  # type: ignore[union-attr]
                            SeatRow.absence_reported == False)  # noqa: E712
                 )
-                due.update(names[game_id] for game_id, since, grace in absent
-                           if game_id in names and now >= since + timedelta(hours=grace))
+                for game_id, since, grace in absent:
+                    try:
+                        if game_id in names and now >= since + timedelta(hours=grace):
+                            due.add(names[game_id])
+                    except (OverflowError, ValueError) as error:
+                        self._isolate(names[game_id], error)
         return sorted(due)
 
     def _owing(self, session: Session, game_id: int, turn: int) -> frozenset[str]:

@@ -14,20 +14,31 @@ Four loops share one database:
   instead of every seat being NMR'd;
 * sender: the outbox table -> SMTP, with retries.
 
-Database work is synchronous and short (one small transaction per mail); it
-runs on the event loop thread, which keeps the order of events simple.
+Handling mail and the clock's work run in one worker thread, so the event
+loop (IMAP intake, SMTP sending) never waits for them; the work one mail can
+cause is bounded besides (see :mod:`pbem.commands` and
+:mod:`pbem.mail.service`). Every loop is supervised: a failure is logged at
+once with its traceback and the loop restarts after a growing pause;
+transient database errors (locked, busy, disk full) are retried for ever,
+and only a loop that keeps failing otherwise stops the daemon
+(:attr:`MailDaemon.fatal`), for systemd to restart it.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import gc
 import logging
+import os
 import secrets
-from collections.abc import Callable, Collection
+from collections.abc import Awaitable, Callable, Collection
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import TypeVar
 
 from pbem.clock import utcnow
 from pbem.deadlines import TurnClock
@@ -36,17 +47,25 @@ from pbem.mail.intake import MailIntake
 from pbem.mail.mailstore import DatabaseOutbox, InboundStore
 from pbem.mail.outbox import MailSender
 from pbem.mail.service import MailService
+from pbem.mail.service import Outcome as HandleOutcome
 from pbem.mail.tokens import ReplyTokens
-from pbem.store import Database
+from pbem.mail.retention import purge_old_mail
+from pbem.store import Database, is_transient_error
 from pbem.store.tables import SettingRow
 from pbem.turns import TurnRunner
 
 _log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 HEARTBEAT_SECONDS = 5.0
+PURGE_SECONDS = 3600.0
 PROCESS_BATCH = 100  # stored messages taken per pass of the processing loop
 SECRET_KEY = "reply_token_secret"
 LAST_SEEN_KEY = "last_seen"
+MAX_FAILURES = 8
+"""Failures in a row (other than transient database errors) after which a loop stops the daemon."""
+HEALTHY_SECONDS = 300.0
+"""A loop that ran this long without failing starts counting its failures afresh."""
 
 
 @dataclass(frozen=True)
@@ -61,6 +80,18 @@ class DaemonOptions:
     catch_up_wait: float = 1.0
     """Longest the intake waits, after taking mail, for that mail to be handled and its replies
     sent before it looks for more (see :meth:`MailDaemon.caught_up`)."""
+    retention: timedelta = timedelta(days=7)
+    """How long the raw text of handled and sent mail is kept."""
+    restart_first: float = 1.0
+    restart_longest: float = 60.0
+    """The pause before a failed loop restarts: ``restart_first`` seconds, doubled after each failure in a
+    row up to ``restart_longest``."""
+    secret_file: Path | None = None
+    """Where the key that signs reply addresses lives; None keeps it in the database."""
+
+
+class DaemonFailed(RuntimeError):
+    """A loop of the daemon kept failing and the daemon stopped; the message says which and why."""
 
 
 def tune_gc_for_serving() -> None:
@@ -76,6 +107,30 @@ def tune_gc_for_serving() -> None:
     gc.collect()
     gc.freeze()
     gc.set_threshold(10_000, 20, 20)
+
+
+def secret_key(db: Database, path: Path | None) -> bytes:
+    """Return the key that signs reply addresses.
+
+    With ``path`` it is read from that file, which is created (mode 0600,
+    holding a key moved out of the database if one was stored there, so that
+    reply addresses already sent keep working) when absent; without it, it
+    lives in the database's settings.
+    """
+    if path is None:
+        stored = setting(db, SECRET_KEY, lambda: secrets.token_hex(32))
+        assert stored is not None
+        return bytes.fromhex(stored)
+    if not path.exists():
+        value = setting(db, SECRET_KEY) or secrets.token_hex(32)
+        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(descriptor, "w") as file:
+            file.write(value + "\n")
+        with db.session() as session:
+            row = session.get(SettingRow, SECRET_KEY)
+            if row is not None:
+                session.delete(row)
+    return bytes.fromhex(path.read_text().strip())
 
 
 def setting(db: Database, key: str, make: Callable[[], str] | None = None) -> str | None:
@@ -116,10 +171,8 @@ class MailDaemon:
         self.options = options
         self.clock = clock
         self.runner = TurnRunner(db, clock=clock)
-        secret = setting(db, SECRET_KEY, lambda: secrets.token_hex(32))
-        assert secret is not None
-        self.service = MailService(self.runner, address=address, tokens=ReplyTokens(bytes.fromhex(secret)),
-                                   clock=clock)
+        self.service = MailService(self.runner, address=address,
+                                   tokens=ReplyTokens(secret_key(db, options.secret_file)), clock=clock)
         self.turn_clock = TurnClock(self.runner, self.service.notifier)
         self.inbound = InboundStore(db)
         self.outbox = DatabaseOutbox(db)
@@ -130,7 +183,12 @@ class MailDaemon:
         self._send_now = asyncio.Event()
         self._stored: list[int] = []  # inbound ids stored by the intake and not yet taken for processing
         self._idle = asyncio.Event()  # set while the processing loop has handled all the intake stored
+        self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="pbem-work")
         self.handled = 0
+        self.fatal: str | None = None
+        """Why the daemon stopped by itself (a loop kept failing), or None."""
+        self.restarts: dict[str, int] = {}
+        """How often each loop was restarted after a failure."""
 
     async def _take(self, uid: int, raw: bytes) -> None:
         inbound_id = self.inbound.store(uid, raw)
@@ -161,32 +219,81 @@ class MailDaemon:
         self._send_now.set()
 
     async def run(self, stop: asyncio.Event) -> None:
-        """Serve until ``stop`` is set."""
-        last_seen = setting(self.db, LAST_SEEN_KEY)
-        extended = self.turn_clock.recover_outage(
-            datetime.fromisoformat(last_seen) if last_seen else None, self.clock()
-        )
+        """Serve until ``stop`` is set; raises :class:`DaemonFailed` when a loop kept failing."""
+        try:
+            await self._supervise("start", self._start, stop, once=True)
+            tasks = [
+                asyncio.create_task(self._supervise("intake", self.intake.run, stop), name="intake"),
+                asyncio.create_task(self._supervise("sender", self._send, stop), name="sender"),
+                asyncio.create_task(self._supervise("process", self._process, stop), name="process"),
+                asyncio.create_task(self._supervise("clock", self._tick, stop), name="clock"),
+            ]
+            try:
+                await stop.wait()
+            finally:
+                self._new_mail.set()
+                done, pending = await asyncio.wait(tasks, timeout=10)
+                for task in pending:
+                    task.cancel()
+        finally:
+            self._worker.shutdown(wait=True)
+        if self.fatal is not None:
+            raise DaemonFailed(self.fatal)
+
+    async def _start(self, stop: asyncio.Event) -> None:
+        last_seen = await self._work(setting, self.db, LAST_SEEN_KEY)
+        extended = await self._work(self.turn_clock.recover_outage,
+                                    datetime.fromisoformat(last_seen) if last_seen else None, self.clock())
         if extended:
             _log.warning("deadlines extended after an outage: %s", ", ".join(extended))
-        self._heartbeat()
+        await self._work(self._heartbeat)
         self._new_mail.set()  # handle whatever was stored but not handled before a restart
         self._wake_sender()
-        tasks = [
-            asyncio.create_task(self.intake.run(stop), name="intake"),
-            asyncio.create_task(self.sender.run(stop, self._send_now), name="sender"),
-            asyncio.create_task(self._process(stop), name="process"),
-            asyncio.create_task(self._tick(stop), name="clock"),
-        ]
-        try:
-            await stop.wait()
-        finally:
-            self._new_mail.set()
-            done, pending = await asyncio.wait(tasks, timeout=10)
-            for task in pending:
-                task.cancel()
-            for task in done:
-                if not task.cancelled() and task.exception() is not None:
-                    _log.error("task %s ended with %r", task.get_name(), task.exception())
+
+    async def _work(self, function: Callable[..., T], *args: object) -> T:
+        """Run database work in the worker thread, so that the event loop goes on meanwhile."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._worker, functools.partial(function, *args))
+
+    async def _supervise(self, name: str, body: Callable[[asyncio.Event], Awaitable[None]], stop: asyncio.Event,
+                         *, once: bool = False) -> None:
+        """Run ``body`` until ``stop`` is set (or, with ``once``, until it first succeeds), restarting it
+        after a failure: logged at once with its traceback, then a pause that doubles with each failure in
+        a row. Transient database errors are retried for ever; after :data:`MAX_FAILURES` other failures in
+        a row the daemon stops, with :attr:`fatal` saying why."""
+        loop = asyncio.get_running_loop()
+        failures = 0
+        pause = self.options.restart_first
+        while not stop.is_set():
+            started = loop.time()
+            try:
+                await body(stop)
+                if once or stop.is_set():
+                    return
+                continue
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:
+                if loop.time() - started > HEALTHY_SECONDS:
+                    failures, pause = 0, self.options.restart_first
+                transient = is_transient_error(error)
+                if not transient:
+                    failures += 1
+                self.restarts[name] = self.restarts.get(name, 0) + 1
+                kind = "a transient database error" if transient else f"failure {failures} of {MAX_FAILURES}"
+                _log.error("%s failed (%s); restarting in %.0f s", name, kind, pause, exc_info=error)
+                if failures >= MAX_FAILURES:
+                    self.fatal = f"{name} failed {failures} times in a row; last: {error!r}"
+                    _log.critical("stopping: %s", self.fatal)
+                    stop.set()
+                    return
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(stop.wait(), timeout=pause)
+            pause = min(pause * 2, self.options.restart_longest)
+
+    async def _send(self, stop: asyncio.Event) -> None:
+        self.outbox.release_claims()  # a restarted sender offers again what the failed one had taken
+        await self.sender.run(stop, self._send_now)
 
     def _heartbeat(self) -> None:
         store_setting(self.db, LAST_SEEN_KEY, self.clock().isoformat())
@@ -197,7 +304,7 @@ class MailDaemon:
         while not stop.is_set():
             self._new_mail.clear()
             if backlog:
-                batch = self.inbound.pending(PROCESS_BATCH, after=handled_upto)
+                batch = await self._work(functools.partial(self.inbound.pending, PROCESS_BATCH, after=handled_upto))
                 backlog = len(batch) == PROCESS_BATCH
                 if backlog:
                     self._new_mail.set()  # more are waiting: come back without sleeping
@@ -205,18 +312,16 @@ class MailDaemon:
                 batch = [inbound_id for inbound_id in self._stored if inbound_id > handled_upto]
                 self._stored.clear()
             for inbound_id in batch:
-                handled_upto = inbound_id  # marked handled by handle(), or failed below
-                try:
-                    outcome = self.service.handle(inbound_id)
-                except Exception:  # a bug must not stop the daemon: keep the mail, log, go on
-                    _log.exception("inbound %s could not be handled", inbound_id)
-                    self._mark_failed(inbound_id)
+                # A transient database error leaves the mail stored and unhandled, and the supervisor
+                # restarts this loop after a pause: it then reads the backlog from the database again.
+                outcome = await self._work(self._handle, inbound_id)
+                handled_upto = inbound_id
+                if outcome is None:
                     continue
                 self.handled += 1
+                if outcome.due:  # orders in that may let a turn resolve early (or a deadline passed):
+                    await self._run_clock(games=outcome.due)  # resolved before the reply goes out
                 self._wake_sender()
-                if outcome.due:  # orders in that may let a turn resolve early (or a deadline passed)
-                    self._run_clock(games=outcome.due)
-                await asyncio.sleep(0)
             if not self._stored:
                 self._idle.set()
             try:
@@ -224,27 +329,37 @@ class MailDaemon:
             except TimeoutError:
                 backlog = True  # quiet for a second: look in the database again, whoever stored there
 
-    def _mark_failed(self, inbound_id: int) -> None:
-        with self.db.session() as session:
-            InboundStore.set_status(session, inbound_id, "failed", "internal error")
-
-    def _run_clock(self, games: Collection[str] | None = None) -> None:
+    def _handle(self, inbound_id: int) -> HandleOutcome | None:
+        """Handle one stored mail (in the worker thread); None when it failed for good and was marked so.
+        Raises transient database errors (the mail stays unhandled, to be tried again)."""
         try:
-            result = self.turn_clock.tick(self.clock(), games=games)
-        except Exception:
-            _log.exception("the turn clock failed")
-            return
+            return self.service.handle(inbound_id)
+        except Exception as error:
+            if is_transient_error(error):
+                raise
+            _log.exception("inbound %s could not be handled", inbound_id)  # a bug: keep the mail, go on
+            with self.db.session() as session:
+                InboundStore.set_status(session, inbound_id, "failed", "internal error")
+            return None
+
+    async def _run_clock(self, games: Collection[str] | None = None) -> None:
+        result = await self._work(functools.partial(self.turn_clock.tick, self.clock(), games=games))
         if result.resolutions or result.reminders or result.paused or result.absences:
             self._wake_sender()
 
     async def _tick(self, stop: asyncio.Event) -> None:
         beat = 0.0
+        purged = 0.0
         while not stop.is_set():
-            self._run_clock()
+            await self._run_clock()
             beat += self.options.clock_interval
+            purged += self.options.clock_interval
             if beat >= HEARTBEAT_SECONDS:
-                self._heartbeat()
+                await self._work(self._heartbeat)
                 beat = 0.0
+            if purged >= PURGE_SECONDS:
+                await self._work(purge_old_mail, self.db, self.clock() - self.options.retention)
+                purged = 0.0
             try:
                 await asyncio.wait_for(stop.wait(), timeout=self.options.clock_interval)
             except TimeoutError:

@@ -155,6 +155,10 @@ class DatabaseOutbox:
              "inbound_id": inbound_id, "secret": secret},
         )
 
+    def release_claims(self) -> None:
+        """Forget every claim: a restarted sender offers again what a failed one had taken but not recorded."""
+        self._claimed.clear()
+
     def claim_due(self, now: datetime, limit: int) -> Sequence[OutgoingMail]:
         """Return up to ``limit`` queued mails due at ``now`` that are not claimed already."""
         table = _OUTBOUND.c

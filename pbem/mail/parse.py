@@ -387,7 +387,7 @@ def _sender(headers: _Headers) -> tuple[str, str]:
         raise MalformedMail(f"the From field is {len(text):,} characters long, over {MAX_FROM}", None)
     try:
         standard = [_ascii_address(address.addr_spec) for address in _STANDARD_HEADERS(name, text).addresses]
-    except (ValueError, IndexError, TypeError) as error:  # parts with line breaks, and parser failures
+    except Exception as error:  # parts with line breaks (ValueError), and the parser's own failures on odd input
         raise MalformedMail(f"the From field cannot be read ({error})", None) from error
     own = _addresses(headers, name)
     if len(standard) != 1 or len(own) != 1 or (standard[0] or "").lower() != own[0][1]:

@@ -5,10 +5,12 @@ from __future__ import annotations
 import asyncio
 import logging
 import signal
+from datetime import timedelta
+from pathlib import Path
 from typing import TextIO
 
 from pbem.mail.config import ImapUrl, SmtpUrl
-from pbem.mail.daemon import MailDaemon, tune_gc_for_serving
+from pbem.mail.daemon import DaemonOptions, MailDaemon, tune_gc_for_serving
 from pbem.mail.embedded import EmbeddedMailServers
 from pbem.store import open_database
 
@@ -25,12 +27,15 @@ async def serve(
     smtp_port: int,
     out: TextIO,
     stop: asyncio.Event | None = None,
+    secret_file: Path | None = None,
+    retention: timedelta = timedelta(days=7),
 ) -> None:
     """Run the game master until ``stop`` is set (or SIGINT/SIGTERM).
 
     With neither ``imap`` nor ``smtp``, embedded IMAP and SMTP servers are
     started on 127.0.0.1 and described on ``out``. Raises BadMailUrl for a
-    bad URL and ValueError when only one of the two servers is given.
+    bad URL and ValueError when only one of the two servers is given, and
+    :class:`~pbem.mail.daemon.DaemonFailed` when a part of the daemon kept failing.
     """
     if (imap is None) != (smtp is None):
         raise ValueError("give both --imap and --smtp, or neither (to use the embedded servers)")
@@ -56,7 +61,8 @@ async def serve(
         out.write(f"pbem serves as {address}: mail HELP to it for the commands. Database: {db_path}.\n")
         out.write(f"Watching {imap_url}, sending through {smtp_url}. Stop with Ctrl-C.\n")
         out.flush()
-        daemon = MailDaemon(db, imap=imap_url, smtp=smtp_url, address=address)
+        daemon = MailDaemon(db, imap=imap_url, smtp=smtp_url, address=address,
+                            options=DaemonOptions(secret_file=secret_file, retention=retention))
         tune_gc_for_serving()
         await daemon.run(stop)
     finally:

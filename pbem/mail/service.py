@@ -334,10 +334,11 @@ class MailService:
         after one wrong password no further password of the mail is checked;
         repeated wrong passwords lock the seat's checks (its holder is told once).
         """
-        refused = (f"SIGNON {name} {seat_name} refused: the password is wrong, or mail from {mail.sender} cannot "
+        label = seat_name.upper()
+        refused = (f"SIGNON {name} {label} refused: the password is wrong, or mail from {mail.sender} cannot "
                    "act for this seat. Nothing was changed.")
         if outcome.password_failed:
-            raise SenderRefused(f"SIGNON {name} {seat_name} not checked: a password earlier in this mail was wrong. "
+            raise SenderRefused(f"SIGNON {name} {label} not checked: a password earlier in this mail was wrong. "
                                 "Nothing was changed.")
         try:
             seat = self.campaign.seat_for_signon(name, seat_name, password, session=session)

@@ -9,6 +9,7 @@ from typing import Any
 
 from sqlalchemy import event, inspect, text
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlmodel import Session, create_engine
 
 _MIGRATIONS = Path(__file__).resolve().parent / "migrations"
@@ -28,6 +29,21 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.execute("PRAGMA busy_timeout=10000")
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.close()
+
+
+_TRANSIENT = ("locked", "busy", "full", "disk i/o", "unable to open", "could not connect", "connection",
+              "server closed", "deadlock", "could not serialize")
+
+
+def is_transient_error(error: BaseException) -> bool:
+    """True for a database error that passes by itself (locked, busy, disk full, connection lost):
+    the work is tried again later, and it is never a reason to stop."""
+    if isinstance(error, DBAPIError) and error.connection_invalidated:
+        return True
+    if not isinstance(error, OperationalError):
+        return False
+    text_ = str(error.orig).lower()
+    return any(fragment in text_ for fragment in _TRANSIENT)
 
 
 class Database:

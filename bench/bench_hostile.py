@@ -1,0 +1,128 @@
+"""Reply latency of normal order mail while hostile mail arrives, against the real daemon.
+
+Prints numbers only; everything runs in this process on 127.0.0.1. Usage:
+
+    python bench/bench_hostile.py [-n 120] [--rate 5] [--hostile-rate 1]
+
+Players send ``-n`` order mails (legal Turkey Chase orders to their reply
+addresses, as in bench/bench_mail.py) at ``--rate`` per second while a
+stranger sends, at ``--hostile-rate`` per second, the mails that once froze
+the daemon, in turn: a From field of 6 folded lines of 900 blanks, a 320 KB
+quoted-printable line "am schrieb schrieb ...", 6,000 "GM game guess" lines,
+2,000 CREATE lines, 5,000 HELP lines and 80,000 junk lines. The row "normal"
+gives the normal mails' reply latency (median and 99th percentile); the
+target is a 99th percentile under 1 s. The row "hostile" counts the hostile
+mails sent and the size of the largest reply any of them got.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import itertools
+import quopri
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import aiosmtplib
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from bench_mail import GM, prepare_games, send_orders  # noqa: E402
+from mail_raw import Row, format_rows  # noqa: E402
+
+from pbem.mail.config import ImapUrl, SmtpUrl  # noqa: E402
+from pbem.mail.daemon import MailDaemon, tune_gc_for_serving  # noqa: E402
+from pbem.mail.embedded import EmbeddedMailServers  # noqa: E402
+from pbem.store import open_database  # noqa: E402
+
+STRANGER = "eve@outside.bench"
+
+
+def hostile_mails() -> list[tuple[str, bytes]]:
+    """The hostile mails, each as (what it is, raw bytes), without a Message-ID (added when sent)."""
+    def mail(from_field: str, body: str, extra: str = "") -> bytes:
+        return (f"From: {from_field}\r\nTo: {GM}\r\nSubject: hello\r\n{extra}"
+                f"Content-Type: text/plain; charset=utf-8\r\n\r\n{body}\r\n").encode()
+
+    folded = "\r\n".join(" " * 900 for _ in range(6))
+    quoted = quopri.encodestring(("am " + "schrieb " * 40_000).encode()).decode()
+    return [
+        ("folded From", mail(f"{folded}\r\n {STRANGER}", "HELP")),
+        ("320 KB attribution line", mail(STRANGER, quoted, "Content-Transfer-Encoding: quoted-printable\r\n")),
+        ("6,000 GM lines", mail(STRANGER, "".join(f"GM bench-0 guess{n}\n" for n in range(6000)))),
+        ("2,000 CREATE lines", mail(STRANGER, "".join(f"CREATE fungus zz{n}\n" for n in range(2000)))),
+        ("5,000 HELP lines", mail(STRANGER, "HELP\n" * 5000)),
+        ("80,000 junk lines", mail(STRANGER, "".join(f"junk {n}\n" for n in range(80_000)))),
+    ]
+
+
+async def send_hostile(servers: EmbeddedMailServers, rate: float, stop: asyncio.Event) -> int:
+    """Send the hostile mails in turn at ``rate`` per second until ``stop``; return how many were sent."""
+    kinds = hostile_mails()
+    sent = 0
+    async with aiosmtplib.SMTP(hostname=servers.host, port=servers.smtp_port, timeout=60) as smtp:
+        for number in itertools.count():
+            if stop.is_set():
+                break
+            _, raw = kinds[number % len(kinds)]
+            await smtp.sendmail(STRANGER, [GM], f"Message-ID: <hostile{number}@outside.bench>\r\n".encode() + raw)
+            sent += 1
+            try:
+                await asyncio.wait_for(stop.wait(), timeout=1 / rate)
+            except TimeoutError:
+                pass
+    return sent
+
+
+async def measure(workdir: Path, args: argparse.Namespace) -> list[Row]:
+    """Run the daemon, the normal players and the stranger; return the rows to print."""
+    async with EmbeddedMailServers() as servers:
+        await servers.add_user(GM)
+        await servers.add_user(STRANGER)
+        db = open_database(str(workdir / "pbem.db"))
+        daemon = MailDaemon(db, imap=ImapUrl.parse(servers.imap_url(GM)), smtp=SmtpUrl.parse(servers.smtp_url()),
+                            address=GM)
+        mails = prepare_games(daemon, args.n, auth="token", resolve="deadline")
+        tune_gc_for_serving()
+        stop = asyncio.Event()
+        task = asyncio.create_task(daemon.run(stop))
+        stop_hostile = asyncio.Event()
+        try:
+            hostile = asyncio.create_task(send_hostile(servers, args.hostile_rate, stop_hostile))
+            await asyncio.sleep(1.0)  # the first hostile mails are in before the players start
+            normal = await send_orders(servers, "normal", mails, rate=args.rate, timeout=60)
+            stop_hostile.set()
+            count = await hostile
+        finally:
+            stop.set()
+            await asyncio.wait_for(task, timeout=30)
+            db.close()
+        replies = [len(mail.raw) for mail in await servers.inbox(STRANGER)]
+        hostile_row = Row("hostile", count, count / args.hostile_rate, 0.0, [],
+                          f"{args.hostile_rate:g}/s; {len(replies)} replies, largest {max(replies, default=0):,} bytes")
+        return [normal, hostile_row]
+
+
+def main() -> None:
+    """Parse the arguments, run the measurement and print the rows."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("-n", type=int, default=120, help="normal order mails (default 120)")
+    parser.add_argument("--rate", type=float, default=5.0, help="normal mails per second (default 5)")
+    parser.add_argument("--hostile-rate", type=float, default=1.0, help="hostile mails per second (default 1)")
+    args = parser.parse_args()
+    started = time.perf_counter()
+    with tempfile.TemporaryDirectory() as folder:
+        rows = asyncio.run(measure(Path(folder), args))
+    print(format_rows(rows))
+    normal = sorted(rows[0].latencies)
+    if normal:
+        p99 = normal[min(len(normal) - 1, int(len(normal) * 0.99))]
+        print(f"normal mail p99 {p99 * 1000:.0f} ms (target under 1000 ms); run took "
+              f"{time.perf_counter() - started:.0f} s")
+
+
+if __name__ == "__main__":
+    main()
