@@ -31,6 +31,8 @@ class CheckResult:
     received_at: datetime | None = None
     deadline: str | None = None
     replaced_previous: bool = False
+    standing: int | None = None
+    """When nothing was stored because no line was accepted: the version of the orders that stand (0: none)."""
 
     @property
     def accepted(self) -> list[Any]:
@@ -73,8 +75,12 @@ class CheckResult:
             out.append(f"Your orders v{self.version}, received {stamp}.")
             if self.replaced_previous:
                 out.append("These orders replace your previous ones.")
-            if self.lines and not self.accepted:
-                out.append("No line was accepted: you now have no orders standing for this turn. "
+        elif self.standing is not None:
+            if self.standing:
+                out.append(f"No line was accepted, so nothing was stored: your orders v{self.standing} stand. "
+                           "Send corrected orders before the deadline (or NOORDERS to withdraw them).")
+            else:
+                out.append("No line was accepted, so nothing was stored: you have no orders for this turn yet. "
                            "Send corrected orders before the deadline.")
         if self.deadline:
             out.append(f"Deadline: {self.deadline}.")

@@ -47,7 +47,8 @@ MAX_EXTENSION = timedelta(days=365)
 """Longest duration EXTEND accepts."""
 
 RESERVED_WORDS = frozenset(
-    {"SIGNON", "SIGNOFF", "CHECK", "ORDERS", "RESIGN", "PRESS", "ENDPRESS", "HELP", "STATUS", "GM"}
+    {"SIGNON", "SIGNOFF", "CHECK", "ORDERS", "READY", "NOORDERS", "RESIGN", "PRESS", "ENDPRESS", "HELP", "STATUS",
+     "GM"}
 )
 """First words that make a line among orders a command: no game's orders may start with one."""
 
@@ -199,6 +200,20 @@ class ShowOrders:
 
 
 @dataclass(frozen=True)
+class Ready:
+    """READY: the seat's standing orders (none: an empty set) are final; the turn need not wait for it."""
+
+    line: int
+
+
+@dataclass(frozen=True)
+class NoOrders:
+    """NOORDERS: withdraw the seat's orders for this turn on purpose (it holds)."""
+
+    line: int
+
+
+@dataclass(frozen=True)
 class Resign:
     """RESIGN: leave the game."""
 
@@ -296,7 +311,7 @@ class EndGame:
     line: int
 
 
-SessionCommand = ShowOrders | Resign | Press | Help | Status
+SessionCommand = ShowOrders | Ready | NoOrders | Resign | Press | Help | Status
 """What a seat session may hold besides its orders."""
 
 GmCommand = (
@@ -470,6 +485,9 @@ Players
   CHECK                            on the line right after SIGNON: check the orders, store nothing
   CHECK <kind>                     check the lines after it against a game kind's order syntax
   ORDERS                           (after SIGNON) send back your current orders
+  READY                            (after SIGNON) your orders are final: the turn need not wait
+                                   for you (even a game that resolves only at its deadline)
+  NOORDERS                         (after SIGNON) withdraw your orders for this turn: you hold
   PRESS <seat> [<seat> ...]        (after SIGNON) the lines after it, up to ENDPRESS or SIGNOFF,
   PRESS ALL                        are sent to those players (or all), signed with your seat
   RESIGN                           (after SIGNON) leave the game
@@ -479,8 +497,10 @@ Players
 
 Replying to a mail from a game signs you on: the text of your reply is your
 orders. Start it with CHECK to have them checked and not stored.
-Among orders, a line starting with SIGNON, SIGNOFF, CHECK, ORDERS, RESIGN,
-PRESS, ENDPRESS, HELP, STATUS or GM is a command; every other line is an order.
+Among orders, a line starting with SIGNON, SIGNOFF, CHECK, ORDERS, READY,
+NOORDERS, RESIGN, PRESS, ENDPRESS, HELP, STATUS or GM is a command; every other
+line is an order. A mail none of whose order lines is accepted changes
+nothing: your earlier orders stand.
 
 Game masters
   CREATE <kind> <game> [<option>=<value> ...]  create a game; the reply gives its GM password
@@ -568,6 +588,12 @@ class _LineTransformer(Transformer[Token, _Parsed]):
 
     def help(self, children: list[Token]) -> Help:
         return Help(self.number, _name(children[0]) if children else None)
+
+    def ready(self, children: list[Token]) -> Ready:
+        return Ready(self.number)
+
+    def noorders(self, children: list[Token]) -> NoOrders:
+        return NoOrders(self.number)
 
     def resign(self, children: list[Token]) -> Resign:
         return Resign(self.number)
@@ -812,9 +838,9 @@ class _ScriptBuilder:
                 self._problem(line, None, text, "STATUS needs a game name here, for example STATUS tc-1")
             case Status() | Help():
                 self.commands.append(parsed)
-            case ShowOrders() | Resign() if block is not None and mode == "seat":
+            case ShowOrders() | Ready() | NoOrders() | Resign() if block is not None and mode == "seat":
                 block.commands.append(parsed)
-            case ShowOrders() | Resign():
+            case ShowOrders() | Ready() | NoOrders() | Resign():
                 self._problem(line, None, text, f"{word} needs SIGNON <game> <seat> <password> before it")
             case Press() if block is not None and mode in ("seat", "gm"):
                 self.press = _PressBlock(parsed, block, text)

@@ -188,6 +188,13 @@ class TurnClock:
                         if is_transient_error(error):
                             raise
                         self._isolate(names[game_id], error)
+            if games is not None:  # READY from every owing seat makes a deadline-only game due at once
+                for game_id, name, *_rest in active:
+                    if name not in due and game_id not in early:
+                        row = session.get(GameRow, game_id)
+                        phase = self.runner.snapshot(session, row).phase if row is not None else None
+                        if row is not None and phase is not None and self.runner.all_ready(session, row, phase):
+                            due.add(name)
             if games is None:  # new orders cannot make an absence due: those wait for the full tick
                 absent = session.exec(
                     select(SeatRow.game_id, SeatRow.absent_since, GameRow.grace_hours)
@@ -231,6 +238,8 @@ class TurnClock:
                 if now < last + timedelta(minutes=row.early_delay_minutes):
                     return None
                 reason = "all-in"
+            elif self.runner.all_ready(session, row, info.phase):
+                reason = "all-ready"
             else:
                 return None
         return self.runner.resolve(name, reason=reason, expected_turn=turn)

@@ -284,9 +284,12 @@ class TurnRunner:
         """Check a seat's orders and, when ``store``, keep the accepted lines as the
         seat's new orders for the turn (a new version replacing earlier ones).
 
-        The accepted lines replace the seat's earlier orders for the turn even
-        when none was accepted (as the judges do: a submission is the whole
-        set); nothing is stored when the submission as a whole is refused.
+        The accepted lines replace the seat's earlier orders for the turn (a
+        submission is the whole set). A submission without any accepted line
+        stores nothing and leaves the earlier orders standing (``standing`` on
+        the result says which), so a mistyped mail never withdraws orders or
+        counts as orders in: :meth:`withdraw` does that on purpose. Nothing is
+        stored either when the submission as a whole is refused.
         Raises UnknownGame, UnknownSeat, GameError (not running), StaleTurn
         (``turn`` given and not the turn awaiting orders).
         """
@@ -311,33 +314,73 @@ class TurnRunner:
             if not store or result.general:
                 return result
             previous = self._latest_version(session, row, seat_row.name)
-            now = self.clock()
-            # One INSERT on the session's connection, in its transaction (what the session reads
-            # next comes from the database): no ORM object to build and flush.
-            session.connection().execute(
-                _INSERT_SUBMISSION,
-                {
-                    "game_id": row.id,
-                    "seat": seat_row.name,
-                    "turn": row.turn,
-                    "version": previous + 1,
-                    "text": text,
-                    "orders": [str(order) for order in result.accepted],
-                    "problems": [
-                        {"line": line.number, "text": line.text, "message": line.problem.message,
-                         "column": line.problem.column}
-                        for line in result.lines
-                        if line.problem is not None
-                    ],
-                    "received_at": now,
-                    "source": source,
-                },
-            )
-            result.version, result.received_at, result.replaced_previous = previous + 1, now, previous > 0
-            if seat_row.absent_since is not None:
-                seat_row.absent_since, seat_row.absence_reported = None, False
-                session.add(seat_row)
+            if not result.accepted:
+                result.standing = previous
+                return result
+            self._store_submission(session, row, seat_row, previous + 1, text, result, source)
             return result
+
+    def withdraw(self, name: str, seat: str, *, ready: bool = False, source: str = "cli",
+                 session: Session | None = None) -> int:
+        """Store an empty set of orders for the seat (NOORDERS: it holds this turn), or with ``ready``
+        mark its standing orders (none: an empty set) as final (READY). Returns the stored version.
+
+        Either way the seat counts as having sent its orders; a READY seat is
+        not waited for even when the game resolves only at its deadline.
+        Raises GameError when the game takes no orders or it is not the seat's turn.
+        """
+        with self.unit(session) as session:
+            row = self.load_game(session, name)
+            if row.status != "active":
+                raise GameError(f"game {name} is {row.status}; it takes no orders now")
+            seat_row = self.load_seat(session, row, seat)
+            phase = self.snapshot(session, row).phase
+            if phase is None or seat_row.name not in phase.seats:
+                waiting = ", ".join(phase.seats) if phase else "nobody"
+                raise GameError(f"it is not your turn: waiting for {waiting}")
+            previous = self._latest_version(session, row, seat_row.name)
+            current = self.current_submission(session, row, seat_row.name) if ready else None
+            orders = list(current.orders) if current is not None else []
+            text = current.text if current is not None else ""
+            now = self.clock()
+            session.connection().execute(_INSERT_SUBMISSION, {
+                "game_id": row.id, "seat": seat_row.name, "turn": row.turn, "version": previous + 1, "text": text,
+                "orders": orders, "problems": [], "received_at": now, "source": source, "ready": ready})
+            self._clear_absence(session, seat_row)
+            return previous + 1
+
+    def _clear_absence(self, session: Session, seat_row: SeatRow) -> None:
+        if seat_row.absent_since is not None:
+            seat_row.absent_since, seat_row.absence_reported = None, False
+            session.add(seat_row)
+
+    def _store_submission(self, session: Session, row: GameRow, seat_row: SeatRow, version: int, text: str,
+                          result: CheckResult, source: str) -> None:
+        """Store the accepted orders of ``result`` as version ``version`` of the seat's orders."""
+        now = self.clock()
+        # One INSERT on the session's connection, in its transaction (what the session reads
+        # next comes from the database): no ORM object to build and flush.
+        session.connection().execute(
+            _INSERT_SUBMISSION,
+            {
+                "game_id": row.id,
+                "seat": seat_row.name,
+                "turn": row.turn,
+                "version": version,
+                "text": text,
+                "orders": [str(order) for order in result.accepted],
+                "problems": [
+                    {"line": line.number, "text": line.text, "message": line.problem.message,
+                     "column": line.problem.column}
+                    for line in result.lines
+                    if line.problem is not None
+                ],
+                "received_at": now,
+                "source": source,
+            },
+        )
+        result.version, result.received_at, result.replaced_previous = version, now, version > 1
+        self._clear_absence(session, seat_row)
 
     def current_orders(self, name: str, seat: str, *, session: Session | None = None) -> SubmissionRow | None:
         """Return the seat's newest stored submission for the turn awaiting orders."""
@@ -651,20 +694,28 @@ class TurnRunner:
 
     def may_resolve_now(self, session: Session, row: GameRow, now: datetime) -> bool:
         """True when the clock could have something to do for the game at ``now`` because of
-        orders: it is active and either its deadline passed or it resolves early and every seat
-        owing orders has stored some for the turn. False means a clock tick for just this game
+        orders: it is active and either its deadline passed, or it resolves early and every seat
+        owing orders has stored some for the turn, or every seat owing orders said READY. False means a clock tick for just this game
         would find nothing that orders make due (reminders and absences wait for the full tick)."""
         if row.status != "active":
             return False
         if row.deadline is not None and now >= row.deadline:
             return True
-        if row.resolve_when != "early":
-            return False
         phase = self.snapshot(session, row).phase
         if phase is None:
             return False
+        if row.resolve_when != "early":
+            return self.all_ready(session, row, phase)
         query = select(SubmissionRow.seat).where(SubmissionRow.game_id == row.id, SubmissionRow.turn == row.turn)
         return set(phase.seats) <= set(session.exec(query.distinct()))
+
+    def all_ready(self, session: Session, row: GameRow, phase: Phase) -> bool:
+        """True when every seat owing orders in ``phase`` said READY for the turn (its newest submission)."""
+        for seat in phase.seats:
+            current = self.current_submission(session, row, seat)
+            if current is None or not current.ready:
+                return False
+        return bool(phase.seats)
 
     def current_submission(self, session: Session, row: GameRow, seat: str) -> SubmissionRow | None:
         """Return the seat's newest submission for the turn awaiting orders, in ``session``."""

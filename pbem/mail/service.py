@@ -30,9 +30,11 @@ from pbem.commands import (
     GmSession,
     Help,
     Join,
+    NoOrders,
     Pause,
     Press,
     ProcessTurn,
+    Ready,
     Replace,
     Resign,
     Resume,
@@ -292,7 +294,7 @@ class MailService:
         if not command.orders.is_empty:
             self._orders(session, mail, game, seat, command, reply, outcome)
         for sub in command.commands:
-            self._session_command(session, mail, game, seat, sub, reply)
+            self._session_command(session, mail, game, seat, sub, reply, outcome)
 
     def _signed_on_seat(self, session: Session, mail: IncomingMail, command: SeatSession,
                         token_address: str | None, tag: str | None, outcome: Outcome) -> tuple[GameRow, SeatRow]:
@@ -413,8 +415,21 @@ class MailService:
             outcome.accepted += len(result.accepted)
 
     def _session_command(self, session: Session, mail: IncomingMail, game: GameRow, seat: SeatRow,
-                         command: SessionCommand, reply: _Reply) -> None:
-        if isinstance(command, ShowOrders):
+                         command: SessionCommand, reply: _Reply, outcome: Outcome) -> None:
+        if isinstance(command, (Ready, NoOrders)):
+            ready = isinstance(command, Ready)
+            version = self.runner.withdraw(game.name, seat.name, ready=ready, source=f"mail:{mail.message_id}",
+                                           session=session)
+            outcome.submitted.append((game.name, seat.name))
+            if ready:
+                current = self.runner.current_orders(game.name, seat.name, session=session)
+                held = "" if current is not None and current.orders else " You have no orders: you hold this turn."
+                reply.add(f"READY: your orders v{version} for turn {game.turn} of {game.name} are final; the turn "
+                          f"does not wait for you.{held}")
+            else:
+                reply.add(f"NOORDERS: your orders for turn {game.turn} of {game.name} are withdrawn (v{version} is "
+                          "an empty set: you hold). Send orders again to replace it.")
+        elif isinstance(command, ShowOrders):
             current = self.runner.current_orders(game.name, seat.name, session=session)
             if current is None:
                 reply.add(f"You have no orders for turn {game.turn} of {game.name} yet.")

@@ -80,6 +80,7 @@ class SubmissionRow(SQLModel, table=True):
     problems: list[dict[str, Any]] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
     received_at: datetime
     source: str = "cli"  # cli | mail:<message-id> | forced
+    ready: bool = False  # READY: the seat is done with the turn (it need not be waited for, even at a deadline)
 
 
 class TurnRecordRow(SQLModel, table=True):
