@@ -385,15 +385,23 @@ def _sender(headers: _Headers) -> tuple[str, str]:
     text = _unescape(_unfold(values[0]))
     if len(text) > MAX_FROM:
         raise MalformedMail(f"the From field is {len(text):,} characters long, over {MAX_FROM}", None)
+    own = _addresses(headers, name)
+    if len(own) == 1 and _simple_mailboxes([text]) is not None:
+        # One plain mailbox (no comments, groups, escapes or specials outside quotes): every parser
+        # reads the address between the brackets, or the bare address, so no second reading is needed.
+        return _clean_display(own[0][0]), own[0][1]
     try:
         standard = [_ascii_address(address.addr_spec) for address in _STANDARD_HEADERS(name, text).addresses]
     except Exception as error:  # parts with line breaks (ValueError), and the parser's own failures on odd input
         raise MalformedMail(f"the From field cannot be read ({error})", None) from error
-    own = _addresses(headers, name)
     if len(standard) != 1 or len(own) != 1 or (standard[0] or "").lower() != own[0][1]:
         raise MalformedMail("the From field does not hold exactly one plain sender address", None)
-    display, address = own[0]
-    return " ".join(_CONTROL.sub(" ", display).split()), address
+    return _clean_display(own[0][0]), own[0][1]
+
+
+def _clean_display(display: str) -> str:
+    """A display name on one line: control characters (a decoded line break) become spaces."""
+    return " ".join(_CONTROL.sub(" ", display).split())
 
 
 def _ascii_address(address: str) -> str | None:
