@@ -11,7 +11,8 @@ that every bad line gets its own line, column and expected words.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import difflib
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
@@ -94,6 +95,11 @@ class OrderParser:
             maybe_placeholders=False,
         )
         self._words = {**_GENERIC_WORDS, **game.terminal_words}
+        self.keywords = sorted({
+            str(terminal.pattern.value).upper() for terminal in self._parser.terminals
+            if terminal.pattern.type == "str" and str(terminal.pattern.value).isalpha()
+        })
+        """The words that start or appear in orders (FEED, MOVE, ...), upper case."""
 
     def parse(self, text: str) -> ParsedOrders:
         """Parse a whole submission. Never raises for bad input: problems are per line."""
@@ -103,19 +109,30 @@ class OrderParser:
         try:
             orders = self._parser.parse(text + "\n")
         except (UnexpectedInput, VisitError):
-            return ParsedOrders([self._parse_line(number, line) for number, line in lines])
+            parsed = ParsedOrders([self._parse_line(number, line) for number, line in lines])
+            self._mark_signature(parsed)
+            return parsed
         return ParsedOrders([OrderLine(number, line, order) for (number, line), order in zip(lines, orders, strict=True)])
 
     def _parse_line(self, number: int, line: str) -> OrderLine:
         try:
             orders = self._parser.parse(line + "\n")
         except UnexpectedInput as error:
-            return OrderLine(number, line, problem=describe_syntax_error(error, line, self._word))
+            return OrderLine(number, line, problem=describe_syntax_error(error, line, self._word, self.keywords))
         except VisitError as error:
             return OrderLine(number, line, problem=LineProblem(str(error.orig_exc), 1))
         if len(orders) != 1:
             return OrderLine(number, line, problem=LineProblem("expected one order on the line", 1))
         return OrderLine(number, line, orders[0])
+
+    def _mark_signature(self, parsed: ParsedOrders) -> None:
+        """Say so when the last bad lines look like a signature (a name such as "Carol" or "Carol B.")."""
+        for line in reversed(parsed.lines):
+            if line.problem is None or not _looks_like_name(line.text, self.keywords):
+                return
+            line.problem = LineProblem(
+                f"this looks like a signature, not an order; put a line \"-- \" before your signature, or end "
+                f"your orders with SIGNOFF ({line.problem.message})", line.problem.column)
 
     def _word(self, terminal: str) -> str:
         """Name a terminal of the game's grammar: the game's word, a keyword in quotes, or its name."""
@@ -130,34 +147,71 @@ class OrderParser:
         return terminal.lower().replace("_", " ")
 
 
-def describe_syntax_error(error: UnexpectedInput, line: str, word: Callable[[str], str]) -> LineProblem:
+def _looks_like_name(text: str, keywords: Sequence[str]) -> bool:
+    """True for one or two capitalised words of letters (an initial may end in a dot), none an order word."""
+    words = text.split()
+    return 0 < len(words) <= 2 and all(
+        w.rstrip(".").isalpha() and w[0].isupper() and (w[1:].rstrip(".").islower() or len(w.rstrip(".")) == 1)
+        and w.rstrip(".").upper() not in keywords for w in words)
+
+
+def _whole_word(line: str, column: int) -> tuple[str, int]:
+    """The word of letters, digits and ``_`` around 1-based ``column`` of ``line`` and the column it starts at
+    (the lexer stops inside a word: in "K77" it reads the square K7 and trips on the second 7)."""
+    start = end = column - 1
+    if not _is_word_char(line[start]):
+        return line[start], column
+    while start > 0 and _is_word_char(line[start - 1]):
+        start -= 1
+    while end < len(line) and _is_word_char(line[end]):
+        end += 1
+    return (line[start:end], start + 1) if end > start else (line[column - 1:column], column)
+
+
+def _is_word_char(char: str) -> bool:
+    return char.isalnum() or char == "_"
+
+
+def describe_syntax_error(error: UnexpectedInput, line: str, word: Callable[[str], str],
+                          keywords: Sequence[str] = ()) -> LineProblem:
     """Return, in words, what a line that lark could not parse expected and what it found.
 
     ``line`` is the text that was parsed (one line, without its line break);
     ``word`` names a terminal of the grammar for people (``SQUARE`` -> ``a square
     such as e5``). The message is ``expected <words>, found <what>`` (or
-    ``unexpected <what>`` when lark expected nothing nameable); the column is
-    1-based, and the end of the line is the column after its last non-blank.
+    ``unexpected <what>`` when lark expected nothing nameable), where <what> is
+    the whole word the error stands in (``"K77"``, not ``"7"``), followed by
+    ``did you mean FEED?`` when the word is close to one of ``keywords``; the
+    column is 1-based (the start of that word), and the end of the line is the
+    column after its last non-blank.
     Shared by the order parser here and the command parser in pbem.commands;
     never raises.
     """
     end = len(line.rstrip()) + 1
+    bad = ""
     if isinstance(error, UnexpectedEOF):
         expected, column, found = set(error.expected), end, "the end of the line"
     elif isinstance(error, UnexpectedToken):
         at_end = error.token.type in ("_NL", "$END")
-        expected, found = set(error.expected), "the end of the line" if at_end else f'"{error.token}"'
+        expected = set(error.expected)
         # $END carries the position of the token before it; a line break has its own.
         column = end if error.token.type == "$END" else error.column
+        if not at_end and 0 < column <= len(line):
+            bad, column = _whole_word(line, column)
+        found = "the end of the line" if at_end else f'"{bad or error.token}"'
     elif isinstance(error, UnexpectedCharacters):
         expected, column = set(error.allowed or ()), error.column
-        found = f'"{line[column - 1:column]}"' if 0 < column <= len(line) else "an unexpected character"
+        if 0 < column <= len(line):
+            bad, column = _whole_word(line, column)
+        found = f'"{bad}"' if bad else "an unexpected character"
     else:  # pragma: no cover - lark has no other kind today
         return LineProblem(str(error), None)
     words = sorted({word(name) for name in expected})
-    if not words:
-        return LineProblem(f"unexpected {found}", column)
-    return LineProblem(f"expected {_or_list(words)}, found {found}", column)
+    message = f"expected {_or_list(words)}, found {found}" if words else f"unexpected {found}"
+    guess = difflib.get_close_matches(bad.upper(), keywords, n=1, cutoff=0.6) if bad.isalpha() else []
+    if guess and guess[0] != bad.upper():
+        message += f"; did you mean {guess[0]}?"
+    return LineProblem(message, column)
 
 
 def _or_list(words: list[str]) -> str:

@@ -358,7 +358,10 @@ def _addresses(headers: _Headers, name: str) -> list[tuple[str, str]]:
         return []
     pairs = _simple_mailboxes(unfolded)
     if pairs is None:
-        pairs = _getaddresses(unfolded)
+        try:
+            pairs = _getaddresses(unfolded)
+        except (RecursionError, ValueError, IndexError):  # the stdlib recurses on some odd fields ("::::...")
+            return []
     readable = ((display, _ascii_address(_unescape(address))) for display, address in pairs)
     return [(_decode_words(_unescape(display)).strip(), address.lower()) for display, address in readable
             if address is not None and is_plain_address(address)]

@@ -104,7 +104,8 @@ class _Reply:
     """
 
     limit: int = MAX_REPLY
-    sections: list[str] = field(default_factory=list)
+    line: int = 0  # the mail line whose command is being answered: sections are listed in line order
+    sections: list[tuple[int, int, str]] = field(default_factory=list)
     game: GameRow | None = None
     seat: SeatRow | None = None
     secret: bool = False  # holds a password: the sent copy is not kept
@@ -121,7 +122,7 @@ class _Reply:
             self.left_out += 1
         else:
             self.repeats[text] = 0
-            self.sections.append(text)
+            self.sections.append((self.line, len(self.sections), text))
             self.size += len(text)
 
     def text(self) -> str:
@@ -131,7 +132,7 @@ class _Reply:
         if self.left_out:
             notes.append(f"This reply is limited to {self.limit:,} characters: {self.left_out:,} more answer(s) "
                          "were left out. Send fewer commands per mail.")
-        return "\n".join(self.sections + [note + "\n" for note in notes])
+        return "\n".join([text for _, _, text in sorted(self.sections)] + [note + "\n" for note in notes])
 
 
 def first_line(text: str) -> str:
@@ -231,18 +232,23 @@ class MailService:
         outcome.held_password = any(isinstance(c, GmSession) or (isinstance(c, SeatSession) and c.password)
                                     for c in script.commands)
         for problem in script.problems:
+            reply.line = problem.line
             reply.add(f"line {problem.line}: {problem.text}\n" + " " * (problem.column + len(f"line {problem.line}: ") - 1)
                       + f"^\nREFUSED: {problem.message}")
         if script.stopped:
+            reply.line = 10**9
             reply.add(f"Not read further: {script.stopped}.")
         if script.is_empty:
             reply.add("No commands or orders found in your mail. Send HELP for the list of commands.")
             return
         for command in script.commands:
+            reply.line = command.line
             try:
                 self._run_command(session, mail, command, token_address, tag, reply, outcome)
             except (PbemError, ValueError) as error:
-                reply.add(f"REFUSED: {error}")
+                reply.line = command.line
+                where = f"line {command.line}: " if command.line else ""
+                reply.add(f"{where}REFUSED: {error}")
 
     def _run_command(self, session: Session, mail: IncomingMail, command: object, token_address: str | None,
                      tag: str | None, reply: _Reply, outcome: Outcome) -> None:
@@ -294,7 +300,12 @@ class MailService:
         if not command.orders.is_empty:
             self._orders(session, mail, game, seat, command, reply, outcome)
         for sub in command.commands:
-            self._session_command(session, mail, game, seat, sub, reply, outcome)
+            reply.line = sub.line
+            try:
+                self._session_command(session, mail, game, seat, sub, reply, outcome)
+            except (PbemError, ValueError) as error:
+                reply.line = sub.line
+                reply.add(f"line {sub.line}: REFUSED: {error}")
 
     def _signed_on_seat(self, session: Session, mail: IncomingMail, command: SeatSession,
                         token_address: str | None, tag: str | None, outcome: Outcome) -> tuple[GameRow, SeatRow]:
@@ -529,9 +540,11 @@ class MailService:
     def _gm_commands(self, session: Session, mail: IncomingMail, game: GameRow,
                      commands: tuple[GmCommand, ...], reply: _Reply) -> None:
         for command in commands:
+            reply.line = command.line
             try:
                 self._gm_command(session, mail, game, command, reply)
             except (PbemError, ValueError) as error:
+                reply.line = command.line
                 reply.add(f"line {command.line}: REFUSED: {error}")
 
     def _gm_command(self, session: Session, mail: IncomingMail, game: GameRow, command: GmCommand,

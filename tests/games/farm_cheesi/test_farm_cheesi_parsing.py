@@ -47,7 +47,7 @@ def test_a_whole_submission_with_comments_and_blank_lines() -> None:
         ("MOVE 1", 7, "expected a die value 1-6, found the end of the line"),
         ("BONUS", 6, "expected a maggot number 1-4, found the end of the line"),
         ("ENTER 2", 7, 'expected the end of the line, found "2"'),
-        ("JUMP 1 2", 1, 'expected "BONUS", "ENTER", "MOVE" or the end of the line, found "J"'),
+        ("JUMP 1 2", 1, 'expected "BONUS", "ENTER", "MOVE" or the end of the line, found "JUMP"'),
     ],
 )
 def test_a_bad_line_names_its_column_and_the_expected_words(text: str, column: int, message: str) -> None:

@@ -52,9 +52,9 @@ def test_several_lines_with_comments_and_blanks() -> None:
 @pytest.mark.parametrize(
     ("text", "column", "message"),
     [
-        ("PLACE e50", 7, 'expected a cell such as e5, found "e"'),
-        ("PLACE z1", 7, 'expected a cell such as e5, found "z"'),
-        ("PLACE e0", 7, 'expected a cell such as e5, found "e"'),
+        ("PLACE e50", 7, 'expected a cell such as e5, found "e50"'),
+        ("PLACE z1", 7, 'expected a cell such as e5, found "z1"'),
+        ("PLACE e0", 7, 'expected a cell such as e5, found "e0"'),
         ("PLACE", 6, "expected a cell such as e5, found the end of the line"),
         ("PLACE e5 TAKE", 14, "expected a cell such as e5, found the end of the line"),
         ("DROP", 5, 'expected "NONE" or a cell such as e5, found the end of the line'),

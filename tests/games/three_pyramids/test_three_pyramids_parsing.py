@@ -41,8 +41,8 @@ def test_canonical_text_round_trips(parser: OrderParser, pyramid: str, colours: 
 @pytest.mark.parametrize(
     ("text", "column", "message"),
     [
-        ("PLAY MIDDLE red", 6, 'expected a pyramid (LEFT, CENTER or RIGHT), found "M"'),
-        ("PLAY LEFT purple", 11, 'expected a colour (red, blue, green, yellow, black or white), found "p"'),
+        ("PLAY MIDDLE red", 6, 'expected a pyramid (LEFT, CENTER or RIGHT), found "MIDDLE"'),
+        ("PLAY LEFT purple", 11, 'expected a colour (red, blue, green, yellow, black or white), found "purple"'),
         ("PLAY LEFT", 10, "expected a colour (red, blue, green, yellow, black or white), found the end of the line"),
         ("PLAY LEFT red blue green", 20, 'expected the end of the line, found "green"'),
         ("PLAY LEFTY red", 6, "expected a pyramid"),

@@ -44,12 +44,12 @@ def test_keywords_squares_and_colours_take_any_case_and_spacing() -> None:
 @pytest.mark.parametrize(
     ("text", "column", "message"),
     [
-        ("MOVE e8-e9", 9, 'expected a square such as e5, found "e"'),
+        ("MOVE e8-e9", 9, 'expected a square such as e5, found "e9"'),
         ("MOVE e8 e7", 9, 'expected "-", found "e7"'),
-        ("SHELL c22", 7, 'expected a square such as e5, found "c"'),
+        ("SHELL c22", 7, 'expected a square such as e5, found "c22"'),
         ("OFFER d5", 9, 'expected "-", found the end of the line'),
         ("OFFER d5-d8-a5-a1", 15, 'expected the end of the line, found "-"'),
-        ("VALUE pink", 7, 'expected a colour (BLUE, GREEN, ORANGE or WHITE), found "p"'),
+        ("VALUE pink", 7, 'expected a colour (BLUE, GREEN, ORANGE or WHITE), found "pink"'),
         ("ORDER blue green", 17, "expected a colour (BLUE, GREEN, ORANGE or WHITE), found the end of the line"),
     ],
 )

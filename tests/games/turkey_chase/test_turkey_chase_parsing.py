@@ -47,7 +47,7 @@ def test_a_square_off_the_field_is_a_syntax_error_naming_a_square() -> None:
     (line,) = PARSER.parse("FEED Z4").lines
     assert line.problem is not None
     assert line.problem.column == 6
-    assert line.problem.message == 'expected a square such as F6, found "Z"'
+    assert line.problem.message == 'expected a square such as F6, found "Z4"'
 
 
 @pytest.mark.parametrize("text", ["FEED L4", "FEED A12", "FEED A0", "NEW K0", "MOVE F11-F12", "BUILD A1/A0"])
