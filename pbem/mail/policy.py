@@ -94,6 +94,7 @@ class RateLimiter:
         self.window = window
         self._seen: dict[str, deque[datetime]] = {}
         self._next_sweep: datetime | None = None
+        self._told: dict[str, datetime] = {}  # sender -> until when their refusal was announced
 
     def allow(self, sender: str, now: datetime) -> bool:
         """Return True and count the mail when ``sender`` is under the limit at ``now``, else False."""
@@ -105,6 +106,20 @@ class RateLimiter:
     def is_limited(self, sender: str, now: datetime) -> bool:
         """True when ``sender`` has ``max_mails`` counted mails in the window ending at ``now``; counts nothing."""
         return len(self._recent(sender, now)) >= self.max_mails
+
+    def first_refusal(self, sender: str, now: datetime) -> datetime | None:
+        """When ``sender`` is limited at ``now`` and was not told yet during this pause: return when their
+        mail is answered again (and remember that they were told); else None."""
+        key = sender.strip().lower()
+        told = self._told.get(key)
+        if told is not None and now < told:
+            return None
+        times = self._recent(sender, now)
+        if len(times) < self.max_mails:
+            return None
+        resume = times[len(times) - self.max_mails] + self.window
+        self._told[key] = resume
+        return resume
 
     def count(self, sender: str, now: datetime) -> None:
         """Count one mail of ``sender`` at ``now``."""
@@ -122,4 +137,5 @@ class RateLimiter:
             return
         horizon = now - self.window
         self._seen = {key: times for key, times in self._seen.items() if times and times[-1] > horizon}
+        self._told = {key: until for key, until in self._told.items() if until > now}
         self._next_sweep = now + self.window

@@ -41,6 +41,7 @@ from pbem.commands import (
     SeatSession,
     SessionCommand,
     SetDeadline,
+    Script,
     SetOptions,
     ShowOrders,
     StartGame,
@@ -82,6 +83,7 @@ class Outcome:
     password_failed: bool = False  # a password of this mail was wrong: no further one is checked
     created: int = 0  # games this mail created
     held_password: bool = False  # the mail held a password (SIGNON, GM): its stored copy is redacted
+    acted: bool = False  # a seat signed on and something was done for it (orders accepted, a command)
 
 
 MAX_REPLY = 64_000
@@ -161,6 +163,7 @@ class MailService:
         clock: Callable[[], datetime],
         max_size: int = DEFAULT_MAX_SIZE,
         rate_limiter: RateLimiter | None = None,
+        query_limiter: RateLimiter | None = None,
     ) -> None:
         self.runner = runner
         self.campaign = Campaign(runner)
@@ -169,6 +172,8 @@ class MailService:
         self.clock = clock
         self.max_size = max_size
         self.rate_limiter = rate_limiter or RateLimiter()
+        self.query_limiter = query_limiter or RateLimiter()
+        """STATUS, CHECK and HELP mails count here, apart from the rest."""
         self.notifier = MailNotifier(address=self.address, tokens=tokens, clock=clock)
         runner.on_resolved.append(self.notifier.on_resolved)
 
@@ -202,33 +207,59 @@ class MailService:
             _log.info("inbound %s from %s ignored: %s", inbound_id, mail.sender, reason)
             return Outcome("ignored", reason)
         now = self.clock()
-        if self.rate_limiter.is_limited(mail.sender, now):
-            _log.warning("inbound %s from %s ignored: rate limit", inbound_id, mail.sender)
-            return Outcome("ignored", "rate limited")
         reply = _Reply(limit=min(MAX_REPLY, max(REPLY_FLOOR, REPLY_MULTIPLE * mail.size)))
-        outcome = Outcome("handled")
         if is_oversized(mail.size, self.max_size):
+            if self.rate_limiter.is_limited(mail.sender, now):
+                return Outcome("ignored", "rate limited")
             reply.add(f"Your mail is {mail.size:,} bytes, over the limit of {self.max_size:,} bytes, so it was not "
                       "read. Send your orders as a short plain-text mail.")
-            outcome = Outcome("handled", "oversized")
-        else:
-            self._run_script(session, mail, reply, outcome)
-            for name in {game for game, _ in outcome.submitted}:
-                if self.runner.may_resolve_now(session, self.runner.load_game(session, name), now):
-                    outcome.due.add(name)
-        self._send_reply(session, mail, reply, inbound_id)
-        if not (outcome.accepted and outcome.by_reply_address):
-            # A player sending orders fast through a reply address is not a flood; a mail program
-            # answering every mail from the game to that address (no order accepted) is one, and a loop.
+            self._send_reply(session, mail, reply, inbound_id)
             self.rate_limiter.count(mail.sender, now)
-        return outcome
-
-    # --- reading the script ------------------------------------------------------
-
-    def _run_script(self, session: Session, mail: IncomingMail, reply: _Reply, outcome: Outcome) -> None:
+            return Outcome("handled", "oversized")
         token_address = next((a for a in mail.recipients if is_token_address(a)), None)
         tag = subject_tag(mail.subject)
         script = parse_script(mail.body, token_seat=token_address is not None, game=tag)
+        limiter = self.query_limiter if _only_queries(script) else self.rate_limiter
+        limited = limiter.is_limited(mail.sender, now)
+        if limited and not _claims_seat(script):
+            # Strangers and loops: no answer, but one notice when the pause starts. Mail that signs on a
+            # seat is still handled below: a player's orders are never dropped by the rate limit.
+            self._tell_limited(session, mail, limiter, now, inbound_id)
+            _log.warning("inbound %s from %s ignored: rate limit", inbound_id, mail.sender)
+            return Outcome("ignored", "rate limited")
+        outcome = Outcome("handled")
+        self._run_script(session, mail, script, token_address, tag, reply, outcome)
+        for name in {game for game, _ in outcome.submitted}:
+            if self.runner.may_resolve_now(session, self.runner.load_game(session, name), now):
+                outcome.due.add(name)
+        if not outcome.acted:
+            # A player whose mail did something for their seat (orders accepted, a command carried out) is
+            # not a flood; a mail program answering every mail from the game (nothing accepted) is one, and
+            # a loop: it is counted, and past the limit it is no longer answered.
+            if limited:
+                self._tell_limited(session, mail, limiter, now, inbound_id)
+                return Outcome("ignored", "rate limited")
+            limiter.count(mail.sender, now)
+        self._send_reply(session, mail, reply, inbound_id)
+        return outcome
+
+    def _tell_limited(self, session: Session, mail: IncomingMail, limiter: RateLimiter, now: datetime,
+                      inbound_id: int) -> None:
+        """Queue the one notice a sender gets when the rate limit starts to hold their mail back."""
+        resume = limiter.first_refusal(mail.sender, now)
+        if resume is None:
+            return
+        kind = "STATUS, CHECK and HELP mails" if limiter is self.query_limiter else "mails"
+        reply = _Reply()
+        reply.add(f"You sent more than {limiter.max_mails} {kind} within {_hours(limiter.window)}, so such mail "
+                  f"from {mail.sender} is not answered until {format_utc(resume)}. Orders for your seat (a reply "
+                  "to a game mail, or SIGNON with your password) are still handled and answered.")
+        self._send_reply(session, mail, reply, inbound_id)
+
+    # --- reading the script ------------------------------------------------------
+
+    def _run_script(self, session: Session, mail: IncomingMail, script: Script, token_address: str | None,
+                    tag: str | None, reply: _Reply, outcome: Outcome) -> None:
         outcome.held_password = any(isinstance(c, GmSession) or (isinstance(c, SeatSession) and c.password)
                                     for c in script.commands)
         for problem in script.problems:
@@ -299,6 +330,7 @@ class MailService:
         reply.game, reply.seat = game, seat
         if not command.orders.is_empty:
             self._orders(session, mail, game, seat, command, reply, outcome)
+        outcome.acted = outcome.acted or bool(outcome.accepted) or bool(command.commands) or command.check
         for sub in command.commands:
             reply.line = sub.line
             try:
@@ -651,3 +683,20 @@ def _whole_number(name: str, text: str, below: int) -> int:
     if not value.isascii() or not value.isdigit() or len(value) > 20 or int(value) >= below:
         raise PbemError(f"option {name}={text!r}: give a whole number from 0 to {below - 1}")
     return int(value)
+
+
+def _only_queries(script: Script) -> bool:
+    """True when every command of the mail only asks (STATUS, HELP, CHECK): those are limited apart."""
+    return bool(script.commands) and all(
+        isinstance(c, (Status, Help, CheckOrders)) or (isinstance(c, SeatSession) and c.check and not c.commands)
+        for c in script.commands)
+
+
+def _claims_seat(script: Script) -> bool:
+    """True when the mail speaks for a seat (a reply to a game mail, or SIGNON) to act, not only to check."""
+    return any(isinstance(c, SeatSession) and not c.check for c in script.commands)
+
+
+def _hours(window: timedelta) -> str:
+    hours = window.total_seconds() / 3600
+    return "an hour" if hours == 1 else f"{hours:g} hours"

@@ -427,12 +427,13 @@ def test_a_robot_answering_every_mail_unmarked_from_a_seat_address_is_cut_off(tm
             await game.gm.send(f"GM tc-1 {game.gm_password}\nPRESS A\nAre you there?\nENDPRESS\n")
             assert "Press relayed to A." in (await game.gm.last()).body
             assert "Are you there?" in (await alice.last()).body
-            answers = await alice.receive(limit, timeout=30)  # the GM answers `limit` mails of the ping-pong ...
-            assert all("REFUSED" in answer.body for answer in answers)
+            answers = await alice.receive(limit + 1, timeout=30)  # the GM answers `limit` mails of the ping-pong,
+            assert all("REFUSED" in answer.body for answer in answers[:limit])
+            assert "not answered until" in answers[-1].body  # says once that it stops answering ...
             await eventually(lambda: any(row.error == "rate limited" for row in inbound_rows(service)))
-            await prove_quiet(service, alice)  # ... and then no more
+            await prove_quiet(service, alice)  # ... and then sends no more
             stop.set()
-            assert await asyncio.wait_for(echo, timeout=5) == limit + 1
+            assert await asyncio.wait_for(echo, timeout=5) == limit + 2
             stored = service.runner.current_orders("tc-1", "A")
             assert stored is None or stored.orders == []  # no line of the robot's was taken for an order
 
@@ -545,7 +546,7 @@ def test_a_10_mb_mail_is_refused_with_a_short_reply_and_nothing_stored(tmp_path:
     asyncio.run(scenario())
 
 
-def test_a_flooding_sender_is_rate_limited_and_others_are_not(tmp_path: Path) -> None:
+def test_a_flooding_stranger_is_rate_limited_but_a_players_orders_never_are(tmp_path: Path) -> None:
     async def scenario() -> None:
         async with running_service(tmp_path) as service:
             game = await open_game(service)
@@ -557,19 +558,23 @@ def test_a_flooding_sender_is_rate_limited_and_others_are_not(tmp_path: Path) ->
                      for number in range(1, limit + 5)]
             unreadable = email.message_from_bytes(_ENCRYPTED.format(sender=ALICE).encode(),
                                                   policy=email.policy.default)
-            await send_all(service, [*flood, unreadable])  # a mail that cannot be read is not answered either
-            answers = await alice.receive(limit, timeout=30)
-            assert [a.subject for a in answers] == [f"Re: orders {n}" for n in range(1, limit + 1)]
+            await send_all(service, [*flood, unreadable])
+            answers = await alice.receive(limit + 5, timeout=30)  # every order mail answered, and the unreadable
+            assert [a.subject for a in answers[:limit + 4]] == [f"Re: orders {n}" for n in range(1, limit + 5)]
+            stored = service.runner.current_orders("tc-1", "A")
+            assert stored.version == limit + 4 and stored.orders == ["FEED F1", moves[(limit + 4) % 2]]
+            stranger = service.person("stranger@outside.test")
+            await send_all(service, [plain_mail(stranger.address, GM_ADDRESS, f"join {n}", "JOIN tc-1\n")
+                                     for n in range(limit + 4)])
+            answers = await stranger.receive(limit + 1, timeout=30)
+            assert "not answered until" in answers[-1].body  # one notice when the pause starts ...
             await bob.send(f"SIGNON tc-1 B {game.passwords['B']}\n{OPENING_ORDERS['B']}")
             assert "Your orders v1" in (await bob.last()).body
-            await prove_quiet(service, alice)
-            stored = service.runner.current_orders("tc-1", "A")
-            assert stored.version == limit and stored.orders == ["FEED F1", moves[limit % 2]]
+            await prove_quiet(service, stranger)  # ... and nothing more
             limited = [row for row in inbound_rows(service) if row.error == "rate limited"]
-            assert len(limited) == 4 and not any(answers_to(service, row) for row in limited)
-            assert not answers_to(service, inbound_row(service, "<encrypted@p.test>"))
-            service.clock.advance(minutes=61)  # the window has passed: alice is answered again
-            await alice.send(f"SIGNON tc-1 A {game.passwords['A']}\n{OPENING_ORDERS['A']}")
-            assert f"Your orders v{limit + 1}" in (await alice.last()).body
+            assert len(limited) == 4
+            service.clock.advance(minutes=61)  # the window has passed: the stranger is answered again
+            await stranger.send("HELP\n")
+            assert "pbem commands" in (await stranger.last()).body
 
     asyncio.run(scenario())
