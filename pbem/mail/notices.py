@@ -37,9 +37,11 @@ class MailNotifier:
         self.tokens = tokens
         self.clock = clock
 
-    def reply_address(self, row: GameRow, seat: SeatRow) -> str:
-        """Return the signed reply address of ``seat`` (a plain reply to it authenticates the seat)."""
-        return self.tokens.address_for(self.address, row.name, seat.name, seat.key_version, self.clock().date())
+    def reply_address(self, row: GameRow, seat: SeatRow, *, press_from: str | None = None) -> str:
+        """Return the signed reply address of ``seat`` (a plain reply to it authenticates the seat); with
+        ``press_from`` the one of a press mail from that author (a reply goes back to the author as press)."""
+        return self.tokens.address_for(self.address, row.name, seat.name, seat.key_version, self.clock().date(),
+                                       press_from=press_from)
 
     def send_report(self, session: Session, info: GameInfo, report: ReportInput) -> None:
         """Queue the report for every seat (its own view) and the public report for the GM."""
@@ -93,10 +95,11 @@ class MailNotifier:
         self.tell_gm(session, info, text)
 
     def tell_address(self, session: Session, row: GameRow, to: str, subject: str, text: str,
-                     *, seat: SeatRow | None = None, secret: bool = False) -> None:
-        """Queue a notice to one address (with the seat's reply address when ``seat`` is given); with
-        ``secret`` (it holds a password) the body is not kept once the mail is sent."""
-        reply_to = self.reply_address(row, seat) if seat is not None else None
+                     *, seat: SeatRow | None = None, secret: bool = False, press_from: str | None = None) -> None:
+        """Queue a notice to one address (with the seat's reply address when ``seat`` is given: the press
+        reply address of ``press_from`` for press); with ``secret`` (it holds a password) the body is not
+        kept once the mail is sent."""
+        reply_to = self.reply_address(row, seat, press_from=press_from) if seat is not None else None
         self._queue(session, row, to, f"[{row.name}] {subject}", text + "\n", None, reply_to=reply_to,
                     purpose="notice", secret=secret)
 

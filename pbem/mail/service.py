@@ -56,7 +56,7 @@ from pbem.mail.mailstore import DatabaseOutbox, InboundStore
 from pbem.mail.notices import FROM_NAME, MailNotifier
 from pbem.mail.parse import IncomingMail, MalformedMail, parse_mail, subject_tag
 from pbem.mail.policy import DEFAULT_MAX_SIZE, RateLimiter, is_oversized, never_answer_reason
-from pbem.mail.tokens import ReplyTokens, TokenError, is_token_address
+from pbem.mail.tokens import ReplyTokens, TokenError, is_token_address, press_author
 from pbem.passwords import hash_password, new_password
 from pbem.store.tables import GameRow, SeatRow
 from pbem.turns import TurnRunner
@@ -217,6 +217,18 @@ class MailService:
             self.rate_limiter.count(mail.sender, now)
             return Outcome("handled", "oversized")
         token_address = next((a for a in mail.recipients if is_token_address(a)), None)
+        author = press_author(token_address) if token_address is not None else None
+        if author is not None:  # a reply to a press mail: press back to its author, never orders
+            outcome = Outcome("handled")
+            try:
+                self._press_reply(session, mail, token_address, author, reply, outcome)
+            except (PbemError, ValueError) as error:
+                if self.rate_limiter.is_limited(mail.sender, now):
+                    return Outcome("ignored", "rate limited")
+                self.rate_limiter.count(mail.sender, now)
+                reply.add(f"REFUSED: {error}")
+            self._send_reply(session, mail, reply, inbound_id)
+            return outcome
         tag = subject_tag(mail.subject)
         script = parse_script(mail.body, token_seat=token_address is not None, game=tag)
         limiter = self.query_limiter if _only_queries(script) else self.rate_limiter
@@ -344,19 +356,28 @@ class MailService:
         if command.is_token_reply:
             if token_address is None:
                 raise SenderRefused("orders need SIGNON <game> <seat> <password>, or a reply to a mail from a game")
-            try:
-                game_name, seat_name = self.tokens.verify(
-                    token_address, lambda g, s: self._key_version(session, g, s), self.clock().date()
-                )
-            except TokenError as error:
-                raise SenderRefused(f"{error}. Nothing was changed.") from error
-            game = self.runner.load_game(session, game_name)
-            seat = self.runner.load_seat(session, game, seat_name)
-        else:
-            name = command.game or tag
-            if name is None or command.seat is None or command.password is None:
-                raise SenderRefused("SIGNON needs a game, a seat and a password: SIGNON <game> <seat> <password>")
-            game, seat = self._seat_by_password(session, mail, name, command.seat, command.password, outcome)
+            return self._seat_by_token(session, mail, token_address)
+        name = command.game or tag
+        if name is None or command.seat is None or command.password is None:
+            raise SenderRefused("SIGNON needs a game, a seat and a password: SIGNON <game> <seat> <password>")
+        return self._seat_by_password(session, mail, name, command.seat, command.password, outcome)
+
+    def _seat_by_token(self, session: Session, mail: IncomingMail, token_address: str) -> tuple[GameRow, SeatRow]:
+        """The game and seat a reply address signs on, when it is genuine and the sender holds the seat
+        (else SenderRefused; the seat's holder is told of a mail from another address)."""
+        try:
+            game_name, seat_name = self.tokens.verify(
+                token_address, lambda g, s: self._key_version(session, g, s), self.clock().date()
+            )
+        except TokenError as error:
+            raise SenderRefused(f"{error}. Nothing was changed.") from error
+        game = self.runner.load_game(session, game_name)
+        seat = self.runner.load_seat(session, game, seat_name)
+        self._check_holder(session, mail, game, seat)
+        return game, seat
+
+    def _check_holder(self, session: Session, mail: IncomingMail, game: GameRow, seat: SeatRow) -> None:
+        """Refuse mail that acts for a seat from another address than the seat's (its holder is told)."""
         if (seat.address or "").lower() != mail.sender:
             if seat.address:
                 self.notifier.tell_address(
@@ -369,7 +390,6 @@ class MailService:
                 f"seat {seat.name} of {game.name} is held by another address; mail from {mail.sender} cannot act "
                 "for it. Nothing was changed, and the seat's holder was told."
             )
-        return game, seat
 
     def _seat_by_password(self, session: Session, mail: IncomingMail, name: str, seat_name: str, password: str,
                           outcome: Outcome) -> tuple[GameRow, SeatRow]:
@@ -499,16 +519,48 @@ class MailService:
         if not text:
             reply.add("PRESS with no text: nothing was sent.")
             return
+        sent = self._relay_press(session, game, sender_label, [seat for seat in targets if seat.name != sender_label],
+                                 text)
+        reply.add(f"Press relayed to {', '.join(sent) or 'nobody'}.")
+
+    def _relay_press(self, session: Session, game: GameRow, author: str, targets: list[SeatRow], text: str,
+                     *, gm: bool = False) -> list[str]:
+        """Send press from ``author`` (a seat, or ``GM``) to ``targets`` (and to the GM with ``gm``), and
+        the GM a copy of press between players; each mail says at its top that a plain reply goes back to
+        the author as press. Returns the seats (and "GM") it went to."""
+        note = (f"Press from {author} in game {game.name}. A plain reply to this mail goes back to {author} as "
+                "press; send orders by replying to a turn report.")
         sent = []
         for seat in targets:
-            if seat.address and seat.name != sender_label:
-                self.notifier.tell_address(session, game, seat.address, f"Press from {sender_label}",
-                                           f"Press from {sender_label} in game {game.name}:\n\n{text}", seat=seat)
+            if seat.address:
+                self.notifier.tell_address(session, game, seat.address, f"Press from {author}",
+                                           f"{note}\n\n{text}", seat=seat, press_from=author)
                 sent.append(seat.name)
-        if game.gm_address and sender_label != "GM":
-            self.notifier.tell_address(session, game, game.gm_address, f"Press from {sender_label} (copy)",
-                                       f"Press from {sender_label} to {', '.join(sent) or 'nobody'}:\n\n{text}")
-        reply.add(f"Press relayed to {', '.join(sent) or 'nobody'}.")
+        if gm and game.gm_address:
+            self.notifier.tell_address(session, game, game.gm_address, f"Press from {author}",
+                                       f"Press from {author} in game {game.name}:\n\n{text}")
+            sent.append("GM")
+        elif game.gm_address and author != "GM":
+            self.notifier.tell_address(session, game, game.gm_address, f"Press from {author} (copy)",
+                                       f"Press from {author} to {', '.join(sent) or 'nobody'}:\n\n{text}")
+        return sent
+
+    def _press_reply(self, session: Session, mail: IncomingMail, token_address: str, author: str,
+                     reply: _Reply, outcome: Outcome) -> None:
+        """A plain reply to a press mail: the text goes back to the press's author as press."""
+        game, seat = self._seat_by_token(session, mail, token_address)
+        reply.game, reply.seat = game, seat
+        outcome.acted = True
+        text = mail.body.strip()
+        if not text:
+            reply.add("Your reply to the press had no text: nothing was sent.")
+            return
+        if author == "gm":
+            sent = self._relay_press(session, game, seat.name, [], text, gm=True)
+        else:
+            sent = self._relay_press(session, game, seat.name, [self.runner.load_seat(session, game, author)], text)
+        reply.add(f"Your reply went as press to {', '.join(sent) or 'nobody'} (it was not read as orders). To "
+                  "send orders, reply to a turn report.")
 
     def _status(self, session: Session, name: str | None, reply: _Reply) -> None:
         if name is None:

@@ -9,6 +9,9 @@ Every mail to a player sets Reply-To to an address like::
        |    `------------- seat
        `------------------ game
 
+A press mail carries ``.p-<author>`` after the key version (``gm+tc-1.a.k1.p-b.20260...``):
+a reply to it goes back to the author as press, and is never read as orders.
+
 All lower case (mail systems may fold case), fields joined by dots (names
 hold only letters, digits and '-'), after a plus on the service's own local
 part, so the mail arrives in the service's mailbox. A reply to it is signed
@@ -33,8 +36,8 @@ _MAC_BYTES = 10  # 80 bits: 16 base32 characters
 _MAX_LOCAL_PART = 64
 _NAME = re.compile(r"[a-z0-9][a-z0-9-]*")
 _TOKEN = re.compile(
-    r"(?P<game>[a-z0-9][a-z0-9-]*)\.(?P<seat>[a-z0-9][a-z0-9-]*)\.k(?P<version>\d{1,6})\.(?P<day>\d{1,6})"
-    r"\.(?P<mac>[a-z2-7]{16})"
+    r"(?P<game>[a-z0-9][a-z0-9-]*)\.(?P<seat>[a-z0-9][a-z0-9-]*)\.k(?P<version>\d{1,6})"
+    r"(?:\.p-(?P<press>[a-z0-9][a-z0-9-]*))?\.(?P<day>\d{1,6})\.(?P<mac>[a-z2-7]{16})"
 )
 
 KeyVersionLookup = Callable[[str, str], int | None]
@@ -68,6 +71,7 @@ class _Token:
     version: int
     day: int
     mac: str
+    press: str | None = None
 
 
 class ReplyTokens:
@@ -82,8 +86,10 @@ class ReplyTokens:
         self._secret = secret
         self.max_age_days = max_age_days
 
-    def address_for(self, base_address: str, game: str, seat: str, key_version: int, issued: date) -> str:
-        """Return the reply address for ``seat`` of ``game``, issued on ``issued``.
+    def address_for(self, base_address: str, game: str, seat: str, key_version: int, issued: date,
+                    *, press_from: str | None = None) -> str:
+        """Return the reply address for ``seat`` of ``game``, issued on ``issued``; with ``press_from`` (a
+        seat name, or ``gm``) the address of a press mail, whose replies go back to that author as press.
 
         Lower case; the local part of ``base_address`` gets ``+token``.
         Raises ``ValueError`` when the base address already has a plus part
@@ -94,13 +100,15 @@ class ReplyTokens:
         if not at or not local or not domain or "+" in local:
             raise ValueError(f"base address {base_address!r} must look like gm@example.org, without a plus part")
         game, seat = game.lower(), seat.lower()
-        for what, name in (("game", game), ("seat", seat)):
+        press = press_from.lower() if press_from is not None else None
+        for what, name in (("game", game), ("seat", seat), ("press author", press or "gm")):
             if not _NAME.fullmatch(name):
                 raise ValueError(f"{what} name {name!r} may hold only letters, digits and '-'")
         if not 0 <= key_version < 1_000_000:
             raise ValueError(f"key version must be from 0 to 999999, not {key_version}")
         day = (issued - _EPOCH).days
-        token = f"{game}.{seat}.k{key_version}.{day}.{self._mac(game, seat, key_version, day)}"
+        press_part = f".p-{press}" if press is not None else ""
+        token = f"{game}.{seat}.k{key_version}{press_part}.{day}.{self._mac(game, seat, key_version, day, press)}"
         full_local = f"{local}+{token}"
         if len(full_local) > _MAX_LOCAL_PART:
             raise ValueError(
@@ -121,7 +129,7 @@ class ReplyTokens:
         token = _parse(address)
         if token is None:
             raise ForgedToken(f"{address!r} is not a reply address with a well-formed token")
-        expected = self._mac(token.game, token.seat, token.version, token.day)
+        expected = self._mac(token.game, token.seat, token.version, token.day, token.press)
         if not hmac.compare_digest(expected, token.mac):
             raise ForgedToken(
                 f"the reply address for game {token.game} seat {token.seat} does not carry a valid signature"
@@ -145,8 +153,9 @@ class ReplyTokens:
             )
         return token.game, token.seat
 
-    def _mac(self, game: str, seat: str, version: int, day: int) -> str:
-        message = f"pbem-reply-token:{game}.{seat}.{version}.{day}".encode()
+    def _mac(self, game: str, seat: str, version: int, day: int, press: str | None = None) -> str:
+        press_part = f".press:{press}" if press is not None else ""
+        message = f"pbem-reply-token:{game}.{seat}.{version}.{day}{press_part}".encode()
         digest = hmac.new(self._secret, message, hashlib.sha256).digest()[:_MAC_BYTES]
         return base64.b32encode(digest).decode("ascii").lower()
 
@@ -159,9 +168,17 @@ def is_token_address(address: str) -> bool:
     return _parse(address) is not None
 
 
+def press_author(address: str) -> str | None:
+    """The author (a seat name, or ``gm``) a press mail's reply address sends replies back to, or None
+    for a reply address that is not a press mail's. The shape only: verify the address first."""
+    token = _parse(address)
+    return token.press if token is not None else None
+
+
 def _parse(address: str) -> _Token | None:
     local = address.strip().strip("<>").lower().rpartition("@")[0]
     found = _TOKEN.fullmatch(local.partition("+")[2])
     if found is None:
         return None
-    return _Token(found["game"], found["seat"], int(found["version"]), int(found["day"]), found["mac"])
+    return _Token(found["game"], found["seat"], int(found["version"]), int(found["day"]), found["mac"],
+                  found["press"])

@@ -427,13 +427,14 @@ def test_a_robot_answering_every_mail_unmarked_from_a_seat_address_is_cut_off(tm
             await game.gm.send(f"GM tc-1 {game.gm_password}\nPRESS A\nAre you there?\nENDPRESS\n")
             assert "Press relayed to A." in (await game.gm.last()).body
             assert "Are you there?" in (await alice.last()).body
-            answers = await alice.receive(limit + 1, timeout=30)  # the GM answers `limit` mails of the ping-pong,
-            assert all("REFUSED" in answer.body for answer in answers[:limit])
-            assert "not answered until" in answers[-1].body  # says once that it stops answering ...
+            answers = await alice.receive(limit + 2, timeout=30)
+            assert "went as press to GM" in answers[0].body  # the answer to the press went back to the GM;
+            assert all("REFUSED" in answer.body for answer in answers[1:-1])  # then `limit` mails of ping-pong,
+            assert "not answered until" in answers[-1].body  # a notice that answers stop ...
             await eventually(lambda: any(row.error == "rate limited" for row in inbound_rows(service)))
-            await prove_quiet(service, alice)  # ... and then sends no more
+            await prove_quiet(service, alice)  # ... and then no more
             stop.set()
-            assert await asyncio.wait_for(echo, timeout=5) == limit + 2
+            assert await asyncio.wait_for(echo, timeout=5) == limit + 3
             stored = service.runner.current_orders("tc-1", "A")
             assert stored is None or stored.orders == []  # no line of the robot's was taken for an order
 

@@ -99,7 +99,9 @@ def test_orders_and_press_are_read_in_any_charset_and_transfer_encoding(
             assert service.runner.current_orders("tc-1", "A").orders == ["FEED F1", "MOVE F7-F8"]
             relayed = await bob.last()
             assert relayed.subject == "[tc-1] Press from A"
-            assert f"Press from A in game tc-1:\n\n{press}\n" in relayed.body.replace("\r\n", "\n")
+            body = relayed.body.replace("\r\n", "\n")
+            assert body.startswith("Press from A in game tc-1. A plain reply to this mail goes back to A as press")
+            assert f"\n\n{press}\n" in body
 
     asyncio.run(scenario())
 
