@@ -139,7 +139,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from pbem.mail.daemon import DaemonFailed
     from pbem.mail.serve import configure_logging, serve
 
-    configure_logging(args.verbose)
+    try:
+        configure_logging("DEBUG" if args.verbose else args.log_level, args.log_format)
+    except ValueError as error:
+        raise UsageError(str(error)) from error
     if not 0 < args.retention_days <= 3650:
         raise UsageError(f"--retention-days {args.retention_days:g}: give a number of days from 0 to 3650")
     try:
@@ -229,7 +232,11 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--retention-days", type=float, default=float(os.environ.get("PBEM_RETENTION_DAYS", "7")),
                        help="keep the text of handled and sent mail this many days (env PBEM_RETENTION_DAYS; "
                             "default 7)")
-    serve.add_argument("--verbose", action="store_true")
+    serve.add_argument("--log-level", default=os.environ.get("PBEM_LOG_LEVEL", "INFO"),
+                       help="DEBUG, INFO (default: a line per mail and per turn), WARNING or ERROR")
+    serve.add_argument("--log-format", default=os.environ.get("PBEM_LOG_FORMAT", "text"), choices=("text", "json"),
+                       help="text lines (default) or one JSON object per line")
+    serve.add_argument("--verbose", action="store_true", help="the same as --log-level DEBUG")
     serve.set_defaults(func=cmd_serve)
 
     demo = add("demo", "robots play a game to the end")

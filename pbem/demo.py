@@ -63,5 +63,6 @@ def run_offline_demo(runner: TurnRunner, *, kind: str, seed: int, out: TextIO) -
     else:
         out.write(f"the demo stopped after {MAX_DEMO_TURNS} turns without an end\n")
         return 1
-    out.write("\n" + runner.report_text(name, None))
+    last = runner.history(name)[-1].turn if runner.history(name) else 0
+    out.write(f"\nThe game ended with turn {last}. The final position:\n\n" + runner.report_text(name, None))
     return 0

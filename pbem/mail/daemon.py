@@ -33,6 +33,7 @@ import gc
 import logging
 import os
 import secrets
+import time
 from collections.abc import Awaitable, Callable, Collection
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -332,8 +333,9 @@ class MailDaemon:
     def _handle(self, inbound_id: int) -> HandleOutcome | None:
         """Handle one stored mail (in the worker thread); None when it failed for good and was marked so.
         Raises transient database errors (the mail stays unhandled, to be tried again)."""
+        started = time.perf_counter()
         try:
-            return self.service.handle(inbound_id)
+            outcome = self.service.handle(inbound_id)
         except Exception as error:
             if is_transient_error(error):
                 raise
@@ -341,6 +343,13 @@ class MailDaemon:
             with self.db.session() as session:
                 InboundStore.set_status(session, inbound_id, "failed", "internal error")
             return None
+        ms = (time.perf_counter() - started) * 1000
+        done = ", ".join(outcome.done) or outcome.reason or outcome.status
+        where = f" {outcome.game}/{outcome.seat}" if outcome.seat else f" {outcome.game}" if outcome.game else ""
+        _log.info("mail %s from %s%s: %s (%s) %.1f ms", inbound_id, outcome.sender or "?", where, done,
+                  outcome.status, ms, extra={"inbound": inbound_id, "sender": outcome.sender, "game": outcome.game,
+                                            "seat": outcome.seat, "done": done, "ms": round(ms, 1)})
+        return outcome
 
     async def _run_clock(self, games: Collection[str] | None = None) -> None:
         result = await self._work(functools.partial(self.turn_clock.tick, self.clock(), games=games))

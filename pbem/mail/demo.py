@@ -17,7 +17,7 @@ written to an mbox file in ``demo-mail/`` next to the database.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from contextlib import AsyncExitStack
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -105,7 +105,7 @@ async def _run(db_path: str, seed: int, out: TextIO) -> int:
                 for each in robots:
                     await servers.add_user(each.address)
                     await stack.enter_async_context(each)
-                code = await _play(daemon.runner, clock, gm, players, seed=seed, out=out)
+                code = await _play(daemon.runner, clock, gm, players, seed=seed, out=out, settle=daemon.caught_up)
         except (TimeoutError, RuntimeError) as error:
             out.write(f"The demo stopped: {error}\n")
             code = 1
@@ -118,7 +118,7 @@ async def _run(db_path: str, seed: int, out: TextIO) -> int:
 
 
 async def _play(runner: TurnRunner, clock: DemoClock, gm: RobotGm, players: Sequence[RobotPlayer], *,
-                seed: int, out: TextIO) -> int:
+                seed: int, out: TextIO, settle: Callable[[], Awaitable[None]]) -> int:
     name = _free_name(runner)
     await gm.create(KIND, name, f"seed={seed} nmr=feed")
     out.write(f"{gm.address} created {name} by mail (GM password {gm.password}).\n")
@@ -135,6 +135,7 @@ async def _play(runner: TurnRunner, clock: DemoClock, gm: RobotGm, players: Sequ
         clock.advance(timedelta(hours=1))  # the robots read their mail an hour later
         turn = runner.info(name).row.turn
         notes = await _send_orders(runner, name, players, reports, rng, turn)
+        await settle()  # a check reply can arrive just before the resolution its orders caused
         if runner.info(name).row.turn == turn:  # not resolved at once: some orders are missing
             await _pass_deadline(runner, clock, name, players, runner.missing_seats(name), notes)
         reports = {player.seat: await player.next_report() for player in players}

@@ -63,6 +63,9 @@ class MailNotifier:
 
     def on_resolved(self, session: Session, info: GameInfo, resolution: Resolution) -> None:
         """Queue the reports of a resolution (every turn it resolved, in one report)."""
+        for turn in resolution.turns:
+            _log.info("game %s: turn %s resolved (%s)", info.row.name, turn.record.turn, turn.record.reason,
+                      extra={"game": info.row.name, "turn": turn.record.turn, "reason": turn.record.reason})
         self.send_report(session, info, resolution.report)
 
     def remind(self, session: Session, info: GameInfo, seats: Sequence[SeatRow]) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import signal
 from datetime import timedelta
@@ -71,9 +72,43 @@ async def serve(
         db.close()
 
 
-def configure_logging(verbose: bool) -> None:
-    """Log to standard error: INFO and up (DEBUG with ``verbose``)."""
-    logging.basicConfig(
-        level=logging.DEBUG if verbose else logging.INFO,
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-    )
+_CHATTY = ("aiosmtplib", "aioimaplib", "aioimaplib.aioimaplib", "alembic", "alembic.runtime.migration",
+           "mail.log", "pymap", "asyncio")
+"""Libraries whose per-connection and start-up lines go below the default level."""
+LOG_FIELDS = ("inbound", "sender", "game", "seat", "done", "ms", "turn", "reason")
+"""The structured fields a log line may carry (``extra=``), written as keys in JSON lines."""
+
+
+class JsonLineFormatter(logging.Formatter):
+    """One JSON object per line: time, level, logger, message and the structured fields of the record."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        """Return the record as one line of JSON."""
+        line = {"time": self.formatTime(record, "%Y-%m-%dT%H:%M:%S"), "level": record.levelname,
+                "logger": record.name, "message": record.getMessage()}
+        line.update({key: getattr(record, key) for key in LOG_FIELDS if hasattr(record, key)})
+        if record.exc_info:
+            line["traceback"] = self.formatException(record.exc_info)
+        return json.dumps(line, default=str)
+
+
+def configure_logging(level: str = "INFO", log_format: str = "text") -> None:
+    """Log to standard error at ``level`` (DEBUG, INFO, WARNING, ERROR), as text lines or JSON lines.
+
+    pbem logs one line per handled mail and per resolved turn at INFO; the
+    chatter of the mail and migration libraries only shows at DEBUG.
+    Raises ValueError for an unknown level or format.
+    """
+    number = logging.getLevelName(level.upper())
+    if not isinstance(number, int):
+        raise ValueError(f"--log-level {level}: give DEBUG, INFO, WARNING or ERROR")
+    if log_format not in ("text", "json"):
+        raise ValueError(f"--log-format {log_format}: give text or json")
+    handler = logging.StreamHandler()
+    handler.setFormatter(JsonLineFormatter() if log_format == "json"
+                         else logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    root = logging.getLogger()
+    root.handlers[:] = [handler]
+    root.setLevel(number)
+    for name in _CHATTY:
+        logging.getLogger(name).setLevel(max(number, logging.WARNING) if number > logging.DEBUG else logging.DEBUG)

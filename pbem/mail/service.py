@@ -51,7 +51,7 @@ from pbem.commands import (
 )
 from pbem.core import PbemError, StaleTurn
 from pbem.games import find_game
-from pbem.mail.compose import compose_notice, compose_reply
+from pbem.mail.compose import compose_notice, compose_reply, reply_subject
 from pbem.mail.mailstore import DatabaseOutbox, InboundStore
 from pbem.mail.notices import FROM_NAME, MailNotifier
 from pbem.mail.parse import IncomingMail, MalformedMail, parse_mail, subject_tag
@@ -84,6 +84,10 @@ class Outcome:
     created: int = 0  # games this mail created
     held_password: bool = False  # the mail held a password (SIGNON, GM): its stored copy is redacted
     acted: bool = False  # a seat signed on and something was done for it (orders accepted, a command)
+    sender: str = ""  # for the log line of the mail
+    game: str = ""
+    seat: str = ""
+    done: list[str] = field(default_factory=list)  # the commands carried out, as words (JOIN, orders, HELP)
 
 
 MAX_REPLY = 64_000
@@ -111,6 +115,7 @@ class _Reply:
     game: GameRow | None = None
     seat: SeatRow | None = None
     secret: bool = False  # holds a password: the sent copy is not kept
+    tag_game: str | None = None  # a game this reply starts the player on (JOIN, CREATE): its tag goes in the subject
     size: int = 0
     repeats: dict[str, int] = field(default_factory=dict)
     left_out: int = 0
@@ -228,7 +233,7 @@ class MailService:
                 self.rate_limiter.count(mail.sender, now)
                 reply.add(f"REFUSED: {error}")
             self._send_reply(session, mail, reply, inbound_id)
-            return outcome
+            return _described(outcome, mail, reply, ["press reply"])
         tag = subject_tag(mail.subject)
         script = parse_script(mail.body, token_seat=token_address is not None, game=tag)
         limiter = self.query_limiter if _only_queries(script) else self.rate_limiter
@@ -253,7 +258,7 @@ class MailService:
                 return Outcome("ignored", "rate limited")
             limiter.count(mail.sender, now)
         self._send_reply(session, mail, reply, inbound_id)
-        return outcome
+        return _described(outcome, mail, reply, [_command_word(c) for c in script.commands])
 
     def _tell_limited(self, session: Session, mail: IncomingMail, limiter: RateLimiter, now: datetime,
                       inbound_id: int) -> None:
@@ -319,7 +324,7 @@ class MailService:
         joined = self.campaign.join(command.game, mail.sender, command.seat, session=session)
         game = self.runner.load_game(session, joined.game)
         seat = self.runner.load_seat(session, game, joined.seat)
-        reply.game, reply.seat, reply.secret = game, seat, True
+        reply.game, reply.seat, reply.secret, reply.tag_game = game, seat, True, game.name
         reply.add(
             f"You joined game {joined.game} ({find_game(game.kind).title}) as seat {joined.seat}.\n"
             f"Your password is {joined.password} (for SIGNON {joined.game} {joined.seat} {joined.password}); "
@@ -586,7 +591,9 @@ class MailService:
     def _help(self, command: Help, reply: _Reply) -> None:
         if command.kind:
             game = find_game(command.kind)
-            reply.add(f"{game.title} ({game.name}) orders:\n\n{game.help()}")
+            text = game.help().strip("\n")
+            titled = text.lower().startswith(game.title.lower())
+            reply.add(text if titled else f"{game.title} ({game.name}) orders:\n\n{text}")
         else:
             reply.add(help_text())
 
@@ -612,7 +619,7 @@ class MailService:
             gm_address=mail.sender, gm_password_hash=hash_password(password), session=session,
         )
         outcome.created += 1
-        reply.secret = True
+        reply.secret, reply.tag_game = True, command.game
         game = self.runner.load_game(session, command.game)
         reply.add(
             f"Created {game_kind.title} game {game.name} for {players} players; you are its GM.\n"
@@ -716,8 +723,11 @@ class MailService:
         if reply.game is not None and reply.seat is not None and reply.seat.address == mail.sender:
             reply_to = self.notifier.reply_address(reply.game, reply.seat)
         body = reply.text() + "\n-- \npbem game master. Send HELP for the commands.\n"
+        subject = None
+        if reply.tag_game is not None and subject_tag(mail.subject) != reply.tag_game.lower():
+            subject = f"[{reply.tag_game}] {reply_subject(mail.subject)}"  # mail clients file by the game tag
         message = compose_reply(mail, from_address=self.address, from_name=FROM_NAME, body=body,
-                                now=self.clock(), reply_to=reply_to)
+                                now=self.clock(), reply_to=reply_to, subject=subject)
         DatabaseOutbox.enqueue(session, message, purpose="reply", inbound_id=inbound_id, secret=reply.secret)
 
     def _refuse_unreadable(self, session: Session, sender: str, problem: str, inbound_id: int) -> None:
@@ -752,3 +762,20 @@ def _claims_seat(script: Script) -> bool:
 def _hours(window: timedelta) -> str:
     hours = window.total_seconds() / 3600
     return "an hour" if hours == 1 else f"{hours:g} hours"
+
+
+def _described(outcome: Outcome, mail: IncomingMail, reply: _Reply, done: list[str]) -> Outcome:
+    """``outcome`` with who sent the mail, the game and seat it spoke for, and what it did (for the log)."""
+    outcome.sender, outcome.done = mail.sender, done
+    if reply.game is not None:
+        outcome.game = reply.game.name
+        outcome.seat = reply.seat.name if reply.seat is not None else ""
+    return outcome
+
+
+def _command_word(command: object) -> str:
+    """A word for a command in the log: ``orders`` for a seat session, else the command's keyword."""
+    if isinstance(command, SeatSession):
+        return "check" if command.check else "orders"
+    return {"GmSession": "GM", "CreateGame": "CREATE", "CheckOrders": "CHECK"}.get(
+        type(command).__name__, type(command).__name__.upper())

@@ -74,7 +74,7 @@ def test_a_whole_turkey_chase_game_is_played_by_mail(tmp_path: Path) -> None:
                     await stack.enter_async_context(someone)
                 # --- CREATE, JOIN, START --------------------------------------------------
                 created = await gm.create("turkey-chase", GAME, "seed=11 nmr=feed")
-                assert created.auto_submitted == "auto-replied" and created.subject == f"Re: New game {GAME}"
+                assert created.auto_submitted == "auto-replied" and created.subject == f"[{GAME}] Re: New game {GAME}"
                 assert created.in_reply_to == read_mail(gm.transcript[0][2]).message_id
                 for person, seat in zip(people, "ABCD", strict=True):
                     joined = await person.join(GAME)
@@ -237,6 +237,7 @@ def test_a_whole_turkey_chase_game_is_played_by_mail(tmp_path: Path) -> None:
                                                       reports)
                     for check in answered.values():
                         assert "Your orders v1" in check.body and "REFUSED" not in check.body, check.body
+                    await service.daemon.caught_up()  # a check reply can come just before the resolution
                     if runner.state_json(GAME)["turn"] == turn:  # a robot had nothing to order
                         deadline = runner.info(GAME).row.deadline
                         assert deadline is not None
