@@ -1,0 +1,88 @@
+"""Players make the mistakes players make, and none of them loses a turn without knowing.
+
+Written from the players' side: what each mailbox holds afterwards. In one
+four-seat Turkey Chase game (resolve=early) one player makes a typo, one
+answers a press mail with a plain reply, one sends 25 STATUS mails and then
+orders, and one says READY early; every seat's turn is played as its player
+meant it to be.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from mail_games import OPENING_ORDERS, eventually, open_game, prove_quiet
+from mail_harness import running_service
+
+
+def test_no_seat_loses_a_turn_it_tried_to_play(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        async with running_service(tmp_path) as service:
+            game = await open_game(service)
+            alice, bob, carol, dave = (game.players[s] for s in "ABCD")
+            limit = service.daemon.service.query_limiter.max_mails
+
+            # Alice orders, then says READY: the turn does not wait for her any more.
+            await alice.reply(game.reports["A"], OPENING_ORDERS["A"] + "READY\n")
+            answer = (await alice.last()).body
+            assert "Your orders v1" in answer and "READY: your orders v2 for turn 1 of tc-1 are final" in answer
+
+            # Dave's typo is refused, nothing is stored, and he is told his turn still waits for him.
+            await dave.reply(game.reports["D"], "FEDE K6\n")
+            answer = (await dave.last()).body
+            assert 'found "FEDE"; did you mean FEED?' in answer
+            assert "No line was accepted, so nothing was stored: you have no orders for this turn yet" in answer
+            assert service.runner.current_orders("tc-1", "D") is None
+
+            # Carol writes press to Bob; Bob answers with a plain reply, which goes back to Carol as press.
+            await carol.send(f"SIGNON tc-1 C {game.passwords['C']}\nPRESS B\nShall we share the river?\nENDPRESS\n")
+            assert "Press relayed to B." in (await carol.last()).body
+            press = await bob.last()
+            assert press.body.startswith("Press from C in game tc-1. A plain reply to this mail goes back to C")
+            await bob.reply(press, "Sounds good to me\n\nBob")
+            assert "went as press to C" in (await bob.last()).body
+            assert "Sounds good to me" in (await carol.last()).body
+            assert service.runner.current_orders("tc-1", "B") is None  # the reply was never read as orders
+
+            # Carol asks for STATUS 25 times: one notice when answers pause, then her orders still count.
+            for _ in range(25):
+                await carol.send("STATUS tc-1\n")
+            answers = await carol.receive(limit + 1, timeout=30)
+            assert all("Game tc-1" in a.body for a in answers[:limit])
+            assert "not answered until" in answers[-1].body and "Orders for your seat" in answers[-1].body
+            await carol.reply(game.reports["C"], "FEED F11\n")
+            assert "Your orders v1" in (await carol.last()).body
+
+            # Bob and Dave send their orders: only now, with every seat in, the turn resolves.
+            assert service.runner.info("tc-1").row.turn == 1
+            await bob.reply(game.reports["B"], OPENING_ORDERS["B"])
+            assert "Your orders v1" in (await bob.last()).body
+            assert service.runner.info("tc-1").row.turn == 1, "the turn must still wait for Dave"
+            await dave.reply(game.reports["D"], "FEED K6\n")
+            assert "Your orders v1" in (await dave.last()).body
+            await eventually(lambda: service.runner.info("tc-1").row.turn == 2)
+            record = service.runner.history("tc-1")[0]
+            assert record.reason == "all-in" and record.nmr == []
+            assert record.orders["D"] == ["FEED K6"] and record.orders["C"] == ["FEED F11"]
+            for person in (alice, bob, carol, dave):
+                assert (await person.last()).subject == "[tc-1] Turn 2"
+            await prove_quiet(service, alice, bob, dave)
+
+    asyncio.run(scenario())
+
+
+def test_noorders_withdraws_on_purpose_and_counts_as_in(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        async with running_service(tmp_path) as service:
+            game = await open_game(service)
+            alice = game.players["A"]
+            await alice.reply(game.reports["A"], OPENING_ORDERS["A"])
+            assert "Your orders v1" in (await alice.last()).body
+            await alice.reply(game.reports["A"], "NOORDERS\n")
+            assert "are withdrawn (v2 is an empty set: you hold)" in (await alice.last()).body
+            current = service.runner.current_orders("tc-1", "A")
+            assert current is not None and current.orders == []
+            assert "A" not in service.runner.missing_seats("tc-1")
+
+    asyncio.run(scenario())
