@@ -311,6 +311,7 @@ def test_demo_offline_plays_to_the_end(tmp_path: Path) -> None:
     assert turn_lines, out
     turns = [int(n) for n in turn_lines]
     assert turns == list(range(1, len(turns) + 1)), "one line per turn, in order"
+    assert f"The game ended with turn {turns[-1]}. The final position:" in out
     assert "The game is over." in out
     assert "REFUSED" not in out, "the robots' orders are legal"
     header = re.search(r"^Turkey Chase -- game (\S+), public report$", out, re.MULTILINE)

@@ -10,10 +10,16 @@ meant it to be.
 from __future__ import annotations
 
 import asyncio
+import json
+import logging
 from pathlib import Path
+
+import pytest
 
 from mail_games import OPENING_ORDERS, eventually, open_game, prove_quiet
 from mail_harness import running_service
+
+from pbem.mail.serve import JsonLineFormatter
 
 
 def test_no_seat_loses_a_turn_it_tried_to_play(tmp_path: Path) -> None:
@@ -86,3 +92,67 @@ def test_noorders_withdraws_on_purpose_and_counts_as_in(tmp_path: Path) -> None:
             assert "A" not in service.runner.missing_seats("tc-1")
 
     asyncio.run(scenario())
+
+
+def test_every_answer_of_a_mail_comes_in_line_order_with_its_line_number(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        async with running_service(tmp_path) as service:
+            game = await open_game(service)
+            stranger = service.person("newcomer@outside.test")
+            await stranger.send("STATUS tc-1\nJOIN tc-1\nFROB x\nHELP\n")
+            body = (await stranger.last()).body
+            status, join, frob = body.index("Game tc-1"), body.index("line 2: REFUSED: game tc-1 is not open"), \
+                body.index("line 3: FROB x")
+            assert status < join < frob < body.index("pbem commands")
+            assert game.name == "tc-1"
+
+    asyncio.run(scenario())
+
+
+def test_small_things_a_player_notices(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        async with running_service(tmp_path) as service:
+            gm = service.person("boss@players.test")
+            await gm.send("CREATE turkey-chase tc-9 seed=3\n", subject="new game")
+            created = await gm.last()
+            assert created.subject == "[tc-9] Re: new game"
+            player = service.person("zoe@players.test")
+            await player.send("JOIN tc-9\n", subject="hello")
+            joined = await player.last()
+            assert joined.subject == "[tc-9] Re: hello", "a JOIN reply carries the game's tag"
+            await player.send("HELP turkey-chase\n", subject="help")
+            help_text = (await player.last()).body
+            assert help_text.count("TURKEY CHASE") == 1 and "Turkey Chase (turkey-chase) orders" not in help_text
+            assert "\n\n\n" not in help_text.replace("\r\n", "\n")
+
+    asyncio.run(scenario())
+
+
+def test_the_console_logs_one_line_per_mail_and_per_turn(tmp_path: Path,
+                                                          caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.INFO, logger="pbem")
+
+    async def scenario() -> None:
+        async with running_service(tmp_path) as service:
+            game = await open_game(service)
+            orders = {**OPENING_ORDERS, "C": "FEED F11\n", "D": "FEED K6\n"}
+            for seat in "ABCD":
+                await game.players[seat].reply(game.reports[seat], orders[seat])
+                await game.players[seat].last()
+            await eventually(lambda: service.runner.info("tc-1").row.turn == 2)
+
+    asyncio.run(scenario())
+    mail_lines = [r for r in caplog.records if r.name == "pbem.mail.daemon" and r.getMessage().startswith("mail ")]
+    orders = [r for r in mail_lines if getattr(r, "seat", "") == "A" and getattr(r, "done", "") == "orders"]
+    assert orders and orders[0].sender == "alice@players.test" and orders[0].game == "tc-1"
+    assert isinstance(orders[0].ms, float)
+    turns = [r.getMessage() for r in caplog.records if r.name == "pbem.mail.notices"]
+    assert "game tc-1: turn 1 resolved (all-in)" in turns
+
+
+def test_json_log_lines_carry_the_fields() -> None:
+    record = logging.LogRecord("pbem.mail.daemon", logging.INFO, __file__, 1, "mail %s from %s", (7, "a@b.c"), None)
+    record.sender, record.game, record.ms = "a@b.c", "tc-1", 1.5
+    line = json.loads(JsonLineFormatter().format(record))
+    assert line["message"] == "mail 7 from a@b.c" and line["game"] == "tc-1" and line["ms"] == 1.5
+    assert line["level"] == "INFO"
