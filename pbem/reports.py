@@ -25,6 +25,7 @@ from functools import cache
 from typing import Any
 
 import jinja2
+from markupsafe import Markup, escape
 
 from pbem.core import Event, Game, Outcome, Phase
 from pbem.core.protocol import format_score
@@ -34,7 +35,7 @@ from pbem.resources import template_dir
 @cache
 def environment(*, html: bool = False) -> jinja2.Environment:
     """Return the shared jinja2 environment (StrictUndefined; autoescape for HTML)."""
-    return jinja2.Environment(
+    env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(template_dir())),
         undefined=jinja2.StrictUndefined,
         autoescape=html,
@@ -42,6 +43,13 @@ def environment(*, html: bool = False) -> jinja2.Environment:
         lstrip_blocks=True,
         keep_trailing_newline=True,
     )
+    env.filters["lines"] = _html_lines
+    return env
+
+
+def _html_lines(text: str) -> Markup:
+    """Plain text as HTML: escaped, each line break a <br> (for prose, which may wrap)."""
+    return Markup("<br>\n").join(escape(line) for line in str(text).rstrip("\n").split("\n"))
 
 
 @dataclass(frozen=True)
