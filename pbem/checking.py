@@ -46,24 +46,24 @@ class CheckResult:
         """True when every line was accepted and the submission as a whole is fine."""
         return not self.general and all(line.problem is None for line in self.lines)
 
-    def render(self) -> str:
-        """Return the check as the player reads it: each line, a caret under a bad column, the verdict."""
+    @property
+    def heading(self) -> str | None:
+        """The line naming the game, seat and turn (None for a check without a game)."""
+        if self.game is None:
+            return None
+        return f"Game {self.game} ({self.kind}), seat {self.seat}, turn {self.turn}."
+
+    @property
+    def asks_for_orders(self) -> bool:
+        """True when the player should send (corrected) orders: a line was refused or none stored."""
+        return self.game is not None and (not self.is_clean or self.kept is not None)
+
+    def verdict(self) -> list[str]:
+        """The lines after the per-line check: problems of the whole submission, the counts, what
+        was stored or what stands, and the deadline."""
         out: list[str] = []
-        if self.game is not None:
-            out.append(f"Game {self.game} ({self.kind}), seat {self.seat}, turn {self.turn}.")
         if not self.lines:
             out.append("No orders found.")
-        for line in self.lines:
-            prefix = f"{line.number:>3}  "
-            if line.problem is None:
-                out.append(f"{prefix}{line.text.strip()}")
-                out.append(f"{' ' * len(prefix)}ok")
-                continue
-            out.append(f"{prefix}{line.text}")
-            if line.problem.column is not None:
-                out.append(" " * (len(prefix) + line.problem.column - 1) + "^")
-            where = f"line {line.number}" + (f", column {line.problem.column}" if line.problem.column else "")
-            out.append(f"{' ' * len(prefix)}REFUSED ({where}): {line.problem.message}")
         for problem in self.general:
             out.append(f"REFUSED: {problem}")
         if self.summary and not self.general:
@@ -84,7 +84,25 @@ class CheckResult:
                            "Send corrected orders before the deadline.")
         if self.deadline:
             out.append(f"Deadline: {self.deadline}.")
-        return "\n".join(out) + "\n"
+        return out
+
+    def render(self) -> str:
+        """Return the check as the player reads it: each line, a caret under a bad column, the verdict."""
+        out: list[str] = [self.heading] if self.heading is not None else []
+        for line in self.lines:
+            prefix = f"{line.number:>3}  "
+            if line.problem is None:
+                out.append(f"{prefix}{line.text.strip()}")
+                out.append(f"{' ' * len(prefix)}ok")
+                continue
+            out.append(f"{prefix}{line.text}")
+            if line.problem.column is not None:
+                out.append(" " * (len(prefix) + line.problem.column - 1) + "^")
+            where = f"line {line.number}" + (f", column {line.problem.column}" if line.problem.column else "")
+            out.append(f"{' ' * len(prefix)}REFUSED ({where}): {line.problem.message}")
+        if not self.lines:
+            out.append("No orders found.")
+        return "\n".join(out + [v for v in self.verdict() if v != "No orders found."]) + "\n"
 
 
 def check_orders(game: Game[Any, Any], state: Any, seat: str, parsed: ParsedOrders) -> CheckResult:

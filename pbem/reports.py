@@ -27,6 +27,7 @@ from typing import Any
 import jinja2
 from markupsafe import Markup, escape
 
+from pbem.checking import CheckResult
 from pbem.core import Event, Game, Outcome, Phase
 from pbem.core.protocol import format_score
 from pbem.resources import template_dir
@@ -112,3 +113,28 @@ def render_report(report: ReportInput, seat: str | None, *, html: bool = False) 
         [f"{report.game.name}/report.{suffix}.j2", f"common/report.{suffix}.j2"]
     )
     return template.render(report_context(report, seat))
+
+
+@dataclass(frozen=True)
+class MailSection:
+    """One part of a reply or notice: plain text, or an order check (with a line of text before it)."""
+
+    text: str
+    check: CheckResult | None = None
+    intro: str = ""
+
+
+@dataclass(frozen=True)
+class OrdersWanted:
+    """What the call for orders at the top of a mail names: the game kind (for HELP) and the deadline."""
+
+    kind: str
+    deadline: str | None = None
+
+
+def render_mail_html(title: str, sections: Sequence[MailSection], *, ask: OrdersWanted | None = None,
+                     footer: str = "") -> str:
+    """Render the HTML part of a reply or notice: ``sections`` in order, order checks as tables,
+    and with ``ask`` the line "Reply to this mail with your orders" and the HELP command on top."""
+    template = environment(html=True).get_template("common/reply.html.j2")
+    return template.render(title=title, sections=list(sections), ask=ask, footer=footer)

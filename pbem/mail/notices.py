@@ -16,7 +16,7 @@ from pbem.addresses import is_plain_address
 from pbem.mail.compose import compose_report
 from pbem.mail.mailstore import DatabaseOutbox
 from pbem.mail.tokens import ReplyTokens
-from pbem.reports import ReportInput, render_report
+from pbem.reports import MailSection, OrdersWanted, ReportInput, render_mail_html, render_report
 from pbem.store.tables import GameRow, SeatRow
 from pbem.turns import GameInfo, Resolution
 
@@ -75,13 +75,14 @@ class MailNotifier:
         for seat in seats:
             if not seat.address:
                 continue
-            body = (
-                f"Reminder: game {row.name} ({info.game.title}) has no orders from seat {seat.name} for "
-                f"turn {row.turn}. They are due by {deadline}.\n\n"
-                "Reply to this mail with your orders, one per line. Send HELP for the order syntax.\n"
-            )
-            self._queue(session, row, seat.address, f"[{row.name}] Reminder: turn {row.turn} orders due",
-                        body, None, reply_to=self.reply_address(row, seat), purpose="reminder")
+            subject = f"[{row.name}] Reminder: turn {row.turn} orders due"
+            text = (f"Reminder: game {row.name} ({info.game.title}) has no orders from seat {seat.name} for "
+                    f"turn {row.turn}. They are due by {deadline}.")
+            body = (f"{text}\n\nReply to this mail with your orders, one per line. "
+                    f"Send HELP {info.game.name} for the order syntax.\n")
+            html = render_mail_html(subject, [MailSection(text)], ask=OrdersWanted(info.game.name, deadline))
+            self._queue(session, row, seat.address, subject, body, html,
+                        reply_to=self.reply_address(row, seat), purpose="reminder")
 
     def tell_gm(self, session: Session, info: GameInfo, text: str) -> None:
         """Queue a notice to the GM of the game (nothing when it has none)."""

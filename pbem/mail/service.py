@@ -18,7 +18,7 @@ from datetime import datetime, timedelta
 from sqlmodel import Session
 
 from pbem.campaign import Campaign, LockedOut, NotAuthorised
-from pbem.checking import check_syntax
+from pbem.checking import CheckResult, check_syntax
 from pbem.clock import format_utc
 from pbem.commands import (
     AssignSeat,
@@ -58,6 +58,7 @@ from pbem.mail.parse import IncomingMail, MalformedMail, parse_mail, subject_tag
 from pbem.mail.policy import DEFAULT_MAX_SIZE, RateLimiter, is_oversized, never_answer_reason
 from pbem.mail.tokens import ReplyTokens, TokenError, is_token_address, press_author
 from pbem.passwords import hash_password, new_password
+from pbem.reports import MailSection, OrdersWanted, render_mail_html
 from pbem.store.tables import GameRow, SeatRow
 from pbem.turns import TurnRunner
 
@@ -111,7 +112,7 @@ class _Reply:
 
     limit: int = MAX_REPLY
     line: int = 0  # the mail line whose command is being answered: sections are listed in line order
-    sections: list[tuple[int, int, str]] = field(default_factory=list)
+    sections: list[tuple[int, int, MailSection]] = field(default_factory=list)
     game: GameRow | None = None
     seat: SeatRow | None = None
     secret: bool = False  # holds a password: the sent copy is not kept
@@ -120,8 +121,9 @@ class _Reply:
     repeats: dict[str, int] = field(default_factory=dict)
     left_out: int = 0
 
-    def add(self, text: str) -> None:
-        """Add a section, unless it repeats one (then it is counted) or the reply is full (then it is dropped)."""
+    def add(self, text: str, *, check: CheckResult | None = None, intro: str = "") -> None:
+        """Add a section (with ``check``: an order check, shown as a table in HTML), unless it repeats one
+        (then it is counted) or the reply is full (then it is dropped)."""
         text = text.rstrip() + "\n"
         if text in self.repeats:
             self.repeats[text] += 1
@@ -129,17 +131,31 @@ class _Reply:
             self.left_out += 1
         else:
             self.repeats[text] = 0
-            self.sections.append((self.line, len(self.sections), text))
+            self.sections.append((self.line, len(self.sections), MailSection(text, check, intro)))
             self.size += len(text)
 
-    def text(self) -> str:
-        """The reply's sections, then a line for each folded repeat and for what did not fit."""
+    def ordered(self) -> list[MailSection]:
+        """The reply's sections in mail line order, then a note for each folded repeat and for what did
+        not fit."""
         notes = [f"{first_line(text)}: answered once above; {count:,} more identical answer(s) left out."
                  for text, count in self.repeats.items() if count]
         if self.left_out:
             notes.append(f"This reply is limited to {self.limit:,} characters: {self.left_out:,} more answer(s) "
                          "were left out. Send fewer commands per mail.")
-        return "\n".join([text for _, _, text in sorted(self.sections)] + [note + "\n" for note in notes])
+        ordered = [section for _, _, section in sorted(self.sections, key=lambda entry: entry[:2])]
+        return ordered + [MailSection(note + "\n") for note in notes]
+
+    def text(self) -> str:
+        """The reply as plain text: :meth:`ordered` joined."""
+        return "\n".join(section.text for section in self.ordered())
+
+    @property
+    def asks_for(self) -> OrdersWanted | None:
+        """What to ask for when a check in the reply wants (corrected) orders."""
+        for _, _, section in self.sections:
+            if section.check is not None and section.check.asks_for_orders:
+                return OrdersWanted(section.check.kind, section.check.deadline)
+        return None
 
 
 def first_line(text: str) -> str:
@@ -308,7 +324,8 @@ class MailService:
             self._help(command, reply)
         elif isinstance(command, CheckOrders):
             result = check_syntax(command.kind, command.orders.numbered_text)
-            reply.add(f"Syntax check against {result.kind} (nothing stored):\n" + result.render())
+            intro = f"Syntax check against {result.kind} (nothing stored):"
+            reply.add(f"{intro}\n" + result.render(), check=result, intro=intro)
         elif isinstance(command, SeatSession):
             self._seat_session(session, mail, command, token_address, tag, reply, outcome)
         elif isinstance(command, GmSession):
@@ -476,8 +493,8 @@ class MailService:
             game.name, seat.name, command.orders.numbered_text, store=not command.check,
             source=f"mail:{mail.message_id}", session=session,
         )
-        header = "CHECK only, nothing stored:\n" if command.check else ""
-        reply.add(header + result.render())
+        intro = "CHECK only, nothing stored:" if command.check else ""
+        reply.add((f"{intro}\n" if intro else "") + result.render(), check=result, intro=intro)
         if result.version is not None:
             outcome.submitted.append((game.name, seat.name))
             outcome.accepted += len(result.accepted)
@@ -722,11 +739,16 @@ class MailService:
         reply_to = None
         if reply.game is not None and reply.seat is not None and reply.seat.address == mail.sender:
             reply_to = self.notifier.reply_address(reply.game, reply.seat)
-        body = reply.text() + "\n-- \npbem game master. Send HELP for the commands.\n"
+        footer = "pbem game master. Send HELP for the commands."
+        sections = reply.ordered()
+        body = "\n".join(section.text for section in sections) + f"\n-- \n{footer}\n"
+        # An order check gets an HTML part (a table that keeps its carets); short answers stay plain text.
+        html = (render_mail_html(reply_subject(mail.subject), sections, ask=reply.asks_for, footer=footer)
+                if any(section.check is not None for section in sections) else None)
         subject = None
         if reply.tag_game is not None and subject_tag(mail.subject) != reply.tag_game.lower():
             subject = f"[{reply.tag_game}] {reply_subject(mail.subject)}"  # mail clients file by the game tag
-        message = compose_reply(mail, from_address=self.address, from_name=FROM_NAME, body=body,
+        message = compose_reply(mail, from_address=self.address, from_name=FROM_NAME, body=body, html=html,
                                 now=self.clock(), reply_to=reply_to, subject=subject)
         DatabaseOutbox.enqueue(session, message, purpose="reply", inbound_id=inbound_id, secret=reply.secret)
 
