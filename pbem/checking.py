@@ -56,7 +56,7 @@ class CheckResult:
     @property
     def asks_for_orders(self) -> bool:
         """True when the player should send (corrected) orders: a line was refused or none stored."""
-        return self.game is not None and (not self.is_clean or self.kept is not None)
+        return self.game is not None and (not self.is_clean or self.standing is not None)
 
     def verdict(self) -> list[str]:
         """The lines after the per-line check: problems of the whole submission, the counts, what
