@@ -1,0 +1,67 @@
+"""The HTML of the mails a player gets, looked at in a real browser (headless Chromium): an
+order-check reply, a turn report and a reminder, each taken from the player's mailbox and
+rendered 600 px and 1000 px wide: a full-size screenshot, no horizontal scrolling, and the
+things a player looks for are on the page."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from pathlib import Path
+
+import pytest
+from browser import chromium, render
+from mail_games import open_game
+from mail_harness import running_service
+
+WIDTHS = (600, 1000)
+
+
+@pytest.fixture(scope="module")
+def mails(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    """The HTML parts of a check reply and a turn report as alice received them, and of the
+    reminder bob (no orders sent) received."""
+    chromium()  # skip at once, with the reason, when there is no browser
+    folder = tmp_path_factory.mktemp("mails")
+
+    async def scenario() -> dict[str, str]:
+        async with running_service(folder) as service:
+            game = await open_game(service)
+            alice = game.players["A"]
+            await alice.reply(game.reports["A"], "FEED F1\nMOVE F7-F77\nFEDE K6\n")
+            reply = await alice.last()
+            service.clock.advance(hours=37)  # 11 hours before the 48-hour deadline: reminders go out
+            reminder = await game.players["B"].last()
+            assert reminder.subject == "[tc-1] Reminder: turn 1 orders due"
+            assert reply.html and reminder.html and game.reports["A"].html
+            return {"reply": reply.html, "report": game.reports["A"].html, "reminder": reminder.html}
+
+    return asyncio.run(scenario())
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+@pytest.mark.parametrize("kind", ["reply", "report", "reminder"])
+def test_a_mail_renders_at_full_size_without_horizontal_scrolling(
+        mails: dict[str, str], kind: str, width: int, tmp_path: Path) -> None:
+    page = render(mails[kind], width, tmp_path)
+    assert page.screenshot_size == (width, 900)
+    assert page.screenshot_bytes > 3000, "the screenshot shows something, not an empty page"
+    assert page.scroll_width <= page.inner_width == width, f"{kind} is {page.scroll_width} px wide at {width} px"
+    assert "Reply to this mail with your orders" in page.text
+    assert "HELP turkey-chase" in page.text
+
+
+def test_the_check_reply_keeps_the_caret_under_the_bad_column(mails: dict[str, str], tmp_path: Path) -> None:
+    page = render(mails["reply"], 600, tmp_path)
+    for order, word in (("MOVE F7-F77", "F77"), ("FEDE K6", "FEDE")):
+        lines = page.text.split("\n")
+        at = next(i for i, line in enumerate(lines) if line.rstrip() == order)
+        assert lines[at + 1].index("^") == order.index(word), page.text
+    assert re.search(r'found "FEDE"; did you mean FEED\?', page.text)
+    assert "REFUSED" in page.text and "ok" in page.text
+
+
+def test_the_report_shows_the_scores_and_the_readers_pieces_near_the_top(mails: dict[str, str], tmp_path: Path) -> None:
+    text = render(mails["report"], 1000, tmp_path).text
+    assert text.index("Scores") < text.index("Your pieces") < text.index("The cornfield")
+    assert "A (you)" in text and "Farmers\tF7" in text and "Birds\tF1, F1" in text
