@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from pbem.core import Event, GameError, GameRng, OrderProblem, Outcome, Phase, Resolution
-from pbem.orders import OrdersTransformer
+from pbem.core.transformer import OrdersTransformer
 
 
 @dataclass(frozen=True)
