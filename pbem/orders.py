@@ -90,6 +90,7 @@ class OrderParser:
         self._parser = Lark.open(
             str(path),
             parser="lalr",
+            import_paths=[str(grammar_dir())],
             transformer=game.transformer(),
             cache=True,
             maybe_placeholders=False,
