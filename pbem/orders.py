@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
-from lark import Lark, Transformer
+from lark import Lark
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 
 from pbem.core import Game
@@ -90,6 +90,7 @@ class OrderParser:
         self._parser = Lark.open(
             str(path),
             parser="lalr",
+            import_paths=[str(grammar_dir())],
             transformer=game.transformer(),
             cache=True,
             maybe_placeholders=False,
@@ -224,11 +225,3 @@ def parser_for(game_name: str) -> OrderParser:
     from pbem.games import find_game
 
     return OrderParser(find_game(game_name))
-
-
-class OrdersTransformer(Transformer):  # type: ignore[type-arg]
-    """Base for the games' transformers: ``start`` yields the list of orders."""
-
-    def start(self, children: list[Any]) -> list[Any]:
-        """Return the orders of a submission, in line order."""
-        return list(children)

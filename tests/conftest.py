@@ -18,7 +18,7 @@ sys.path.insert(0, str(Path(__file__).parent / "support"))
 @pytest.fixture
 def tiny_game() -> Iterator[str]:
     """Register the test-only game kind ``tiny`` for the duration of a test."""
-    games.GAMES["tiny"] = "tiny_game:TinyGame"
+    games.GAMES["tiny"] = "tiny.rules:TinyGame"
     games.find_game.cache_clear()
     yield "tiny"
     del games.GAMES["tiny"]

@@ -10,13 +10,17 @@ through the real runner and database, with reports rendered for every seat.
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import pytest
 
 from pbem.core import Game, GameRng
+from pbem.core.game import TurnShape
 from pbem.games import GAMES, find_game
+from pbem.commands import RESERVED_WORDS
 from pbem.orders import parser_for
+from pbem.resources import grammar_dir
 from pbem.turns import TurnRunner
 
 MAX_STEPS = 5_000
@@ -40,11 +44,15 @@ def play(game: Game[Any, Any], players: int, seed: int) -> tuple[Any, list[dict[
     state = game.setup(seats, {}, rng)
     history: list[dict[str, list[str]]] = []
     states = [state]
+    widest = 0
     for _ in range(MAX_STEPS):
         if game.outcome(state) is not None:
             break
         phase = game.phase(state)
         assert phase.seats and set(phase.seats) <= set(seats)
+        if game.facts().turn_shape is TurnShape.SEQUENTIAL:
+            assert len(phase.seats) == 1, f"{game.name} declares sequential turns but {phase.seats} owe orders"
+        widest = max(widest, len(phase.seats))
         orders: dict[str, list[Any]] = {}
         for seat in phase.seats:
             forced = game.forced_orders(state, seat)
@@ -61,6 +69,8 @@ def play(game: Game[Any, Any], players: int, seed: int) -> tuple[Any, list[dict[
         states.append(state)
     else:
         pytest.fail(f"{game.name} with {players} players did not end in {MAX_STEPS} steps")
+    if game.facts().turn_shape is TurnShape.SIMULTANEOUS and players > 1:
+        assert widest > 1, f"{game.name} declares simultaneous turns but never asked two seats at once"
     return state, history, states
 
 
@@ -112,3 +122,20 @@ def test_a_game_of_each_kind_runs_through_the_runner_and_replays(kind: str, runn
     for seat in [None, *seats]:
         text = runner.report_text("g1", seat)
         assert "The game is over" in text
+
+
+@pytest.mark.parametrize("kind", sorted(GAMES))
+def test_declared_facts_match_the_game(kind: str) -> None:
+    game = find_game(kind)
+    facts = game.facts()  # type: ignore[attr-defined]
+    assert (facts.min_players, facts.max_players) == (game.min_players, game.max_players)
+    assert isinstance(facts.turn_shape, TurnShape)
+
+
+@pytest.mark.parametrize("kind", sorted(GAMES))
+def test_no_order_word_is_a_command_word(kind: str) -> None:
+    game = find_game(kind)
+    path = grammar_dir() / game.grammar
+    words = {word.upper() for word in re.findall(r'"([A-Za-z]+)"i?', path.read_text(encoding="utf-8"))}
+    assert words, f"no order words found in {path}"
+    assert words & RESERVED_WORDS == set()

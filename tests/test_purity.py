@@ -8,9 +8,13 @@ interpreter, because this test process has long since imported all of them.
 
 from __future__ import annotations
 
+import ast
 import json
 import subprocess
 import sys
+from pathlib import Path
+
+import pbem.games
 
 from pbem.games import GAMES
 
@@ -43,3 +47,32 @@ def test_importing_every_rules_module_loads_no_impure_library() -> None:
     assert impure == [], f"importing the rules loaded {impure}"
     assert "pbem.orders" not in loaded
     assert not any(m.startswith("pbem.games.") and m.endswith(".grammar") for m in loaded)
+
+
+def _imported_roots(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    roots: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            roots.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            roots.add(node.module)
+    return roots
+
+
+def test_every_module_of_every_game_package_imports_only_the_stdlib_pbem_core_and_itself() -> None:
+    games_dir = Path(pbem.games.__file__).parent
+    packages = sorted(p for p in games_dir.iterdir() if (p / "__init__.py").is_file())
+    assert len(packages) >= len(GAMES)
+    offenders = []
+    for package in packages:
+        own = f"pbem.games.{package.name}"
+        for module in sorted(package.rglob("*.py")):
+            for name in _imported_roots(module):
+                root = name.split(".")[0]
+                allowed = (root in sys.stdlib_module_names or name == "pbem.core" or name.startswith("pbem.core.")
+                           or name == own or name.startswith(own + ".")
+                           or (root == "lark" and module.name == "grammar.py"))
+                if not allowed:
+                    offenders.append(f"{module.relative_to(games_dir)}: {name}")
+    assert offenders == []

@@ -9,7 +9,7 @@ from typing import Any
 from lark import Token
 
 from pbem.games.farm_cheesi.orders import Bonus, Enter, Move
-from pbem.orders import OrdersTransformer
+from pbem.core.transformer import OrdersTransformer
 
 
 class FarmCheesiTransformer(OrdersTransformer):

@@ -19,6 +19,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from pbem.core import Event, GameError, GameRng, IllegalOrder, OrderProblem, Outcome, Phase, Resolution
+from pbem.core.game import BaseGame, TurnShape
 from pbem.core.seats import START, START_DESCRIPTION, first_player
 from pbem.core.dice import describe_dice, is_doublet, opposite_faces, roll_dice
 from pbem.games.farm_cheesi.board import (
@@ -163,8 +164,12 @@ seats 2 and 4.
 """
 
 
-class FarmCheesi:
+class FarmCheesi(BaseGame[Any, Any]):
     """The Farm-cheesi game (kind ``farm-cheesi``): see :data:`HELP` for the rules as played."""
+
+    turn_shape: ClassVar[TurnShape] = TurnShape.SEQUENTIAL
+    has_chance: ClassVar[bool] = True
+    has_hidden_information: ClassVar[bool] = False
 
     name: ClassVar[str] = "farm-cheesi"
     title: ClassVar[str] = "Farm-cheesi"

@@ -9,7 +9,7 @@ from typing import Any
 from lark import Token
 
 from pbem.games.fungus.orders import Drop, DropNone, Place
-from pbem.orders import OrdersTransformer
+from pbem.core.transformer import OrdersTransformer
 
 
 class FungusTransformer(OrdersTransformer):

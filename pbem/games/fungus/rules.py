@@ -8,6 +8,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from pbem.core import Event, GameError, GameRng, OrderProblem, Outcome, Phase, Resolution
+from pbem.core.game import BaseGame, TurnShape
 from pbem.core.seats import START, START_DESCRIPTION, first_player, numbered_seats
 from pbem.core.hexgrid import BadHexName, HexCell
 
@@ -100,8 +101,12 @@ Decisions where the rules are silent:
 """
 
 
-class Fungus:
+class Fungus(BaseGame[Any, Any]):
     """Fungus by Bobby Doran, for 2 to 4 players, basic and aggressive variants."""
+
+    turn_shape: ClassVar[TurnShape] = TurnShape.SEQUENTIAL
+    has_chance: ClassVar[bool] = True
+    has_hidden_information: ClassVar[bool] = False
 
     name: ClassVar[str] = "fungus"
     title: ClassVar[str] = "Fungus"

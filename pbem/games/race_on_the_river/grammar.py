@@ -9,7 +9,7 @@ from typing import Any
 from lark import Token
 
 from pbem.games.race_on_the_river.orders import Bid
-from pbem.orders import OrdersTransformer
+from pbem.core.transformer import OrdersTransformer
 
 
 class RaceTransformer(OrdersTransformer):

@@ -15,6 +15,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from pbem.core import Event, GameError, GameRng, IllegalOrder, OrderProblem, Outcome, Phase, Resolution
+from pbem.core.game import BaseGame, TurnShape
 from pbem.core.seats import numbered_seats
 from pbem.games.race_on_the_river.orders import Bid
 from pbem.games.race_on_the_river.state import RIVER_SPACES, STAMINA, RaceState, dump_state, load_state
@@ -79,8 +80,12 @@ No orders by the deadline (NMR): BID 0.
 """
 
 
-class RaceOnTheRiver:
+class RaceOnTheRiver(BaseGame[Any, Any]):
     """The Race on the River game object (stateless; every method is pure)."""
+
+    turn_shape: ClassVar[TurnShape] = TurnShape.SIMULTANEOUS
+    has_chance: ClassVar[bool] = True
+    has_hidden_information: ClassVar[bool] = False
 
     name: ClassVar[str] = "race-on-the-river"
     title: ClassVar[str] = "Race on the River"

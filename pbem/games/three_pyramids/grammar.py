@@ -9,7 +9,7 @@ from typing import Any
 from lark import Token
 
 from pbem.games.three_pyramids.orders import Play
-from pbem.orders import OrdersTransformer
+from pbem.core.transformer import OrdersTransformer
 
 _PYRAMID_NAMES = {"left": "LEFT", "center": "CENTER", "centre": "CENTER", "right": "RIGHT"}
 

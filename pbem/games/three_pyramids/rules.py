@@ -15,6 +15,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from pbem.core import Event, GameError, GameRng, IllegalOrder, OrderProblem, Outcome, Phase, Resolution
+from pbem.core.game import BaseGame, TurnShape
 from pbem.core.bag import Bag
 from pbem.core.seats import START, START_DESCRIPTION, first_player, numbered_seats
 from pbem.games.three_pyramids.orders import Play
@@ -86,8 +87,12 @@ red, white, yellow; e.g. PLAY LEFT black black comes before PLAY LEFT blue).
 """
 
 
-class ThreePyramids:
+class ThreePyramids(BaseGame[Any, Any]):
     """The Three Pyramids game object (stateless; every method is pure)."""
+
+    turn_shape: ClassVar[TurnShape] = TurnShape.SEQUENTIAL
+    has_chance: ClassVar[bool] = True
+    has_hidden_information: ClassVar[bool] = True
 
     name: ClassVar[str] = "three-pyramids"
     title: ClassVar[str] = "The Three Pyramids"

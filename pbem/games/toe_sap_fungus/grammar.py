@@ -9,7 +9,7 @@ from typing import Any
 from lark import Token
 
 from pbem.games.toe_sap_fungus.orders import MoveOrder, OfferOrder, RankOrder, ShellOrder, ValueOrder
-from pbem.orders import OrdersTransformer
+from pbem.core.transformer import OrdersTransformer
 
 
 class ToeSapTransformer(OrdersTransformer):

@@ -12,6 +12,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from pbem.core import Event, GameError, GameRng, OrderProblem, Outcome, Phase, Resolution
+from pbem.core.game import BaseGame, TurnShape
 from pbem.core.seats import START, START_DESCRIPTION, first_player, numbered_seats
 from pbem.games.toe_sap_fungus import board, scoring
 from pbem.games.toe_sap_fungus.board import GRID, PlayOrder
@@ -93,8 +94,12 @@ Rulings where the rule book is silent:
 """
 
 
-class ToeSapFungus:
+class ToeSapFungus(BaseGame[Any, Any]):
     """Johnny and the Toe-Sap Fungus for 2-4 players on a chess board."""
+
+    turn_shape: ClassVar[TurnShape] = TurnShape.SEQUENTIAL
+    has_chance: ClassVar[bool] = True
+    has_hidden_information: ClassVar[bool] = False
 
     name: ClassVar[str] = "toe-sap-fungus"
     title: ClassVar[str] = "Johnny and the Toe-Sap Fungus"

@@ -12,7 +12,7 @@ from lark import Token
 from pbem.core.grid import Cell
 from pbem.games.turkey_chase.board import GRID
 from pbem.games.turkey_chase.orders import Build, Destroy, Feed, Move, New
-from pbem.orders import OrdersTransformer
+from pbem.core.transformer import OrdersTransformer
 
 
 class TurkeyChaseTransformer(OrdersTransformer):

@@ -12,6 +12,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from pbem.core import GameError, GameRng, OrderProblem, Outcome, Phase, Resolution
+from pbem.core.game import BaseGame, TurnShape
 from pbem.games.turkey_chase.board import BUDGET, CELLS, FENCE_NAME, NAME, NEW_FROM_TURN, SEAT_INDEX, SEATS
 from pbem.games.turkey_chase.orders import Feed, TurkeyOrder
 from pbem.games.turkey_chase.planning import orders_cost, validate_orders
@@ -94,8 +95,12 @@ highest score wins; equal highest scores share the win.
 """
 
 
-class TurkeyChase:
+class TurkeyChase(BaseGame[Any, Any]):
     """The Turkey Chase game object (stateless; every method is pure)."""
+
+    turn_shape: ClassVar[TurnShape] = TurnShape.SIMULTANEOUS
+    has_chance: ClassVar[bool] = False
+    has_hidden_information: ClassVar[bool] = False
 
     name: ClassVar[str] = "turkey-chase"
     title: ClassVar[str] = "Turkey Chase"
