@@ -114,6 +114,29 @@ def test_mail_built_to_make_parsers_slow_is_refused_and_others_are_answered(tmp_
     asyncio.run(scenario())
 
 
+def test_html_and_subjects_built_to_make_parsers_slow_are_read_and_others_are_answered(tmp_path: Path) -> None:
+    # Before: html.parser rescanned the rest of the text at each unclosed "<a " (60 KB took 20 s, 210 KB
+    # would take minutes), and "Re:" prefixes were stripped by copying the rest of the subject each time.
+    async def scenario() -> None:
+        async with running_service(tmp_path, options=QUICK) as service:
+            html = quopri.encodestring(("<html><body>HELP<br>" + "<a " * 70_000 + "<!--" * 20_000).encode()).decode()
+            await send_raw(service, raw_mail("Marker <marker@outside.test>", html, message_id="<h@o.test>",
+                                             extra="Content-Transfer-Encoding: quoted-printable\r\n"
+                                                   ).replace(b"text/plain", b"text/html"),
+                           mail_from="marker@outside.test")
+            prefixes = "\r\n ".join(["Re: re  " * 12] * 3_000)  # 290 KB of reply prefixes, folded
+            await send_raw(service, raw_mail("Prefix <prefix@outside.test>", "HELP", subject=prefixes + " [x]",
+                                             message_id="<p@o.test>"), mail_from="prefix@outside.test")
+            honest = service.person("honest@outside.test")
+            await honest.send("HELP\n")
+            assert "pbem commands" in (await honest.last()).body
+            for sender in ("marker@outside.test", "prefix@outside.test"):  # each hostile mail got its answer
+                assert "pbem commands" in (await service.person(sender).last()).body
+            assert inbound_row(service, "<h@o.test>").status == "handled"
+
+    asyncio.run(scenario())
+
+
 def test_a_mail_of_thousands_of_commands_does_bounded_work(tmp_path: Path) -> None:
     async def scenario() -> None:
         async with running_service(tmp_path, options=QUICK) as service:
