@@ -9,7 +9,8 @@ addresses, as in bench/bench_mail.py) at ``--rate`` per second while a
 stranger sends, at ``--hostile-rate`` per second, the mails that once froze
 the daemon, in turn: a From field of 6 folded lines of 900 blanks, a 320 KB
 quoted-printable line "am schrieb schrieb ...", 6,000 "GM game guess" lines,
-2,000 CREATE lines, 5,000 HELP lines and 80,000 junk lines. The row "normal"
+2,000 CREATE lines, 5,000 HELP lines, 80,000 junk lines, an HTML mail of
+70,000 unclosed "<a " tags and a Subject of 290 KB of "Re:" prefixes. The row "normal"
 gives the normal mails' reply latency (median and 99th percentile); the
 target is a 99th percentile under 1 s. The row "hostile" counts the hostile
 mails sent and the size of the largest reply any of them got.
@@ -49,6 +50,8 @@ def hostile_mails() -> list[tuple[str, bytes]]:
 
     folded = "\r\n".join(" " * 900 for _ in range(6))
     quoted = quopri.encodestring(("am " + "schrieb " * 40_000).encode()).decode()
+    html = quopri.encodestring(("<html><body>HELP<br>" + "<a " * 70_000).encode()).decode()
+    prefixes = "\r\n ".join(["Re: re  " * 12] * 3_000)
     return [
         ("folded From", mail(f"{folded}\r\n {STRANGER}", "HELP")),
         ("320 KB attribution line", mail(STRANGER, quoted, "Content-Transfer-Encoding: quoted-printable\r\n")),
@@ -56,6 +59,9 @@ def hostile_mails() -> list[tuple[str, bytes]]:
         ("2,000 CREATE lines", mail(STRANGER, "".join(f"CREATE fungus zz{n}\n" for n in range(2000)))),
         ("5,000 HELP lines", mail(STRANGER, "HELP\n" * 5000)),
         ("80,000 junk lines", mail(STRANGER, "".join(f"junk {n}\n" for n in range(80_000)))),
+        ("210 KB of unclosed HTML tags", mail(STRANGER, html, "Content-Transfer-Encoding: quoted-printable\r\n"
+                                              ).replace(b"text/plain", b"text/html")),
+        ("290 KB of reply prefixes", mail(STRANGER, "HELP").replace(b"Subject: hello", f"Subject: {prefixes}".encode())),
     ]
 
 

@@ -109,8 +109,9 @@ class RaceOnTheRiver(BaseGame[Any, Any]):
     def options(self) -> Mapping[str, str]:
         """Return the creator options: river length and stamina cubes."""
         return {
-            "spaces": f"river spaces between start and finish line, default {RIVER_SPACES}",
-            "stamina": f"stamina cubes per player, default {STAMINA}",
+            "spaces": "river spaces between start and finish line, {1} to {2}; default {0}".format(
+                *_OPTION_LIMITS["spaces"]),
+            "stamina": "stamina cubes per player, {1} to {2}; default {0}".format(*_OPTION_LIMITS["stamina"]),
         }
 
     def setup(self, seats: Sequence[str], options: Mapping[str, str], rng: GameRng) -> RaceState:
