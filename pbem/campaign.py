@@ -27,11 +27,14 @@ class NotAuthorised(GameError):
 
     ``lockout_started`` is True when this wrong password started a lockout
     (see :mod:`pbem.lockout`): the seat's holder or the GM is then told once.
+    ``right_password`` is True when the password was right but the sender
+    does not hold the seat (the holder is told; the sender must never learn it).
     """
 
-    def __init__(self, message: str, *, lockout_started: bool = False) -> None:
+    def __init__(self, message: str, *, lockout_started: bool = False, right_password: bool = False) -> None:
         super().__init__(message)
         self.lockout_started = lockout_started
+        self.right_password = right_password
 
 
 class LockedOut(NotAuthorised):
@@ -93,12 +96,17 @@ class Campaign:
                     session.add(seat)
         return issued
 
-    def seat_for_signon(self, name: str, seat: str, password: str, *, session: Session | None = None) -> SeatRow:
-        """Return the seat when ``password`` is its password.
+    def seat_for_signon(self, name: str, seat: str, password: str, *, sender: str | None = None,
+                        session: Session | None = None) -> SeatRow:
+        """Return the seat when ``password`` is its password (and, when ``sender`` is given, the seat is held by
+        that address).
 
         Raises :class:`LockedOut` while the seat's password checks are paused
         after repeated wrong passwords (the password is then not checked), and
-        NotAuthorised for a wrong password, which counts towards a lockout.
+        NotAuthorised for a wrong password, which counts towards a lockout. A
+        right password from another address than the seat's counts the same
+        way (``right_password`` set) and does not clear the count, so that
+        neither the answer nor the lockout tells a guesser it was right.
         """
         with self.runner.unit(session) as session:
             row = self.runner.load_game(session, name)
@@ -107,12 +115,14 @@ class Campaign:
             if is_locked(seat_row.locked_until, now):
                 raise LockedOut(f"password checks for seat {seat_row.name} of {name} are paused until "
                                 f"{format_utc(seat_row.locked_until)} after repeated wrong passwords")
-            if not check_password(password, seat_row.password_hash):
+            right = check_password(password, seat_row.password_hash)
+            held_elsewhere = sender is not None and (seat_row.address or "").lower() != sender.lower()
+            if not right or held_elsewhere:
                 failure = record_failure(seat_row.failed_logins, now)
                 seat_row.failed_logins, seat_row.locked_until = failure.count, failure.locked_until
                 session.add(seat_row)
                 raise NotAuthorised(f"wrong password for seat {seat_row.name} of {name}",
-                                    lockout_started=failure.started)
+                                    lockout_started=failure.started, right_password=right)
             if seat_row.failed_logins:
                 seat_row.failed_logins, seat_row.locked_until = 0, None
                 session.add(seat_row)

@@ -43,6 +43,20 @@ def test_replace_bumps_key_version_and_voids_old_password(tiny_game: str, runner
     assert campaign.seat_for_signon("g", "2", new.password).name == "2"
 
 
+def test_a_right_password_from_another_address_counts_as_a_wrong_one(tiny_game: str, runner: TurnRunner) -> None:
+    campaign = Campaign(runner)
+    runner.create_game("tiny", "g", seats={"1": "a@example.org", "2": "b@example.org"}, seed=1)
+    password = campaign.issue_passwords("g")["1"]
+    with pytest.raises(NotAuthorised) as caught:
+        campaign.seat_for_signon("g", "1", password, sender="eve@example.org")
+    assert caught.value.right_password
+    with pytest.raises(NotAuthorised) as caught:
+        campaign.seat_for_signon("g", "1", "guess", sender="eve@example.org")
+    assert not caught.value.right_password
+    assert runner.info("g").seats[0].failed_logins == 2
+    assert campaign.seat_for_signon("g", "1", password, sender="A@Example.org").failed_logins == 0
+
+
 def test_extend_pause_and_resume_move_the_deadline(tiny_game: str, runner: TurnRunner) -> None:
     campaign = Campaign(runner)
     info = runner.create_game("tiny", "g", seats={"1": "a@x.org", "2": "b@x.org"}, seed=1)

@@ -428,11 +428,13 @@ class MailService:
             raise SenderRefused(f"SIGNON {name} {label} not checked: a password earlier in this mail was wrong. "
                                 "Nothing was changed.")
         try:
-            seat = self.campaign.seat_for_signon(name, seat_name, password, session=session)
+            seat = self.campaign.seat_for_signon(name, seat_name, password, sender=mail.sender, session=session)
         except LockedOut as error:
             raise SenderRefused(f"{error}. Nothing was changed.") from error
         except NotAuthorised as error:
-            outcome.password_failed = True
+            outcome.password_failed = True  # a right password from a stranger too: nothing may tell them apart
+            if error.right_password:
+                self._tell_holder_of_known_password(session, mail, name, seat_name)
             if error.lockout_started:
                 game = self.runner.load_game(session, name)
                 holder = self.runner.load_seat(session, game, seat_name)
@@ -443,18 +445,20 @@ class MailService:
                         "password checks for it pause, for longer after each further wrong one. Your reply "
                         "address still works as always.", seat=holder)
             raise SenderRefused(refused) from error
+        return self.runner.load_game(session, name), seat
+
+    def _tell_holder_of_known_password(self, session: Session, mail: IncomingMail, name: str, seat_name: str) -> None:
+        """Tell a seat's holder that a mail from another address held the seat's right password."""
         game = self.runner.load_game(session, name)
-        if (seat.address or "").lower() != mail.sender:
-            if seat.address:
-                self.notifier.tell_address(
-                    session, game, seat.address, "Mail refused",
-                    f"A mail from {mail.sender} tried to act for your seat {seat.name} of game {game.name} with "
-                    "its password. It was refused and nothing was changed. Only mail from your address is "
-                    "accepted; ask the GM for a new password if it is known to others.",
-                    seat=seat,
-                )
-            raise SenderRefused(refused)
-        return game, seat
+        seat = self.runner.load_seat(session, game, seat_name)
+        if seat.address:
+            self.notifier.tell_address(
+                session, game, seat.address, "Mail refused",
+                f"A mail from {mail.sender} tried to act for your seat {seat.name} of game {game.name} with "
+                "its password. It was refused and nothing was changed. Only mail from your address is "
+                "accepted; ask the GM for a new password if it is known to others.",
+                seat=seat,
+            )
 
     def _check_gm(self, session: Session, command: GmSession, outcome: Outcome) -> None:
         """Return when the GM password is right; refuse after an earlier wrong password of the mail,

@@ -11,7 +11,16 @@ import quopri
 import stat
 from pathlib import Path
 
-from mail_games import OPENING_ORDERS, PLAYERS, eventually, inbound_row, open_game, prove_quiet, send_raw
+from mail_games import (
+    OPENING_ORDERS,
+    PLAYERS,
+    OpenGame,
+    eventually,
+    inbound_row,
+    open_game,
+    prove_quiet,
+    send_raw,
+)
 from mail_harness import GM_ADDRESS, MailHarness, MovableClock, running_service
 from sqlalchemy import event, text
 from sqlmodel import select
@@ -240,6 +249,38 @@ def test_password_guessing_locks_out_and_a_right_guess_looks_like_a_wrong_one(tm
             await prove_quiet(service, alice)
 
     asyncio.run(scenario())
+
+
+def test_a_stranger_cannot_tell_a_right_password_from_a_wrong_one_by_what_follows(tmp_path: Path) -> None:
+    # Before: a right password from a stranger let the next SIGNON of the mail be checked (a wrong one
+    # stopped the checks) and cleared the seat's count of wrong passwords: two ways to learn it was right.
+    async def scenario() -> None:
+        async with running_service(tmp_path, options=QUICK) as service:
+            game = await open_game(service)
+            guesser = service.person("guesser@outside.test")
+            answers = []
+            for first in (game.passwords["A"], "wrong1"):
+                await guesser.send(f"SIGNON tc-1 A {first}\nFEED F1\nSIGNON tc-1 B wrong2\nFEED F1\n")
+                answers.append((await guesser.last()).body)
+            assert answers[0] == answers[1]
+            assert "not checked: a password earlier in this mail was wrong" in answers[0]
+            assert seat_row(service, "A").failed_logins == 2  # the right password counted like the wrong one
+            assert seat_row(service, "B").failed_logins == 0
+            told = await game.players["A"].last()  # the holder learns that her password is known
+            assert told.subject == "[tc-1] Mail refused" and "guesser@outside.test" in told.body
+            assert service.runner.current_orders("tc-1", "A") is None
+            await alice_signs_on(service, game)
+            assert seat_row(service, "A").failed_logins == 0  # the holder's own sign-on clears the count
+
+    asyncio.run(scenario())
+
+
+async def alice_signs_on(service: MailHarness, game: OpenGame) -> None:
+    """Alice signs on with her password from her own address and sends her opening orders."""
+    alice = game.players["A"]
+    await alice.send(f"SIGNON tc-1 A {game.passwords['A']}\n{OPENING_ORDERS['A']}")
+    assert "REFUSED" not in (await alice.last()).body
+    assert service.runner.current_orders("tc-1", "A") is not None
 
 
 def test_secrets_are_not_kept_in_stored_mail_and_the_key_can_live_in_a_file(tmp_path: Path) -> None:
