@@ -248,6 +248,7 @@ class MailDaemon:
         if extended:
             _log.warning("deadlines extended after an outage: %s", ", ".join(extended))
         await self._work(self._heartbeat)
+        await self._work(self._purge)  # at each start too: a daemon restarted often still purges
         self._new_mail.set()  # handle whatever was stored but not handled before a restart
         self._wake_sender()
 
@@ -298,6 +299,10 @@ class MailDaemon:
 
     def _heartbeat(self) -> None:
         store_setting(self.db, LAST_SEEN_KEY, self.clock().isoformat())
+
+    def _purge(self) -> None:
+        """Drop the text of mail handled or sent longer than ``options.retention`` ago."""
+        purge_old_mail(self.db, self.clock() - self.options.retention)
 
     async def _process(self, stop: asyncio.Event) -> None:
         handled_upto = 0  # every stored message with an id up to this one is handled or failed
@@ -367,7 +372,7 @@ class MailDaemon:
                 await self._work(self._heartbeat)
                 beat = 0.0
             if purged >= PURGE_SECONDS:
-                await self._work(purge_old_mail, self.db, self.clock() - self.options.retention)
+                await self._work(self._purge)
                 purged = 0.0
             try:
                 await asyncio.wait_for(stop.wait(), timeout=self.options.clock_interval)

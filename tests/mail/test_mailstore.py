@@ -4,10 +4,14 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+from sqlmodel import select
+
 from pbem.clock import utcnow
 from pbem.mail.compose import compose_notice
 from pbem.mail.mailstore import DatabaseOutbox, InboundStore, message_id_of
+from pbem.mail.retention import purge_old_mail
 from pbem.store import Database
+from pbem.store.tables import OutboundMessageRow
 
 RAW = b"From: a@example.org\r\nTo: gm@pbem.test\r\nMessage-ID: <m1@example.org>\r\nSubject: x\r\n\r\nSTATUS g\r\n"
 
@@ -47,3 +51,26 @@ def test_outbox_claims_once_and_retries_when_due(db: Database) -> None:
     assert again.attempts == 1
     outbox.mark_sent(again.id, later)
     assert outbox.claim_due(later + timedelta(hours=1), 10) == [] and outbox.next_due() is None
+
+
+def test_retention_empties_handled_mail_and_deletes_sent_mail_but_keeps_what_is_waiting(db: Database) -> None:
+    inbound, outbox = InboundStore(db), DatabaseOutbox(db)
+    handled = inbound.store(1, RAW)
+    waiting = inbound.store(2, RAW.replace(b"<m1@", b"<m2@"))
+    assert handled is not None and waiting is not None
+    now = utcnow()
+    with db.session() as session:
+        InboundStore.set_status(session, handled, "handled")
+        for to in ("b@example.org", "c@example.org"):
+            DatabaseOutbox.enqueue(session, compose_notice(to=to, from_address="gm@pbem.test", subject="s",
+                                                           body="b\n", now=now), purpose="notice")
+    sent, queued = outbox.claim_due(now + timedelta(seconds=1), 10)
+    outbox.mark_sent(sent.id, now)
+    assert purge_old_mail(db, now - timedelta(days=1)) == (0, 0)  # nothing is older than the retention yet
+    assert purge_old_mail(db, utcnow() + timedelta(seconds=1)) == (1, 1)
+    with db.session() as session:
+        assert InboundStore.status_and_raw(session, handled) == ("handled", b"")  # its Message-ID row stays
+        assert InboundStore.status_and_raw(session, waiting) == ("new", RAW.replace(b"<m1@", b"<m2@"))
+        rows = session.exec(select(OutboundMessageRow)).all()
+    assert [(row.id, row.status) for row in rows] == [(queued.id, "queued")]
+    assert inbound.store(3, RAW) is None  # a purged mail delivered again is still recognised
