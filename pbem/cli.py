@@ -229,7 +229,7 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--secret-file", default=os.environ.get("PBEM_SECRET_FILE"),
                        help="keep the key that signs reply addresses in this file, created with mode 0600 when "
                             "absent (env PBEM_SECRET_FILE; default: in the database)")
-    serve.add_argument("--retention-days", type=float, default=float(os.environ.get("PBEM_RETENTION_DAYS", "7")),
+    serve.add_argument("--retention-days", type=float, default=os.environ.get("PBEM_RETENTION_DAYS", "7"),
                        help="keep the text of handled and sent mail this many days (env PBEM_RETENTION_DAYS; "
                             "default 7)")
     serve.add_argument("--log-level", default=os.environ.get("PBEM_LOG_LEVEL", "INFO"),
