@@ -29,7 +29,7 @@ from pbem.commands import MAX_COMMANDS
 from pbem.lockout import FREE_FAILURES
 from pbem.mail.daemon import DaemonOptions
 from pbem.mail.mailstore import OVERSIZED_PREFIX
-from pbem.mail.service import MAX_CREATIONS_PER_MAIL, MAX_REPLY
+from pbem.mail.service import MAX_CREATIONS_PER_DAY, MAX_CREATIONS_PER_MAIL, MAX_REPLY
 from pbem.store.tables import InboundMessageRow, OutboundMessageRow, SeatRow, SettingRow
 
 QUICK = DaemonOptions(idle_recheck=0.5, send_retry_min=0.5, clock_interval=0.1, restart_first=0.2,
@@ -161,6 +161,29 @@ def test_a_mail_of_thousands_of_commands_does_bounded_work(tmp_path: Path) -> No
             assert f"at most {MAX_CREATIONS_PER_MAIL} games are created per mail" in answer
             assert len([g for g in service.runner.games() if g.name.startswith("zz")]) == MAX_CREATIONS_PER_MAIL
             await prove_quiet(service, *game.players.values())
+
+    asyncio.run(scenario())
+
+
+def test_an_address_creates_a_bounded_number_of_games_a_day(tmp_path: Path) -> None:
+    clock = MovableClock()
+
+    async def scenario() -> None:
+        async with running_service(tmp_path, clock=clock, options=QUICK) as service:
+            eve = service.person("eve@outside.test")
+            created = 0
+            while created < MAX_CREATIONS_PER_DAY:
+                count = min(MAX_CREATIONS_PER_MAIL, MAX_CREATIONS_PER_DAY - created)
+                await eve.send("".join(f"CREATE fungus zz{created + n}\n" for n in range(count)))
+                assert "REFUSED" not in (await eve.last()).body
+                created += count
+            await eve.send("CREATE fungus one-more\n")
+            assert f"at most {MAX_CREATIONS_PER_DAY} games are created per address in 24 hours" in (
+                await eve.last()).body
+            assert len(service.runner.games()) == MAX_CREATIONS_PER_DAY
+            clock.advance(hours=24, seconds=1)
+            await eve.send("CREATE fungus one-more\n")
+            assert "Created" in (await eve.last()).body and len(service.runner.games()) == MAX_CREATIONS_PER_DAY + 1
 
     asyncio.run(scenario())
 
