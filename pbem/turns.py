@@ -177,9 +177,12 @@ class TurnRunner:
 
         Raises UnknownGame for an unknown kind, UnknownSeat for seat names the
         game does not use, GameError for a taken name, bad options, player
-        count or a seat address that is not a plain mail address.
+        count, a seed outside 0 to 2**63 - 1 (what the database holds) or a
+        seat address that is not a plain mail address.
         """
         game = find_game(kind)
+        if seed is not None and not 0 <= seed < 2**63:
+            raise GameError(f"seed {seed}: give a whole number from 0 to {2**63 - 1}")
         name = name.strip()
         if not GAME_NAME.fullmatch(name):
             raise GameError(f"game name {name!r}: use 1-20 letters, digits and '-', starting with a letter or digit")

@@ -138,3 +138,11 @@ def test_deadline_streak_counts_only_deadline_resolutions_with_everyone_nmr(tiny
     assert runner.info(name).row.nmr_streak == 2
     runner.resolve(name, reason="gm")
     assert runner.info(name).row.nmr_streak == 0
+
+
+def test_a_seed_the_database_cannot_hold_is_refused(tiny_game: str, runner: TurnRunner) -> None:
+    for seed in (-1, 2**63):
+        with pytest.raises(GameError, match="give a whole number from 0 to"):
+            runner.create_game("tiny", "g", seats={"1": "a@example.org", "2": "b@example.org"}, seed=seed)
+    assert runner.create_game("tiny", "g", seats={"1": "a@example.org", "2": "b@example.org"},
+                              seed=2**63 - 1).row.seed == 2**63 - 1
