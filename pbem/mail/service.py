@@ -434,31 +434,24 @@ class MailService:
         except NotAuthorised as error:
             outcome.password_failed = True  # a right password from a stranger too: nothing may tell them apart
             if error.right_password:
-                self._tell_holder_of_known_password(session, mail, name, seat_name)
+                self._tell_holder(session, name, seat_name, "Mail refused", lambda seat, game: (
+                    f"A mail from {mail.sender} tried to act for your seat {seat} of game {game} with its password. "
+                    "It was refused and nothing was changed. Only mail from your address is accepted; ask the GM "
+                    "for a new password if it is known to others."))
             if error.lockout_started:
-                game = self.runner.load_game(session, name)
-                holder = self.runner.load_seat(session, game, seat_name)
-                if holder.address:
-                    self.notifier.tell_address(
-                        session, game, holder.address, "Password guessing",
-                        f"Several wrong passwords were sent for your seat {holder.name} of game {game.name}; "
-                        "password checks for it pause, for longer after each further wrong one. Your reply "
-                        "address still works as always.", seat=holder)
+                self._tell_holder(session, name, seat_name, "Password guessing", lambda seat, game: (
+                    f"Several wrong passwords were sent for your seat {seat} of game {game}; password checks for "
+                    "it pause, for longer after each further wrong one. Your reply address still works as always."))
             raise SenderRefused(refused) from error
         return self.runner.load_game(session, name), seat
 
-    def _tell_holder_of_known_password(self, session: Session, mail: IncomingMail, name: str, seat_name: str) -> None:
-        """Tell a seat's holder that a mail from another address held the seat's right password."""
+    def _tell_holder(self, session: Session, name: str, seat_name: str, subject: str,
+                     text: Callable[[str, str], str]) -> None:
+        """Send the holder of a seat (if it has one) a notice whose text is ``text(seat name, game name)``."""
         game = self.runner.load_game(session, name)
         seat = self.runner.load_seat(session, game, seat_name)
         if seat.address:
-            self.notifier.tell_address(
-                session, game, seat.address, "Mail refused",
-                f"A mail from {mail.sender} tried to act for your seat {seat.name} of game {game.name} with "
-                "its password. It was refused and nothing was changed. Only mail from your address is "
-                "accepted; ask the GM for a new password if it is known to others.",
-                seat=seat,
-            )
+            self.notifier.tell_address(session, game, seat.address, subject, text(seat.name, game.name), seat=seat)
 
     def _check_gm(self, session: Session, command: GmSession, outcome: Outcome) -> None:
         """Return when the GM password is right; refuse after an earlier wrong password of the mail,
