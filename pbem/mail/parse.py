@@ -595,7 +595,10 @@ class _HtmlText(HTMLParser):
 
 
 _DECLARATION = re.compile(r"<[!?][^<>]*+>")
-_NOT_A_TAG = re.compile(r"<(?!/?[a-zA-Z][^<>]*+>)")
+_NOT_A_TAG = re.compile(r"""<(?!/?[a-zA-Z](?:[^<>"']++|"[^"]*+"|'[^']*+')*+>)""")
+"""A ``<`` that does not open a whole tag (attribute values in quotes may hold ``<`` and ``>``). A test from
+one ``<`` stops at the next ``<`` outside quotes, and each quoted value is read by at most two such tests, so
+testing every ``<`` of a text takes time linear in its length."""
 
 
 def _tame_html(html: str) -> str:

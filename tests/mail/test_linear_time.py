@@ -23,7 +23,7 @@ from pbem.mail.parse import MalformedMail, parse_mail, subject_tag
 
 PIECES = [" ", "\t", "\r\n ", "=?utf-8?q?a?= ", "am ", "schrieb ", "on ", "wrote", ":", ">", '"', "\\", "(", ")",
           "<", "@", ",", ";", "a", "x@y.z ", "GM tc-1 pw\n", "HELP\n", "SIGNON g A p\n", "-- \n", "\n", "Le ",
-          " a écrit", "From: x\nSent: y\n", "<a ", "<!--", "</", "<![", "<b>", "&#", "re", "Re: ", "]", "turn "]
+          " a écrit", "From: x\nSent: y\n", "<a ", "<!--", "</", "<![", "<b>", "&#", '<a b="', "'", '">', "re", "Re: ", "]", "turn "]
 SMALL = 2_000
 GROWTH = 8
 
@@ -75,6 +75,7 @@ def build(place: str, unit: str, size: int) -> bytes:
 )
 @example(place="html-body", unit="<a ")  # the attacks found, tried on every run
 @example(place="html-body", unit="<!--")
+@example(place="html-body", unit='<a "')
 @example(place="Subject", unit="re  ")
 @example(place="Subject", unit="Re:")
 @example(place="body-line", unit="am schrieb ")

@@ -356,3 +356,9 @@ def test_a_delivery_report_keeps_its_content_and_report_type() -> None:
 )
 def test_subject_tag_finds_the_game_behind_reply_prefixes(subject: str, tag: str | None) -> None:
     assert subject_tag(subject) == tag
+
+
+def test_html_tags_whose_quoted_attributes_hold_angle_brackets_are_read_as_tags() -> None:
+    page = ('<blockquote type="cite" cite="mid:<r1@pbem.test>"><pre>old report</pre></blockquote>'
+            "<p title='a > b'>FEED F1</p>stray < and <a and <!-- an unclosed comment")
+    assert html_to_text(page) == "> old report\nFEED F1\nstray < and <a and"
