@@ -1,6 +1,6 @@
 """Pictures of a position: each game's drawing found by convention, and PNG made from its SVG.
 
-Convention: a game registered as ``pbem.games.<pkg>.rules:Class`` has a
+Convention: a game whose class is in ``pbem.games.<pkg>.<module>`` has a
 module ``pbem.games.<pkg>.drawing`` with a function
 ``draw(view: Mapping[str, Any], seat: str | None) -> str`` returning SVG
 text drawn from the view alone. A registered game without one is an error
@@ -14,14 +14,14 @@ without its letters.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cache
 from importlib import import_module
 from typing import Any
 
-from pbem.core import PbemError
-from pbem.games import GAMES
+from pbem.core import Game, PbemError
 
 Drawing = Callable[[Mapping[str, Any], "str | None"], str]
 
@@ -37,31 +37,39 @@ class Picture:
     svg: str
     png: bytes
     alt: str
+    width: int
+    height: int
+
+
+def drawing_for(game: Game[Any, Any]) -> Drawing:
+    """Return the ``draw`` function of ``game``: ``draw`` of the ``drawing`` module beside its class's module.
+
+    Raises :class:`MissingDrawing` when the game's package has no drawing
+    module or it has no ``draw`` function.
+    """
+    return _drawing_in(type(game).__module__.rpartition(".")[0])
 
 
 @cache
-def drawing_for(kind: str) -> Drawing:
-    """Return the ``draw`` function of the game kind ``kind``.
-
-    Raises :class:`MissingDrawing` when the game's package has no drawing
-    module or it has no ``draw`` function; ``KeyError`` for an unknown kind.
-    """
-    package = GAMES[kind].split(":")[0].rpartition(".")[0]
+def _drawing_in(package: str) -> Drawing:
+    if not package:
+        raise MissingDrawing("a game outside a package has no drawing: put it in a package with drawing.py")
     try:
         module = import_module(f"{package}.drawing")
     except ModuleNotFoundError as error:
         if error.name != f"{package}.drawing":
             raise
-        raise MissingDrawing(f"game {kind} has no drawing: add {package}/drawing.py with draw(view, seat)") from None
+        raise MissingDrawing(f"{package} has no drawing: add {package.replace('.', '/')}/drawing.py with "
+                             "draw(view, seat)") from None
     draw = getattr(module, "draw", None)
     if not callable(draw):
         raise MissingDrawing(f"{package}.drawing has no draw(view, seat) function")
     return draw  # type: ignore[no-any-return]
 
 
-def draw_svg(kind: str, view: Mapping[str, Any], seat: str | None) -> str:
-    """Return the SVG picture of ``view`` (the view of ``seat``; None = public) for game kind ``kind``."""
-    return drawing_for(kind)(view, seat)
+def draw_svg(game: Game[Any, Any], view: Mapping[str, Any], seat: str | None) -> str:
+    """Return the SVG picture of ``view`` (the view of ``seat``; None = public) of ``game``."""
+    return drawing_for(game)(view, seat)
 
 
 MAX_PNG = 60_000
@@ -89,7 +97,17 @@ def alt_text(svg: str) -> str:
     return unescape(svg[start + len("<title>") : end])
 
 
-def picture(kind: str, view: Mapping[str, Any], seat: str | None) -> Picture:
+def picture(game: Game[Any, Any], view: Mapping[str, Any], seat: str | None) -> Picture:
     """Return the drawn position (SVG, PNG and alt text) of ``view`` for ``seat``."""
-    svg = draw_svg(kind, view, seat)
-    return Picture(svg=svg, png=svg_to_png(svg), alt=alt_text(svg))
+    svg = draw_svg(game, view, seat)
+    width, height = svg_size(svg)
+    return Picture(svg=svg, png=svg_to_png(svg), alt=alt_text(svg), width=width, height=height)
+
+
+_SIZE = re.compile(r'<svg[^>]*?\swidth="(\d+)"[^>]*?\sheight="(\d+)"')
+
+
+def svg_size(svg: str) -> tuple[int, int]:
+    """Return the width and height a drawing declares (0, 0 when it declares none)."""
+    found = _SIZE.match(svg)
+    return (int(found[1]), int(found[2])) if found else (0, 0)

@@ -13,10 +13,11 @@ from datetime import datetime
 from sqlmodel import Session
 
 from pbem.addresses import is_plain_address
-from pbem.mail.compose import compose_report
+from pbem.mail.compose import BinaryPart, compose_report
 from pbem.mail.mailstore import DatabaseOutbox
 from pbem.mail.tokens import ReplyTokens
-from pbem.reports import MailSection, OrdersWanted, ReportInput, render_mail_html, render_report
+from pbem.pictures import MissingDrawing, picture
+from pbem.reports import MailSection, OrdersWanted, PictureRef, ReportInput, render_mail_html, render_report
 from pbem.store.tables import GameRow, SeatRow
 from pbem.turns import GameInfo, Resolution
 
@@ -32,10 +33,20 @@ class MailNotifier:
     :class:`pbem.turns.TurnRunner` ``on_resolved`` listener.
     """
 
-    def __init__(self, *, address: str, tokens: ReplyTokens, clock: Callable[[], datetime]) -> None:
+    def __init__(self, *, address: str, tokens: ReplyTokens, clock: Callable[[], datetime],
+                 web_url: str | None = None) -> None:
+        """``web_url`` is where the web archive is served (``http://host:port``); with it every mail to
+        a seat carries the seat's private link."""
         self.address = address
         self.tokens = tokens
         self.clock = clock
+        self.web_url = web_url.rstrip("/") if web_url else None
+
+    def seat_link(self, row: GameRow, seat: SeatRow) -> str | None:
+        """Return the signed private web link of ``seat`` (its own view and history), or None without a web archive."""
+        if self.web_url is None:
+            return None
+        return f"{self.web_url}/seat/{self.tokens.link_token(row.name, seat.name, seat.key_version, self.clock().date())}"
 
     def reply_address(self, row: GameRow, seat: SeatRow, *, press_from: str | None = None) -> str:
         """Return the signed reply address of ``seat`` (a plain reply to it authenticates the seat); with
@@ -50,16 +61,35 @@ class MailNotifier:
         for seat in info.seats:
             if not seat.address:
                 continue
+            link = self.seat_link(row, seat)
+            ref, inline = self._picture(report, row, seat.name)
             self._queue(
                 session, row, seat.address, subject,
-                render_report(report, seat.name), render_report(report, seat.name, html=True),
-                reply_to=self.reply_address(row, seat), purpose="report",
+                render_report(report, seat.name, seat_link=link),
+                render_report(report, seat.name, html=True, picture=ref, seat_link=link),
+                reply_to=self.reply_address(row, seat), purpose="report", inline=inline,
             )
         if row.gm_address:
+            ref, inline = self._picture(report, row, None)
             self._queue(
                 session, row, row.gm_address, subject,
-                render_report(report, None), render_report(report, None, html=True), purpose="report",
+                render_report(report, None), render_report(report, None, html=True, picture=ref), purpose="report",
+                inline=inline,
             )
+
+    def _picture(self, report: ReportInput, row: GameRow,
+                 seat: str | None) -> tuple[PictureRef | None, tuple[BinaryPart, ...]]:
+        """The picture of the reader's view: how the HTML refers to it, and the inline PNG part (none for
+        a game without a drawing: the shared test of every game makes sure a hosted game has one)."""
+        try:
+            drawn = picture(report.game, report.game.view(report.state, seat), seat)
+        except MissingDrawing:
+            _log.warning("game %s: kind %s has no drawing; report sent without a picture", row.name, report.game.name)
+            return None, ()
+        who = seat.lower() if seat else "public"
+        content_id = f"board.{row.name}.{row.turn}.{who}@{self.address.rpartition('@')[2]}"
+        ref = PictureRef(f"cid:{content_id}", drawn.alt, drawn.width, drawn.height)
+        return ref, (BinaryPart(f"board-{row.name}-{row.turn}-{who}.png", "image/png", drawn.png, content_id),)
 
     def on_resolved(self, session: Session, info: GameInfo, resolution: Resolution) -> None:
         """Queue the reports of a resolution (every turn it resolved, in one report)."""
@@ -108,12 +138,14 @@ class MailNotifier:
                     purpose="notice", secret=secret)
 
     def _queue(self, session: Session, row: GameRow, to: str, subject: str, body: str, html: str | None,
-               *, reply_to: str | None = None, purpose: str, secret: bool = False) -> None:
+               *, reply_to: str | None = None, purpose: str, secret: bool = False,
+               inline: tuple[BinaryPart, ...] = (), attachments: tuple[BinaryPart, ...] = ()) -> None:
         if not is_plain_address(to):  # stored before addresses were checked: the turn must go on regardless
             _log.warning("game %s: no %s to %r: not a mail address; REPLACE the seat to fix it", row.name, purpose, to)
             return
         message = compose_report(
             game=row.name, turn=row.turn, to=to, from_address=self.address, from_name=FROM_NAME,
-            body=body, html=html, reply_to=reply_to, subject=subject, now=self.clock(),
+            body=body, html=html, reply_to=reply_to, subject=subject, now=self.clock(), inline=inline,
+            attachments=attachments,
         )
         DatabaseOutbox.enqueue(session, message, purpose=purpose, secret=secret)
