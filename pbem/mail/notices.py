@@ -54,6 +54,10 @@ class MailNotifier:
         return self.tokens.address_for(self.address, row.name, seat.name, seat.key_version, self.clock().date(),
                                        press_from=press_from)
 
+    def _link_line(self, row: GameRow, seat: SeatRow) -> str:
+        link = self.seat_link(row, seat)
+        return f"\nYour seat's own page, with its history: {link}\n" if link else ""
+
     def send_report(self, session: Session, info: GameInfo, report: ReportInput) -> None:
         """Queue the report for every seat (its own view) and the public report for the GM."""
         row = info.row
@@ -108,9 +112,11 @@ class MailNotifier:
             subject = f"[{row.name}] Reminder: turn {row.turn} orders due"
             text = (f"Reminder: game {row.name} ({info.game.title}) has no orders from seat {seat.name} for "
                     f"turn {row.turn}. They are due by {deadline}.")
+            link = self._link_line(row, seat)
             body = (f"{text}\n\nReply to this mail with your orders, one per line. "
-                    f"Send HELP {info.game.name} for the order syntax.\n")
-            html = render_mail_html(subject, [MailSection(text)], ask=OrdersWanted(info.game.name, deadline))
+                    f"Send HELP {info.game.name} for the order syntax.\n") + link
+            sections = [MailSection(text), *([MailSection(link.strip())] if link else [])]
+            html = render_mail_html(subject, sections, ask=OrdersWanted(info.game.name, deadline))
             self._queue(session, row, seat.address, subject, body, html,
                         reply_to=self.reply_address(row, seat), purpose="reminder")
 
@@ -124,17 +130,19 @@ class MailNotifier:
         """Queue a notice to every seat of the game and its GM."""
         for seat in info.seats:
             if seat.address:
-                self._queue(session, info.row, seat.address, f"[{info.row.name}] Notice", text + "\n", None,
+                self._queue(session, info.row, seat.address, f"[{info.row.name}] Notice",
+                            text + "\n" + self._link_line(info.row, seat), None,
                             reply_to=self.reply_address(info.row, seat), purpose="notice")
         self.tell_gm(session, info, text)
 
     def tell_address(self, session: Session, row: GameRow, to: str, subject: str, text: str,
                      *, seat: SeatRow | None = None, secret: bool = False, press_from: str | None = None) -> None:
         """Queue a notice to one address (with the seat's reply address when ``seat`` is given: the press
-        reply address of ``press_from`` for press); with ``secret`` (it holds a password) the body is not
-        kept once the mail is sent."""
+        reply address of ``press_from`` for press, and the seat's private link when it goes to the seat's
+        holder); with ``secret`` (it holds a password) the body is not kept once the mail is sent."""
         reply_to = self.reply_address(row, seat, press_from=press_from) if seat is not None else None
-        self._queue(session, row, to, f"[{row.name}] {subject}", text + "\n", None, reply_to=reply_to,
+        link = self._link_line(row, seat) if seat is not None and seat.address == to else ""
+        self._queue(session, row, to, f"[{row.name}] {subject}", text + "\n" + link, None, reply_to=reply_to,
                     purpose="notice", secret=secret)
 
     def _queue(self, session: Session, row: GameRow, to: str, subject: str, body: str, html: str | None,

@@ -185,6 +185,7 @@ class MailService:
         max_size: int = DEFAULT_MAX_SIZE,
         rate_limiter: RateLimiter | None = None,
         query_limiter: RateLimiter | None = None,
+        web_url: str | None = None,
     ) -> None:
         self.runner = runner
         self.campaign = Campaign(runner)
@@ -195,7 +196,7 @@ class MailService:
         self.rate_limiter = rate_limiter or RateLimiter()
         self.query_limiter = query_limiter or RateLimiter()
         """STATUS, CHECK and HELP mails count here, apart from the rest."""
-        self.notifier = MailNotifier(address=self.address, tokens=tokens, clock=clock)
+        self.notifier = MailNotifier(address=self.address, tokens=tokens, clock=clock, web_url=web_url)
         runner.on_resolved.append(self.notifier.on_resolved)
 
     # --- the one entry point ----------------------------------------------------
@@ -736,11 +737,14 @@ class MailService:
     # --- replies -----------------------------------------------------------------
 
     def _send_reply(self, session: Session, mail: IncomingMail, reply: _Reply, inbound_id: int) -> None:
-        reply_to = None
+        reply_to, link = None, None
         if reply.game is not None and reply.seat is not None and reply.seat.address == mail.sender:
             reply_to = self.notifier.reply_address(reply.game, reply.seat)
+            link = self.notifier.seat_link(reply.game, reply.seat)
         footer = "pbem game master. Send HELP for the commands."
         sections = reply.ordered()
+        if link:
+            sections.append(MailSection(f"Your seat's own page, with its history: {link}"))
         body = "\n".join(section.text for section in sections) + f"\n-- \n{footer}\n"
         # An order check gets an HTML part (a table that keeps its carets); short answers stay plain text.
         html = (render_mail_html(reply_subject(mail.subject), sections, ask=reply.asks_for, footer=footer)
