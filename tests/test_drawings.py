@@ -10,8 +10,6 @@ as it was. A registered game whose package has no ``drawing.py`` fails here.
 from __future__ import annotations
 
 import json
-import struct
-import zlib
 from collections.abc import Iterator
 from typing import Any
 from xml.etree import ElementTree
@@ -21,29 +19,11 @@ import pytest
 from pbem.core import Game
 from pbem.games import GAMES, find_game
 from pbem.pictures import MissingDrawing, alt_text, draw_svg, drawing_for, picture, svg_to_png
-from tests.test_conformance import play
+from png_check import decode_png
+from test_conformance import play
 
 SVG = "{http://www.w3.org/2000/svg}"
 SAMPLES = 6
-
-
-def decode_png(data: bytes) -> tuple[int, int]:
-    """Decode a PNG with the stdlib (chunks, CRCs, IHDR, inflated IDAT of the right length); return its size."""
-    assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG signature"
-    pos, chunks = 8, []
-    while pos < len(data):
-        (length,) = struct.unpack(">I", data[pos : pos + 4])
-        kind, body = data[pos + 4 : pos + 8], data[pos + 8 : pos + 8 + length]
-        (crc,) = struct.unpack(">I", data[pos + 8 + length : pos + 12 + length])
-        assert zlib.crc32(kind + body) == crc, f"bad CRC in {kind!r}"
-        chunks.append((kind, body))
-        pos += 12 + length
-    assert chunks[0][0] == b"IHDR" and chunks[-1][0] == b"IEND"
-    width, height, depth, colour_type = struct.unpack(">IIBB", chunks[0][1][:10])
-    channels = {0: 1, 2: 3, 3: 1, 4: 2, 6: 4}[colour_type]
-    raw = zlib.decompress(b"".join(body for kind, body in chunks if kind == b"IDAT"))
-    assert len(raw) == height * (1 + (width * channels * depth + 7) // 8)
-    return width, height
 
 
 def sampled_states(kind: str) -> Iterator[tuple[Game[Any, Any], tuple[str, ...], Any]]:

@@ -16,7 +16,7 @@ from pbem.mail.tokens import ReplyTokens
 from pbem.store import Database
 from pbem.store.tables import OutboundMessageRow
 from pbem.turns import TurnRunner
-from tests.test_drawings import decode_png
+from png_check import decode_png
 
 SEATS = {"A": "alice@example.org", "B": "bob@example.org", "C": "carol@example.org", "D": "dave@example.org"}
 

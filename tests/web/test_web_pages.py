@@ -9,7 +9,7 @@ from xml.etree import ElementTree
 
 import pytest
 
-from tests.web.conftest import TC_SEATS, TP_SEATS, Site
+from web_site import TC_SEATS, TP_SEATS, Site
 
 
 def get(url: str) -> tuple[int, str, str]:
