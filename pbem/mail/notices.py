@@ -6,6 +6,7 @@ exactly when the turn it reports was committed.
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import Callable, Sequence
 from datetime import datetime
@@ -18,7 +19,7 @@ from pbem.mail.mailstore import DatabaseOutbox
 from pbem.mail.tokens import ReplyTokens
 from pbem.pictures import MissingDrawing, picture
 from pbem.reports import MailSection, OrdersWanted, PictureRef, ReportInput, render_mail_html, render_report
-from pbem.store.tables import GameRow, SeatRow
+from pbem.store.tables import AddressPreferenceRow, GameRow, SeatRow
 from pbem.turns import GameInfo, Resolution
 
 FROM_NAME = "pbem game master"
@@ -67,11 +68,15 @@ class MailNotifier:
                 continue
             link = self.seat_link(row, seat)
             ref, inline = self._picture(report, row, seat.name)
+            attachments = ()
+            if wants_view_json(session, seat.address):
+                view = json.dumps(report.game.view(report.state, seat.name), indent=1, sort_keys=True)
+                attachments = (BinaryPart("view.json", "application/json", view.encode()),)
             self._queue(
                 session, row, seat.address, subject,
                 render_report(report, seat.name, seat_link=link),
                 render_report(report, seat.name, html=True, picture=ref, seat_link=link),
-                reply_to=self.reply_address(row, seat), purpose="report", inline=inline,
+                reply_to=self.reply_address(row, seat), purpose="report", inline=inline, attachments=attachments,
             )
         if row.gm_address:
             ref, inline = self._picture(report, row, None)
@@ -157,3 +162,18 @@ class MailNotifier:
             attachments=attachments,
         )
         DatabaseOutbox.enqueue(session, message, purpose=purpose, secret=secret)
+
+
+def wants_view_json(session: Session, address: str) -> bool:
+    """True when ``address`` asked (VIEWJSON ON) for the seat's view as a JSON attachment to its reports."""
+    row = session.get(AddressPreferenceRow, address.lower())
+    return row is not None and row.view_json
+
+
+def set_view_json(session: Session, address: str, *, on: bool, now: datetime) -> None:
+    """Record whether reports to ``address`` carry the seat's view as JSON (the VIEWJSON ON/OFF command)."""
+    row = session.get(AddressPreferenceRow, address.lower())
+    if row is None:
+        row = AddressPreferenceRow(address=address.lower(), view_json=on, updated_at=now)
+    row.view_json, row.updated_at = on, now
+    session.add(row)

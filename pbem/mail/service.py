@@ -46,6 +46,7 @@ from pbem.commands import (
     ShowOrders,
     StartGame,
     Status,
+    ViewJson,
     help_text,
     parse_script,
 )
@@ -53,7 +54,7 @@ from pbem.core import PbemError, StaleTurn
 from pbem.games import find_game
 from pbem.mail.compose import compose_notice, compose_reply, reply_subject
 from pbem.mail.mailstore import DatabaseOutbox, InboundStore
-from pbem.mail.notices import FROM_NAME, MailNotifier
+from pbem.mail.notices import FROM_NAME, MailNotifier, set_view_json
 from pbem.mail.parse import IncomingMail, MalformedMail, parse_mail, subject_tag
 from pbem.mail.policy import DEFAULT_MAX_SIZE, RateLimiter, is_oversized, never_answer_reason
 from pbem.mail.tokens import ReplyTokens, TokenError, is_token_address, press_author
@@ -319,6 +320,11 @@ class MailService:
                      tag: str | None, reply: _Reply, outcome: Outcome) -> None:
         if isinstance(command, Join):
             self._join(session, mail, command, reply)
+        elif isinstance(command, ViewJson):
+            set_view_json(session, mail.sender, on=command.on, now=self.clock())
+            reply.add(f"VIEWJSON {'ON' if command.on else 'OFF'}: turn reports to {mail.sender} "
+                      + ("will carry your seat's view as a JSON attachment, view.json." if command.on
+                         else "will no longer carry your seat's view as JSON."))
         elif isinstance(command, Status):
             self._status(session, command.game or tag, reply)
         elif isinstance(command, Help):
