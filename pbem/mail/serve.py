@@ -48,7 +48,7 @@ async def serve(
     if (imap is None) != (smtp is None):
         raise ValueError("give both --imap and --smtp, or neither (to use the embedded servers)")
     listen = parse_listen(web) if web else None
-    stop = _stop_on_signals(stop)
+    stop = stop_on_signals(stop)
     db = open_database(db_path)
     servers: EmbeddedMailServers | None = None
     web_server: WebServer | None = None
@@ -131,7 +131,7 @@ async def serve_web(*, db_path: str, listen: str, out: TextIO, stop: asyncio.Eve
     ``stop`` is set (or SIGINT/SIGTERM); private links are checked with the key of ``pbem serve``
     (``secret_file`` when it keeps it in a file). Raises ValueError when ``listen`` is no HOST:PORT."""
     host, port = parse_listen(listen)
-    stop = _stop_on_signals(stop)
+    stop = stop_on_signals(stop)
     db = open_database(db_path)
     web_server = WebServer(make_app(TurnRunner(db), reply_tokens(db, secret_file)), host, port)
     try:
@@ -144,7 +144,8 @@ async def serve_web(*, db_path: str, listen: str, out: TextIO, stop: asyncio.Eve
         db.close()
 
 
-def _stop_on_signals(stop: asyncio.Event | None) -> asyncio.Event:
+def stop_on_signals(stop: asyncio.Event | None = None) -> asyncio.Event:
+    """Return ``stop`` (a new event when None), set by SIGINT or SIGTERM when this is the main thread."""
     stop = stop or asyncio.Event()
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGINT, signal.SIGTERM):
