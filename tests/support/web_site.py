@@ -41,13 +41,16 @@ def play_turns(runner: TurnRunner, game: str, turns: int) -> None:
 
 
 def serve_site(db: Database) -> Iterator[Site]:
-    """Serve a web archive serving: tc-1 (turkey chase, 3 turns), tp-1 (three pyramids, 4 turns), f-1 (forming)."""
+    """Serve a web archive serving: tc-1 (turkey chase, 3 turns), tp-1 (three pyramids, 4 turns), f-1 (forming),
+    tp-end (three pyramids played to its end)."""
     runner = TurnRunner(db)
     runner.create_game("turkey-chase", "tc-1", seats=TC_SEATS, seed=5)
     play_turns(runner, "tc-1", 3)
     runner.create_game("three-pyramids", "tp-1", seats=TP_SEATS, seed=7)
     play_turns(runner, "tp-1", 4)
     runner.create_game("fungus", "f-1", seats={}, players=2)
+    runner.create_game("three-pyramids", "tp-end", seats=TP_SEATS, seed=3)
+    play_turns(runner, "tp-end", 200)
     tokens = reply_tokens(db)
     loop = asyncio.new_event_loop()
     server = WebServer(make_app(runner, tokens), "127.0.0.1", 0)

@@ -12,5 +12,6 @@ from pbem.store import Database
 
 @pytest.fixture
 def site(db: Database) -> Iterator[Site]:
-    """A web archive serving: tc-1 (turkey chase, 3 turns), tp-1 (three pyramids, 4 turns), f-1 (forming)."""
+    """A web archive serving: tc-1 (turkey chase, 3 turns), tp-1 (three pyramids, 4 turns), f-1 (forming),
+    tp-end (finished)."""
     yield from serve_site(db)

@@ -55,7 +55,7 @@ def test_the_game_list_in_a_browser(site: Site, tmp_path: Path) -> None:
         assert "Games" in text and "tc-1" in text and "Three Pyramids (three-pyramids)" in text
         assert "alice@example.org" not in text
         rows = await browser.evaluate("document.querySelectorAll('#games tbody tr').length")
-        assert rows == 3
+        assert rows == 4
         await browser.screenshot(tmp_path / "games.png")
 
     in_browser(tmp_path, scenario)

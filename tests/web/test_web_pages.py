@@ -82,3 +82,14 @@ def test_unknown_and_forming_games_are_404(site: Site) -> None:
     assert get(site.url + "/game/nope")[0] == 404
     assert get(site.url + "/game/f-1")[0] == 404
     assert get(site.url + "/game/tc-1/99.svg")[0] == 404
+
+
+def test_a_finished_game_shows_its_final_result_and_every_step(site: Site) -> None:
+    info = site.runner.info("tp-end")
+    assert info.outcome is not None
+    status, _, page = get(site.url + "/game/tp-end")
+    assert status == 200 and "Final result" in page and "finished" in page
+    assert info.outcome.reason in page
+    steps = len(site.runner.history("tp-end")) + 1
+    assert page.count('class="step"') == steps
+    assert get(f"{site.url}/game/tp-end/{steps - 1}.svg")[0] == 200
