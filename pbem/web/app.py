@@ -17,6 +17,7 @@ exist, with no data. Nothing here writes to the database.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Callable
 from datetime import datetime
@@ -77,40 +78,61 @@ def _svg(text: str) -> web.Response:
                         headers={"Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'"})
 
 
+# Pages are built in a worker thread: reading the database and rendering a long history must not hold
+# up the event loop, which with ``pbem serve --web`` is the mail daemon's.
+
+
 async def game_list(request: web.Request) -> web.Response:
     """The list of games."""
-    return _html(_page("games.html.j2", games=request.app[_ARCHIVE].games()))
+    archive = request.app[_ARCHIVE]
+    return _html(await asyncio.to_thread(lambda: _page("games.html.j2", games=archive.games())))
 
 
 async def game_page(request: web.Request) -> web.Response:
     """Every step of one game, public view."""
     archive = request.app[_ARCHIVE]
-    info = archive.info(request.match_info["game"])
-    pages = archive.pages(info, None, lambda turn: f"/game/{info.name}/{turn}.svg")
-    return _html(_page("game.html.j2", info=info, pages=pages, seat=None))
+
+    def build() -> str:
+        info = archive.info(request.match_info["game"])
+        pages = archive.pages(info, None, lambda turn: f"/game/{info.name}/{turn}.svg")
+        return _page("game.html.j2", info=info, pages=pages, seat=None)
+
+    return _html(await asyncio.to_thread(build))
 
 
 async def game_picture(request: web.Request) -> web.Response:
     """The public picture after one turn."""
     archive = request.app[_ARCHIVE]
-    info = archive.info(request.match_info["game"])
-    return _svg(archive.svg(archive.step(info, int(request.match_info["turn"])), None))
+
+    def build() -> str:
+        info = archive.info(request.match_info["game"])
+        return archive.svg(archive.step(info, int(request.match_info["turn"])), None)
+
+    return _svg(await asyncio.to_thread(build))
 
 
 async def seat_page(request: web.Request) -> web.Response:
     """One seat's own view and history, by its private link."""
     archive = request.app[_ARCHIVE]
     token = request.match_info["token"]
-    info, seat = archive.seat_of_link(token)
-    pages = archive.pages(info, seat, lambda turn: f"/seat/{token}/{turn}.svg")
-    return _html(_page("game.html.j2", info=info, pages=pages, seat=seat))
+
+    def build() -> str:
+        info, seat = archive.seat_of_link(token)
+        pages = archive.pages(info, seat, lambda turn: f"/seat/{token}/{turn}.svg")
+        return _page("game.html.j2", info=info, pages=pages, seat=seat)
+
+    return _html(await asyncio.to_thread(build))
 
 
 async def seat_picture(request: web.Request) -> web.Response:
     """One seat's picture after one turn, by its private link."""
     archive = request.app[_ARCHIVE]
-    info, seat = archive.seat_of_link(request.match_info["token"])
-    return _svg(archive.svg(archive.step(info, int(request.match_info["turn"])), seat))
+
+    def build() -> str:
+        info, seat = archive.seat_of_link(request.match_info["token"])
+        return archive.svg(archive.step(info, int(request.match_info["turn"])), seat)
+
+    return _svg(await asyncio.to_thread(build))
 
 
 class WebServer:
