@@ -27,7 +27,7 @@ from aiohttp import web
 from pbem.clock import utcnow
 from pbem.mail.tokens import ReplyTokens
 from pbem.reports import environment
-from pbem.turns import TurnRunner
+from pbem.turns import GameInfo, TurnRunner
 from pbem.web.archive import Archive, NotInArchive
 
 _log = logging.getLogger(__name__)
@@ -88,49 +88,50 @@ async def game_list(request: web.Request) -> web.Response:
     return _html(await asyncio.to_thread(lambda: _page("games.html.j2", games=archive.games())))
 
 
+Reader = Callable[[Archive], "tuple[GameInfo, str | None]"]
+"""Which game a request is about and whose view it shows (None: the public)."""
+
+
 async def game_page(request: web.Request) -> web.Response:
     """Every step of one game, public view."""
-    archive = request.app[_ARCHIVE]
-
-    def build() -> str:
-        info = archive.info(request.match_info["game"])
-        pages = archive.pages(info, None, lambda turn: f"/game/{info.name}/{turn}.svg")
-        return _page("game.html.j2", info=info, pages=pages, seat=None)
-
-    return _html(await asyncio.to_thread(build))
+    name = request.match_info["game"]
+    return await _history(request, lambda archive: (archive.info(name), None), f"/game/{name}")
 
 
 async def game_picture(request: web.Request) -> web.Response:
     """The public picture after one turn."""
-    archive = request.app[_ARCHIVE]
-
-    def build() -> str:
-        info = archive.info(request.match_info["game"])
-        return archive.svg(archive.step(info, int(request.match_info["turn"])), None)
-
-    return _svg(await asyncio.to_thread(build))
+    return await _picture(request, lambda archive: (archive.info(request.match_info["game"]), None))
 
 
 async def seat_page(request: web.Request) -> web.Response:
     """One seat's own view and history, by its private link."""
-    archive = request.app[_ARCHIVE]
     token = request.match_info["token"]
+    return await _history(request, lambda archive: archive.seat_of_link(token), f"/seat/{token}")
+
+
+async def seat_picture(request: web.Request) -> web.Response:
+    """One seat's picture after one turn, by its private link."""
+    return await _picture(request, lambda archive: archive.seat_of_link(request.match_info["token"]))
+
+
+async def _history(request: web.Request, reader: Reader, base: str) -> web.Response:
+    archive = request.app[_ARCHIVE]
 
     def build() -> str:
-        info, seat = archive.seat_of_link(token)
-        pages = archive.pages(info, seat, lambda turn: f"/seat/{token}/{turn}.svg")
+        info, seat = reader(archive)
+        pages = archive.pages(info, seat, lambda turn: f"{base}/{turn}.svg")
         return _page("game.html.j2", info=info, pages=pages, seat=seat)
 
     return _html(await asyncio.to_thread(build))
 
 
-async def seat_picture(request: web.Request) -> web.Response:
-    """One seat's picture after one turn, by its private link."""
+async def _picture(request: web.Request, reader: Reader) -> web.Response:
     archive = request.app[_ARCHIVE]
+    turn = int(request.match_info["turn"])
 
     def build() -> str:
-        info, seat = archive.seat_of_link(request.match_info["token"])
-        return archive.svg(archive.step(info, int(request.match_info["turn"])), seat)
+        info, seat = reader(archive)
+        return archive.svg(archive.step(info, turn), seat)
 
     return _svg(await asyncio.to_thread(build))
 
