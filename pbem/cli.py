@@ -150,13 +150,28 @@ def cmd_serve(args: argparse.Namespace) -> int:
             serve(db_path=args.db, imap=args.imap, smtp=args.smtp, address=args.address.lower(),
                   imap_port=args.imap_port, smtp_port=args.smtp_port, out=sys.stdout,
                   secret_file=Path(args.secret_file) if args.secret_file else None,
-                  retention=timedelta(days=args.retention_days))
+                  retention=timedelta(days=args.retention_days), web=args.web, web_url=args.web_url)
         )
     except (BadMailUrl, ValueError) as error:
         raise UsageError(str(error)) from error
     except DaemonFailed as error:
         print(f"pbem: stopped: {error}", file=sys.stderr)
         return EXIT_FAILED
+    return EXIT_OK
+
+
+def cmd_web(args: argparse.Namespace) -> int:
+    """``pbem web [HOST:PORT]``: the read-only web archive alone, against the same database."""
+    import asyncio
+
+    from pbem.mail.serve import configure_logging, serve_web
+
+    configure_logging("DEBUG" if args.verbose else "INFO")
+    try:
+        asyncio.run(serve_web(db_path=args.db, listen=args.listen, out=sys.stdout,
+                              secret_file=Path(args.secret_file) if args.secret_file else None))
+    except ValueError as error:
+        raise UsageError(str(error)) from error
     return EXIT_OK
 
 
@@ -236,8 +251,21 @@ def build_parser() -> argparse.ArgumentParser:
                        help="DEBUG, INFO (default: a line per mail and per turn), WARNING or ERROR")
     serve.add_argument("--log-format", default=os.environ.get("PBEM_LOG_FORMAT", "text"), choices=("text", "json"),
                        help="text lines (default) or one JSON object per line")
+    serve.add_argument("--web", metavar="HOST:PORT", default=os.environ.get("PBEM_WEB"),
+                       help="also serve the web archive there, e.g. 127.0.0.1:8080 (env PBEM_WEB)")
+    serve.add_argument("--web-url", default=os.environ.get("PBEM_WEB_URL"),
+                       help="the archive's address as players reach it, for the private links in mail "
+                            "(default http://HOST:PORT of --web; env PBEM_WEB_URL)")
     serve.add_argument("--verbose", action="store_true", help="the same as --log-level DEBUG")
     serve.set_defaults(func=cmd_serve)
+
+    web = add("web", "serve the read-only web archive alone, against the same database")
+    web.add_argument("listen", nargs="?", default="127.0.0.1:8080", metavar="HOST:PORT",
+                     help="where to listen (default 127.0.0.1:8080)")
+    web.add_argument("--secret-file", default=os.environ.get("PBEM_SECRET_FILE"),
+                     help="the key file of pbem serve --secret-file, to check private links (env PBEM_SECRET_FILE)")
+    web.add_argument("--verbose", action="store_true")
+    web.set_defaults(func=cmd_web)
 
     demo = add("demo", "robots play a game to the end")
     demo.add_argument("--offline", action="store_true", help="no mail: robots submit through the orders path")

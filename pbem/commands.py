@@ -177,6 +177,14 @@ class Join:
 
 
 @dataclass(frozen=True)
+class ViewJson:
+    """VIEWJSON ON|OFF: whether turn reports to the sender's address carry the seat's view as a JSON attachment."""
+
+    line: int
+    on: bool
+
+
+@dataclass(frozen=True)
 class Status:
     """STATUS [game]: the state of a game (in a session, the session's game by default)."""
 
@@ -386,7 +394,7 @@ class CreateGame:
     commands: tuple[GmCommand, ...] = ()
 
 
-Command = Join | Status | Help | SeatSession | CheckOrders | GmSession | CreateGame
+Command = Join | ViewJson | Status | Help | SeatSession | CheckOrders | GmSession | CreateGame
 """What a script holds at its top level."""
 
 
@@ -493,6 +501,8 @@ Players
   RESIGN                           (after SIGNON) leave the game
   STATUS <game>                    the state of a game (after SIGNON: of your game)
   HELP [<kind>]                    this text, or the order syntax of a game kind
+  VIEWJSON ON | VIEWJSON OFF       every turn report to your address carries (or no longer
+                                   carries) your seat's view as a JSON attachment, view.json
   SIGNOFF                          end of your orders (or of a GM session)
 
 Replying to a mail from a game signs you on: the text of your reply is your
@@ -566,6 +576,9 @@ class _LineTransformer(Transformer[Token, _Parsed]):
 
     def start(self, children: list[_Parsed]) -> _Parsed:
         return children[0]
+
+    def view_json(self, children: list[Token]) -> ViewJson:
+        return ViewJson(self.number, str(children[0]).lower() == "on")
 
     def join(self, children: list[Token]) -> Join:
         return Join(self.number, _name(children[0]), _name(children[1]) if len(children) > 1 else None)
@@ -699,6 +712,7 @@ _TERMINAL_WORDS: Mapping[str, str] = {
     "SEAT": "a seat",
     "KIND": "a game kind such as turkey-chase",
     "TARGET": "a seat or ALL",
+    "SWITCH": "ON or OFF",
     "PASSWORD": "a password",
     "WHEN": "a date and time such as 2026-11-25 18:00",
     "DURATION": "a duration such as 2d or 12h",
@@ -829,7 +843,7 @@ class _ScriptBuilder:
                 self._problem(line, None, text, "ENDPRESS without a PRESS before it")
             case _Marker(word="CHECK"):
                 self._bare_check(line, text)
-            case Join():
+            case Join() | ViewJson():
                 self._close()
                 self.commands.append(parsed)
             case Status() | Help() if block is not None and mode in ("seat", "gm"):

@@ -14,7 +14,10 @@ A game without templates of its own gets the common frame alone.
 ``scores`` (seat -> formatted score), ``phase`` (the :class:`~pbem.core.Phase`
 awaited next, ``None`` once finished), ``owing`` (seats that owe orders next),
 ``you_owe`` (bool), ``outcome`` (:class:`~pbem.core.Outcome` or ``None``),
-``deadline`` (text or ``None``), ``nmr`` (seats that sent no orders).
+``deadline`` (text or ``None``), ``nmr`` (seats that sent no orders),
+``picture`` (a :class:`PictureRef` to the drawing of ``view``, or ``None``) and
+``seat_link`` (the address of the reader's private web page, or ``None``);
+HTML templates show both with ``{% include "common/_picture.html.j2" %}``.
 """
 
 from __future__ import annotations
@@ -68,6 +71,16 @@ class ReportInput:
     deadline: str | None = None
 
 
+@dataclass(frozen=True)
+class PictureRef:
+    """Where an HTML report finds the picture of the position: ``cid:...`` in mail, a URL on the web."""
+
+    src: str
+    alt: str
+    width: int
+    height: int
+
+
 def _group(events: Sequence[Event]) -> list[tuple[str, list[Event]]]:
     groups: list[tuple[str, list[Event]]] = []
     for event in events:
@@ -78,7 +91,8 @@ def _group(events: Sequence[Event]) -> list[tuple[str, list[Event]]]:
     return groups
 
 
-def report_context(report: ReportInput, seat: str | None) -> dict[str, Any]:
+def report_context(report: ReportInput, seat: str | None, *, picture: PictureRef | None = None,
+                   seat_link: str | None = None) -> dict[str, Any]:
     """Return the template context for ``seat`` (``None`` = public), holding only what it may see."""
     game = report.game
     visible = [e for e in report.events if e.is_visible_to(seat)]
@@ -103,16 +117,19 @@ def report_context(report: ReportInput, seat: str | None) -> dict[str, Any]:
         "outcome": report.outcome,
         "deadline": report.deadline,
         "nmr": list(report.nmr),
+        "picture": picture,
+        "seat_link": seat_link,
     }
 
 
-def render_report(report: ReportInput, seat: str | None, *, html: bool = False) -> str:
-    """Render the report of ``report`` for ``seat`` as plain text (or HTML)."""
+def render_report(report: ReportInput, seat: str | None, *, html: bool = False, picture: PictureRef | None = None,
+                  seat_link: str | None = None) -> str:
+    """Render the report of ``report`` for ``seat`` as plain text (or HTML, showing ``picture`` when given)."""
     suffix = "html" if html else "txt"
     template = environment(html=html).select_template(
         [f"{report.game.name}/report.{suffix}.j2", f"common/report.{suffix}.j2"]
     )
-    return template.render(report_context(report, seat))
+    return template.render(report_context(report, seat, picture=picture, seat_link=seat_link))
 
 
 @dataclass(frozen=True)

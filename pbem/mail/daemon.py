@@ -155,6 +155,12 @@ def store_setting(db: Database, key: str, value: str) -> None:
         session.add(row)
 
 
+def reply_tokens(db: Database, secret_file: Path | None = None) -> ReplyTokens:
+    """Return the signer of reply addresses and private links, with the installation's key
+    (:func:`secret_key`)."""
+    return ReplyTokens(secret_key(db, secret_file))
+
+
 class MailDaemon:
     """The running game master: intake, processing, clock and sender over one database."""
 
@@ -167,13 +173,14 @@ class MailDaemon:
         address: str,
         clock: Callable[[], datetime] = utcnow,
         options: DaemonOptions = DaemonOptions(),
+        web_url: str | None = None,
     ) -> None:
         self.db = db
         self.options = options
         self.clock = clock
         self.runner = TurnRunner(db, clock=clock)
-        self.service = MailService(self.runner, address=address,
-                                   tokens=ReplyTokens(secret_key(db, options.secret_file)), clock=clock)
+        self.service = MailService(self.runner, address=address, tokens=reply_tokens(db, options.secret_file),
+                                   clock=clock, web_url=web_url)
         self.turn_clock = TurnClock(self.runner, self.service.notifier)
         self.inbound = InboundStore(db)
         self.outbox = DatabaseOutbox(db)

@@ -6,6 +6,7 @@ exactly when the turn it reports was committed.
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import Callable, Sequence
 from datetime import datetime
@@ -13,11 +14,12 @@ from datetime import datetime
 from sqlmodel import Session
 
 from pbem.addresses import is_plain_address
-from pbem.mail.compose import compose_report
+from pbem.mail.compose import BinaryPart, compose_report
 from pbem.mail.mailstore import DatabaseOutbox
 from pbem.mail.tokens import ReplyTokens
-from pbem.reports import MailSection, OrdersWanted, ReportInput, render_mail_html, render_report
-from pbem.store.tables import GameRow, SeatRow
+from pbem.pictures import MissingDrawing, picture
+from pbem.reports import MailSection, OrdersWanted, PictureRef, ReportInput, render_mail_html, render_report
+from pbem.store.tables import AddressPreferenceRow, GameRow, SeatRow
 from pbem.turns import GameInfo, Resolution
 
 FROM_NAME = "pbem game master"
@@ -32,16 +34,30 @@ class MailNotifier:
     :class:`pbem.turns.TurnRunner` ``on_resolved`` listener.
     """
 
-    def __init__(self, *, address: str, tokens: ReplyTokens, clock: Callable[[], datetime]) -> None:
+    def __init__(self, *, address: str, tokens: ReplyTokens, clock: Callable[[], datetime],
+                 web_url: str | None = None) -> None:
+        """``web_url`` is where the web archive is served (``http://host:port``); with it every mail to
+        a seat carries the seat's private link."""
         self.address = address
         self.tokens = tokens
         self.clock = clock
+        self.web_url = web_url.rstrip("/") if web_url else None
+
+    def seat_link(self, row: GameRow, seat: SeatRow) -> str | None:
+        """Return the signed private web link of ``seat`` (its own view and history), or None without a web archive."""
+        if self.web_url is None:
+            return None
+        return f"{self.web_url}/seat/{self.tokens.link_token(row.name, seat.name, seat.key_version, self.clock().date())}"
 
     def reply_address(self, row: GameRow, seat: SeatRow, *, press_from: str | None = None) -> str:
         """Return the signed reply address of ``seat`` (a plain reply to it authenticates the seat); with
         ``press_from`` the one of a press mail from that author (a reply goes back to the author as press)."""
         return self.tokens.address_for(self.address, row.name, seat.name, seat.key_version, self.clock().date(),
                                        press_from=press_from)
+
+    def _link_line(self, row: GameRow, seat: SeatRow) -> str:
+        link = self.seat_link(row, seat)
+        return f"\nYour seat's own page, with its history: {link}\n" if link else ""
 
     def send_report(self, session: Session, info: GameInfo, report: ReportInput) -> None:
         """Queue the report for every seat (its own view) and the public report for the GM."""
@@ -50,16 +66,39 @@ class MailNotifier:
         for seat in info.seats:
             if not seat.address:
                 continue
+            link = self.seat_link(row, seat)
+            ref, inline = self._picture(report, row, seat.name)
+            attachments = ()
+            if wants_view_json(session, seat.address):
+                view = json.dumps(report.game.view(report.state, seat.name), indent=1, sort_keys=True)
+                attachments = (BinaryPart("view.json", "application/json", view.encode()),)
             self._queue(
                 session, row, seat.address, subject,
-                render_report(report, seat.name), render_report(report, seat.name, html=True),
-                reply_to=self.reply_address(row, seat), purpose="report",
+                render_report(report, seat.name, seat_link=link),
+                render_report(report, seat.name, html=True, picture=ref, seat_link=link),
+                reply_to=self.reply_address(row, seat), purpose="report", inline=inline, attachments=attachments,
             )
         if row.gm_address:
+            ref, inline = self._picture(report, row, None)
             self._queue(
                 session, row, row.gm_address, subject,
-                render_report(report, None), render_report(report, None, html=True), purpose="report",
+                render_report(report, None), render_report(report, None, html=True, picture=ref), purpose="report",
+                inline=inline,
             )
+
+    def _picture(self, report: ReportInput, row: GameRow,
+                 seat: str | None) -> tuple[PictureRef | None, tuple[BinaryPart, ...]]:
+        """The picture of the reader's view: how the HTML refers to it, and the inline PNG part (none for
+        a game without a drawing: the shared test of every game makes sure a hosted game has one)."""
+        try:
+            drawn = picture(report.game, report.game.view(report.state, seat), seat)
+        except MissingDrawing:
+            _log.warning("game %s: kind %s has no drawing; report sent without a picture", row.name, report.game.name)
+            return None, ()
+        who = seat.lower() if seat else "public"
+        content_id = f"board.{row.name}.{row.turn}.{who}@{self.address.rpartition('@')[2]}"
+        ref = PictureRef(f"cid:{content_id}", drawn.alt, drawn.width, drawn.height)
+        return ref, (BinaryPart(f"board-{row.name}-{row.turn}-{who}.png", "image/png", drawn.png, content_id),)
 
     def on_resolved(self, session: Session, info: GameInfo, resolution: Resolution) -> None:
         """Queue the reports of a resolution (every turn it resolved, in one report)."""
@@ -78,9 +117,11 @@ class MailNotifier:
             subject = f"[{row.name}] Reminder: turn {row.turn} orders due"
             text = (f"Reminder: game {row.name} ({info.game.title}) has no orders from seat {seat.name} for "
                     f"turn {row.turn}. They are due by {deadline}.")
+            link = self._link_line(row, seat)
             body = (f"{text}\n\nReply to this mail with your orders, one per line. "
-                    f"Send HELP {info.game.name} for the order syntax.\n")
-            html = render_mail_html(subject, [MailSection(text)], ask=OrdersWanted(info.game.name, deadline))
+                    f"Send HELP {info.game.name} for the order syntax.\n") + link
+            sections = [MailSection(text), *([MailSection(link.strip())] if link else [])]
+            html = render_mail_html(subject, sections, ask=OrdersWanted(info.game.name, deadline))
             self._queue(session, row, seat.address, subject, body, html,
                         reply_to=self.reply_address(row, seat), purpose="reminder")
 
@@ -94,26 +135,45 @@ class MailNotifier:
         """Queue a notice to every seat of the game and its GM."""
         for seat in info.seats:
             if seat.address:
-                self._queue(session, info.row, seat.address, f"[{info.row.name}] Notice", text + "\n", None,
+                self._queue(session, info.row, seat.address, f"[{info.row.name}] Notice",
+                            text + "\n" + self._link_line(info.row, seat), None,
                             reply_to=self.reply_address(info.row, seat), purpose="notice")
         self.tell_gm(session, info, text)
 
     def tell_address(self, session: Session, row: GameRow, to: str, subject: str, text: str,
                      *, seat: SeatRow | None = None, secret: bool = False, press_from: str | None = None) -> None:
         """Queue a notice to one address (with the seat's reply address when ``seat`` is given: the press
-        reply address of ``press_from`` for press); with ``secret`` (it holds a password) the body is not
-        kept once the mail is sent."""
+        reply address of ``press_from`` for press, and the seat's private link when it goes to the seat's
+        holder); with ``secret`` (it holds a password) the body is not kept once the mail is sent."""
         reply_to = self.reply_address(row, seat, press_from=press_from) if seat is not None else None
-        self._queue(session, row, to, f"[{row.name}] {subject}", text + "\n", None, reply_to=reply_to,
+        link = self._link_line(row, seat) if seat is not None and seat.address == to else ""
+        self._queue(session, row, to, f"[{row.name}] {subject}", text + "\n" + link, None, reply_to=reply_to,
                     purpose="notice", secret=secret)
 
     def _queue(self, session: Session, row: GameRow, to: str, subject: str, body: str, html: str | None,
-               *, reply_to: str | None = None, purpose: str, secret: bool = False) -> None:
+               *, reply_to: str | None = None, purpose: str, secret: bool = False,
+               inline: tuple[BinaryPart, ...] = (), attachments: tuple[BinaryPart, ...] = ()) -> None:
         if not is_plain_address(to):  # stored before addresses were checked: the turn must go on regardless
             _log.warning("game %s: no %s to %r: not a mail address; REPLACE the seat to fix it", row.name, purpose, to)
             return
         message = compose_report(
             game=row.name, turn=row.turn, to=to, from_address=self.address, from_name=FROM_NAME,
-            body=body, html=html, reply_to=reply_to, subject=subject, now=self.clock(),
+            body=body, html=html, reply_to=reply_to, subject=subject, now=self.clock(), inline=inline,
+            attachments=attachments,
         )
         DatabaseOutbox.enqueue(session, message, purpose=purpose, secret=secret)
+
+
+def wants_view_json(session: Session, address: str) -> bool:
+    """True when ``address`` asked (VIEWJSON ON) for the seat's view as a JSON attachment to its reports."""
+    row = session.get(AddressPreferenceRow, address.lower())
+    return row is not None and row.view_json
+
+
+def set_view_json(session: Session, address: str, *, on: bool, now: datetime) -> None:
+    """Record whether reports to ``address`` carry the seat's view as JSON (the VIEWJSON ON/OFF command)."""
+    row = session.get(AddressPreferenceRow, address.lower())
+    if row is None:
+        row = AddressPreferenceRow(address=address.lower(), view_json=on, updated_at=now)
+    row.view_json, row.updated_at = on, now
+    session.add(row)

@@ -11,9 +11,11 @@ from pathlib import Path
 from typing import TextIO
 
 from pbem.mail.config import ImapUrl, SmtpUrl
-from pbem.mail.daemon import DaemonOptions, MailDaemon, tune_gc_for_serving
+from pbem.mail.daemon import DaemonOptions, MailDaemon, reply_tokens, tune_gc_for_serving
 from pbem.mail.embedded import EmbeddedMailServers
 from pbem.store import open_database
+from pbem.turns import TurnRunner
+from pbem.web.app import WebServer, make_app, parse_listen
 
 DEFAULT_ADDRESS = "gm@pbem.localhost"
 
@@ -30,25 +32,26 @@ async def serve(
     stop: asyncio.Event | None = None,
     secret_file: Path | None = None,
     retention: timedelta = timedelta(days=7),
+    web: str | None = None,
+    web_url: str | None = None,
 ) -> None:
     """Run the game master until ``stop`` is set (or SIGINT/SIGTERM).
 
     With neither ``imap`` nor ``smtp``, embedded IMAP and SMTP servers are
-    started on 127.0.0.1 and described on ``out``. Raises BadMailUrl for a
-    bad URL and ValueError when only one of the two servers is given, and
+    started on 127.0.0.1 and described on ``out``. With ``web`` (HOST:PORT)
+    the web archive is served from the same event loop, and every mail to a
+    seat carries its private link under ``web_url`` (default the address
+    listened on). Raises BadMailUrl for a bad URL and ValueError when only
+    one of the two servers is given or ``web`` is no HOST:PORT, and
     :class:`~pbem.mail.daemon.DaemonFailed` when a part of the daemon kept failing.
     """
     if (imap is None) != (smtp is None):
         raise ValueError("give both --imap and --smtp, or neither (to use the embedded servers)")
-    stop = stop or asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for signum in (signal.SIGINT, signal.SIGTERM):
-        try:
-            loop.add_signal_handler(signum, stop.set)
-        except (NotImplementedError, RuntimeError):  # not the main thread
-            pass
+    listen = parse_listen(web) if web else None
+    stop = stop_on_signals(stop)
     db = open_database(db_path)
     servers: EmbeddedMailServers | None = None
+    web_server: WebServer | None = None
     try:
         if imap is None:
             servers = EmbeddedMailServers(imap_port=imap_port, smtp_port=smtp_port)
@@ -61,12 +64,20 @@ async def serve(
             imap_url, smtp_url = ImapUrl.parse(imap), SmtpUrl.parse(smtp)
         out.write(f"pbem serves as {address}: mail HELP to it for the commands. Database: {db_path}.\n")
         out.write(f"Watching {imap_url}, sending through {smtp_url}. Stop with Ctrl-C.\n")
+        if listen is not None:
+            runner = TurnRunner(db)
+            web_server = WebServer(make_app(runner, reply_tokens(db, secret_file)), *listen)
+            await web_server.start()
+            web_url = web_url or web_server.url
+            out.write(f"The web archive is at {web_server.url}/ (links in mail: {web_url}/...).\n")
         out.flush()
-        daemon = MailDaemon(db, imap=imap_url, smtp=smtp_url, address=address,
+        daemon = MailDaemon(db, imap=imap_url, smtp=smtp_url, address=address, web_url=web_url,
                             options=DaemonOptions(secret_file=secret_file, retention=retention))
         tune_gc_for_serving()
         await daemon.run(stop)
     finally:
+        if web_server is not None:
+            await web_server.stop()
         if servers is not None:
             await servers.stop()
         db.close()
@@ -112,3 +123,34 @@ def configure_logging(level: str = "INFO", log_format: str = "text") -> None:
     root.setLevel(number)
     for name in _CHATTY:
         logging.getLogger(name).setLevel(max(number, logging.WARNING) if number > logging.DEBUG else logging.DEBUG)
+
+
+async def serve_web(*, db_path: str, listen: str, out: TextIO, stop: asyncio.Event | None = None,
+                    secret_file: Path | None = None) -> None:
+    """Serve the web archive alone at ``listen`` (HOST:PORT) over the database at ``db_path``, until
+    ``stop`` is set (or SIGINT/SIGTERM); private links are checked with the key of ``pbem serve``
+    (``secret_file`` when it keeps it in a file). Raises ValueError when ``listen`` is no HOST:PORT."""
+    host, port = parse_listen(listen)
+    stop = stop_on_signals(stop)
+    db = open_database(db_path)
+    web_server = WebServer(make_app(TurnRunner(db), reply_tokens(db, secret_file)), host, port)
+    try:
+        await web_server.start()
+        out.write(f"The web archive of {db_path} is at {web_server.url}/. Stop with Ctrl-C.\n")
+        out.flush()
+        await stop.wait()
+    finally:
+        await web_server.stop()
+        db.close()
+
+
+def stop_on_signals(stop: asyncio.Event | None = None) -> asyncio.Event:
+    """Return ``stop`` (a new event when None), set by SIGINT or SIGTERM when this is the main thread."""
+    stop = stop or asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        try:
+            loop.add_signal_handler(signum, stop.set)
+        except (NotImplementedError, RuntimeError):  # not the main thread
+            pass
+    return stop

@@ -26,12 +26,12 @@ import argparse
 import asyncio
 import json
 import logging
-import signal
 import sys
 from collections.abc import Sequence
 from typing import TextIO
 
 from pbem.mail.embedded import DEFAULT_PASSWORD, EmbeddedMailServers
+from pbem.mail.serve import stop_on_signals
 
 HOST = "127.0.0.1"
 
@@ -44,13 +44,7 @@ async def serve_mailboxes(
     Writes the ready line (JSON: host, imap_port, smtp_port, password) to
     ``out`` once both listen. Raises OSError when a port cannot be bound.
     """
-    stop = stop or asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for signum in (signal.SIGINT, signal.SIGTERM):
-        try:
-            loop.add_signal_handler(signum, stop.set)
-        except (NotImplementedError, RuntimeError):  # not the main thread
-            pass
+    stop = stop_on_signals(stop)
     async with EmbeddedMailServers(host=HOST, imap_port=imap_port, smtp_port=smtp_port, password=password) as servers:
         ready = {"host": servers.host, "imap_port": servers.imap_port, "smtp_port": servers.smtp_port,
                  "password": servers.password}

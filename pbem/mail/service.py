@@ -46,6 +46,7 @@ from pbem.commands import (
     ShowOrders,
     StartGame,
     Status,
+    ViewJson,
     help_text,
     parse_script,
 )
@@ -53,7 +54,7 @@ from pbem.core import PbemError, StaleTurn
 from pbem.games import find_game
 from pbem.mail.compose import compose_notice, compose_reply, reply_subject
 from pbem.mail.mailstore import DatabaseOutbox, InboundStore
-from pbem.mail.notices import FROM_NAME, MailNotifier
+from pbem.mail.notices import FROM_NAME, MailNotifier, set_view_json
 from pbem.mail.parse import IncomingMail, MalformedMail, parse_mail, subject_tag
 from pbem.mail.policy import DEFAULT_MAX_SIZE, RateLimiter, is_oversized, never_answer_reason
 from pbem.mail.tokens import ReplyTokens, TokenError, is_token_address, press_author
@@ -185,6 +186,7 @@ class MailService:
         max_size: int = DEFAULT_MAX_SIZE,
         rate_limiter: RateLimiter | None = None,
         query_limiter: RateLimiter | None = None,
+        web_url: str | None = None,
     ) -> None:
         self.runner = runner
         self.campaign = Campaign(runner)
@@ -195,7 +197,7 @@ class MailService:
         self.rate_limiter = rate_limiter or RateLimiter()
         self.query_limiter = query_limiter or RateLimiter()
         """STATUS, CHECK and HELP mails count here, apart from the rest."""
-        self.notifier = MailNotifier(address=self.address, tokens=tokens, clock=clock)
+        self.notifier = MailNotifier(address=self.address, tokens=tokens, clock=clock, web_url=web_url)
         runner.on_resolved.append(self.notifier.on_resolved)
 
     # --- the one entry point ----------------------------------------------------
@@ -318,6 +320,11 @@ class MailService:
                      tag: str | None, reply: _Reply, outcome: Outcome) -> None:
         if isinstance(command, Join):
             self._join(session, mail, command, reply)
+        elif isinstance(command, ViewJson):
+            set_view_json(session, mail.sender, on=command.on, now=self.clock())
+            reply.add(f"VIEWJSON {'ON' if command.on else 'OFF'}: turn reports to {mail.sender} "
+                      + ("will carry your seat's view as a JSON attachment, view.json." if command.on
+                         else "will no longer carry your seat's view as JSON."))
         elif isinstance(command, Status):
             self._status(session, command.game or tag, reply)
         elif isinstance(command, Help):
@@ -733,11 +740,14 @@ class MailService:
     # --- replies -----------------------------------------------------------------
 
     def _send_reply(self, session: Session, mail: IncomingMail, reply: _Reply, inbound_id: int) -> None:
-        reply_to = None
+        reply_to, link = None, None
         if reply.game is not None and reply.seat is not None and reply.seat.address == mail.sender:
             reply_to = self.notifier.reply_address(reply.game, reply.seat)
+            link = self.notifier.seat_link(reply.game, reply.seat)
         footer = "pbem game master. Send HELP for the commands."
         sections = reply.ordered()
+        if link:
+            sections.append(MailSection(f"Your seat's own page, with its history: {link}"))
         body = "\n".join(section.text for section in sections) + f"\n-- \n{footer}\n"
         # An order check gets an HTML part (a table that keeps its carets); short answers stay plain text.
         html = (render_mail_html(reply_subject(mail.subject), sections, ask=reply.asks_for, footer=footer)

@@ -17,6 +17,11 @@ hold only letters, digits and '-'), after a plus on the service's own local
 part, so the mail arrives in the service's mailbox. A reply to it is signed
 on as that seat, until the token is older than ``max_age_days`` or the seat's
 key version changes (the GM replaced the player).
+
+The same tokens, signed for another purpose (:meth:`ReplyTokens.link_token`),
+make the private web link of a seat: ``/seat/tc-1.a.k1.20260.<mac>``. A
+reply token is no link and a link token no reply address; both expire and
+are revoked alike.
 """
 
 from __future__ import annotations
@@ -39,6 +44,9 @@ _TOKEN = re.compile(
     r"(?P<game>[a-z0-9][a-z0-9-]*)\.(?P<seat>[a-z0-9][a-z0-9-]*)\.k(?P<version>\d{1,6})"
     r"(?:\.p-(?P<press>[a-z0-9][a-z0-9-]*))?\.(?P<day>\d{1,6})\.(?P<mac>[a-z2-7]{16})"
 )
+
+_REPLY = "pbem-reply-token"
+_LINK = "pbem-seat-link"
 
 KeyVersionLookup = Callable[[str, str], int | None]
 """``(game, seat) -> the seat's current key version``, or None when there is no such game or seat."""
@@ -99,6 +107,37 @@ class ReplyTokens:
         local, at, domain = base_address.strip().lower().rpartition("@")
         if not at or not local or not domain or "+" in local:
             raise ValueError(f"base address {base_address!r} must look like gm@example.org, without a plus part")
+        token = self._token(game, seat, key_version, issued, _REPLY, press_from)
+        full_local = f"{local}+{token}"
+        if len(full_local) > _MAX_LOCAL_PART:
+            raise ValueError(
+                f"reply address {full_local}@{domain} has a local part of {len(full_local)} characters, "
+                f"over the limit of {_MAX_LOCAL_PART}; use a shorter game name"
+            )
+        return f"{full_local}@{domain}"
+
+    def link_token(self, game: str, seat: str, key_version: int, issued: date) -> str:
+        """Return the token of the private web link of ``seat`` of ``game``, issued on ``issued``.
+
+        Raises ``ValueError`` for a name that holds other than letters, digits
+        and '-' or a key version outside 0..999999.
+        """
+        return self._token(game, seat, key_version, issued, _LINK)
+
+    def verify_link(self, token: str, key_version_lookup: KeyVersionLookup, today: date) -> tuple[str, str]:
+        """Return ``(game, seat)`` whose private page the link ``token`` opens.
+
+        Raises the same errors, for the same reasons, as :meth:`verify`.
+        """
+        found = _TOKEN.fullmatch(token.strip().lower())
+        if found is None or found["press"] is not None:
+            raise ForgedToken("not a well-formed link")
+        parsed = _Token(found["game"], found["seat"], int(found["version"]), int(found["day"]), found["mac"])
+        return self._check(parsed, _LINK, key_version_lookup, today)
+
+    def _token(self, game: str, seat: str, key_version: int, issued: date, purpose: str,
+               press_from: str | None = None) -> str:
+        """``game.seat.kN[.p-author].day.mac``, signed for ``purpose``; raises ValueError for bad names or version."""
         game, seat = game.lower(), seat.lower()
         press = press_from.lower() if press_from is not None else None
         for what, name in (("game", game), ("seat", seat), ("press author", press or "gm")):
@@ -108,14 +147,7 @@ class ReplyTokens:
             raise ValueError(f"key version must be from 0 to 999999, not {key_version}")
         day = (issued - _EPOCH).days
         press_part = f".p-{press}" if press is not None else ""
-        token = f"{game}.{seat}.k{key_version}{press_part}.{day}.{self._mac(game, seat, key_version, day, press)}"
-        full_local = f"{local}+{token}"
-        if len(full_local) > _MAX_LOCAL_PART:
-            raise ValueError(
-                f"reply address {full_local}@{domain} has a local part of {len(full_local)} characters, "
-                f"over the limit of {_MAX_LOCAL_PART}; use a shorter game name"
-            )
-        return f"{full_local}@{domain}"
+        return f"{game}.{seat}.k{key_version}{press_part}.{day}.{self._mac(game, seat, key_version, day, press, purpose)}"
 
     def verify(self, address: str, key_version_lookup: KeyVersionLookup, today: date) -> tuple[str, str]:
         """Return ``(game, seat)`` signed on by the reply ``address`` (any case, with or without <>).
@@ -129,7 +161,11 @@ class ReplyTokens:
         token = _parse(address)
         if token is None:
             raise ForgedToken(f"{address!r} is not a reply address with a well-formed token")
-        expected = self._mac(token.game, token.seat, token.version, token.day, token.press)
+        return self._check(token, _REPLY, key_version_lookup, today)
+
+    def _check(self, token: _Token, purpose: str, key_version_lookup: KeyVersionLookup,
+               today: date) -> tuple[str, str]:
+        expected = self._mac(token.game, token.seat, token.version, token.day, token.press, purpose)
         if not hmac.compare_digest(expected, token.mac):
             raise ForgedToken(
                 f"the reply address for game {token.game} seat {token.seat} does not carry a valid signature"
@@ -153,9 +189,10 @@ class ReplyTokens:
             )
         return token.game, token.seat
 
-    def _mac(self, game: str, seat: str, version: int, day: int, press: str | None = None) -> str:
+    def _mac(self, game: str, seat: str, version: int, day: int, press: str | None = None,
+             purpose: str = _REPLY) -> str:
         press_part = f".press:{press}" if press is not None else ""
-        message = f"pbem-reply-token:{game}.{seat}.{version}.{day}{press_part}".encode()
+        message = f"{purpose}:{game}.{seat}.{version}.{day}{press_part}".encode()
         digest = hmac.new(self._secret, message, hashlib.sha256).digest()[:_MAC_BYTES]
         return base64.b32encode(digest).decode("ascii").lower()
 

@@ -145,3 +145,13 @@ class SettingRow(SQLModel, table=True):
 
     key: str = Field(primary_key=True)
     value: str
+
+
+class AddressPreferenceRow(SQLModel, table=True):
+    """What one mail address asked for in its reports (VIEWJSON ON/OFF): keyed by the lower-case address."""
+
+    __tablename__ = "address_preference"
+
+    address: str = Field(primary_key=True)
+    view_json: bool = False  # attach the seat's view as JSON to every turn report
+    updated_at: datetime

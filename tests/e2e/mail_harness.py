@@ -90,15 +90,16 @@ class MailHarness:
 
 @asynccontextmanager
 async def running_service(tmp_path: Path, *, clock: MovableClock | None = None,
-                          options: DaemonOptions | None = None) -> AsyncIterator[MailHarness]:
-    """Start the servers and the daemon (with ``options``, or quick test timings); stop both at the end."""
+                          options: DaemonOptions | None = None, web_url: str | None = None) -> AsyncIterator[MailHarness]:
+    """Start the servers and the daemon (with ``options``, or quick test timings; with ``web_url`` its mail
+    carries private web links under it); stop both at the end."""
     clock = clock or MovableClock()
     async with EmbeddedMailServers() as servers:
         await servers.add_user(GM_ADDRESS)
         db = open_database(str(tmp_path / "pbem.db"))
         daemon = MailDaemon(
             db, imap=ImapUrl.parse(servers.imap_url(GM_ADDRESS)), smtp=SmtpUrl.parse(servers.smtp_url()),
-            address=GM_ADDRESS, clock=clock,
+            address=GM_ADDRESS, clock=clock, web_url=web_url,
             options=options or DaemonOptions(idle_recheck=0.5, send_retry_min=0.5, clock_interval=0.1),
         )
         stop = asyncio.Event()

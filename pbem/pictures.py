@@ -1,0 +1,113 @@
+"""Pictures of a position: each game's drawing found by convention, and PNG made from its SVG.
+
+Convention: a game whose class is in ``pbem.games.<pkg>.<module>`` has a
+module ``pbem.games.<pkg>.drawing`` with a function
+``draw(view: Mapping[str, Any], seat: str | None) -> str`` returning SVG
+text drawn from the view alone. A registered game without one is an error
+(:class:`MissingDrawing`), and the shared test of every game fails on it.
+
+PNG for mail is rendered by resvg (the ``resvg-py`` wheel: a Rust renderer,
+installed by pip alone with no system libraries, about a millisecond per
+board). Text needs a system font; without any the PNG shows the board
+without its letters.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from functools import cache
+from importlib import import_module
+from typing import Any
+
+from pbem.core import Game, PbemError
+
+Drawing = Callable[[Mapping[str, Any], "str | None"], str]
+
+
+class MissingDrawing(PbemError):
+    """A registered game kind whose package has no ``drawing`` module with a ``draw`` function."""
+
+
+@dataclass(frozen=True)
+class Picture:
+    """One drawn position: its SVG source, the PNG made from it, and the alt text."""
+
+    svg: str
+    png: bytes
+    alt: str
+    width: int
+    height: int
+
+
+def drawing_for(game: Game[Any, Any]) -> Drawing:
+    """Return the ``draw`` function of ``game``: ``draw`` of the ``drawing`` module beside its class's module.
+
+    Raises :class:`MissingDrawing` when the game's package has no drawing
+    module or it has no ``draw`` function.
+    """
+    return _drawing_in(type(game).__module__.rpartition(".")[0])
+
+
+@cache
+def _drawing_in(package: str) -> Drawing:
+    if not package:
+        raise MissingDrawing("a game outside a package has no drawing: put it in a package with drawing.py")
+    try:
+        module = import_module(f"{package}.drawing")
+    except ModuleNotFoundError as error:
+        if error.name != f"{package}.drawing":
+            raise
+        raise MissingDrawing(f"{package} has no drawing: add {package.replace('.', '/')}/drawing.py with "
+                             "draw(view, seat)") from None
+    draw = getattr(module, "draw", None)
+    if not callable(draw):
+        raise MissingDrawing(f"{package}.drawing has no draw(view, seat) function")
+    return draw  # type: ignore[no-any-return]
+
+
+def draw_svg(game: Game[Any, Any], view: Mapping[str, Any], seat: str | None) -> str:
+    """Return the SVG picture of ``view`` (the view of ``seat``; None = public) of ``game``."""
+    return drawing_for(game)(view, seat)
+
+
+MAX_PNG = 60_000
+"""A PNG larger than this is drawn again with crisp (not anti-aliased) shape edges, which compress
+several times better: a full board of round pieces stays under the size for mail."""
+
+
+def svg_to_png(svg: str) -> bytes:
+    """Return ``svg`` rendered as PNG at one pixel per SVG unit, with crisp edges if smooth ones are too big."""
+    import resvg_py  # imported on first use: the daemon without pictures does not load it
+
+    png = bytes(resvg_py.svg_to_bytes(svg_string=svg))
+    if len(png) > MAX_PNG:
+        png = bytes(resvg_py.svg_to_bytes(svg_string=svg, shape_rendering="crisp_edges"))
+    return png
+
+
+def alt_text(svg: str) -> str:
+    """Return the ``<title>`` of a drawing: the alt text of its picture."""
+    start, end = svg.find("<title>"), svg.find("</title>")
+    if start < 0 or end < start:
+        return "picture of the board"
+    from xml.sax.saxutils import unescape
+
+    return unescape(svg[start + len("<title>") : end])
+
+
+def picture(game: Game[Any, Any], view: Mapping[str, Any], seat: str | None) -> Picture:
+    """Return the drawn position (SVG, PNG and alt text) of ``view`` for ``seat``."""
+    svg = draw_svg(game, view, seat)
+    width, height = svg_size(svg)
+    return Picture(svg=svg, png=svg_to_png(svg), alt=alt_text(svg), width=width, height=height)
+
+
+_SIZE = re.compile(r'<svg[^>]*?\swidth="(\d+)"[^>]*?\sheight="(\d+)"')
+
+
+def svg_size(svg: str) -> tuple[int, int]:
+    """Return the width and height a drawing declares (0, 0 when it declares none)."""
+    found = _SIZE.match(svg)
+    return (int(found[1]), int(found[2])) if found else (0, 0)

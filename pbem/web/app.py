@@ -1,0 +1,178 @@
+"""The web archive over HTTP (aiohttp): read-only pages, server-rendered from templates and drawings.
+
+aiohttp is the web server because it runs on asyncio, so ``pbem serve --web``
+serves the pages from the daemon's own event loop beside IMAP and SMTP, and
+``pbem web`` runs it alone; it is mature and well kept, and needs no
+framework around it. Pages:
+
+``/``                          the games: kind, status, turn, deadline, seats (never an address)
+``/game/{game}``               every step of a game: public report and picture, step by step
+``/game/{game}/{turn}.svg``    the public picture after a turn (0: the opening)
+``/seat/{token}``              a seat's own view and history, opened by the private link in its mail
+``/seat/{token}/{turn}.svg``   the seat's picture after a turn
+
+A forged, expired or revoked link gets the same 404 as a page that does not
+exist, with no data. Nothing here writes to the database.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from datetime import datetime
+
+from aiohttp import web
+
+from pbem.clock import utcnow
+from pbem.mail.tokens import ReplyTokens
+from pbem.reports import environment
+from pbem.turns import GameInfo, TurnRunner
+from pbem.web.archive import Archive, NotInArchive
+
+_log = logging.getLogger(__name__)
+_ARCHIVE = web.AppKey("archive", Archive)
+_HEADERS = {
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",  # a private link must not leak to other sites
+    "Cache-Control": "no-store",
+}
+
+
+def make_app(runner: TurnRunner, tokens: ReplyTokens, *, clock: Callable[[], datetime] = utcnow) -> web.Application:
+    """Return the web archive application over ``runner``'s database, checking links with ``tokens``."""
+    app = web.Application(middlewares=[_not_found])
+    app[_ARCHIVE] = Archive(runner, tokens, clock=clock)
+    app.add_routes([
+        web.get("/", game_list),
+        web.get("/game/{game}", game_page),
+        web.get(r"/game/{game}/{turn:\d{1,6}}.svg", game_picture),
+        web.get("/seat/{token}", seat_page),
+        web.get(r"/seat/{token}/{turn:\d{1,6}}.svg", seat_picture),
+    ])
+    return app
+
+
+@web.middleware
+async def _not_found(request: web.Request, handler: Callable[..., object]) -> web.StreamResponse:
+    """Every page the archive does not show (and every bad link) is the same plain 404."""
+    try:
+        response = await handler(request)  # type: ignore[misc]
+    except (NotInArchive, web.HTTPNotFound):
+        response = _html(_page("not-found.html.j2"), status=404)
+    assert isinstance(response, web.StreamResponse)
+    response.headers.update(_HEADERS)
+    return response
+
+
+def _page(template: str, **context: object) -> str:
+    return environment(html=True).get_template(f"web/{template}").render(**context)
+
+
+def _html(text: str, *, status: int = 200) -> web.Response:
+    return web.Response(text=text, status=status, content_type="text/html", charset="utf-8")
+
+
+def _svg(text: str) -> web.Response:
+    return web.Response(text=text, content_type="image/svg+xml", charset="utf-8",
+                        headers={"Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'"})
+
+
+# Pages are built in a worker thread: reading the database and rendering a long history must not hold
+# up the event loop, which with ``pbem serve --web`` is the mail daemon's.
+
+
+async def game_list(request: web.Request) -> web.Response:
+    """The list of games."""
+    archive = request.app[_ARCHIVE]
+    return _html(await asyncio.to_thread(lambda: _page("games.html.j2", games=archive.games())))
+
+
+Reader = Callable[[Archive], "tuple[GameInfo, str | None]"]
+"""Which game a request is about and whose view it shows (None: the public)."""
+
+
+async def game_page(request: web.Request) -> web.Response:
+    """Every step of one game, public view."""
+    name = request.match_info["game"]
+    return await _history(request, lambda archive: (archive.info(name), None), f"/game/{name}")
+
+
+async def game_picture(request: web.Request) -> web.Response:
+    """The public picture after one turn."""
+    return await _picture(request, lambda archive: (archive.info(request.match_info["game"]), None))
+
+
+async def seat_page(request: web.Request) -> web.Response:
+    """One seat's own view and history, by its private link."""
+    token = request.match_info["token"]
+    return await _history(request, lambda archive: archive.seat_of_link(token), f"/seat/{token}")
+
+
+async def seat_picture(request: web.Request) -> web.Response:
+    """One seat's picture after one turn, by its private link."""
+    return await _picture(request, lambda archive: archive.seat_of_link(request.match_info["token"]))
+
+
+async def _history(request: web.Request, reader: Reader, base: str) -> web.Response:
+    archive = request.app[_ARCHIVE]
+
+    def build() -> str:
+        info, seat = reader(archive)
+        pages = archive.pages(info, seat, lambda turn: f"{base}/{turn}.svg")
+        return _page("game.html.j2", info=info, pages=pages, seat=seat)
+
+    return _html(await asyncio.to_thread(build))
+
+
+async def _picture(request: web.Request, reader: Reader) -> web.Response:
+    archive = request.app[_ARCHIVE]
+    turn = int(request.match_info["turn"])
+
+    def build() -> str:
+        info, seat = reader(archive)
+        return archive.svg(archive.step(info, turn), seat)
+
+    return _svg(await asyncio.to_thread(build))
+
+
+class WebServer:
+    """The web archive listening on ``host``:``port`` in the running event loop."""
+
+    def __init__(self, app: web.Application, host: str, port: int) -> None:
+        self.app = app
+        self.host = host
+        self.port = port
+        self._runner: web.AppRunner | None = None
+
+    async def start(self) -> None:
+        """Start listening; with port 0 the port picked is in :attr:`port` afterwards."""
+        self._runner = web.AppRunner(self.app, access_log=None)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, self.host, self.port)
+        await site.start()
+        if self.port == 0:
+            server = site._server  # noqa: SLF001 - the only way aiohttp tells the port it picked
+            assert server is not None
+            self.port = server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+        _log.info("web archive at %s", self.url)
+
+    @property
+    def url(self) -> str:
+        """The base address of the pages, such as ``http://127.0.0.1:8080``."""
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        return f"http://{host}:{self.port}"
+
+    async def stop(self) -> None:
+        """Stop listening and close open connections."""
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+
+def parse_listen(text: str) -> tuple[str, int]:
+    """Return host and port of ``HOST:PORT`` (``[::1]:8080`` for IPv6); raises ValueError."""
+    host, sep, port = text.rpartition(":")
+    if not sep or not host or not port.isdigit() or not 0 <= int(port) < 65536:
+        raise ValueError(f"expected HOST:PORT such as 127.0.0.1:8080, not {text!r}")
+    return host.strip("[]"), int(port)

@@ -1,0 +1,140 @@
+"""What the web archive shows, read from the database: plain sync code, no HTTP.
+
+Every page is built from a reader: ``None`` for the public (public view and
+public events only), or one seat opened by its private link (that seat's
+view and the events it may see, nobody else's secrets).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import date, datetime
+from typing import Any
+
+from pbem.clock import format_utc
+from pbem.core import Event, GameRng, PbemError
+from pbem.mail.tokens import ReplyTokens
+from pbem.pictures import draw_svg
+from pbem.reports import ReportInput, render_report
+from pbem.turns import GameInfo, TurnRunner
+
+
+class NotInArchive(PbemError):
+    """A game, turn or link the archive does not show (unknown, forming, forged, expired or revoked)."""
+
+
+@dataclass(frozen=True)
+class GameSummary:
+    """One line of the game list: no addresses, only seat names and whether each is taken."""
+
+    name: str
+    kind: str
+    title: str
+    status: str
+    turn: int
+    deadline: str | None
+    seats: list[tuple[str, str]]  # (seat, "taken" | "open" | "resigned")
+
+
+@dataclass(frozen=True)
+class TurnPage:
+    """One step of a game's history as a reader sees it: the report after that turn and its picture."""
+
+    turn: int
+    report_text: str
+    picture_url: str
+    alt: str
+
+
+class Archive:
+    """Reads games for the web pages; ``tokens`` checks private seat links."""
+
+    def __init__(self, runner: TurnRunner, tokens: ReplyTokens, *, clock: Callable[[], datetime]) -> None:
+        self.runner = runner
+        self.tokens = tokens
+        self.clock = clock
+
+    def games(self) -> list[GameSummary]:
+        """Return every game, newest first, with its seats but none of their addresses."""
+        summaries = []
+        with self.runner.db.session() as session:
+            for row in sorted(self.runner.games(session=session), key=lambda r: r.created_at, reverse=True):
+                info = self.runner.snapshot(session, row)
+                seats = [(s.name, "resigned" if s.status == "resigned" else "taken" if s.address else "open")
+                         for s in info.seats]
+                summaries.append(GameSummary(
+                    name=row.name, kind=row.kind, title=info.game.title, status=row.status, turn=row.turn,
+                    deadline=format_utc(row.deadline) if row.deadline else None, seats=seats,
+                ))
+        return summaries
+
+    def info(self, name: str) -> GameInfo:
+        """Return the game ``name`` if the archive shows it (started); raises :class:`NotInArchive`."""
+        try:
+            info = self.runner.info(name)
+        except PbemError:
+            raise NotInArchive(f"no game {name}") from None
+        if info.row.status == "forming":
+            raise NotInArchive(f"game {name} has not started")
+        return info
+
+    def seat_of_link(self, token: str, today: date | None = None) -> tuple[GameInfo, str]:
+        """Return the game and seat a private link opens; raises :class:`NotInArchive` for a link that
+        is malformed, forged, expired or revoked (all alike: the page shows nothing)."""
+
+        def key_version(game: str, seat: str) -> int | None:
+            try:
+                with self.runner.db.session() as session:
+                    row = self.runner.load_game(session, game)
+                    return self.runner.load_seat(session, row, seat).key_version
+            except PbemError:
+                return None
+
+        try:
+            game, seat = self.tokens.verify_link(token, key_version, today or self.clock().date())
+        except PbemError:
+            raise NotInArchive("no such page") from None
+        info = self.info(game)
+        names = {s.lower(): s for s in info.seat_names}
+        if seat not in names:
+            raise NotInArchive("no such page")
+        return info, names[seat]
+
+    def reports(self, info: GameInfo) -> list[ReportInput]:
+        """Return the report input of every step of the game: the opening (turn 0), then each resolved turn."""
+        game, row = info.game, info.row
+        state = game.setup(info.seat_names, row.options, GameRng(row.seed))
+        steps = [ReportInput(row.name, game, state, 0, [], [], _phase(game, state), game.outcome(state))]
+        for record in self.runner.history(row.name):
+            state = game.load(record.state)
+            steps.append(ReportInput(
+                row.name, game, state, record.turn, [Event.from_json(e) for e in record.events], record.nmr,
+                _phase(game, state), game.outcome(state),
+            ))
+        return steps
+
+    def step(self, info: GameInfo, turn: int) -> ReportInput:
+        """Return the report input of one step (0 = the opening); raises :class:`NotInArchive`."""
+        steps = self.reports(info)
+        if not 0 <= turn < len(steps):
+            raise NotInArchive(f"game {info.name} has no turn {turn}")
+        return steps[turn]
+
+    def pages(self, info: GameInfo, seat: str | None, picture_url: Callable[[int], str]) -> list[TurnPage]:
+        """Return every step of the game as ``seat`` (None: the public) sees it, with its text report."""
+        pages = []
+        for step in self.reports(info):
+            alt = f"{info.game.title} {info.name} after turn {step.turn}" + (f", seat {seat}" if seat else "")
+            pages.append(TurnPage(step.turn, render_report(step, seat), picture_url(step.turn), alt))
+        return pages
+
+    @staticmethod
+    def svg(step: ReportInput, seat: str | None) -> str:
+        """Return the picture of one step as ``seat`` (None: the public) sees it."""
+        return draw_svg(step.game, step.game.view(step.state, seat), seat)
+
+
+def _phase(game: Any, state: Any) -> Any:
+    return None if game.outcome(state) is not None else game.phase(state)
+

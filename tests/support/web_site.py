@@ -1,0 +1,66 @@
+"""A web archive over a real SQLite database with games in several states, served on 127.0.0.1
+(the ``site`` fixture of tests/web)."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import date
+
+from pbem.mail.daemon import reply_tokens
+from pbem.mail.tokens import ReplyTokens
+from pbem.store import Database
+from pbem.turns import TurnRunner
+from pbem.web.app import WebServer, make_app
+
+TC_SEATS = {"A": "alice@example.org", "B": "bob@example.org", "C": "carol@example.org", "D": "dave@example.org"}
+TP_SEATS = {"1": "ann@example.org", "2": "ben@example.org"}
+
+
+@dataclass
+class Site:
+    """A running archive: its base URL, the runner over its database and the link signer."""
+
+    url: str
+    runner: TurnRunner
+    tokens: ReplyTokens
+
+    def link(self, game: str, seat: str, *, issued: date | None = None, version: int = 1) -> str:
+        """The private link of ``seat`` of ``game`` as a mail would carry it."""
+        return f"{self.url}/seat/{self.tokens.link_token(game, seat, version, issued or date.today())}"
+
+
+def play_turns(runner: TurnRunner, game: str, turns: int) -> None:
+    """Resolve ``turns`` turns of ``game`` with the NMR defaults (or until it ends)."""
+    for _ in range(turns):
+        if runner.info(game).outcome is not None:
+            return
+        runner.resolve(game)
+
+
+def serve_site(db: Database) -> Iterator[Site]:
+    """Serve a web archive serving: tc-1 (turkey chase, 3 turns), tp-1 (three pyramids, 4 turns), f-1 (forming),
+    tp-end (three pyramids played to its end)."""
+    runner = TurnRunner(db)
+    runner.create_game("turkey-chase", "tc-1", seats=TC_SEATS, seed=5)
+    play_turns(runner, "tc-1", 3)
+    runner.create_game("three-pyramids", "tp-1", seats=TP_SEATS, seed=7)
+    play_turns(runner, "tp-1", 4)
+    runner.create_game("fungus", "f-1", seats={}, players=2)
+    runner.create_game("three-pyramids", "tp-end", seats=TP_SEATS, seed=3)
+    play_turns(runner, "tp-end", 200)
+    tokens = reply_tokens(db)
+    loop = asyncio.new_event_loop()
+    server = WebServer(make_app(runner, tokens), "127.0.0.1", 0)
+    loop.run_until_complete(server.start())
+    thread = threading.Thread(target=loop.run_forever, daemon=True)
+    thread.start()
+    try:
+        yield Site(server.url, runner, tokens)
+    finally:
+        asyncio.run_coroutine_threadsafe(server.stop(), loop).result(timeout=10)
+        loop.call_soon_threadsafe(loop.stop)
+        thread.join(timeout=10)
+        loop.close()

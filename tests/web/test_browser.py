@@ -1,0 +1,158 @@
+"""The web archive and a report's HTML part in a real headless chromium (Debian's package).
+
+Each test checks what the page shows, that its images loaded
+(naturalWidth > 0), and saves a screenshot under the test's tmp dir.
+Without chromium they skip, saying how to install it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import email
+import email.policy
+from collections.abc import Awaitable, Callable
+from datetime import date, timedelta
+from email.message import EmailMessage
+from pathlib import Path
+
+import pytest
+from chromium_driver import Browser, require_chromium
+from sqlmodel import select
+from web_site import TC_SEATS, Site
+
+from pbem.clock import utcnow
+from pbem.mail.notices import MailNotifier
+from pbem.mail.tokens import ReplyTokens
+from pbem.store import Database
+from pbem.store.tables import OutboundMessageRow
+from pbem.turns import TurnRunner
+
+pytestmark = pytest.mark.browser
+
+
+def in_browser(tmp_path: Path, scenario: Callable[[Browser], Awaitable[None]]) -> None:
+    require_chromium()
+
+    async def run() -> None:
+        async with Browser(tmp_path / "profile") as browser:
+            await scenario(browser)
+
+    asyncio.run(asyncio.wait_for(run(), timeout=120))
+
+
+def assert_images_loaded(images: list[dict[str, object]], count: int) -> None:
+    assert len(images) >= count, images
+    for image in images[:count]:
+        assert image["complete"] and isinstance(image["naturalWidth"], int) and image["naturalWidth"] > 0, image
+        assert image["alt"], image
+
+
+def test_the_game_list_in_a_browser(site: Site, tmp_path: Path) -> None:
+    async def scenario(browser: Browser) -> None:
+        assert await browser.open(site.url + "/") == 200
+        text = await browser.text()
+        assert "Games" in text and "tc-1" in text and "Three Pyramids (three-pyramids)" in text
+        assert "alice@example.org" not in text
+        rows = await browser.evaluate("document.querySelectorAll('#games tbody tr').length")
+        assert rows == 4
+        await browser.screenshot(tmp_path / "games.png")
+
+    in_browser(tmp_path, scenario)
+    assert (tmp_path / "games.png").stat().st_size > 1000
+
+
+def test_a_game_page_in_a_browser_steps_through_the_turns(site: Site, tmp_path: Path) -> None:
+    async def scenario(browser: Browser) -> None:
+        assert await browser.open(site.url + "/game/tc-1") == 200
+        text = await browser.text()
+        assert "After turn 3" in text and "step 4 of 4" in text and "The cornfield, turn 4" in text
+        visible = "Array.from(document.querySelectorAll('section.step')).filter(s => s.offsetParent).map(s => s.id)"
+        assert await browser.evaluate(visible) == ["turn-3"]
+        shown = await browser.evaluate("Array.from(document.querySelectorAll('section.current img'))"
+                                       ".map(i => ({src: i.src, alt: i.alt, naturalWidth: i.naturalWidth,"
+                                       " complete: i.complete}))")
+        assert_images_loaded(shown, 1)
+        await browser.screenshot(tmp_path / "game-last.png")
+        await browser.evaluate("document.getElementById('first').click()")
+        assert await browser.evaluate(visible) == ["turn-0"]
+        await browser.images_decoded()
+        first = await browser.evaluate("(() => { const i = document.querySelector('section.current img');"
+                                       " return {src: i.src, alt: i.alt, naturalWidth: i.naturalWidth,"
+                                       " complete: i.complete}; })()")
+        assert first["src"].endswith("/game/tc-1/0.svg")
+        assert_images_loaded([first], 1)
+        assert "step 1 of 4" in await browser.text()
+        await browser.screenshot(tmp_path / "game-first.png")
+
+    in_browser(tmp_path, scenario)
+    assert (tmp_path / "game-first.png").stat().st_size > 1000
+
+
+def test_a_private_seat_page_with_a_valid_link_in_a_browser(site: Site, tmp_path: Path) -> None:
+    info = site.runner.info("tp-1")
+    hand = info.game.view(info.state, "2")["hand"]["text"]
+
+    async def scenario(browser: Browser) -> None:
+        assert await browser.open(site.link("tp-1", "2")) == 200
+        text = await browser.text()
+        assert "private page of seat 2" in text and hand in text
+        assert_images_loaded(await browser.evaluate(
+            "Array.from(document.querySelectorAll('section.current img')).map(i => ({src: i.src, alt: i.alt,"
+            " naturalWidth: i.naturalWidth, complete: i.complete}))"), 1)
+        await browser.screenshot(tmp_path / "seat.png")
+
+    in_browser(tmp_path, scenario)
+
+
+@pytest.mark.parametrize("how", ["forged", "expired"])
+def test_a_private_seat_page_with_a_bad_link_in_a_browser_is_404_with_no_data(
+        site: Site, tmp_path: Path, how: str) -> None:
+    good = site.link("tp-1", "2")
+    link = good[:-2] + ("zz" if not good.endswith("zz") else "yy") if how == "forged" else \
+        site.link("tp-1", "2", issued=date.today() - timedelta(days=90))
+
+    async def scenario(browser: Browser) -> None:
+        assert await browser.open(link) == 404
+        text = await browser.text()
+        assert "Not found" in text and "tp-1" not in text and "seat 2" not in text
+        assert await browser.images() == []
+        await browser.screenshot(tmp_path / f"seat-{how}.png")
+
+    in_browser(tmp_path, scenario)
+
+
+def test_a_reports_html_part_shows_its_inline_picture_in_a_browser(db: Database, tmp_path: Path) -> None:
+    require_chromium()
+    runner = TurnRunner(db)
+    notifier = MailNotifier(address="gm@pbem.test", tokens=ReplyTokens(b"k" * 16), clock=utcnow)
+    runner.on_resolved.append(notifier.on_resolved)
+    runner.create_game("turkey-chase", "tc-1", seats=TC_SEATS, seed=3)
+    runner.resolve("tc-1")
+    with db.session() as session:
+        raw = next(r.raw for r in session.exec(select(OutboundMessageRow)) if r.recipients == ["alice@example.org"])
+    message = email.message_from_bytes(raw, policy=email.policy.default)
+    assert isinstance(message, EmailMessage)
+    html_part = message.get_body(preferencelist=("html",))
+    assert html_part is not None
+    html = html_part.get_content()
+    # As a mail client does: each cid: reference shows the related part with that Content-ID.
+    for part in message.walk():
+        if part["Content-ID"]:
+            data = base64.b64encode(part.get_content()).decode()
+            html = html.replace(f"cid:{part['Content-ID'].strip('<>')}", f"data:{part.get_content_type()};base64,{data}")
+    page = tmp_path / "report.html"
+    page.write_text(html, encoding="utf-8")
+
+    async def scenario(browser: Browser) -> None:
+        await browser.open(page.as_uri())
+        text = await browser.text()
+        assert "Turkey Chase" in text and "The cornfield, turn 2" in text
+        images = await browser.images()
+        assert_images_loaded(images, 1)
+        assert images[0]["alt"] == "Turkey Chase cornfield, turn 2, seen by seat A"
+        width = await browser.evaluate("document.images[0].getBoundingClientRect().width")
+        assert 0 < width <= 600
+        await browser.screenshot(tmp_path / "report.png")
+
+    in_browser(tmp_path, scenario)

@@ -1,0 +1,69 @@
+"""``pbem web`` alone and ``pbem serve --web`` serve the archive over the same database."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import os
+import re
+import subprocess
+import sys
+import urllib.request
+from pathlib import Path
+
+from web_site import TC_SEATS
+
+from pbem.mail.serve import serve
+from pbem.store import open_database
+from pbem.turns import TurnRunner
+
+
+def make_game(db_path: Path) -> None:
+    db = open_database(str(db_path))
+    try:
+        TurnRunner(db).create_game("turkey-chase", "tc-1", seats=TC_SEATS, seed=5)
+    finally:
+        db.close()
+
+
+def test_pbem_web_serves_the_archive_of_a_database(tmp_path: Path) -> None:
+    db_path = tmp_path / "pbem.db"
+    make_game(db_path)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    process = subprocess.Popen([sys.executable, "-m", "pbem.cli", "web", "127.0.0.1:0", "--db", str(db_path)],
+                               stdout=subprocess.PIPE, text=True, env=env)
+    try:
+        assert process.stdout is not None
+        line = process.stdout.readline()
+        found = re.search(r"http://127\.0\.0\.1:\d+", line)
+        assert found is not None, line
+        with urllib.request.urlopen(found[0] + "/game/tc-1", timeout=30) as response:
+            page = response.read().decode()
+        assert "Turkey Chase" in page and 'src="/game/tc-1/0.svg"' in page
+    finally:
+        process.terminate()
+        assert process.wait(timeout=30) in (0, -15)
+
+
+def test_pbem_serve_with_web_serves_the_archive_beside_the_mail(tmp_path: Path) -> None:
+    db_path = tmp_path / "pbem.db"
+    make_game(db_path)
+    out = io.StringIO()
+
+    async def scenario() -> str:
+        stop = asyncio.Event()
+        task = asyncio.create_task(serve(db_path=str(db_path), imap=None, smtp=None, address="gm@pbem.test",
+                                         imap_port=0, smtp_port=0, out=out, stop=stop, web="127.0.0.1:0"))
+        for _ in range(400):
+            if "web archive is at" in out.getvalue() or task.done():
+                break
+            await asyncio.sleep(0.05)
+        found = re.search(r"web archive is at (http://127\.0\.0\.1:\d+)/", out.getvalue())
+        assert found is not None, out.getvalue()
+        page = await asyncio.to_thread(lambda: urllib.request.urlopen(found[1] + "/", timeout=30).read().decode())
+        stop.set()
+        await asyncio.wait_for(task, timeout=60)
+        return page
+
+    page = asyncio.run(scenario())
+    assert "tc-1" in page and "alice@example.org" not in page

@@ -1,0 +1,95 @@
+"""The web archive over HTTP: what each page shows and what it never shows."""
+
+from __future__ import annotations
+
+import urllib.error
+import urllib.request
+from datetime import date, timedelta
+from xml.etree import ElementTree
+
+import pytest
+
+from web_site import TC_SEATS, TP_SEATS, Site
+
+
+def get(url: str) -> tuple[int, str, str]:
+    try:
+        with urllib.request.urlopen(url, timeout=30) as response:
+            return response.status, response.headers["Content-Type"], response.read().decode()
+    except urllib.error.HTTPError as error:
+        return error.code, error.headers["Content-Type"], error.read().decode()
+
+
+def test_the_game_list_shows_kind_status_turn_and_seats_but_no_address(site: Site) -> None:
+    status, kind, page = get(site.url + "/")
+    assert status == 200 and kind.startswith("text/html")
+    assert 'href="/game/tc-1"' in page and "Turkey Chase (turkey-chase)" in page and "three-pyramids" in page
+    assert "f-1" in page and "forming" in page and "1 (open)" in page
+    for address in (*TC_SEATS.values(), *TP_SEATS.values()):
+        assert address not in page
+
+
+def test_a_game_page_steps_through_every_turn_with_public_pictures(site: Site) -> None:
+    status, _, page = get(site.url + "/game/tc-1")
+    assert status == 200
+    for turn in range(4):
+        assert f'id="turn-{turn}"' in page and f'src="/game/tc-1/{turn}.svg"' in page
+    assert 'id="turn-4"' not in page
+    status, kind, svg = get(site.url + "/game/tc-1/3.svg")
+    assert status == 200 and kind.startswith("image/svg+xml")
+    assert ElementTree.fromstring(svg).tag.endswith("svg") and "turn 4" in svg
+
+
+def test_the_public_three_pyramids_page_shows_no_hand(site: Site) -> None:
+    _, _, page = get(site.url + "/game/tp-1")
+    assert "Your hand" not in page
+    _, _, svg = get(site.url + "/game/tp-1/2.svg")
+    assert "Your hand" not in svg
+
+
+def test_a_private_link_opens_the_seats_own_view_and_nobody_elses(site: Site) -> None:
+    status, _, page = get(site.link("tp-1", "1"))
+    assert status == 200 and "private page of seat 1" in page
+    info = site.runner.info("tp-1")
+    hand_1 = info.game.view(info.state, "1")["hand"]["text"]
+    assert hand_1 in page  # the seat's own hand, in its reports
+    other = info.game.view(info.state, "2")["hand"]["text"]
+    if other != hand_1:
+        assert other not in page
+    token = site.link("tp-1", "1").rsplit("/", 1)[1]
+    status, _, svg = get(f"{site.url}/seat/{token}/4.svg")
+    assert status == 200 and "Your hand" in svg
+
+
+@pytest.mark.parametrize("how", ["forged", "expired", "revoked", "reply-token", "garbage"])
+def test_a_bad_private_link_gets_404_and_no_data(site: Site, how: str) -> None:
+    good = site.link("tp-1", "1")
+    links = {
+        "forged": good[:-3] + ("aaa" if not good.endswith("aaa") else "bbb"),
+        "expired": site.link("tp-1", "1", issued=date.today() - timedelta(days=61)),
+        "revoked": site.link("tp-1", "1", version=2),
+        "reply-token": f"{site.url}/seat/"
+                       + site.tokens.address_for("gm@x.org", "tp-1", "1", 1, date.today()).split("+")[1].split("@")[0],
+        "garbage": f"{site.url}/seat/../../etc",
+    }
+    for suffix in ("", "/1.svg"):
+        status, _, page = get(links[how] + suffix)
+        assert status == 404
+        assert "tp-1" not in page and "Your hand" not in page and "private page" not in page and "<svg" not in page
+
+
+def test_unknown_and_forming_games_are_404(site: Site) -> None:
+    assert get(site.url + "/game/nope")[0] == 404
+    assert get(site.url + "/game/f-1")[0] == 404
+    assert get(site.url + "/game/tc-1/99.svg")[0] == 404
+
+
+def test_a_finished_game_shows_its_final_result_and_every_step(site: Site) -> None:
+    info = site.runner.info("tp-end")
+    assert info.outcome is not None
+    status, _, page = get(site.url + "/game/tp-end")
+    assert status == 200 and "Final result" in page and "finished" in page
+    assert info.outcome.reason in page
+    steps = len(site.runner.history("tp-end")) + 1
+    assert page.count('class="step"') == steps
+    assert get(f"{site.url}/game/tp-end/{steps - 1}.svg")[0] == 200
