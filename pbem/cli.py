@@ -16,7 +16,8 @@ from pathlib import Path
 from pbem.core import GameError, PbemError, UnknownGame, UnknownSeat
 from pbem.checking import check_syntax
 from pbem.store import open_database
-from pbem.turns import TurnRunner
+from pbem.core.rng import commitment
+from pbem.turns import ReplayResult, TurnRunner
 
 EXIT_OK = 0
 EXIT_REFUSED = 1
@@ -69,7 +70,9 @@ def cmd_new(args: argparse.Namespace) -> int:
         )
     except GameError as error:  # a taken name, bad options or seats: the command line is at fault
         raise UsageError(str(error)) from error
-    print(f"Created {info.game.name} game {info.name} (seed {info.row.seed}), seats {', '.join(info.seat_names)}.")
+    print(f"Created {info.game.name} game {info.name}, seats {', '.join(info.seat_names)}.")
+    if info.row.secret is not None:
+        print(f"Seed commitment (SHA-256): {commitment(info.row.name, info.row.secret)}")
     if info.row.status == "active":
         print(runner.report_text(info.name, None), end="")
     return EXIT_OK
@@ -116,16 +119,57 @@ def cmd_show(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def cmd_replay(args: argparse.Namespace) -> int:
-    """``pbem replay GAME``: replay from the seed; exit 1 when any state differs."""
-    result = _runner(args).replay(args.game)
-    if result.is_identical:
-        print(f"Replayed {result.turns} turns of {result.game}: every state matches.")
-        return EXIT_OK
+def _print_replay(result: ReplayResult, what: str) -> int:
+    """Print a replay or verification result; return 0 when everything matched, else 1."""
+    for span in result.versions:
+        print(f"  {span}")
     for mismatch in result.mismatches:
         print(mismatch)
-    print(f"Replayed {result.turns} turns of {result.game}: {len(result.mismatches)} mismatch(es).")
+    draws = f", {result.draws_checked} draws" if what == "Verified" else ""
+    if result.is_identical:
+        print(f"{what} {result.turns} turns{draws} of {result.game}: everything matches.")
+        return EXIT_OK
+    print(f"{what} {result.turns} turns{draws} of {result.game}: {len(result.mismatches)} mismatch(es).")
     return EXIT_REFUSED
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    """``pbem replay GAME``: replay from the seed; exit 1 when any state differs."""
+    return _print_replay(_runner(args).replay(args.game), "Replayed")
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    """``pbem verify GAME``: recompute every draw from the revealed seed; exit 1 on a mismatch."""
+    return _print_replay(_runner(args).verify(args.game), "Verified")
+
+
+def cmd_reveal(args: argparse.Namespace) -> int:
+    """``pbem reveal GAME``: end the game if it runs and print its secret, salts and seed."""
+    row = _runner(args).reveal(args.game)
+    print(f"Game {row.name}: secret {row.secret}")
+    for salt in row.salts:
+        print(f"  salt {salt}")
+    print(f"  seed {row.seed}, generator version {row.rng_version}, rules version {row.rules_version}")
+    return EXIT_OK
+
+
+def cmd_salt(args: argparse.Namespace) -> int:
+    """``pbem salt GAME SEAT TEXT``: add a seat's entropy before the start."""
+    salts = _runner(args).add_salt(args.game, args.seat, args.text)
+    print(f"Game {args.game}: {len(salts)} salt(s), mixed into the seed at START.")
+    return EXIT_OK
+
+
+def cmd_upgrade_check(args: argparse.Namespace) -> int:
+    """``pbem upgrade-check``: replay every game; exit 1 when this code would resolve any differently."""
+    runner = _runner(args)
+    different = runner.upgrade_check()
+    for result in different:
+        print(f"{result.game}: {len(result.mismatches)} difference(s)")
+        for mismatch in result.mismatches:
+            print(f"  {mismatch}")
+    print(f"Checked {len(runner.games())} games: {len(different)} would resolve differently.")
+    return EXIT_OK if not different else EXIT_REFUSED
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
@@ -231,6 +275,23 @@ def build_parser() -> argparse.ArgumentParser:
     replay = add("replay", "replay a game from its seed and compare every state")
     replay.add_argument("game")
     replay.set_defaults(func=cmd_replay)
+
+    verify = add("verify", "recompute every draw of a finished game from its revealed seed")
+    verify.add_argument("game")
+    verify.set_defaults(func=cmd_verify)
+
+    reveal = add("reveal", "end a game and reveal its committed secret and seed")
+    reveal.add_argument("game")
+    reveal.set_defaults(func=cmd_reveal)
+
+    salt = add("salt", "add a seat's entropy to a forming game's seed")
+    salt.add_argument("game")
+    salt.add_argument("seat")
+    salt.add_argument("text")
+    salt.set_defaults(func=cmd_salt)
+
+    check = add("upgrade-check", "replay every game and list those this code would resolve differently")
+    check.set_defaults(func=cmd_upgrade_check)
 
     serve = add("serve", "run the game master by mail (embedded mail servers when none is given)")
     serve.add_argument("--imap", default=os.environ.get("PBEM_IMAP"),

@@ -69,6 +69,25 @@ class ReportInput:
     phase: Phase | None
     outcome: Outcome | None
     deadline: str | None = None
+    fairness: Fairness | None = None
+
+
+@dataclass(frozen=True)
+class Fairness:
+    """What players need to check the dice: the seed commitment, the salts mixed in,
+    the draws of this report as ``[counter, range, result]`` and, once the game is
+    over, the revealed secret."""
+
+    commitment: str
+    rng_version: int
+    salts: Sequence[str] = ()
+    draws: Sequence[Sequence[int]] = ()
+    secret: str | None = None
+
+    def draw_lines(self, per_line: int = 10) -> list[str]:
+        """Return the draws as ``counter:range=result`` words, ``per_line`` to a line."""
+        words = [f"{c}:{n}={r}" for c, n, r in self.draws]
+        return [" ".join(words[i:i + per_line]) for i in range(0, len(words), per_line)]
 
 
 @dataclass(frozen=True)
@@ -119,6 +138,7 @@ def report_context(report: ReportInput, seat: str | None, *, picture: PictureRef
         "nmr": list(report.nmr),
         "picture": picture,
         "seat_link": seat_link,
+        "fairness": report.fairness,
     }
 
 

@@ -24,10 +24,11 @@ from pbem.addresses import is_plain_address
 from pbem.checking import CheckResult, check_orders
 from pbem.clock import format_utc, utcnow
 from pbem.core import Event, Game, GameError, GameRng, Outcome, Phase, StaleTurn, UnknownGame, UnknownSeat
+from pbem.core.rng import CURRENT_VERSION, LEGACY_VERSION, VERSIONS, commitment, derive_seed
 from pbem.core.protocol import score_to_json
 from pbem.games import find_game
 from pbem.orders import parser_for
-from pbem.reports import ReportInput, render_report
+from pbem.reports import Fairness, ReportInput, render_report
 from pbem.service_options import SERVICE_OPTIONS, parse_service_options, service_defaults
 from pbem.store import Database
 from pbem.store.tables import GameRow, SeatRow, SubmissionRow, TurnRecordRow
@@ -108,6 +109,7 @@ class Resolution:
             phase=last.phase,
             outcome=last.outcome,
             deadline=last.deadline,
+            fairness=_merged_fairness([t.report.fairness for t in self.turns]),
         )
 
 
@@ -118,11 +120,67 @@ class ReplayResult:
     game: str
     turns: int
     mismatches: list[str]
+    versions: list[str] = field(default_factory=list)  # "turns 1-4: rules version 1, generator version 2"
+    draws_checked: int = 0
 
     @property
     def is_identical(self) -> bool:
         """True when every replayed state matched the stored one."""
         return not self.mismatches
+
+
+MAX_SALTS = 20
+MAX_SALT_LENGTH = 200
+
+
+def rules_version_of(game: Game[Any, Any]) -> int:
+    """Return the rules version a game's code implements (``rules_version`` on the game
+    class; 1 when it declares none). Bump it whenever a rules change alters outcomes."""
+    return int(getattr(game, "rules_version", 1))
+
+
+def _fairness(row: GameRow, draws: Sequence[Sequence[int]]) -> Fairness | None:
+    """Return what a report shows players to check the dice (None for legacy games)."""
+    if row.secret is None:
+        return None
+    revealed = row.secret if TurnRunner.is_revealed(row) else None
+    return Fairness(commitment(row.name, row.secret), row.rng_version, list(row.salts), list(draws), revealed)
+
+
+def _merged_fairness(parts: Sequence[Fairness | None]) -> Fairness | None:
+    """Join the fairness parts of turns reported together: all their draws, the last one's reveal."""
+    present = [p for p in parts if p is not None]
+    if not present:
+        return None
+    last = present[-1]
+    return Fairness(last.commitment, last.rng_version, last.salts,
+                    [d for p in present for d in p.draws], last.secret)
+
+
+def _draw_difference(reported: Sequence[Sequence[int]], recomputed: Sequence[Sequence[int]]) -> str:
+    """Describe the first draw where the reported and recomputed draw lists differ."""
+    for index, (said, computed) in enumerate(zip(reported, recomputed, strict=False)):
+        if list(said) != list(computed):
+            return (f"draw {index + 1} (counter {said[0]}): reported {said[2]} of {said[1]},"
+                    f" recomputed {computed[2]} of {computed[1]} (counter {computed[0]})")
+    return f"{len(reported)} draws reported, {len(recomputed)} recomputed"
+
+
+def _version_spans(records: Sequence[TurnRecordRow], rng_version: int) -> list[str]:
+    """Describe which turns were resolved under which rules version, as runs of turns."""
+    spans: list[str] = []
+    start: TurnRecordRow | None = None
+    previous: TurnRecordRow | None = None
+    for record in [*records, None]:
+        if start is not None and previous is not None and (
+                record is None or record.rules_version != start.rules_version):
+            turns = f"turn {start.turn}" if start is previous else f"turns {start.turn}-{previous.turn}"
+            spans.append(f"{turns}: rules version {start.rules_version}, generator version {rng_version}")
+            start = None
+        if record is not None and start is None:
+            start = record
+        previous = record
+    return spans
 
 
 ResolvedListener = Callable[[Session, GameInfo, Resolution], None]
@@ -168,12 +226,18 @@ class TurnRunner:
         players: int | None = None,
         options: Mapping[str, str] | None = None,
         seed: int | None = None,
+        rng_version: int = CURRENT_VERSION,
         gm_address: str | None = None,
         gm_password_hash: str | None = None,
         session: Session | None = None,
     ) -> GameInfo:
         """Create a game. With ``seats`` (seat -> address) it starts at once; with
         only ``players`` it waits for JOINs (status ``forming``) until :meth:`start`.
+
+        The game commits to a secret (random, or the text of ``seed`` when given);
+        the seed it plays with is derived at START from the secret and the
+        players' salts. ``rng_version=1`` creates a game with the legacy generator
+        seeded directly with ``seed`` (no commitment), as games were before.
 
         Raises UnknownGame for an unknown kind, UnknownSeat for seat names the
         game does not use, GameError for a taken name, bad options, player
@@ -213,15 +277,24 @@ class TurnRunner:
             name=name,
             kind=game.name,
             options=rules,
-            seed=seed if seed is not None else secrets.randbelow(2**31),
+            seed=0,
             status="forming",
+            rng_version=rng_version,
+            rules_version=rules_version_of(game),
             created_at=now,
             **run,
             gm_address=gm_address,
             gm_password_hash=gm_password_hash,
         )
+        if rng_version not in VERSIONS:
+            raise GameError(f"random generator version {rng_version} is unknown; known: {VERSIONS}")
+        if rng_version == LEGACY_VERSION:
+            row.seed = seed if seed is not None else secrets.randbelow(2**31)
+        else:
+            row.secret = str(seed) if seed is not None else secrets.token_hex(32)
+            row.seed = derive_seed(row.secret)
         # Validate the rules' options now, not at START.
-        game.setup(seat_names, rules, GameRng(row.seed))
+        game.setup(seat_names, rules, GameRng(row.seed, version=row.rng_version))
         with self.unit(session) as session:
             if session.exec(select(GameRow).where(func.lower(GameRow.name) == name.lower())).first() is not None:
                 raise GameError(f"a game named {name} exists already")
@@ -249,7 +322,9 @@ class TurnRunner:
             if empty:
                 raise GameError(f"game {name} cannot start: seats {', '.join(empty)} are still open")
             game = find_game(row.kind)
-            rng = GameRng(row.seed)
+            if row.secret is not None:
+                row.seed = derive_seed(row.secret, row.salts)
+            rng = GameRng(row.seed, version=row.rng_version)
             state = game.setup([s.name for s in seats], row.options, rng)
             row.state = game.dump(state)
             row.rng_state = rng.get_state()
@@ -444,6 +519,9 @@ class TurnRunner:
                 orders[seat] = parser.parse("\n".join(submission.orders)).orders
         rng = GameRng.from_state(row.rng_state)
         rng_before = row.rng_state
+        current_rules = rules_version_of(game)
+        if row.rules_version != current_rules:
+            row.rules_version = current_rules  # the game goes on under the rules this code implements
         result = game.resolve(state, orders, rng)
         outcome = game.outcome(result.state)
         turn = row.turn
@@ -463,6 +541,8 @@ class TurnRunner:
             state=game.dump(result.state),
             reason=reason,
             resolved_at=self.clock(),
+            draws=rng.draws,
+            rules_version=current_rules,
         )
         session.add(record)
         row.turn = turn + 1
@@ -494,6 +574,7 @@ class TurnRunner:
             phase=phase,
             outcome=outcome,
             deadline=format_utc(row.deadline) if row.deadline else None,
+            fairness=_fairness(row, record.draws),
         )
         return ResolvedTurn(record, report)
 
@@ -548,7 +629,8 @@ class TurnRunner:
         records = self.history(name, session=session)
         deadline = format_utc(info.row.deadline) if info.row.deadline else None
         if not records:
-            return ReportInput(info.name, info.game, info.state, 0, [], [], info.phase, info.outcome, deadline)
+            return ReportInput(info.name, info.game, info.state, 0, [], [], info.phase, info.outcome, deadline,
+                               _fairness(info.row, []))
         last = records[-1]
         return ReportInput(
             game_name=info.name,
@@ -560,6 +642,7 @@ class TurnRunner:
             phase=info.phase,
             outcome=info.outcome,
             deadline=deadline,
+            fairness=_fairness(info.row, last.draws),
         )
 
     def report_text(self, name: str, seat: str | None) -> str:
@@ -593,29 +676,111 @@ class TurnRunner:
         data["state"] = info.game.view(info.state, seat)
         return data
 
-    def replay(self, name: str) -> ReplayResult:
-        """Replay a game from its seed and stored orders; report every state that differs."""
+    def replay(self, name: str, *, check_draws: bool = False) -> ReplayResult:
+        """Replay a game from its seed, generator version and stored orders; report every
+        state (and, with ``check_draws``, every logged draw) that differs.
+
+        Turns resolved under a rules version other than the one this code implements
+        are not recomputed: the stored state is taken and ``versions`` says which
+        turns were resolved under which version.
+        """
         info = self.info(name)
         game, row = info.game, info.row
         records = self.history(name)
-        mismatches: list[str] = []
         if row.status == "forming":
             return ReplayResult(name, 0, [])
-        rng = GameRng(row.seed)
+        mismatches: list[str] = []
+        current_rules = rules_version_of(game)
+        rng = GameRng(row.seed, version=row.rng_version)
         state = game.setup(info.seat_names, row.options, rng)
         parser = parser_for(game.name)
+        checked = 0
+        resync = False  # after a turn under other rules, take the stored generator state
         for record in records:
             if rng.get_state() != record.rng_state:
-                mismatches.append(f"turn {record.turn}: random generator state differs before resolving")
+                if not resync:
+                    mismatches.append(f"turn {record.turn}: random generator state differs before resolving")
                 rng = GameRng.from_state(record.rng_state)
+            resync = False
+            if record.rules_version != current_rules:
+                state = game.load(record.state)
+                resync = True
+                continue
+            rng.draws = []
             orders = {seat: parser.parse("\n".join(texts)).orders for seat, texts in record.orders.items()}
             state = game.resolve(state, orders, rng).state
+            if check_draws:
+                checked += len(record.draws)
+                if rng.draws != record.draws:
+                    mismatches.append(f"turn {record.turn}: {_draw_difference(record.draws, rng.draws)}")
             if game.dump(state) != record.state:
                 mismatches.append(f"turn {record.turn}: replayed state differs from the stored one")
                 state = game.load(record.state)
         if game.dump(state) != row.state:
             mismatches.append("the game's current state differs from the replayed one")
-        return ReplayResult(name, len(records), mismatches)
+        return ReplayResult(name, len(records), mismatches, _version_spans(records, row.rng_version), checked)
+
+    def verify(self, name: str) -> ReplayResult:
+        """Recompute every draw of a finished or revealed game from its seed and stored
+        orders and compare with the draws its reports listed. Raises GameError while the
+        seed is still secret."""
+        info = self.info(name)
+        if not self.is_revealed(info.row):
+            raise GameError(f"the seed of {name} is not revealed yet; it is revealed when the game ends")
+        return self.replay(name, check_draws=True)
+
+    def commitment(self, name: str) -> str | None:
+        """Return the published SHA-256 commitment of a game's secret (None for legacy games)."""
+        row = self.info(name).row
+        return commitment(row.name, row.secret) if row.secret is not None else None
+
+    @staticmethod
+    def is_revealed(row: GameRow) -> bool:
+        """True when a game's secret may be shown: the game has finished."""
+        return row.status == "finished"
+
+    def reveal(self, name: str) -> GameRow:
+        """End a game early if need be and return its row with the secret revealable.
+        Raises GameError for a legacy game with no commitment."""
+        with self.unit() as session:
+            row = self.load_game(session, name)
+            if row.secret is None:
+                raise GameError(f"{name} was created before seeds were committed; its seed is {row.seed}")
+            if row.status != "finished":
+                row.status = "finished"
+                row.ended_by_gm = True
+                row.deadline = None
+                session.add(row)
+            session.flush()
+            session.refresh(row)
+            session.expunge(row)
+            return row
+
+    def add_salt(self, name: str, seat: str, text: str) -> list[str]:
+        """Add a seat's salt to a forming game; it is mixed into the seed at START.
+        Returns the salts so far. Raises GameError once the game has started, for a
+        legacy game, or for an empty, overlong or excess salt."""
+        text = text.strip()
+        if not text or len(text) > MAX_SALT_LENGTH or "\n" in text:
+            raise GameError(f"SALT takes one line of 1 to {MAX_SALT_LENGTH} characters")
+        with self.unit() as session:
+            row = self.load_game(session, name)
+            if row.status != "forming":
+                raise GameError(f"game {name} has started; salt is taken only before the start")
+            if row.secret is None:
+                raise GameError(f"game {name} uses the legacy generator and takes no salt")
+            if len(row.salts) >= MAX_SALTS:
+                raise GameError(f"game {name} has {MAX_SALTS} salts already")
+            row.salts = [*row.salts, f"{seat}:{text}"]
+            session.add(row)
+            return list(row.salts)
+
+    def upgrade_check(self) -> list[ReplayResult]:
+        """Replay every started game; return the results of those this code would resolve
+        differently from their stored history (turns under another rules version are not
+        counted as differences)."""
+        return [result for result in (self.replay(row.name) for row in self.games())
+                if not result.is_identical]
 
     # --- helpers -----------------------------------------------------------------
 

@@ -95,7 +95,8 @@ def caret_column(output: str, line_text: str) -> int:
 
 def test_new_starts_at_the_opening_position_in_the_default_db(tmp_path: Path) -> None:
     out = ok(pbem(tmp_path, "new", "turkey-chase", "tc-1", *SEATS, "--seed", "42"))
-    assert "Created turkey-chase game tc-1 (seed 42), seats A, B, C, D." in out
+    assert "Created turkey-chase game tc-1, seats A, B, C, D." in out
+    assert "Seed commitment (SHA-256): " in out
     assert "Turkey Chase -- game tc-1, public report" in out
     assert (tmp_path / "pbem.db").is_file(), "--db defaults to ./pbem.db in the working directory"
 

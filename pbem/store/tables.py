@@ -42,6 +42,10 @@ class GameRow(SQLModel, table=True):
     gm_locked_until: datetime | None = None  # no GM password is checked before this time
     paused_at: datetime | None = None
     ended_by_gm: bool = False
+    secret: str | None = None  # committed seed text (SHA-256 of name + secret is published); None: legacy game
+    salts: list[str] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))  # players' SALT texts
+    rng_version: int = 2  # pbem.core.rng generator version, fixed at creation
+    rules_version: int = 1  # the game's rules version, recorded at creation, bumped by rules changes
 
 
 class SeatRow(SQLModel, table=True):
@@ -99,6 +103,8 @@ class TurnRecordRow(SQLModel, table=True):
     events: list[dict[str, Any]] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
     state: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
     reason: str  # deadline | all-in | gm | forced
+    draws: list[list[int]] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))  # [counter, n, result]
+    rules_version: int = 1  # the rules version this turn was resolved under
     resolved_at: datetime
 
 
