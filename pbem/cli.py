@@ -127,7 +127,8 @@ def _print_replay(result: ReplayResult, what: str) -> int:
         print(mismatch)
     draws = f", {result.draws_checked} draws" if what == "Verified" else ""
     if result.is_identical:
-        print(f"{what} {result.turns} turns{draws} of {result.game}: everything matches.")
+        matched = "every state and draw matches" if draws else "every state matches"
+        print(f"{what} {result.turns} turns{draws} of {result.game}: {matched}.")
         return EXIT_OK
     print(f"{what} {result.turns} turns{draws} of {result.game}: {len(result.mismatches)} mismatch(es).")
     return EXIT_REFUSED

@@ -147,6 +147,17 @@ def _fairness(row: GameRow, draws: Sequence[Sequence[int]]) -> Fairness | None:
     return Fairness(commitment(row.name, row.secret), row.rng_version, list(row.salts), list(draws), revealed)
 
 
+def _reported_draws(records: Sequence[TurnRecordRow]) -> list[list[int]]:
+    """The draws of the newest report: of the last turn resolved on request and the
+    forced turns after it (which are reported together), or of every turn when all were forced."""
+    group: list[TurnRecordRow] = []
+    for record in reversed(records):
+        group.append(record)
+        if record.reason != "forced":
+            break
+    return [draw for record in reversed(group) for draw in record.draws]
+
+
 def _merged_fairness(parts: Sequence[Fairness | None]) -> Fairness | None:
     """Join the fairness parts of turns reported together: all their draws, the last one's reveal."""
     present = [p for p in parts if p is not None]
@@ -642,7 +653,7 @@ class TurnRunner:
             phase=info.phase,
             outcome=info.outcome,
             deadline=deadline,
-            fairness=_fairness(info.row, last.draws),
+            fairness=_fairness(info.row, _reported_draws(records)),
         )
 
     def report_text(self, name: str, seat: str | None) -> str:

@@ -21,7 +21,10 @@ game is bounded by MAX_STEPS resolutions and GAME_SECONDS of wall-clock time.
 from __future__ import annotations
 
 import asyncio
+import os
 import re
+import subprocess
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -61,8 +64,12 @@ class GameCase:
         return self.kind[:20].rstrip("-")
 
 
+VERIFIER = Path(__file__).resolve().parents[2] / "tools" / "verify_dice.py"
+
+GAMES_OF_CHANCE = {"farm-cheesi", "race-on-the-river", "three-pyramids"}
+
 CASES = [
-    GameCase("toe-sap-fungus", players=2, seed=56),
+    GameCase("toe-sap-fungus", players=2, seed=1),
     GameCase("fungus", players=2, seed=4, options="size=5"),
     GameCase("farm-cheesi", players=2, seed=39),
     GameCase("race-on-the-river", players=3, seed=9),
@@ -226,6 +233,50 @@ def assert_final(table: Table, info: GameInfo) -> None:
     assert replay.is_identical and replay.turns > 0, replay.mismatches
 
 
+def assert_dice_verified_from_mails(table: Table, folder: Path) -> None:
+    """The README's standalone verifier, run on the seats' mails alone, agrees with
+    ``pbem verify``; with one reported draw changed it fails."""
+    verified = table.service.runner.verify(table.case.name)
+    assert verified.is_identical, verified.mismatches
+    if table.case.kind in GAMES_OF_CHANCE:
+        assert verified.draws_checked > 0
+    folder.mkdir()
+    paths = []
+    for number, mail in enumerate(table.received):
+        path = folder / f"{number:03}.eml"
+        path.write_bytes(mail.raw)
+        paths.append(str(path))
+    checked = run_verifier(paths)
+    assert checked.returncode == 0, checked.stdout
+    assert f"{verified.draws_checked} draws, 0 wrong" in checked.stdout, (checked.stdout, verified.draws_checked)
+
+    if not verified.draws_checked:
+        return
+    tampered = folder / "tampered.txt"
+    tampered.write_text(tamper_one_draw(table.received))
+    failed = run_verifier([str(tampered)])
+    assert failed.returncode == 1 and "FAIL: draw at counter" in failed.stdout, failed.stdout
+
+
+def run_verifier(paths: list[str]) -> subprocess.CompletedProcess[str]:
+    """Run tools/verify_dice.py as a separate program, as a player would."""
+    return subprocess.run([sys.executable, str(VERIFIER), *paths], capture_output=True, text=True, timeout=60,
+                          check=False, cwd="/", env={"PATH": os.environ.get("PATH", "")})
+
+
+def tamper_one_draw(mails: list[ReceivedMail]) -> str:
+    """Every report body joined, with the first reported die result changed by one."""
+    text = "\n".join(mail.body for mail in mails).replace("\r\n", "\n")
+    match = re.search(r"^Draws \(counter:range=result\): (\d+):(\d+)=(\d+)", text, re.M)
+    assert match is not None, "no draws reported"
+    counter, n, result = (int(g) for g in match.groups())
+    changed = f"{counter}:{n}={(result + 1) % n}"
+    other = [line for line in text.split("\n") if not line.startswith("Draws ")]
+    draws = [line.replace(match.group(0)[len("Draws (counter:range=result): "):], changed)
+             if line.startswith("Draws ") else line for line in text.split("\n") if line.startswith("Draws ")]
+    return "\n".join(other + draws)
+
+
 def assert_forced_plays_unasked(table: Table) -> None:
     """Every turn was resolved by mail or forced; the service played some itself and no mail asked for those."""
     records = table.service.runner.history(table.case.name)
@@ -253,6 +304,7 @@ def test_a_full_game_is_played_to_its_end_by_mail(tmp_path: Path, case: GameCase
                 info = await play_one_step(table, robots)
             assert info.outcome is not None, f"{case.kind} did not end in {MAX_STEPS} resolutions"
             assert_final(table, info)
+            assert_dice_verified_from_mails(table, tmp_path / "mails")
             assert_forced_plays_unasked(table)
             if case.kind == "farm-cheesi":
                 assert table.rolls_shown > 0
