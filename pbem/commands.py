@@ -193,6 +193,29 @@ class Status:
 
 
 @dataclass(frozen=True)
+class Salt:
+    """SALT <text>: a player's entropy, mixed into the seed of a forming game at START."""
+
+    line: int
+    text: str
+
+
+@dataclass(frozen=True)
+class Verify:
+    """VERIFY <game>: recompute every draw of a game whose seed is revealed."""
+
+    line: int
+    game: str
+
+
+@dataclass(frozen=True)
+class Reveal:
+    """REVEAL (GM): end the game and reveal its seed."""
+
+    line: int
+
+
+@dataclass(frozen=True)
 class Help:
     """HELP [kind]: the command reference, or a game kind's order syntax (in a session: the session's game)."""
 
@@ -333,6 +356,7 @@ GmCommand = (
     | SetOptions
     | ProcessTurn
     | EndGame
+    | Reveal
     | Press
     | Help
     | Status
@@ -394,7 +418,7 @@ class CreateGame:
     commands: tuple[GmCommand, ...] = ()
 
 
-Command = Join | ViewJson | Status | Help | SeatSession | CheckOrders | GmSession | CreateGame
+Command = Join | ViewJson | Status | Help | SeatSession | CheckOrders | GmSession | CreateGame | Salt | Verify
 """What a script holds at its top level."""
 
 
@@ -500,6 +524,10 @@ Players
   PRESS ALL                        are sent to those players (or all), signed with your seat
   RESIGN                           (after SIGNON) leave the game
   STATUS <game>                    the state of a game (after SIGNON: of your game)
+  SALT <text>                      before the start, from a seat's address: your entropy, mixed
+                                   into the game's seed at START (game from the subject tag
+                                   or the one forming game you joined)
+  VERIFY <game>                    after the seed is revealed: recompute every die and draw
   HELP [<kind>]                    this text, or the order syntax of a game kind
   VIEWJSON ON | VIEWJSON OFF       every turn report to your address carries (or no longer
                                    carries) your seat's view as a JSON attachment, view.json
@@ -527,6 +555,7 @@ Game masters
   REPLACE <seat> <address>         hand a seat to a new player
   PRESS <seat> ... | PRESS ALL     a message to players, signed GM
   END                              end the game now
+  REVEAL                           end the game and reveal its seed, so players can VERIFY it
 
 Lines starting with # between commands are comments.
 """
@@ -598,6 +627,15 @@ class _LineTransformer(Transformer[Token, _Parsed]):
 
     def orders(self, children: list[Token]) -> ShowOrders:
         return ShowOrders(self.number)
+
+    def salt(self, children: list[Token]) -> Salt:
+        return Salt(self.number, str(children[0]).strip())
+
+    def verify(self, children: list[Token]) -> Verify:
+        return Verify(self.number, _name(children[0]))
+
+    def reveal(self, children: list[Token]) -> Reveal:
+        return Reveal(self.number)
 
     def help(self, children: list[Token]) -> Help:
         return Help(self.number, _name(children[0]) if children else None)
@@ -717,6 +755,7 @@ _TERMINAL_WORDS: Mapping[str, str] = {
     "WHEN": "a date and time such as 2026-11-25 18:00",
     "DURATION": "a duration such as 2d or 12h",
     "ADDRESS": "a mail address",
+    "SALT_TEXT": "some text of your own",
     "OPTION": "an option such as players=4",
     "VALUE": "a value after =",
     "EQUAL": '"="',
@@ -850,7 +889,7 @@ class _ScriptBuilder:
                 block.commands.append(parsed)
             case Status(game=None) if self.game is None:
                 self._problem(line, None, text, "STATUS needs a game name here, for example STATUS tc-1")
-            case Status() | Help():
+            case Status() | Help() | Verify() | Salt():
                 self.commands.append(parsed)
             case ShowOrders() | Ready() | NoOrders() | Resign() if block is not None and mode == "seat":
                 block.commands.append(parsed)

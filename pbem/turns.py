@@ -750,10 +750,10 @@ class TurnRunner:
         """True when a game's secret may be shown: the game has finished."""
         return row.status == "finished"
 
-    def reveal(self, name: str) -> GameRow:
+    def reveal(self, name: str, *, session: Session | None = None) -> GameRow:
         """End a game early if need be and return its row with the secret revealable.
         Raises GameError for a legacy game with no commitment."""
-        with self.unit() as session:
+        with self.unit(session) as session:
             row = self.load_game(session, name)
             if row.secret is None:
                 raise GameError(f"{name} was created before seeds were committed; its seed is {row.seed}")
@@ -763,18 +763,16 @@ class TurnRunner:
                 row.deadline = None
                 session.add(row)
             session.flush()
-            session.refresh(row)
-            session.expunge(row)
             return row
 
-    def add_salt(self, name: str, seat: str, text: str) -> list[str]:
+    def add_salt(self, name: str, seat: str, text: str, *, session: Session | None = None) -> list[str]:
         """Add a seat's salt to a forming game; it is mixed into the seed at START.
         Returns the salts so far. Raises GameError once the game has started, for a
         legacy game, or for an empty, overlong or excess salt."""
         text = text.strip()
         if not text or len(text) > MAX_SALT_LENGTH or "\n" in text:
             raise GameError(f"SALT takes one line of 1 to {MAX_SALT_LENGTH} characters")
-        with self.unit() as session:
+        with self.unit(session) as session:
             row = self.load_game(session, name)
             if row.status != "forming":
                 raise GameError(f"game {name} has started; salt is taken only before the start")

@@ -90,7 +90,7 @@ def test_reports_list_the_draws_of_their_turn_with_counters(runner: TurnRunner) 
     assert last.draws and all(len(draw) == 3 for draw in last.draws)
     report = runner.report_text("fc", first_seat())
     words = " ".join(line.split(": ", 1)[1] for line in report.splitlines() if line.startswith("Draws "))
-    assert words.split()[: len(last.draws)] == [f"{c}:{n}={r}" for c, n, r in last.draws]
+    assert words.split()[-len(last.draws):] == [f"{c}:{n}={r}" for c, n, r in last.draws]
 
 
 def test_a_tampered_draw_is_detected_by_verify(runner: TurnRunner, db: Database) -> None:

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from sqlmodel import Session
+from sqlmodel import Session, select
 
 from pbem.campaign import Campaign, LockedOut, NotAuthorised
 from pbem.checking import CheckResult, check_syntax
@@ -45,12 +45,16 @@ from pbem.commands import (
     SetOptions,
     ShowOrders,
     StartGame,
+    Reveal,
+    Salt,
     Status,
     ViewJson,
+    Verify,
     help_text,
     parse_script,
 )
 from pbem.core import PbemError, StaleTurn
+from pbem.core.rng import commitment
 from pbem.games import find_game
 from pbem.mail.compose import compose_notice, compose_reply, reply_subject
 from pbem.mail.mailstore import DatabaseOutbox, InboundStore
@@ -329,6 +333,10 @@ class MailService:
             self._status(session, command.game or tag, reply)
         elif isinstance(command, Help):
             self._help(command, reply)
+        elif isinstance(command, Salt):
+            self._salt(session, mail, command, tag, reply)
+        elif isinstance(command, Verify):
+            self._verify(command.game, reply)
         elif isinstance(command, CheckOrders):
             result = check_syntax(command.kind, command.orders.numbered_text)
             intro = f"Syntax check against {result.kind} (nothing stored):"
@@ -594,6 +602,11 @@ class MailService:
         game = self.runner.load_game(session, name)
         info = self.runner.snapshot(session, game)
         lines = [f"Game {game.name} ({info.game.title}), {game.status}, turn {game.turn}."]
+        if game.secret is not None:
+            lines.append(f"Seed commitment (SHA-256 of the game name, a newline and the secret): "
+                         f"{commitment(game.name, game.secret)}.")
+            if self.runner.is_revealed(game):
+                lines.append(f"Seed revealed: {game.secret} (VERIFY {game.name} checks every draw).")
         if game.status == "forming":
             open_seats = [s.name for s in info.seats if not s.address]
             lines.append(f"Open seats: {', '.join(open_seats) or 'none'}.")
@@ -607,6 +620,27 @@ class MailService:
             lines.append(f"Waiting for orders from: {', '.join(missing) or 'nobody (all in)'}.")
             if game.deadline:
                 lines.append(f"Deadline: {format_utc(game.deadline)}.")
+        reply.add("\n".join(lines))
+
+    def _salt(self, session: Session, mail: IncomingMail, command: Salt, tag: str | None, reply: _Reply) -> None:
+        forming = [g for g in session.exec(select(GameRow).where(GameRow.status == "forming"))
+                   if tag is None or g.name.lower() == tag.lower()]
+        held = [(g, s) for g in forming for s in self.runner.load_seats(session, g) if s.address == mail.sender]
+        if len(held) != 1:
+            where = f"game {tag}" if tag else "a forming game"
+            raise PbemError(f"SALT is taken from a seat of {where} before its start; send it from the address "
+                            "you joined with (with the game in the subject as [game] if you joined several)")
+        game, seat = held[0]
+        salts = self.runner.add_salt(game.name, seat.name, command.text, session=session)
+        reply.add(f"Your salt for {game.name} is noted ({len(salts)} so far); it is mixed into the seed at "
+                  "START and named in the first report.")
+
+    def _verify(self, name: str, reply: _Reply) -> None:
+        result = self.runner.verify(name)
+        lines = [*result.versions, *result.mismatches]
+        verdict = ("every state and draw matches" if result.is_identical
+                   else f"{len(result.mismatches)} mismatch(es)")
+        lines.append(f"Verified {result.turns} turns, {result.draws_checked} draws of {name}: {verdict}.")
         reply.add("\n".join(lines))
 
     def _help(self, command: Help, reply: _Reply) -> None:
@@ -718,6 +752,12 @@ class MailService:
             resolution = self.runner.resolve(name, reason="gm", session=session)
             turns = ", ".join(str(t.record.turn) for t in resolution.turns)
             reply.add(f"Resolved turn(s) {turns} of {name}; the reports went out.")
+        elif isinstance(command, Reveal):
+            row = self.runner.reveal(name, session=session)
+            info = self.runner.snapshot(session, game)
+            self.notifier.send_report(session, info, self.runner.last_report(name, session=session))
+            reply.add(f"Game {name} ended and its seed revealed: secret {row.secret}. "
+                      "The final report went to every seat; players can now VERIFY it.")
         elif isinstance(command, EndGame):
             self.campaign.end(name, session=session)
             info = self.runner.snapshot(session, game)
