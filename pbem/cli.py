@@ -273,17 +273,14 @@ def build_parser() -> argparse.ArgumentParser:
     show.add_argument("--json", action="store_true")
     show.set_defaults(func=cmd_show)
 
-    replay = add("replay", "replay a game from its seed and compare every state")
-    replay.add_argument("game")
-    replay.set_defaults(func=cmd_replay)
-
-    verify = add("verify", "recompute every draw of a finished game from its revealed seed")
-    verify.add_argument("game")
-    verify.set_defaults(func=cmd_verify)
-
-    reveal = add("reveal", "end a game and reveal its committed secret and seed")
-    reveal.add_argument("game")
-    reveal.set_defaults(func=cmd_reveal)
+    for name, what, func in [
+        ("replay", "replay a game from its seed and compare every state", cmd_replay),
+        ("verify", "recompute every draw of a finished game from its revealed seed", cmd_verify),
+        ("reveal", "end a game and reveal its committed secret and seed", cmd_reveal),
+    ]:
+        one_game = add(name, what)
+        one_game.add_argument("game")
+        one_game.set_defaults(func=func)
 
     salt = add("salt", "add a seat's entropy to a forming game's seed")
     salt.add_argument("game")
