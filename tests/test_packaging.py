@@ -165,7 +165,7 @@ def test_pbem_runs_from_the_unzipped_wheel(site: Path, elsewhere: Path) -> None:
 
     code, out, err = _finish(new)  # the migrations and the report templates come from the wheel
     assert code == 0, out + err
-    assert "Created turkey-chase game w-1 (seed 3)" in out
+    assert "Created turkey-chase game w-1, seats A, B, C, D." in out
     assert "The cornfield, turn 1:" in out
     assert (elsewhere / "pbem.db").is_file()
 
