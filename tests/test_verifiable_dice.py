@@ -118,7 +118,7 @@ def test_a_game_of_the_legacy_generator_replays_identically_after_the_migration(
     assert history and history[0][1][0] == 3  # a Mersenne Twister state, as stored before
     database.close()
     # Take the schema back to before versions existed, as a database of the previous release looks.
-    _alembic(path, "downgrade", "0004")
+    _alembic(path, "downgrade", "0005")
     database = open_database(str(path))  # migrates to the newest schema again
     runner = TurnRunner(database)
     row = runner.info("old").row

@@ -4,7 +4,7 @@ generator and rules versions of each game, and the draws and rules version of ea
 Games that exist before this revision were created with Python's Mersenne Twister;
 they get generator version 1 and keep it, so they replay identically.
 
-Revision ID: 0005
+Revision ID: 0006
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0005"
-down_revision = "0004"
+revision = "0006"
+down_revision = "0005"
 branch_labels = None
 depends_on = None
 
