@@ -168,7 +168,7 @@ def test_a_reply_to_a_notice_is_press_to_the_gm_and_not_orders(tmp_path: Path) -
             notice = await alice.last()
             assert notice.subject == "[tc-1] Notice" and "A plain reply to this mail goes to the GM as press" in notice.body
             await alice.reply(notice, "FEED F1\nMOVE F7-F8\n")
-            assert "Press relayed to GM." in (await alice.last()).body
+            assert "Your reply went as press to GM (it was not read as orders)" in (await alice.last()).body
             press = await game.gm.last()
             assert press.subject == "[tc-1] Press from A" and "FEED F1" in press.body
             assert service.runner.current_orders("tc-1", "A") is None
