@@ -23,6 +23,8 @@ from pbem.store.tables import AddressPreferenceRow, GameRow, SeatRow
 from pbem.turns import GameInfo, Resolution
 
 FROM_NAME = "pbem game master"
+_TO_GM = ("\n\nA plain reply to this mail goes to the GM as press. To send orders, reply to your turn report "
+          "or a reminder.\n")
 
 _log = logging.getLogger(__name__)
 
@@ -136,16 +138,27 @@ class MailNotifier:
         for seat in info.seats:
             if seat.address:
                 self._queue(session, info.row, seat.address, f"[{info.row.name}] Notice",
-                            text + "\n" + self._link_line(info.row, seat), None,
-                            reply_to=self.reply_address(info.row, seat), purpose="notice")
+                            text + _TO_GM + self._link_line(info.row, seat), None,
+                            reply_to=self.reply_address(info.row, seat, press_from="gm"), purpose="notice")
         self.tell_gm(session, info, text)
 
     def tell_address(self, session: Session, row: GameRow, to: str, subject: str, text: str,
-                     *, seat: SeatRow | None = None, secret: bool = False, press_from: str | None = None) -> None:
-        """Queue a notice to one address (with the seat's reply address when ``seat`` is given: the press
-        reply address of ``press_from`` for press, and the seat's private link when it goes to the seat's
-        holder); with ``secret`` (it holds a password) the body is not kept once the mail is sent."""
-        reply_to = self.reply_address(row, seat, press_from=press_from) if seat is not None else None
+                     *, seat: SeatRow | None = None, secret: bool = False, press_from: str | None = None,
+                     asks_orders: bool = False) -> None:
+        """Queue a notice to one address; with ``secret`` (it holds a password) the body is not kept
+        once the mail is sent; the seat's private link when it goes to the seat's holder. With
+        ``seat``, a plain reply signs the seat on: with ``asks_orders`` it is orders (the notice asks
+        for them), else press to ``press_from`` (a press mail's author) or to the GM (the notice says
+        so). Only mails that ask for orders (reports, reminders, order checks, a seat's welcome
+        mid-game) have reply addresses read as orders."""
+        reply_to = None
+        if seat is not None and asks_orders:
+            reply_to = self.reply_address(row, seat)
+            text += (f"\n\nReply to this mail with your orders, one per line. Send HELP {row.kind} for the "
+                     "order syntax.")
+        elif seat is not None:
+            reply_to = self.reply_address(row, seat, press_from=press_from or "gm")
+            text = text if press_from else text + _TO_GM.rstrip("\n")
         link = self._link_line(row, seat) if seat is not None and seat.address == to else ""
         self._queue(session, row, to, f"[{row.name}] {subject}", text + "\n" + link, None, reply_to=reply_to,
                     purpose="notice", secret=secret)

@@ -704,7 +704,7 @@ class MailService:
                     self.notifier.tell_address(
                         session, game, seat.address, "Your seat",
                         f"You play seat {seat.name} of game {name}. Your password is {issued[seat.name]}; "
-                        "a plain reply to any mail from this game signs you on.", seat=seat, secret=True)
+                        "a plain reply to your turn report signs you on.", seat=seat, secret=True)
             self.notifier.send_report(session, info, self.runner.last_report(name, session=session))
             reply.add(f"Game {name} started; the opening report went to every seat.")
         elif isinstance(command, SetDeadline):
@@ -731,8 +731,8 @@ class MailService:
             self.notifier.tell_address(
                 session, game, seat.address or command.address, "You take over a seat",
                 f"The GM gave you seat {seat.name} of game {name}. Your password is {joined.password}; "
-                "a plain reply to any mail from this game signs you on. Send STATUS " + name + " to see where "
-                "the game stands.", seat=seat, secret=True)
+                "a plain reply to this mail or a turn report signs you on. Send STATUS " + name + " to see where "
+                "the game stands.", seat=seat, secret=True, asks_orders=game.status == "active")
             if old and old != seat.address:
                 self.notifier.tell_address(session, game, old, "Seat replaced",
                                            f"The GM gave your seat {seat.name} of game {name} to another player.")

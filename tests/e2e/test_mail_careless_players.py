@@ -156,3 +156,21 @@ def test_json_log_lines_carry_the_fields() -> None:
     line = json.loads(JsonLineFormatter().format(record))
     assert line["message"] == "mail 7 from a@b.c" and line["game"] == "tc-1" and line["ms"] == 1.5
     assert line["level"] == "INFO"
+
+
+def test_a_reply_to_a_notice_is_press_to_the_gm_and_not_orders(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        async with running_service(tmp_path) as service:
+            game = await open_game(service)
+            await game.gm.send(f"GM tc-1 {game.gm_password}\nEXTEND 1d\n")
+            await game.gm.receive(2)  # the answer and the GM's copy of the notice
+            alice = game.players["A"]
+            notice = await alice.last()
+            assert notice.subject == "[tc-1] Notice" and "A plain reply to this mail goes to the GM as press" in notice.body
+            await alice.reply(notice, "FEED F1\nMOVE F7-F8\n")
+            assert "Your reply went as press to GM (it was not read as orders)" in (await alice.last()).body
+            press = await game.gm.last()
+            assert press.subject == "[tc-1] Press from A" and "FEED F1" in press.body
+            assert service.runner.current_orders("tc-1", "A") is None
+
+    asyncio.run(scenario())
