@@ -147,15 +147,18 @@ def _fairness(row: GameRow, draws: Sequence[Sequence[int]]) -> Fairness | None:
     return Fairness(commitment(row.name, row.secret), row.rng_version, list(row.salts), list(draws), revealed)
 
 
-def _reported_draws(records: Sequence[TurnRecordRow]) -> list[list[int]]:
+def _reported_draws(records: Sequence[TurnRecordRow], setup_draws: Sequence[Sequence[int]]) -> list[list[int]]:
     """The draws of the newest report: of the last turn resolved on request and the
-    forced turns after it (which are reported together), or of every turn when all were forced."""
+    forced turns after it (which are reported together), or of every turn when all were
+    forced; the first report also lists the draws of the game's setup."""
     group: list[TurnRecordRow] = []
     for record in reversed(records):
         group.append(record)
         if record.reason != "forced":
             break
-    return [draw for record in reversed(group) for draw in record.draws]
+    first = [list(draw) for draw in setup_draws] if group and group[-1].turn == 1 and group[-1].reason == "forced" \
+        else []
+    return first + [draw for record in reversed(group) for draw in record.draws]
 
 
 def _merged_fairness(parts: Sequence[Fairness | None]) -> Fairness | None:
@@ -337,6 +340,7 @@ class TurnRunner:
                 row.seed = derive_seed(row.secret, row.salts)
             rng = GameRng(row.seed, version=row.rng_version)
             state = game.setup([s.name for s in seats], row.options, rng)
+            row.setup_draws = list(rng.draws)
             row.state = game.dump(state)
             row.rng_state = rng.get_state()
             row.status = "active"
@@ -641,7 +645,7 @@ class TurnRunner:
         deadline = format_utc(info.row.deadline) if info.row.deadline else None
         if not records:
             return ReportInput(info.name, info.game, info.state, 0, [], [], info.phase, info.outcome, deadline,
-                               _fairness(info.row, []))
+                               _fairness(info.row, info.row.setup_draws))
         last = records[-1]
         return ReportInput(
             game_name=info.name,
@@ -653,7 +657,7 @@ class TurnRunner:
             phase=info.phase,
             outcome=info.outcome,
             deadline=deadline,
-            fairness=_fairness(info.row, _reported_draws(records)),
+            fairness=_fairness(info.row, _reported_draws(records, info.row.setup_draws)),
         )
 
     def report_text(self, name: str, seat: str | None) -> str:
@@ -706,6 +710,10 @@ class TurnRunner:
         state = game.setup(info.seat_names, row.options, rng)
         parser = parser_for(game.name)
         checked = 0
+        if check_draws and row.setup_draws:
+            checked += len(row.setup_draws)
+            if rng.draws != row.setup_draws:
+                mismatches.append(f"setup: {_draw_difference(row.setup_draws, rng.draws)}")
         resync = False  # after a turn under other rules, take the stored generator state
         for record in records:
             if rng.get_state() != record.rng_state:

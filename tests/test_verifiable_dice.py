@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 from pathlib import Path
 
 import pytest
@@ -173,3 +174,19 @@ def test_replay_names_the_rules_versions_instead_of_reporting_a_mismatch(
     after = len(runner.history("fc"))
     assert replay.versions == [f"turns 1-{before}: rules version 1, generator version 2",
                                f"turns {before + 1}-{after}: rules version 2, generator version 2"]
+
+
+def test_the_first_report_lists_the_setup_draws_and_verify_checks_them(runner: TurnRunner, db: Database) -> None:
+    runner.create_game(KIND, "fc", seats=seats(), options={"start": "random"})  # the first player is drawn
+    setup = runner.info("fc").row.setup_draws
+    assert setup, "drawing the first player is a setup draw"
+    first_report = runner.report_text("fc", None)
+    assert " ".join(f"{c}:{n}={r}" for c, n, r in setup) in first_report
+    play(runner, "fc", 2)
+    runner.reveal("fc")
+    assert runner.verify("fc").is_identical
+    with db.session() as session:
+        session.execute(text("UPDATE game SET setup_draws = :draws WHERE name = 'fc'"),
+                        {"draws": json.dumps([[c, n, (r + 1) % n] for c, n, r in setup])})
+    result = runner.verify("fc")
+    assert any(m.startswith("setup: draw 1 (counter") for m in result.mismatches), result.mismatches

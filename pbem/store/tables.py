@@ -46,6 +46,8 @@ class GameRow(SQLModel, table=True):
     salts: list[str] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))  # players' SALT texts
     rng_version: int = 2  # pbem.core.rng generator version, fixed at creation
     rules_version: int = 1  # the game's rules version, recorded at creation, bumped by rules changes
+    setup_draws: list[Any] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
+    """The draws made while the game was set up at START, listed in its first report."""
 
 
 class SeatRow(SQLModel, table=True):
