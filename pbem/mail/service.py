@@ -361,7 +361,7 @@ class MailService:
             f"You joined game {joined.game} ({find_game(game.kind).title}) as seat {joined.seat}.\n"
             f"Your password is {joined.password} (for SIGNON {joined.game} {joined.seat} {joined.password}); "
             "you rarely need it: a plain reply to any mail from this game signs you on.\n"
-            "The game starts when the GM sends START."
+            "The game starts when the GM sends START." + _commitment_line(game)
         )
         open_seats = [s.name for s in self.runner.load_seats(session, game) if not s.address]
         info = self.runner.snapshot(session, game)
@@ -679,7 +679,7 @@ class MailService:
         reply.add(
             f"Created {game_kind.title} game {game.name} for {players} players; you are its GM.\n"
             f"Your GM password is {password}: start GM mails with GM {game.name} {password}.\n"
-            f"Players join with: JOIN {game.name}"
+            f"Players join with: JOIN {game.name}" + _commitment_line(game)
         )
         self._gm_commands(session, mail, game, command.commands, reply)
 
@@ -848,3 +848,11 @@ def _command_word(command: object) -> str:
         return "check" if command.check else "orders"
     return {"GmSession": "GM", "CreateGame": "CREATE", "CheckOrders": "CHECK"}.get(
         type(command).__name__, type(command).__name__.upper())
+
+
+def _commitment_line(game: GameRow) -> str:
+    """The line that commits the game to its dice before any is rolled (empty for a game without one)."""
+    if game.secret is None:
+        return ""
+    return (f"\nSeed commitment (SHA-256 of the game name, a newline and the secret): "
+            f"{commitment(game.name, game.secret)}. The secret is revealed with the final report.")

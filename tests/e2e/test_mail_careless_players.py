@@ -120,6 +120,8 @@ def test_small_things_a_player_notices(tmp_path: Path) -> None:
             await player.send("JOIN tc-9\n", subject="hello")
             joined = await player.last()
             assert joined.subject == "[tc-9] Re: hello", "a JOIN reply carries the game's tag"
+            promised = service.runner.commitment("tc-9")
+            assert promised and promised in created.body and promised in joined.body, "the first mails commit"
             await player.send("HELP turkey-chase\n", subject="help")
             help_text = (await player.last()).body
             assert help_text.count("TURKEY CHASE") == 1 and "Turkey Chase (turkey-chase) orders" not in help_text
