@@ -105,7 +105,7 @@ def cmd_resolve(args: argparse.Namespace) -> int:
         print(f"Resolved turn {turn.record.turn}{how}{nmr}.")
     info = runner.info(args.game)
     if info.outcome is not None:
-        print(f"Game over. Winners: {', '.join(info.outcome.winners)}.")
+        print(f"Game over. {info.outcome.headline}.")
     return EXIT_OK
 
 

@@ -668,7 +668,8 @@ class TurnRunner:
         return render_report(self.last_report(name), seat)
 
     def state_json(self, name: str, seat: str | None = None, *, session: Session | None = None) -> dict[str, Any]:
-        """Return the game as JSON: game, kind, turn, status, scores, winners (once finished), state."""
+        """Return the game as JSON: game, kind, turn, status, scores, once finished winners,
+        outcome (win, shared, draw or loss) and outcome_reason, and state."""
         info = self.info(name, session=session)
         if seat is not None:
             seat = self._seat_name(info, seat)
@@ -684,6 +685,8 @@ class TurnRunner:
         data["scores"] = {s: score_to_json(v) for s, v in info.game.scores(info.state).items()}
         if info.outcome is not None:
             data["winners"] = list(info.outcome.winners)
+            data["outcome"] = info.outcome.kind.value
+            data["outcome_reason"] = info.outcome.reason
         else:
             data["phase"] = info.phase.name if info.phase else None
             data["owing"] = list(info.phase.seats) if info.phase else []

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from pbem.core import Game, GameRng
+from pbem.core import Game, GameRng, OutcomeKind
 from pbem.core.game import TurnShape
 from pbem.games import GAMES, find_game
 from pbem.commands import RESERVED_WORDS
@@ -79,8 +79,11 @@ def test_random_legal_play_reaches_a_valid_end_and_replays(kind: str, players: i
     game = find_game(kind)
     final, history, states = play(game, players, seed)
     outcome = game.outcome(final)
-    assert outcome is not None and outcome.winners
+    assert outcome is not None
     assert set(outcome.winners) <= set(game.seat_names(players))
+    assert (outcome.kind in (OutcomeKind.DRAW, OutcomeKind.LOSS)) == (not outcome.winners)
+    if not game.facts().is_cooperative:
+        assert outcome.kind is not OutcomeKind.LOSS, f"{kind}: only a cooperative game ends with everybody losing"
     seats = game.seat_names(players)
     for state in states[:: max(1, len(states) // 20)]:
         public = game.view(state, None)
@@ -119,6 +122,7 @@ def test_a_game_of_each_kind_runs_through_the_runner_and_replays(kind: str, runn
     assert runner.replay("g1").is_identical
     data = runner.state_json("g1")
     assert data["status"] == "finished" and set(data["winners"]) <= set(seats)
+    assert data["outcome"] == runner.info("g1").outcome.kind.value
     for seat in [None, *seats]:
         text = runner.report_text("g1", seat)
         assert "The game is over" in text

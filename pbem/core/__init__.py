@@ -18,6 +18,7 @@ from pbem.core.protocol import (
     Order,
     OrderProblem,
     Outcome,
+    OutcomeKind,
     Phase,
     Resolution,
 )
@@ -33,6 +34,7 @@ __all__ = [
     "OrderProblem",
     "OrderSyntaxError",
     "Outcome",
+    "OutcomeKind",
     "PbemError",
     "Phase",
     "Resolution",

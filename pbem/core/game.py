@@ -139,6 +139,13 @@ class BaseGame(Generic[S, O]):
         """Return ``""``: by default nothing is said about a submission as a whole."""
         return ""
 
+    def hidden_variant(self, state: S, keep: str | None, rng: GameRng) -> S:
+        """Return ``state`` itself for a game without secrets; a game that declares
+        ``has_hidden_information`` must override it (see the protocol's rule)."""
+        if self.has_hidden_information:
+            raise NotImplementedError(f"{self.name} has hidden information: override hidden_variant()")
+        return state
+
     def scores(self, state: S) -> dict[str, Score]:
         """Return 0 for each seat of ``state.seats``."""
         return {seat: 0 for seat in getattr(state, "seats", ())}

@@ -14,6 +14,7 @@ one resolve and is shown in the state, the choice is the next phase's orders.
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -35,6 +36,10 @@ O = TypeVar("O", bound=Order)
 Score = int | Fraction
 
 
+SILENCE_NMR = "nmr"
+SILENCE_PASS = "pass"
+
+
 @dataclass(frozen=True)
 class Phase:
     """What the game waits for now.
@@ -43,11 +48,41 @@ class Phase:
     as ``"orders"`` or ``"setup"``; ``prompt`` is a line for the seats that owe
     orders, such as ``"You rolled 3 and 5."`` (other readers see it prefixed
     with those seats' names).
+
+    The optional fields shape how the service runs the phase:
+
+    - ``deadline_hours``: an answer window shorter than the game's turn. The
+      phase's deadline is now plus ``min(turn_hours, deadline_hours)``; with
+      ``turn_hours`` 0 there is no deadline, as for every phase.
+    - ``silence``: what a seat that sends nothing means. ``"nmr"`` (the
+      default): it missed the deadline, with everything that follows (absence,
+      the all-NMR pause count, reminders). ``"pass"``: it chose to pass; it
+      gets :meth:`Game.default_orders` all the same, but is recorded as passed,
+      not NMR, is not reminded and counts toward nothing.
+    - ``shared_orders``: a team phase; the check reply and STATUS of an owing
+      seat list the other owing seats' stored orders for this step.
+    - ``press_open``: False while PRESS between players is forbidden (a silent
+      mission); the GM's press still goes through.
     """
 
     name: str
     seats: tuple[str, ...]
     prompt: str = ""
+    deadline_hours: float | None = None
+    silence: str = SILENCE_NMR
+    shared_orders: bool = False
+    press_open: bool = True
+
+    def __post_init__(self) -> None:
+        if self.silence not in (SILENCE_NMR, SILENCE_PASS):
+            raise ValueError(f"Phase.silence must be {SILENCE_NMR!r} or {SILENCE_PASS!r}, not {self.silence!r}")
+        if self.deadline_hours is not None and not 0 < self.deadline_hours < float("inf"):
+            raise ValueError(f"Phase.deadline_hours must be a positive number of hours, not {self.deadline_hours!r}")
+
+    @property
+    def is_window(self) -> bool:
+        """True when silence in this phase means PASS (an answer window)."""
+        return self.silence == SILENCE_PASS
 
 
 @dataclass(frozen=True)
@@ -118,12 +153,59 @@ class Resolution(Generic[S]):
     events: list[Event]
 
 
+class OutcomeKind(str, enum.Enum):
+    """How a game ended: one winner, a shared win, a draw, or a loss for everyone."""
+
+    WIN = "win"
+    SHARED = "shared"
+    DRAW = "draw"
+    LOSS = "loss"
+
+
 @dataclass(frozen=True)
 class Outcome:
-    """How a finished game ended: the winning seats (several on a shared win)."""
+    """How a finished game ended.
+
+    ``winners`` are the winning seats: one for a win, several for a shared win
+    (a cooperative victory lists every seat), none for a draw or a loss for
+    everyone (a cooperative defeat). ``kind`` defaults from the number of
+    winners (one: win, several: shared, none: loss); a draw says so.
+    """
 
     winners: tuple[str, ...]
     reason: str = ""
+    kind: OutcomeKind | None = None
+
+    def __post_init__(self) -> None:
+        kind = self.kind
+        if kind is None:
+            kind = OutcomeKind.WIN if len(self.winners) == 1 else OutcomeKind.SHARED if self.winners \
+                else OutcomeKind.LOSS
+        kind = OutcomeKind(kind)
+        if (kind in (OutcomeKind.DRAW, OutcomeKind.LOSS)) != (not self.winners) or \
+                (kind is OutcomeKind.WIN and len(self.winners) != 1):
+            raise ValueError(f"an outcome of kind {kind.value!r} cannot have the winners {self.winners!r}")
+        object.__setattr__(self, "kind", kind)
+
+    @classmethod
+    def draw(cls, reason: str = "") -> Outcome:
+        """Return a draw: nobody wins, nobody loses."""
+        return cls((), reason, OutcomeKind.DRAW)
+
+    @classmethod
+    def loss(cls, reason: str = "") -> Outcome:
+        """Return a loss for everyone (a cooperative defeat)."""
+        return cls((), reason, OutcomeKind.LOSS)
+
+    @property
+    def headline(self) -> str:
+        """One line for reports and STATUS: ``Winner: 2``, ``Shared win: 1, 3``,
+        ``Draw`` or ``Nobody wins``."""
+        if self.kind is OutcomeKind.WIN:
+            return f"Winner: {self.winners[0]}"
+        if self.kind is OutcomeKind.SHARED:
+            return f"Shared win: {', '.join(self.winners)}"
+        return "Draw" if self.kind is OutcomeKind.DRAW else "Nobody wins"
 
 
 @runtime_checkable
@@ -177,13 +259,38 @@ class Game(Protocol[S, O]):
         ...
 
     def default_orders(self, state: S, seat: str) -> list[O]:
-        """Return the NMR orders for a seat that sent nothing by the deadline."""
+        """Return the NMR orders for a seat that sent nothing by the deadline.
+
+        May use the seat's own secrets only where the result stays secret, and
+        never its role (see :meth:`hidden_variant`).
+        """
         ...
 
     def forced_orders(self, state: S, seat: str) -> list[O] | None:
         """Return a play for ``seat`` when the player has no real choice (exactly one
         legal play, or several that all lead to the same position; ``[]`` for a pass),
         else None. The runner plays a forced play itself instead of asking.
+
+        Whether a play is forced is seen by everyone, so it may depend only on what
+        every seat sees, or on what the rules make public anyway (a pass in The Three
+        Pyramids): never on a secret (see :meth:`hidden_variant`).
+        """
+        ...
+
+    def hidden_variant(self, state: S, keep: str | None, rng: GameRng) -> S:
+        """Return a state every seat but ``keep`` could not tell from ``state``: the
+        public view is the same, and every secret not held by ``keep`` (other hands,
+        secret colours, factions, the order of a bag) is redrawn consistently.
+        ``keep`` None redraws every secret.
+
+        The rule of hidden information, checked on every game with secrets by the
+        shared conformance test: under such a redrawing the public view, the phase,
+        which seats get a forced play, and ``keep``'s own view and NMR default stay
+        the same. What the service does by itself is visible to everyone, so it must
+        never depend on a secret: a forced play may only use information every seat
+        sees, or that the rules make public anyway; an NMR default may use the seat's
+        own secrets only where its result stays secret, never the seat's role.
+        Where a choice would reveal a secret, the default draws it from the game's RNG.
         """
         ...
 

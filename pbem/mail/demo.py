@@ -148,7 +148,8 @@ async def _play(runner: TurnRunner, clock: DemoClock, gm: RobotGm, players: Sequ
             state = runner.state_json(name)
             winners = " and ".join(state["winners"])
             word = "winner" if len(state["winners"]) == 1 else "winners"
-            out.write(f"Game over after {turn} turns: {word} {winners} "
+            result = f"{word} {winners}" if winners else {"draw": "a draw", "loss": "nobody wins"}[state["outcome"]]
+            out.write(f"Game over after {turn} turns: {result} "
                       f"(scores {', '.join(f'{s}={v}' for s, v in scores.items())}).\n")
             return 0
     out.write(f"The game did not end within {MAX_TURNS} turns.\n")

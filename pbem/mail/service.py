@@ -614,7 +614,7 @@ class MailService:
             scores = self.runner.state_json(game.name, session=session)["scores"]
             lines.append("Scores: " + ", ".join(f"{s} {v}" for s, v in scores.items()) + ".")
         if info.outcome is not None:
-            lines.append(f"Finished; winners: {', '.join(info.outcome.winners)}.")
+            lines.append(f"Finished. {info.outcome.headline}.")
         elif info.phase is not None:
             missing = [s for s in info.phase.seats if self.runner.current_submission(session, game, s) is None]
             lines.append(f"Waiting for orders from: {', '.join(missing) or 'nobody (all in)'}.")
