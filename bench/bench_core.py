@@ -86,7 +86,7 @@ def main() -> None:
     line_count = sum(text.count("\n") for text in texts)
     big_text = "".join(texts)
     ours = OrderParser(game)
-    bare = Lark.open(str(grammar_dir() / game.grammar), parser="lalr", cache=True)
+    bare = Lark.open(game.grammar, parser="lalr", cache=True, import_paths=[str(grammar_dir())])
 
     def ours_small() -> int:
         for text in texts:

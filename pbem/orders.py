@@ -86,9 +86,8 @@ class OrderParser:
 
     def __init__(self, game: Game[Any, Any]) -> None:
         self.game = game
-        path = grammar_dir() / game.grammar
         self._parser = Lark.open(
-            str(path),
+            game.grammar,
             parser="lalr",
             import_paths=[str(grammar_dir())],
             transformer=game.transformer(),

@@ -1,7 +1,8 @@
 """Turn reports: a jinja2 environment and the context every report template gets.
 
-Templates live in ``templates/<kind>/report.txt.j2`` and extend
-``common/report.txt.j2``, filling its ``board`` block (the position drawn the
+A game's templates live in its package, ``pbem/games/<game>/templates/``, and
+are named ``<kind>/<file>`` (``turkey-chase/report.txt.j2``); its
+``report.txt.j2`` extends ``common/report.txt.j2`` (in ``pbem/templates/``), filling its ``board`` block (the position drawn the
 way a player would draw it) and, if they like, ``events`` and ``summary``.
 
 Context of every report (all of it already filtered for the reader):
@@ -33,14 +34,25 @@ from markupsafe import Markup, escape
 from pbem.checking import CheckResult
 from pbem.core import Event, Game, Outcome, Phase
 from pbem.core.protocol import format_score
-from pbem.resources import template_dir
+from pbem.games import GAMES
+from pbem.resources import game_package_dir, template_dir
+
+
+def _loader() -> jinja2.BaseLoader:
+    """The shared templates, and each registered game's own under ``<kind>/``."""
+    games: dict[str, jinja2.BaseLoader] = {}
+    for kind, target in GAMES.items():
+        folder = game_package_dir(target)
+        if folder is not None and (folder / "templates").is_dir():
+            games[kind] = jinja2.FileSystemLoader(str(folder / "templates"))
+    return jinja2.ChoiceLoader([jinja2.PrefixLoader(games), jinja2.FileSystemLoader(str(template_dir()))])
 
 
 @cache
 def environment(*, html: bool = False) -> jinja2.Environment:
     """Return the shared jinja2 environment (StrictUndefined; autoescape for HTML)."""
     env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(str(template_dir())),
+        loader=_loader(),
         undefined=jinja2.StrictUndefined,
         autoescape=html,
         trim_blocks=True,

@@ -90,19 +90,19 @@ def site(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     return folder
 
 
-def test_the_wheel_carries_grammars_templates_and_migrations(names: set[str]) -> None:
-    for kind in GAMES:
-        assert f"pbem/_grammars/{kind}.lark" in names, kind
-        assert f"pbem/_templates/{kind}/report.txt.j2" in names, kind
-    for shared in ("pbem/_grammars/commands.lark", "pbem/_grammars/common.lark",
-                   "pbem/_templates/common/report.txt.j2", "pbem/_templates/common/report.html.j2",
-                   "pbem/_templates/farm-cheesi/_board.txt.j2"):
+def test_the_wheel_carries_grammars_templates_help_and_migrations(names: set[str]) -> None:
+    for kind, target in GAMES.items():
+        package = target.split(":")[0].rpartition(".")[0].replace(".", "/")
+        for data in ("grammar.lark", "HELP.txt", "drawing.py"):
+            assert f"{package}/{data}" in names, (kind, data)
+    for shared in ("pbem/grammars/commands.lark", "pbem/grammars/common.lark",
+                   "pbem/templates/common/report.txt.j2", "pbem/templates/common/report.html.j2",
+                   "pbem/games/farm_cheesi/templates/_board.txt.j2"):
         assert shared in names, shared
-    # Every grammar and template of the checkout, nested folders included.
-    for path in (ROOT / "grammars").glob("*.lark"):
-        assert f"pbem/_grammars/{path.name}" in names, path
-    for path in (ROOT / "templates").rglob("*.j2"):
-        assert f"pbem/_templates/{path.relative_to(ROOT / 'templates').as_posix()}" in names, path
+    # Every data file of the checkout's package, nested folders included, found by itself.
+    for pattern in ("*.lark", "*.j2", "HELP.txt"):
+        for path in (ROOT / "pbem").rglob(pattern):
+            assert path.relative_to(ROOT).as_posix() in names, path
 
     migrations = {n for n in names if n.startswith("pbem/store/migrations/versions/") and n.endswith(".py")}
     expected = {f"pbem/store/migrations/versions/{p.name}"
@@ -110,9 +110,10 @@ def test_the_wheel_carries_grammars_templates_and_migrations(names: set[str]) ->
     assert expected and expected <= migrations
     assert "pbem/store/migrations/env.py" in names
 
-    # Every module of pbem/ is in the wheel (the package list in pyproject.toml is written by hand).
+    # Every module of pbem/ is in the wheel (packages are found by themselves: a missing one
+    # lacks its __init__.py).
     for path in (ROOT / "pbem").rglob("*.py"):
-        assert path.relative_to(ROOT).as_posix() in names, f"{path} is missing: add its package to pyproject.toml"
+        assert path.relative_to(ROOT).as_posix() in names, f"{path} is missing: does its folder have __init__.py?"
 
 
 def test_the_console_script_is_declared(wheel: Path) -> None:
@@ -155,8 +156,8 @@ def test_pbem_runs_from_the_unzipped_wheel(site: Path, elsewhere: Path) -> None:
     assert code == 0, err
     module, grammars, templates, migrations = (Path(line) for line in out.splitlines())
     assert module == site / "pbem" / "__init__.py", "pbem is imported from the wheel, not the checkout"
-    assert grammars == site / "pbem" / "_grammars"
-    assert templates == site / "pbem" / "_templates"
+    assert grammars == site / "pbem" / "grammars"
+    assert templates == site / "pbem" / "templates"
     assert migrations == site / "pbem" / "store" / "migrations"
 
     code, out, err = _finish(check, "FEED F6\nFEED Q6\n")

@@ -13,15 +13,16 @@ else has a default here:
   ``submission_summary`` ``""``, ``scores`` all 0;
 - ``dump``/``load`` for states that are flat dataclasses (override otherwise);
 - ``help``: the file ``HELP.txt`` beside the game's rules module;
-- ``grammar``: ``<package>/grammar.lark`` when it exists, else the shared
-  ``grammars/<name>.lark``;
+- ``grammar``: ``<package>/grammar.lark`` (which may ``%import common (...)``
+  from the shared ``pbem/grammars/common.lark``);
 - ``transformer``: the class named by ``transformer_class``
   (``"module:Class"``, imported lazily so the rules stay free of lark).
 
 A game package by convention holds ``rules.py`` (the game class), ``state.py``,
-``orders.py``, ``grammar.py`` (the transformer), ``HELP.txt``, optionally
-``grammar.lark``, ``templates/`` (report.txt.j2, report.html.j2) and
-``drawing.py`` (its pictures, reserved for the drawing convention).
+``orders.py``, ``grammar.py`` (the transformer), ``grammar.lark``, ``HELP.txt``,
+``templates/`` (report.txt.j2 extending ``common/report.txt.j2``, optionally
+report.html.j2 and partials, all named ``<kind>/<file>`` in templates) and
+``drawing.py`` (its pictures).
 """
 
 from __future__ import annotations
@@ -95,9 +96,8 @@ class BaseGame(Generic[S, O]):
 
     @cached_property
     def grammar(self) -> str:  # type: ignore[override]
-        """Return the grammar file: ``grammar.lark`` in the package, else ``<name>.lark``."""
-        own = self.package_dir() / "grammar.lark"
-        return str(own) if own.is_file() else f"{self.name}.lark"
+        """Return the path of the game's grammar: ``grammar.lark`` in its package."""
+        return str(self.package_dir() / "grammar.lark")
 
     def transformer(self) -> Any:
         """Return a new transformer of ``transformer_class`` (``"module:Class"``)."""

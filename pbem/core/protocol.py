@@ -212,8 +212,8 @@ class Outcome:
 class Game(Protocol[S, O]):
     """What every hosted game implements. All methods are pure.
 
-    Games are registered in :mod:`pbem.games`. ``grammar`` names the file in
-    ``grammars/`` and ``transformer`` builds order dataclasses from its parse
+    Games are registered in :mod:`pbem.games`. ``grammar`` is the path of the
+    game's grammar file and ``transformer`` builds order dataclasses from its parse
     tree; ``terminal_words`` maps the grammar's terminal names to the words a
     player reads in a syntax error (``{"SQUARE": "a square such as F6"}``).
     """

@@ -71,101 +71,9 @@ SEATS_BY_COUNT: dict[int, tuple[str, ...]] = {2: ("1", "3"), 3: ("1", "2", "3"),
 _YES = {"yes", "y", "true", "on", "1"}
 _NO = {"no", "n", "false", "off", "0"}
 
-HELP = """\
-Farm-cheesi: race your four maggots (numbered 1-4) from your carcass once round
-the board and up your home path to HOME. The first player with all four HOME wins.
-
-Board: track squares 1..68, moving up the numbers (68 is followed by 1).
-Seats 1, 2, 3, 4 enter on 5, 22, 39, 56 and leave the track at 68, 17, 34, 51
-onto their own home path H1..H7; one more step is HOME (71 steps from entry).
-Safe squares: 5, 12, 17, 22, 29, 34, 39, 46, 51, 56, 63, 68.
-With 2 players, seats 1 and 3 play.
-
-The service rolls the dice for you and tells you ("You rolled 3 and 5.").
-Answer with your whole play of the roll, one order a line, applied in order:
-  MOVE 2 5     maggot 2 moves 5 (one die value, one maggot)
-  ENTER        bring a maggot out of the carcass with a 5, or with two dice summing to 5
-  BONUS 3      maggot 3 moves your pending bonus (20 or 10), whole
-Example for a roll of 3 and 5:
-  ENTER
-  MOVE 1 3
-
-A turn, phase by phase:
-  1. move phase: the service has rolled; you send the whole play of the roll
-     (MOVE and ENTER lines).
-  2. bonus phase (only after a capture or reaching HOME): you send one
-     BONUS line for each bonus shown, first earned first. Bonuses earned by
-     these bonus moves may be used in the same mail or in a further bonus phase.
-  3. after a doublet the service rolls again: a new move phase in the same
-     turn. Otherwise the next player's turn starts with a new roll.
-  A phase whose every legal play gives the same result (or in which nothing
-  can move) is played by the service for you and reported.
-
-Rules as the service applies them:
-- Each die is one move of one maggot. You must use as much of the roll as
-  possible; if only one die can be used it must be the higher one.
-- Each 5 must bring a maggot out of the carcass while one waits there and
-  the entry square is open; this comes before using the most of the roll.
-  Entering with two dice summing to 5 (1+4, 2+3) is allowed, not forced.
-- A blockade (two maggots of one player on a square, any square incl. a home
-  path square) cannot be passed or landed on by any maggot, the owner's
-  included, and a blockade on an entry square stops entering. Two maggots that
-  formed a blockade when the roll began may not move forward together to form
-  a new blockade during that roll.
-- At most two maggots on a square. Landing on a lone opposing maggot captures
-  it (back to its carcass) and earns a 20 bonus, except on a safe square: a
-  maggot may pass a lone opposing maggot there but not land on it.
-  The exception: entering on your own entry square captures a lone opposing
-  maggot standing there.
-- HOME needs an exact count and earns a 10 bonus. Maggots on a home path are
-  never captured.
-- Bonuses: after the moves of the roll (before any roll again) you use each
-  bonus, first earned first, whole with one of your maggots still in play
-  (BONUS <maggot>). A bonus must be used if any maggot can; a bonus no maggot
-  can use is forfeited. A bonus move can earn a further bonus.
-- Doublets: you roll again after playing. If none of your maggots is in the
-  carcass, a doublet also gives the opposite faces (7 minus the value: 6-6
-  also moves 1-1), four moves totalling 14, all or nothing: if the 14 cannot
-  all be moved, nothing moves (you still roll again). A maggot may reach
-  HOME with such a doublet only by moving all 14 itself.
-- The third doublet in one turn is not played: your most advanced maggot
-  not yet HOME (the lower number on a tie) goes back to the carcass and the
-  turn ends.
-
-Decisions where the rule text is silent:
-- Seat 1 starts (option start=random draws the first seat, start=<seat>
-  names it); play goes up the seat numbers.
-- ENTER brings out your lowest-numbered maggot in the carcass.
-- Orders are applied in the order written; a play that lands somewhere
-  illegal on the way is refused even if another order would work.
-- If you send nothing in time (NMR), the service plays the legal play that
-  moves your most advanced maggot furthest (then the next most advanced, ...);
-  for bonuses the same.
-- The opposite faces count only when no maggot of yours is in the carcass at
-  the moment of the roll; "doublets cannot be split to enter HOME" applies
-  to those four-move doublets only.
-- The rule book grants the 10 bonus "at the end of the turn"; the service
-  has every bonus used after the moves of the roll that earned it, before
-  any roll again.
-- A third doublet with no maggot on the board sends nothing back; the turn
-  still ends.
-
-Team play (option teams=yes, 4 players only): seats 1 and 3 play against
-seats 2 and 4.
-- Partners never capture each other; a maggot may share any square (safe
-  squares included) with one maggot of its partner: the two are not a
-  blockade (others may pass), but nobody can land there.
-- "If the opposing team has two maggots on a player's exit area, the player
-  cannot exit": when two maggots of the opposing team stand on your exit
-  square, none of your maggots can move from the track onto your home path.
-- A player whose four maggots are HOME no longer takes turns; bonuses are
-  used by your own maggots only.
-- A team wins when both partners have all four maggots HOME.
-"""
-
 
 class FarmCheesi(BaseGame[Any, Any]):
-    """The Farm-cheesi game (kind ``farm-cheesi``): see :data:`HELP` for the rules as played."""
+    """The Farm-cheesi game (kind ``farm-cheesi``): see HELP.txt for the rules as played."""
 
     turn_shape: ClassVar[TurnShape] = TurnShape.SEQUENTIAL
     has_chance: ClassVar[bool] = True
@@ -175,7 +83,6 @@ class FarmCheesi(BaseGame[Any, Any]):
     title: ClassVar[str] = "Farm-cheesi"
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 4
-    grammar: ClassVar[str] = "farm-cheesi.lark"
     terminal_words: ClassVar[Mapping[str, str]] = {
         "MAGGOT": "a maggot number 1-4",
         "DIE": "a die value 1-6",
@@ -346,10 +253,6 @@ class FarmCheesi(BaseGame[Any, Any]):
     def load(self, data: Mapping[str, Any]) -> FarmState:
         """Rebuild a state from :meth:`dump` output."""
         return load_state(data)
-
-    def help(self) -> str:
-        """Return the order syntax, the rules as applied and the decisions taken."""
-        return HELP
 
 
 # --- helpers: options, prompts, events ----------------------------------------------

@@ -37,69 +37,6 @@ DEFAULT_SIZE = 10
 LABELS: Mapping[str, str] = {SETUP: "Setup", FUNGUS: "Fungus phase", DROP: "Drop phase", OVER: "End of the game"}
 """The heading a report prints over the events of each stage."""
 
-HELP = """\
-FUNGUS -- place gems on a hex rhombus (10 x 10 unless the creator chose size=N);
-the most gems in the fewest connected groups wins.
-
-Cells are named column letter + row number: a1 is the top-left corner, j10 the
-bottom-right one. In the report each row is drawn half a cell further right
-than the row above, so a cell touches two cells in its own row, two in the row
-above and two in the row below: e5 touches d5, f5, e4, f4, d6 and e6.
-
-Orders (one per turn; any letter case):
-  PLACE e5            place a gem on e5
-  PLACE e5 TAKE f5    aggressive game: place on e5 and replace the gem on f5,
-                      which that placement surrounded, with a second gem of yours
-  PLACE e5 KEEP f5    aggressive game: place on e5 and remove the surrounded gem
-                      on f5, keeping it for the end of the game (f5 becomes empty)
-  DROP c3             end of an aggressive game: replace your own gem on c3
-                      with one of your kept gems (one DROP per kept gem, all in
-                      one message)
-  DROP c3 OF 2        the same, naming the colour (seat) of the kept gem; needed
-                      when you keep gems of more than one player
-  DROP NONE           end of an aggressive game: do not drop any kept gem
-
-Turns go round in seat order; seat 1 starts (the creator may choose
-start=<seat> to name the first seat, or start=random to draw it; turns go
-round from it). Each player has 50 gems (2 players), 35 (3 players) or 25
-(4 players).
-Setup: one gem a turn until each player has placed 3, each on a cell that is
-not on the board edge and not next to any gem. Then the fungus phase: each gem
-goes on an empty cell next to at least one gem of another player; if there is
-no such cell, on any empty cell. The game ends when the board is full or nobody
-has gems left.
-
-Basic score: your gems on the board minus the number of your connected groups.
-Aggressive game (variant=aggressive): your largest group minus the number of
-your groups. Highest score wins; a tie shares the win.
-
-Aggressive game: when your placement leaves a single enemy gem next to it with
-every neighbouring cell holding a gem that is not its colour (the board edge
-counts as closed, and the surrounding gems may belong to any players), you may
-capture it with TAKE or KEEP.
-
-Decisions where the rules are silent:
-- Capturing is optional: a plain PLACE declines the capture.
-- One capture per placement: if a placement surrounds several gems, name one.
-  A gem put down by TAKE does not capture in turn.
-- TAKE uses a second gem from your supply, so it needs 2 gems in hand (else use
-  KEEP). A gem removed by TAKE leaves the game; it does not go back to its owner.
-- If no cell is both off the edge and next to no gem, a setup gem may go on any
-  empty cell.
-- A player with no gems left passes automatically.
-- Drop phase: when an aggressive game ends, each player holding kept gems is
-  asked once, in turn order from the first player, and sends all his DROP
-  orders in one message (at most one per kept gem, each on a different one of
-  his own gems), or DROP NONE. A dropped gem keeps the colour of the player it
-  was taken from and counts for that player. Kept gems not dropped leave the
-  game. A keeper with no gem of his own on the board cannot drop and is skipped.
-- A player with no gem on the board scores 0.
-- No orders by the deadline (NMR): a gem is placed on the first legal cell in
-  the order a1, b1, ..., j1, a2, b2, ... (row by row), without capturing; in
-  the drop phase the default is DROP NONE.
-- When exactly one placement is legal it is played without asking.
-"""
-
 
 class Fungus(BaseGame[Any, Any]):
     """Fungus by Bobby Doran, for 2 to 4 players, basic and aggressive variants."""
@@ -112,7 +49,6 @@ class Fungus(BaseGame[Any, Any]):
     title: ClassVar[str] = "Fungus"
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 4
-    grammar: ClassVar[str] = "fungus.lark"
     terminal_words: ClassVar[Mapping[str, str]] = {
         "CELL": "a cell such as e5",
         "SEAT": "a seat number such as 2",
@@ -579,10 +515,6 @@ class Fungus(BaseGame[Any, Any]):
     def load(self, data: Mapping[str, Any]) -> FungusState:
         """Rebuild a state from :meth:`dump` output. Raises GameError for bad data."""
         return load_state(data)
-
-    def help(self) -> str:
-        """Return the order syntax, examples and the house decisions."""
-        return HELP
 
 
 def _size_option(text: str) -> int:

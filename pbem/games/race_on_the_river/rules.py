@@ -32,53 +32,6 @@ _OPTION_LIMITS: Mapping[str, tuple[int, int, int]] = {
     "stamina": (STAMINA, 1, 30),
 }
 
-HELP = f"""\
-Race on the River (Gateway Island, game 1) -- {MIN_PLAYERS} to {MAX_PLAYERS} players.
-
-The river has 12 spaces between the start (space 0) and the finish line; a
-jockey that reaches space 13 or beyond has crossed it. Every player starts
-with 9 stamina cubes in hand.
-
-Each round the service rolls the die and tells you the result.
-- On a 1 every player takes back one discarded stamina cube (if he has one)
-  and the round ends at once: nobody bids, the service rolls again for the
-  next round. Your report lists such rounds.
-- On 2 to 6 every player sends one sealed bid:
-
-    BID 3        bid 3 of the stamina cubes in your hand
-    BID 0        bid nothing (your jockey stays where it is)
-
-  You may bid from 0 up to the cubes in your hand. Bids are secret until
-  every bid is in; then they are revealed in the report. The highest bidders
-  move their jockeys the rolled number of spaces, then every other player who
-  bid at least 1 cube moves one space. If everybody bids 0 nobody moves.
-  Every bid cube is discarded.
-
-Winning:
-- The first jockey to cross the finish line wins. The highest bidders move
-  first, so one of them crossing beats anybody who crosses with a one-space
-  move in the same round.
-- Several jockeys crossing at the same time (the tied highest bidders, or
-  several one-space movers when no highest bidder crossed): the one who bid
-  the most this round wins; equal bids share the victory.
-- If nobody has crossed but every stamina cube of every player is
-  discarded, the most advanced jockey wins; ties are broken as above (most
-  cubes bid in the last round, then a shared victory).
-- A player with no cubes in hand is still in the race: his BID 0 is sent for
-  him automatically, and a roll of 1 gives him a cube back.
-
-Decisions where the rule book is silent:
-- Hands are public: the discard piles are open on the table and everybody
-  starts with 9 cubes, so each player's cubes in hand are shown to all.
-  Only the bids are secret, until the round is resolved.
-- A roll of 1 before the first bid (nobody has discarded yet) still ends
-  that round; rounds are numbered by rolls.
-- Creator options: spaces=N (river spaces, default 12) and stamina=N
-  (stamina cubes per player, default 9).
-
-No orders by the deadline (NMR): BID 0.
-"""
-
 
 class RaceOnTheRiver(BaseGame[Any, Any]):
     """The Race on the River game object (stateless; every method is pure)."""
@@ -91,7 +44,6 @@ class RaceOnTheRiver(BaseGame[Any, Any]):
     title: ClassVar[str] = "Race on the River"
     min_players: ClassVar[int] = MIN_PLAYERS
     max_players: ClassVar[int] = MAX_PLAYERS
-    grammar: ClassVar[str] = "race-on-the-river.lark"
     terminal_words: ClassVar[Mapping[str, str]] = {"CUBES": "a number of stamina cubes such as 3"}
 
     # --- set up ---------------------------------------------------------
@@ -250,10 +202,6 @@ class RaceOnTheRiver(BaseGame[Any, Any]):
     def load(self, data: Mapping[str, Any]) -> RaceState:
         """Rebuild a state from :meth:`dump` output."""
         return load_state(data)
-
-    def help(self) -> str:
-        """Return the order syntax, the rules in short and every decision taken."""
-        return HELP
 
 
 # --- helpers ---------------------------------------------------------------

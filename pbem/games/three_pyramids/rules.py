@@ -39,53 +39,6 @@ if TYPE_CHECKING:
 MIN_PLAYERS = 2
 MAX_PLAYERS = 4
 
-HELP = f"""\
-The Three Pyramids (Gateway Island, game 17) -- {MIN_PLAYERS} to {MAX_PLAYERS} players.
-
-The bag holds 54 cubes, 9 of each colour: red, blue, green, yellow, black,
-white. Each round every player draws 10 cubes into a hidden hand (only you
-see yours; the others see how many you hold). Every player has his own side
-of each of the three pyramids LEFT, CENTER and RIGHT (seat 1 bottom, seat 2
-left, seat 3 top, seat 4 right; with 2 players seat 2 sits at the top).
-
-On your turn send one order:
-
-    PLAY LEFT red           one cube to your side of the LEFT pyramid
-    PLAY CENTER blue blue   two cubes to your side of the CENTER pyramid
-    PLAY RIGHT green white
-
-- An empty pyramid (no cube on any side) takes exactly one cube, of any
-  colour in your hand.
-- Otherwise play either one cube whose colour is already on that pyramid
-  (on any side, yours included), or two cubes (the same colour or two
-  colours) whose colours are not on that pyramid at all.
-- If you cannot play to any pyramid you pass for the rest of the round; the
-  service does this for you. You may not pass while you can play.
-- The round ends when every player has passed. Each pyramid is scored: the
-  player(s) with the most cubes on it score {MAJORITY_POINTS}, every other player 1 point per
-  cube on his side. All cubes (the pyramids' and the hands') go back into the
-  bag and a new round starts. After round {ROUNDS} the highest score wins; a tie
-  shares the victory.
-- Round 1 starts with seat 1 (creator option start=random draws the first
-  player, start=N names seat N). Rounds 2 and 3 start with the lowest score;
-  a tie for lowest is drawn at random. Turns go on in seat order, skipping
-  players who have passed.
-
-Decisions where the rule book is silent:
-- A player with no cube on a pyramid scores nothing there, and a pyramid
-  nobody played on scores nothing (a tie at zero cubes is no majority).
-- Cubes are drawn into the hands in seat order starting with the round's
-  first player.
-- Cubes left in the hands at the end of a round score nothing and go back
-  into the bag unseen.
-- CENTRE is accepted for CENTER; the two colours of a two-cube play may be
-  given in any order.
-
-No orders by the deadline (NMR): the first legal play in this order: pyramid
-LEFT, CENTER, RIGHT, then the colours alphabetically (black, blue, green,
-red, white, yellow; e.g. PLAY LEFT black black comes before PLAY LEFT blue).
-"""
-
 
 class ThreePyramids(BaseGame[Any, Any]):
     """The Three Pyramids game object (stateless; every method is pure)."""
@@ -98,7 +51,6 @@ class ThreePyramids(BaseGame[Any, Any]):
     title: ClassVar[str] = "The Three Pyramids"
     min_players: ClassVar[int] = MIN_PLAYERS
     max_players: ClassVar[int] = MAX_PLAYERS
-    grammar: ClassVar[str] = "three-pyramids.lark"
     terminal_words: ClassVar[Mapping[str, str]] = {
         "PYRAMID": "a pyramid (LEFT, CENTER or RIGHT)",
         "COLOUR": "a colour (red, blue, green, yellow, black or white)",
@@ -278,10 +230,6 @@ class ThreePyramids(BaseGame[Any, Any]):
     def load(self, data: Mapping[str, Any]) -> PyramidsState:
         """Rebuild a state from :meth:`dump` output."""
         return load_state(data)
-
-    def help(self) -> str:
-        """Return the order syntax, the rules in short and every decision taken."""
-        return HELP
 
 
 # --- legality ----------------------------------------------------------------

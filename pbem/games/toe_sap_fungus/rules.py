@@ -42,57 +42,6 @@ if TYPE_CHECKING:
 
 PHASE_LABELS: dict[str, str] = {PLAY: "Play", FINAL: "Final round", VALUE: "Scoring", ORDER: "Scoring"}
 
-HELP = """\
-Johnny and the Toe-Sap Fungus -- orders (one order is one turn)
-
-  MOVE e8-e7          walk one square in any of 8 directions; you drop a
-                      stone of your toe-sap on the square you leave
-  MOVE e8-e7 BLUE     two-colour players (2-player game) may name the colour
-                      to drop; otherwise the colour with more stones left
-                      (on a tie: blue before orange, green before white)
-  SHELL c2            give up a collected shell and jump to c2 (no drop)
-  OFFER d5-d8-a5      give up a cow; the Cownivore on d5 moves like a queen
-  OFFER d5-d8         to d8, then (optionally) to a5, collecting for you every
-                      toe-sap stone it passes over or lands on
-  VALUE BLUE          scoring: the player with most cows picks the colour worth 5
-  ORDER GREEN ORANGE WHITE
-                      scoring: the player with most shells orders the other
-                      three colours, worth 3, 2 and 1
-
-Squares are a1..h8 (rank 8 at the top, where seat 1 starts on e8).
-Colours: seat 1 blue, 2 green, 3 orange, 4 white; with two players seat 1
-plays blue+orange and seat 2 green+white (40 stones each). Everybody starts
-with 6 cows. Seat 1 starts unless the game was created with start=random
-(the first seat is drawn) or start=<seat>; play goes round in seat order.
-
-Rulings where the rule book is silent:
-- Moving onto a Cownivore, a piece or your own toe-sap is refused; a shell
-  or another colour's stone there is collected. A SHELL jump may not land on
-  a piece (yours included), a shell, a Cownivore or your own toe-sap.
-- A traded shell leaves the game.
-- A Cownivore leg covers at least one square along a queen line. It may pass
-  over anything: shells, pieces and the other Cownivore stay where they are.
-  It may not stop (after either leg) on a shell, a Cownivore or a piece. The
-  second leg may go in any direction, back over or onto the square it
-  started from. Every toe-sap stone on the way, of any colour, your own
-  included, becomes yours. The cow is given up even if nothing is collected.
-- Passing is not an order: a player with no legal turn passes automatically,
-  and one who sends nothing (NMR) passes without dropping a stone.
-- When a player drops his last stone, every player (him included) gets one
-  final turn, in seat order starting after him; a player without stones then
-  moves without dropping, and nobody's last stone starts a second final
-  round. If nobody at all has a legal turn, play ends at once.
-- Ties for most cows, most shells and most points: most collected toe-sap
-  stones (all colours, your own collected by a Cownivore included), then the
-  seat later in the turn order (the first player loses this tie).
-- Most shells means shells held at the end (traded shells do not count).
-- Scores shown during play are collected stones; once ORDER is chosen they
-  are the final points. VALUE and ORDER always offer 4 and 6 choices.
-- NMR: in play, pass. VALUE: the colour of which the chooser collected the
-  most stones. ORDER: the order giving the chooser most points. Ties go to
-  the colour order blue, green, orange, white.
-"""
-
 
 class ToeSapFungus(BaseGame[Any, Any]):
     """Johnny and the Toe-Sap Fungus for 2-4 players on a chess board."""
@@ -105,7 +54,6 @@ class ToeSapFungus(BaseGame[Any, Any]):
     title: ClassVar[str] = "Johnny and the Toe-Sap Fungus"
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 4
-    grammar: ClassVar[str] = "toe-sap-fungus.lark"
     terminal_words: ClassVar[Mapping[str, str]] = {
         "SQUARE": "a square such as e5",
         "COLOUR": "a colour (BLUE, GREEN, ORANGE or WHITE)",
@@ -524,10 +472,6 @@ class ToeSapFungus(BaseGame[Any, Any]):
     def load(self, data: Mapping[str, Any]) -> ToeSapState:
         """Rebuild a state from :meth:`dump` output."""
         return ToeSapState.from_json(data)
-
-    def help(self) -> str:
-        """Return the order syntax, examples and every ruling taken where the rules are silent."""
-        return HELP
 
 
 def _and_list(items: list[str]) -> str:

@@ -2,7 +2,7 @@
 
 Rule book: shared/rules/turkey-chase.md; CLARIFICATIONS "Turkey Chase" wins
 where they disagree. The decisions taken where both are silent are written
-in :data:`HELP` (sent in reply to HELP) and tested.
+in HELP.txt (sent in reply to HELP) and tested.
 """
 
 from __future__ import annotations
@@ -23,77 +23,6 @@ from pbem.games.turkey_chase.state import NMR_MODES, TurkeyState, dump_state, lo
 if TYPE_CHECKING:
     from pbem.games.turkey_chase.grammar import TurkeyChaseTransformer
 
-HELP = """\
-TURKEY CHASE - orders
-
-Each turn you have 5 points; points you do not spend are lost. Write one order
-per line (any letter case; '#' starts a comment):
-
-  FEED F6        one of your birds on F6 feeds there ............. 2 points
-  DESTROY A6/B6  pull down the fence between A6 and B6 ........... 2 points
-  MOVE F7-F8     a farmer or bird of yours on F7 moves to F8 ..... 1 point
-  MOVE F8-G8     the same farmer's second move (after MOVE F7-F8)  2 points
-  BUILD H1/H2    build a fence between H1 and H2 ................. 1 point
-                 if one of your farmers stands on H1 or H2 after the
-                 farmers' moves, else ............................ 2 points
-  NEW A6         a new farmer arrives on A6, F1, F11 or K6 ....... 4 points
-                 (from turn 4 on)
-
-Squares are A..K (west to east) and 1..11 (north to south). A fence lies
-between two neighbouring squares and is written X/Y (B6/A6 is the same fence;
-A6-B6 is not a fence). The outer fence can be neither pulled down nor built.
-
-A turn is resolved in seven phases, each for all players at once:
-  1 birds feed, 2 fences are destroyed, 3 farmers' first moves, 4 birds move,
-  5 farmers' second moves, 6 fences are built, 7 new farmers arrive.
-
-Which piece a MOVE X-Y moves, decided line by line:
-  1. if an earlier line of yours moved a farmer onto X (its first move) and
-     that farmer has no second move yet, it is that farmer's second move;
-  2. else, if one of your farmers stands on X at the start of the turn and has
-     no first move yet, it is that farmer's first move;
-  3. else it is the move of one of your birds on X.
-So write a farmer's second move after its first move. Two birds of yours on one
-square: each MOVE from that square moves one of them. A bird moves at most once
-a turn, a farmer at most twice; moves are one square up, down, left or right,
-never across a fence, never off the field.
-
-Captures: a bird that moves onto a farmer (anyone's) is captured; a farmer that
-moves onto birds captures all of them (anyone's, your own too); a new farmer
-placed on birds captures them. Captured birds leave the game.
-
-Feeding: you score the square's corn and the square drops to 0. Players who
-feed on the same square in the same turn share its corn equally (scores are
-exact; reports show two decimals). You may feed on a square once a turn.
-
-Checking: your orders are checked when they arrive, against the position at the
-start of the turn plus your own orders of earlier phases (a bird of yours may
-move through a fence you destroy in phase 2). Orders are paid in line order: an
-order that does not fit in the points you have left is refused, and a later,
-cheaper order may still fit. At resolution an order that has become impossible
-(its bird was captured earlier in the turn) fails, and its points are spent.
-
-Decisions where the rules are silent:
-  - FEED on a square without corn is refused (2 points for nothing).
-  - DESTROY needs one of your birds or farmers on either side of the fence when
-    the turn starts; the same fence may be destroyed by several players in one
-    turn (all pay). Several players building the same fence in phase 6 all
-    succeed and all pay: the fence stands once.
-  - BUILD of a fence that stands when the turn starts is refused, unless your
-    own DESTROY of it comes first in the same turn.
-  - Your farmer moving onto a square where your bird stands captures it, so a
-    MOVE of that bird is refused (written after the farmer's first move, that
-    MOVE is the farmer's second move).
-  - Players without birds go on playing (their farmers can still catch birds).
-  - NMR: by default nothing is done for you (birds and farmers stay). A game
-    created with nmr=feed makes each of your birds feed where it stands instead
-    (once per square, squares with corn only).
-
-The game ends when every bird is captured, or after a turn in which only one
-player still has birds and that player's score is strictly the highest. The
-highest score wins; equal highest scores share the win.
-"""
-
 
 class TurkeyChase(BaseGame[Any, Any]):
     """The Turkey Chase game object (stateless; every method is pure)."""
@@ -106,7 +35,6 @@ class TurkeyChase(BaseGame[Any, Any]):
     title: ClassVar[str] = "Turkey Chase"
     min_players: ClassVar[int] = 4
     max_players: ClassVar[int] = 4
-    grammar: ClassVar[str] = "turkey-chase.lark"
     terminal_words: ClassVar[Mapping[str, str]] = {"SQUARE": "a square such as F6"}
 
     def transformer(self) -> TurkeyChaseTransformer:
@@ -231,7 +159,3 @@ class TurkeyChase(BaseGame[Any, Any]):
     def load(self, data: Mapping[str, Any]) -> TurkeyState:
         """Rebuild a state from :meth:`dump` output; raises GameError for bad data."""
         return load_state(data)
-
-    def help(self) -> str:
-        """Return the order syntax, examples and the decisions where the rules are silent."""
-        return HELP

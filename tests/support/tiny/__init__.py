@@ -3,5 +3,5 @@
 Copy this package to pbem/games/<your_game>/, rename, add one line to
 pbem.games.GAMES, and write its tests. Files: rules.py (the game class, a
 BaseGame), state.py, orders.py, grammar.py (the lark transformer),
-grammar.lark, HELP.txt; a real game adds templates/ and drawing.py.
+grammar.lark, HELP.txt; a real game adds templates/ (its reports) and drawing.py.
 """
