@@ -20,6 +20,7 @@ GAMES: dict[str, str] = {
     "race-on-the-river": "pbem.games.race_on_the_river.rules:RaceOnTheRiver",
     "three-pyramids": "pbem.games.three_pyramids.rules:ThreePyramids",
     "harvest-day": "pbem.games.harvest_day.rules:HarvestDay",
+    "resource-rich": "pbem.games.resource_rich.rules:ResourceRich",
     "top-of-the-temple": "pbem.games.top_of_the_temple.rules:TopOfTheTemple",
 }
 

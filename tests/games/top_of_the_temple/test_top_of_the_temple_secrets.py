@@ -4,10 +4,8 @@ service shows or does."""
 
 from __future__ import annotations
 
-import json
-
 import pytest
-from hidden_invariance import check_hidden_variants
+from hidden_invariance import check_hidden_variants, everything_shown
 from temple_builders import GAME, offer, temple
 from test_conformance import play
 
@@ -19,13 +17,6 @@ from pbem.reports import ReportInput, render_report
 def _report(state, events=()):  # type: ignore[no-untyped-def]
     outcome = GAME.outcome(state)
     return ReportInput("tt", GAME, state, 1, list(events), [], None if outcome else GAME.phase(state), outcome)
-
-
-def _words(state, reader):  # type: ignore[no-untyped-def]
-    """Everything ``reader`` is shown of ``state``: view, text and HTML report, picture."""
-    view = GAME.view(state, reader)
-    return " ".join([json.dumps(view), render_report(_report(state), reader),
-                     render_report(_report(state), reader, html=True), draw(view, reader)])
 
 
 @pytest.mark.parametrize("reader", ["1", "2", "3", None])
@@ -44,7 +35,8 @@ def test_no_channel_shows_another_seats_colour(reader: str | None) -> None:
     """Seat 1 holding black or yellow looks the same to every other reader: view, text and
     HTML report and picture alike."""
     steps = {"black": 4, "yellow": 2, "red": 7}
-    assert _words(temple("black red green", steps), reader) == _words(temple("yellow red green", steps), reader)
+    assert everything_shown(GAME, temple("black red green", steps), reader) == \
+        everything_shown(GAME, temple("yellow red green", steps), reader)
 
 
 def test_the_holder_sees_his_colour_in_report_and_picture() -> None:
