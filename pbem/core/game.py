@@ -82,6 +82,10 @@ class BaseGame(Generic[S, O]):
     terminal_words: ClassVar[Mapping[str, str]] = {}
     transformer_class: ClassVar[str] = ""
     state_class: ClassVar[type | None] = None
+    command_words_as_orders: ClassVar[frozenset[str]] = frozenset()
+    """Command words (pbem.commands.RESERVED_WORDS) the game's rule book also uses as order words,
+    declared one by one (Shelloker's ``CHECK``). No other order may start with a command word; the
+    command layer reads a mail whose only line is such a word as that order."""
 
     @classmethod
     def facts(cls) -> GameFacts:

@@ -21,6 +21,7 @@ GAMES: dict[str, str] = {
     "three-pyramids": "pbem.games.three_pyramids.rules:ThreePyramids",
     "harvest-day": "pbem.games.harvest_day.rules:HarvestDay",
     "resource-rich": "pbem.games.resource_rich.rules:ResourceRich",
+    "shelloker": "pbem.games.shelloker.rules:Shelloker",
     "top-of-the-temple": "pbem.games.top_of_the_temple.rules:TopOfTheTemple",
 }
 
