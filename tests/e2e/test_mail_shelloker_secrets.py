@@ -46,10 +46,10 @@ MAX_STEPS = 60
 _C = f"(?:{'|'.join(COLOURS)})"
 _HAND = rf"{_C}, {_C}, {_C}"
 OWN = re.compile(rf"(?:You draw|Your hand:) ({_HAND})")
-SHOWN = re.compile(rf"seat (\d+) shows ({_HAND})|^[ \t]*seat (\d+): ({_HAND})[ \t]*$", re.M | re.I)
+SHOWN = re.compile(rf"seat (\d+) shows ({_HAND})|^[ \t]*seat (\d+): ({_HAND})[ \t]*$", re.MULTILINE | re.IGNORECASE)
 TRIPLE = re.compile(rf"\b{_HAND}\b")
-COLOUR_WORD = re.compile(rf"\b{_C}\b", re.I)
-DRAWS = re.compile(r"^Draws \(counter:range=result\): (.*)$", re.M)
+COLOUR_WORD = re.compile(rf"\b{_C}\b", re.IGNORECASE)
+DRAWS = re.compile(r"^Draws \(counter:range=result\): (.*)$", re.MULTILINE)
 
 GAME = find_game("shelloker")
 
@@ -195,7 +195,7 @@ def test_no_mail_of_a_whole_game_holds_a_secret_it_should_not(tmp_path: Path) ->
                     service.clock.advance(hours=49)
                 else:
                     await seats[seat].reply(report, f"{robot(info.state, seat, robots)}\n")
-                await eventually(lambda: service.runner.info(NAME).row.turn > turn, timeout=MAIL_TIMEOUT)
+                await eventually(lambda before=turn: service.runner.info(NAME).row.turn > before, timeout=MAIL_TIMEOUT)
                 if step % 4 == 0:
                     await outsider.send(f"STATUS {NAME}\n")
                     status = await outsider.last(timeout=MAIL_TIMEOUT)

@@ -50,16 +50,3 @@ def check_hidden_variants(game: Game[Any, Any], state: Any, seats: Sequence[str]
                         [str(o) for o in game.default_orders(state, keep)], f"seat {keep}'s NMR default changed"
     return changed
 
-
-def everything_shown(game: Game[Any, Any], state: Any, reader: str | None, events: Sequence[Any] = ()) -> str:
-    """Return all that ``reader`` (None: the public, and the GM's copy) is shown of ``state``:
-    the view as JSON, the text and HTML reports with ``events``, the picture and the scores."""
-    from pbem.pictures import draw_svg
-    from pbem.reports import ReportInput, render_report
-
-    outcome = game.outcome(state)
-    report = ReportInput("g", game, state, 1, list(events), [], None if outcome else game.phase(state), outcome)
-    view = game.view(state, reader)
-    return "\n".join([json.dumps(view, sort_keys=True), render_report(report, reader),
-                      render_report(report, reader, html=True), draw_svg(game, view, reader),
-                      json.dumps(game.scores(state), sort_keys=True, default=str)])

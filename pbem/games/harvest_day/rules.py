@@ -20,7 +20,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any, ClassVar
 
-from pbem.core import Event, GameError, GameRng, IllegalOrder, OrderProblem, Outcome, Phase, Resolution
+from pbem.core import Event, GameRng, OrderProblem, Outcome, Phase, Resolution
 from pbem.core.game import BaseGame, TurnShape
 from pbem.core.options import choice_option
 
@@ -125,17 +125,8 @@ class HarvestDay(BaseGame[HarvestState, HarvestOrder]):
         Raises GameError when the game is over or an owing seat sent no entry, IllegalOrder
         for an order the rules refuse.
         """
-        if state.finished:
-            raise GameError("the game is over")
+        given = {seat: submission[0] for seat, submission in self.owed_orders(state, orders).items()}
         label = f"Round {state.round}"
-        given = {}
-        for seat in self.phase(state).seats:
-            if seat not in orders:
-                raise GameError(f"no orders for seat {seat}, who owes them")
-            problems = self.validate(state, seat, list(orders[seat]))
-            if problems:
-                raise IllegalOrder(f"seat {seat}: {problems[0].message}")
-            given[seat] = list(orders[seat])[0]
         if state.movers:
             seat = state.movers[0]
             move = given[seat]

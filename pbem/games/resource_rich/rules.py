@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any, ClassVar
 
-from pbem.core import Event, GameError, GameRng, IllegalOrder, OrderProblem, Outcome, Phase, Resolution
+from pbem.core import Event, GameRng, OrderProblem, Outcome, Phase, Resolution
 from pbem.core.bag import Bag, redeal
 from pbem.core.game import BaseGame, TurnShape
 from pbem.core.options import choice_list_option, choice_option
@@ -153,18 +153,11 @@ class ResourceRich(BaseGame[RichState, RichOrder]):
         Raises GameError when the game is over or a seat sent no entry, IllegalOrder for a draft
         the rules refuse.
         """
-        if state.finished:
-            raise GameError("the game is over")
         label = f"Round {state.round}"
         keeps: dict[str, Bag] = {}
         given: dict[str, str] = {}
-        for seat in state.seats:
-            if seat not in orders:
-                raise GameError(f"no orders for seat {seat} (every seat drafts each round)")
-            problems = _draft_problems(state, seat, list(orders[seat]))
-            if problems:
-                raise IllegalOrder(f"seat {seat}: {problems[0].message}")
-            for order in orders[seat]:
+        for seat, submission in self.owed_orders(state, orders).items():
+            for order in submission:
                 if isinstance(order, Keep):
                     keeps[seat] = Bag.of(order.colours)
                 else:

@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any, ClassVar
 
-from pbem.core import Event, GameError, GameRng, IllegalOrder, OrderProblem, Outcome, Phase, Resolution
+from pbem.core import Event, GameError, GameRng, OrderProblem, Outcome, Phase, Resolution
 from pbem.core.bag import Bag, redeal
 from pbem.core.game import BaseGame, TurnShape
 from pbem.core.seats import START, START_DESCRIPTION, first_player
@@ -133,17 +133,9 @@ class Shelloker(BaseGame[ShellokerState, ShellokerOrder]):
         Raises GameError when the game is over or the seat to play sent no entry, IllegalOrder
         for an action the seat may not take now.
         """
-        if state.finished:
-            raise GameError("the game is over")
-        seat = state.seat_to_play
-        if seat not in orders:
-            raise GameError(f"no orders for seat {seat}, whose turn it is")
-        given = list(orders[seat])
-        problems = self.validate(state, seat, given)
-        if problems:
-            raise IllegalOrder(f"seat {seat}: {problems[0].message}")
+        action = self.owed_orders(state, orders)[state.seat_to_play][0]
         label = f"Round {state.round}"
-        state, event = _act(state, state.to_play, given[0], label)
+        state, event = _act(state, state.to_play, action, label)
         events = [event]
         ended = _round_end(state, label)
         if ended is None:

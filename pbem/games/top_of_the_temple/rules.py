@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any, ClassVar
 
-from pbem.core import Event, GameError, GameRng, IllegalOrder, OrderProblem, Outcome, Phase, Resolution
+from pbem.core import Event, GameRng, OrderProblem, Outcome, Phase, Resolution
 from pbem.core.bag import Bag
 from pbem.core.game import BaseGame, TurnShape
 from pbem.core.seats import START, START_DESCRIPTION, first_player
@@ -96,16 +96,8 @@ class TopOfTheTemple(BaseGame[TempleState, Offer]):
         Raises GameError when the game is over or the seat to play sent no entry, IllegalOrder
         for an offer that does not name each colour once.
         """
-        if state.finished:
-            raise GameError("the game is over")
         seat = state.seat_to_play
-        if seat not in orders:
-            raise GameError(f"no orders for seat {seat}, whose turn it is")
-        given = list(orders[seat])
-        problems = self.validate(state, seat, given)
-        if problems:
-            raise IllegalOrder(f"seat {seat}: {problems[0].message}")
-        offer = given[0]
+        offer = self.owed_orders(state, orders)[seat][0]
         label = f"Turn {state.turn + 1}"
         placed = ", ".join(f"{c} {v:+d}" for c, v in zip(offer.colours, OFFER_VALUES, strict=True))
         events = [Event("offer", f"Seat {seat} offers {placed}.", label, seat=seat,

@@ -3,9 +3,9 @@ every view until both are in, and a replay from the order text gives the same ga
 
 from __future__ import annotations
 
+from harvest_builders import GAME
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from harvest_builders import GAME
 
 from pbem.core import GameRng
 from pbem.games.harvest_day.state import WORKERS

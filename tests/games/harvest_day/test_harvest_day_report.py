@@ -3,22 +3,18 @@ reveal reaches nobody before both are in (the service seals orders; the state ho
 
 from __future__ import annotations
 
+from game_views import report_input
 from harvest_builders import GAME, island
 
 from pbem.core import GameRng
 from pbem.games.harvest_day.drawing import draw
-from pbem.reports import ReportInput, render_report
+from pbem.reports import render_report
 from pbem.turns import TurnRunner
-
-
-def _report(state, events=()):  # type: ignore[no-untyped-def]
-    outcome = GAME.outcome(state)
-    return ReportInput("hd", GAME, state, 1, list(events), [], None if outcome else GAME.phase(state), outcome)
 
 
 def test_the_board_is_a_table_of_territories_workers_and_control() -> None:
     state = island({0: 1, 1: 2}, {1: 1, 5: 2}, side="b", reveals=(1, 2), movers=("1", "2"))
-    text = render_report(_report(state), "1")
+    text = render_report(report_input(GAME, state), "1")
     assert "The island, round 1 (side B, a ring: 5 is next to 0):" in text
     assert "  territory     0 -   1 -   2 -   3 -   4 -   5 -(0)" in text
     assert "  seat 1*       1     2     .     .     .     ." in text
@@ -27,7 +23,7 @@ def test_the_board_is_a_table_of_territories_workers_and_control() -> None:
     assert "Seat 1 (you): 3 workers on the island, 7 in hand; controls 0, 1." in text
     assert "This round's numbers: seat 1 1, seat 2 2." in text
     assert "Your possible moves: MOVE 0-1, MOVE 0-5, MOVE 1-0, MOVE 1-2." in text
-    assert "Your possible moves" not in render_report(_report(state), "2")
+    assert "Your possible moves" not in render_report(report_input(GAME, state), "2")
 
 
 def test_the_picture_has_six_territories_and_the_ring_path_on_side_b() -> None:

@@ -5,7 +5,8 @@ information holds: redrawing the other seats' cubes changes nothing the service 
 from __future__ import annotations
 
 import pytest
-from hidden_invariance import check_hidden_variants, everything_shown
+from game_views import everything_shown
+from hidden_invariance import check_hidden_variants
 from rich_builders import GAME, give, keep, rich, seed_rolling
 from test_conformance import play
 

@@ -7,7 +7,8 @@ from __future__ import annotations
 import json
 
 import pytest
-from hidden_invariance import check_hidden_variants, everything_shown
+from game_views import everything_shown
+from hidden_invariance import check_hidden_variants
 from shelloker_builders import GAME, table
 from test_conformance import play
 

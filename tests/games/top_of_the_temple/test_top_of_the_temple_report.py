@@ -2,21 +2,17 @@
 
 from __future__ import annotations
 
+from game_views import report_input
 from temple_builders import GAME, offer, temple
 
 from pbem.core import GameRng
 from pbem.games.top_of_the_temple.drawing import draw
-from pbem.reports import ReportInput, render_report
-
-
-def _report(state, events=()):  # type: ignore[no-untyped-def]
-    outcome = GAME.outcome(state)
-    return ReportInput("tt", GAME, state, 1, list(events), [], None if outcome else GAME.phase(state), outcome)
+from pbem.reports import render_report
 
 
 def test_the_stairway_lists_each_step_from_the_top_down_with_its_believers() -> None:
     result = GAME.resolve(temple("blue red"), {"1": [offer("blue green yellow black red")]}, GameRng(0))
-    text = render_report(_report(result.state, result.events), "2")
+    text = render_report(report_input(GAME, result.state, result.events), "2")
     lines = text.splitlines()
     top = lines.index("  12 TOP |")
     assert lines[top + 12 - 5] == "   5     | blue"

@@ -5,18 +5,14 @@ service shows or does."""
 from __future__ import annotations
 
 import pytest
-from hidden_invariance import check_hidden_variants, everything_shown
+from game_views import everything_shown, report_input
+from hidden_invariance import check_hidden_variants
 from temple_builders import GAME, offer, temple
 from test_conformance import play
 
 from pbem.core import GameRng
 from pbem.games.top_of_the_temple.drawing import draw
-from pbem.reports import ReportInput, render_report
-
-
-def _report(state, events=()):  # type: ignore[no-untyped-def]
-    outcome = GAME.outcome(state)
-    return ReportInput("tt", GAME, state, 1, list(events), [], None if outcome else GAME.phase(state), outcome)
+from pbem.reports import render_report
 
 
 @pytest.mark.parametrize("reader", ["1", "2", "3", None])
@@ -41,7 +37,7 @@ def test_no_channel_shows_another_seats_colour(reader: str | None) -> None:
 
 def test_the_holder_sees_his_colour_in_report_and_picture() -> None:
     state = temple("black red green", {"black": 4})
-    text = render_report(_report(state), "1")
+    text = render_report(report_input(GAME, state), "1")
     assert "Your secret colour: black (your believer is on step 4)." in text
     assert "Your secret colour: black" in draw(GAME.view(state, "1"), "1")
 
@@ -49,7 +45,7 @@ def test_the_holder_sees_his_colour_in_report_and_picture() -> None:
 def test_the_reveal_at_the_end_reaches_everyone() -> None:
     state = temple("blue red", {"red": 11})
     result = GAME.resolve(state, {"1": [offer("red green yellow black blue")]}, GameRng(0))
-    text = render_report(_report(result.state, result.events), None)
+    text = render_report(report_input(GAME, result.state, result.events), None)
     assert "Secret colours: seat 1 blue (step 0), seat 2 red (step 12)." in text
     assert "Nobody drew: green, yellow, black." in text
     assert "The secret colours are revealed: seat 1 blue, seat 2 red" in text
