@@ -136,10 +136,39 @@ def test_declared_facts_match_the_game(kind: str) -> None:
     assert isinstance(facts.turn_shape, TurnShape)
 
 
-@pytest.mark.parametrize("kind", sorted(GAMES))
-def test_no_order_word_is_a_command_word(kind: str) -> None:
-    game = find_game(kind)
+def order_words(game: Game[Any, Any]) -> set[str]:
+    """The literal words of the game's grammar, in upper case."""
     path = Path(game.grammar)
     words = {word.upper() for word in re.findall(r'"([A-Za-z]+)"i?', path.read_text(encoding="utf-8"))}
     assert words, f"no order words found in {path}"
-    assert words & RESERVED_WORDS == set()
+    return words
+
+
+@pytest.mark.parametrize("kind", sorted(GAMES))
+def test_no_order_word_is_a_command_word_but_those_the_game_declares(kind: str) -> None:
+    """An order word may be a command word only when the game declares it in
+    ``command_words_as_orders`` (its rule book's word, e.g. Shelloker's CHECK); every declared word
+    is a command word the grammar really uses, and no undeclared one slips through."""
+    game = find_game(kind)
+    words = order_words(game)
+    declared = frozenset(getattr(game, "command_words_as_orders", frozenset()))
+    assert declared <= RESERVED_WORDS, f"{kind} declares {sorted(declared - RESERVED_WORDS)}, which are no command words"
+    assert declared <= words, f"{kind} declares {sorted(declared - words)}, which its grammar does not use"
+    assert words & RESERVED_WORDS == declared
+
+
+def test_an_undeclared_command_word_among_the_orders_fails(tiny_game: str, tmp_path: Path,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """The check above can fail: a grammar using CHECK without declaring it, or declaring a word it
+    does not use, is refused."""
+    game = find_game(tiny_game)
+    grammar = tmp_path / "grammar.lark"
+    grammar.write_text(Path(game.grammar).read_text(encoding="utf-8") + '\ncheck: "CHECK"i\n', encoding="utf-8")
+    monkeypatch.setattr(game, "grammar", str(grammar))
+    with pytest.raises(AssertionError):
+        test_no_order_word_is_a_command_word_but_those_the_game_declares(tiny_game)
+    monkeypatch.setattr(type(game), "command_words_as_orders", frozenset({"CHECK"}))
+    test_no_order_word_is_a_command_word_but_those_the_game_declares(tiny_game)
+    monkeypatch.setattr(type(game), "command_words_as_orders", frozenset({"CHECK", "STATUS"}))
+    with pytest.raises(AssertionError, match="its grammar does not use"):
+        test_no_order_word_is_a_command_word_but_those_the_game_declares(tiny_game)

@@ -14,7 +14,7 @@ sample from it with the injected RNG, so a stored seed replays every draw.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from pbem.core.errors import PbemError
@@ -190,3 +190,20 @@ class Bag:
     def from_json(cls, data: Mapping[str, int]) -> Bag:
         """Rebuild a bag stored with :meth:`to_json`. Raises :class:`BagError` for bad counts."""
         return cls.from_counts(data)
+
+
+def redeal(bags: Sequence[Bag], rng: GameRng) -> tuple[Bag, ...]:
+    """Pour the cubes of ``bags`` together and deal them out again at random, each new bag as
+    large as the one it replaces.
+
+    The hidden-information hook of a game uses it: the hands and the bag a seat cannot see are
+    redealt, so every count that is public stays as it was while the contents are redrawn.
+    """
+    pool = Bag()
+    for bag in bags:
+        pool = pool.add(bag)
+    dealt: list[Bag] = []
+    for bag in bags:
+        drawn, pool = pool.draw(bag.size, rng)
+        dealt.append(Bag.of(drawn))
+    return tuple(dealt)

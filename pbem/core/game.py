@@ -36,7 +36,7 @@ from importlib import import_module
 from pathlib import Path
 from typing import Any, ClassVar, Generic, TypeVar
 
-from pbem.core.errors import GameError
+from pbem.core.errors import GameError, IllegalOrder
 from pbem.core.protocol import OrderProblem, Outcome, Score
 from pbem.core.rng import GameRng
 
@@ -82,6 +82,10 @@ class BaseGame(Generic[S, O]):
     terminal_words: ClassVar[Mapping[str, str]] = {}
     transformer_class: ClassVar[str] = ""
     state_class: ClassVar[type | None] = None
+    command_words_as_orders: ClassVar[frozenset[str]] = frozenset()
+    """Command words (pbem.commands.RESERVED_WORDS) the game's rule book also uses as order words,
+    declared one by one (Shelloker's ``CHECK``). No other order may start with a command word; the
+    command layer reads a mail whose only line is such a word as that order."""
 
     @classmethod
     def facts(cls) -> GameFacts:
@@ -187,6 +191,23 @@ class BaseGame(Generic[S, O]):
         if seat not in self.phase(state).seats:  # type: ignore[attr-defined]
             return [OrderProblem(None, f"seat {seat} owes no orders now")]
         return []
+
+    def owed_orders(self, state: S, orders: Mapping[str, Sequence[O]]) -> dict[str, list[O]]:
+        """Return the orders of every seat that owes orders now, each checked by ``validate``: the
+        guard every resolve shares. Raises GameError when the game is over or an owing seat has no
+        entry, IllegalOrder naming the seat and the first problem of a refused submission."""
+        if self.outcome(state) is not None:
+            raise GameError("the game is over")
+        checked: dict[str, list[O]] = {}
+        for seat in self.phase(state).seats:  # type: ignore[attr-defined]
+            if seat not in orders:
+                raise GameError(f"no orders for seat {seat}, who owes them")
+            given = list(orders[seat])
+            problems = self.validate(state, seat, given)  # type: ignore[attr-defined]
+            if problems:
+                raise IllegalOrder(f"seat {seat}: {problems[0].message}")
+            checked[seat] = given
+        return checked
 
 
 def _to_json(value: Any) -> Any:

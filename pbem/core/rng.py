@@ -17,7 +17,9 @@ version it was created with and keeps it for life:
   Fisher-Yates (``j = randint(i, n - 1)``); ``choice`` is
   ``items[randint(0, n - 1)]``; ``random()`` is ``(w >> 11) / 2**53``.
   Every draw is logged as ``[counter of its first word, n, result]`` (``n = 0``
-  for ``random()``) so reports can list the draws made in them.
+  for ``random()``) so reports can list the draws made in them. Draws that deal a
+  secret (a hidden hand, a secret colour) are made inside :meth:`GameRng.sealed` and
+  logged apart, in ``sealed_draws``: a listed result would show the secret.
 """
 
 from __future__ import annotations
@@ -25,7 +27,8 @@ from __future__ import annotations
 import hashlib
 import hmac
 import random
-from collections.abc import MutableSequence, Sequence
+from collections.abc import Iterator, MutableSequence, Sequence
+from contextlib import contextmanager
 from typing import Any, TypeVar
 
 T = TypeVar("T")
@@ -67,6 +70,7 @@ class GameRng:
             raise UnknownGeneratorVersion(f"random generator version {version} is unknown; known: {VERSIONS}")
         self.version = version
         self.draws: list[list[int]] = []
+        self.sealed_draws: list[list[int]] = []
         self._seed = seed
         self._counter = 0
         self._key = (seed % _SPAN).to_bytes(8, "big")
@@ -137,6 +141,19 @@ class GameRng:
         self._counter += 1
         self.draws.append([first, 0, value >> 11])
         return (value >> 11) / 2**53
+
+    @contextmanager
+    def sealed(self) -> Iterator[None]:
+        """Make the draws inside the block sealed: they deal a secret (a hidden hand, a secret
+        colour), so they are logged in ``sealed_draws`` instead of ``draws``, which the reports
+        list for everyone. They still use the generator's counters in order, so a replay from
+        the seed makes the same draws."""
+        mark = len(self.draws)
+        try:
+            yield
+        finally:
+            self.sealed_draws.extend(self.draws[mark:])
+            del self.draws[mark:]
 
     # --- state -------------------------------------------------------------------
 

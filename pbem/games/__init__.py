@@ -19,6 +19,10 @@ GAMES: dict[str, str] = {
     "farm-cheesi": "pbem.games.farm_cheesi.rules:FarmCheesi",
     "race-on-the-river": "pbem.games.race_on_the_river.rules:RaceOnTheRiver",
     "three-pyramids": "pbem.games.three_pyramids.rules:ThreePyramids",
+    "harvest-day": "pbem.games.harvest_day.rules:HarvestDay",
+    "resource-rich": "pbem.games.resource_rich.rules:ResourceRich",
+    "shelloker": "pbem.games.shelloker.rules:Shelloker",
+    "top-of-the-temple": "pbem.games.top_of_the_temple.rules:TopOfTheTemple",
 }
 
 

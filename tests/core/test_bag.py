@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pbem.core import GameRng, PbemError
-from pbem.core.bag import Bag, BagError
+from pbem.core.bag import Bag, BagError, redeal
 
 COLOURS = ("red", "blue", "green", "yellow", "black", "white")
 
@@ -155,3 +155,22 @@ def test_drawing_then_returning_restores_the_bag(bag: Bag, seed: int, data: st.D
     assert bag.contains(drawn)
     assert rest.add(drawn) == bag
     assert Bag.from_json(rest.to_json()) == rest
+
+
+def test_redeal_keeps_every_size_and_every_cube_and_redraws_the_contents() -> None:
+    bags = (Bag.of(["red"] * 5), Bag.of(["blue"] * 3), Bag.filled(("green", "white"), 2))
+    results = set()
+    for seed in range(20):
+        dealt = redeal(bags, GameRng(seed))
+        assert [b.size for b in dealt] == [5, 3, 4]
+        total = Bag()
+        for bag in dealt:
+            total = total + bag
+        assert total == bags[0] + bags[1] + bags[2]
+        results.add(dealt)
+    assert len(results) > 1, "redealing never changed a hand"
+
+
+def test_redeal_of_nothing_is_nothing() -> None:
+    assert redeal((), GameRng(1)) == ()
+    assert redeal((Bag(), Bag()), GameRng(1)) == (Bag(), Bag())

@@ -104,3 +104,23 @@ def test_commitment_and_seed_are_sha256_of_documented_texts() -> None:
     assert derive_seed("s3cret", ["A:dice", "B:more"]) == int.from_bytes(digest[:8], "big") >> 1
     assert derive_seed("s3cret") != derive_seed("s3cret", ["A:x"])
     assert 0 <= derive_seed("s3cret") < 2**63
+
+
+def test_sealed_draws_are_logged_apart_and_keep_the_stream() -> None:
+    plain, sealed = GameRng(8), GameRng(8)
+    plain_values = [plain.roll(6), plain.randint(0, 40), plain.roll(6)]
+    first = sealed.roll(6)
+    with sealed.sealed():
+        secret = sealed.randint(0, 40)
+    last = sealed.roll(6)
+    assert [first, secret, last] == plain_values  # the same stream: a replay makes the same draws
+    assert sealed.draws == [plain.draws[0], plain.draws[2]]  # the secret is not among the listed draws
+    assert sealed.sealed_draws == [plain.draws[1]]
+
+
+def test_a_failing_block_still_seals_its_draws() -> None:
+    rng = GameRng(3)
+    with pytest.raises(ValueError), rng.sealed():
+        rng.randint(0, 9)
+        raise ValueError("the deal failed")
+    assert rng.draws == [] and len(rng.sealed_draws) == 1

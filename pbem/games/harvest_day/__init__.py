@@ -1,0 +1,1 @@
+"""Harvest Day (Gateway Island, game 5): two farmers place workers by sealed reveals."""

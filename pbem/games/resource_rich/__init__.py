@@ -1,0 +1,1 @@
+"""Resource Rich (Gateway Island, game 9): sealed simultaneous drafting of resource cubes."""

@@ -1,0 +1,34 @@
+"""The Top of the Temple's report draws the stairway as a player would; the picture too."""
+
+from __future__ import annotations
+
+from game_views import report_input
+from temple_builders import GAME, offer, temple
+
+from pbem.core import GameRng
+from pbem.games.top_of_the_temple.drawing import draw
+from pbem.reports import render_report
+
+
+def test_the_stairway_lists_each_step_from_the_top_down_with_its_believers() -> None:
+    result = GAME.resolve(temple("blue red"), {"1": [offer("blue green yellow black red")]}, GameRng(0))
+    text = render_report(report_input(GAME, result.state, result.events), "2")
+    lines = text.splitlines()
+    top = lines.index("  12 TOP |")
+    assert lines[top + 12 - 5] == "   5     | blue"
+    assert lines[top + 12 - 3] == "   3     | green"
+    assert lines[top + 12 - 1] == "   1     | yellow"
+    assert lines[top + 12] == "   0     | red black"
+    assert "Offer spaces, left to right: +5 +3 +1 -1 -2" in text
+    assert "Last offer (seat 1): blue +5, green +3, yellow +1, black -1, red -2" in text
+    assert "Your secret colour: red (your believer is on step 0)." in text
+    assert "Seat 1 offers blue +5, green +3, yellow +1, black -1, red -2." in text
+    assert "Place the five colours on the offer spaces +5 +3 +1 -1 -2" in text
+
+
+def test_the_picture_shows_every_believer_and_the_readers_colour() -> None:
+    state = temple("blue red", {"blue": 5, "green": 12})
+    svg = draw(GAME.view(state, "1"), "1")
+    assert svg.startswith("<svg") and "<title>The Top of the Temple, seen by seat 1</title>" in svg
+    assert "Your secret colour: blue" in svg and "TOP" in svg
+    assert "secret colour" not in draw(GAME.view(state, None), None)
