@@ -21,7 +21,8 @@ from typing import Any
 from pbem.core import Game, GameRng
 from pbem.games import GAMES, find_game
 from pbem.mail.compose import BinaryPart, compose_report
-from pbem.pictures import draw_svg, picture, svg_to_png
+from pbem.pictures import draw_svg, picture
+from pbem.raster import svg_to_png
 from pbem.reports import PictureRef, ReportInput, render_report
 
 
