@@ -9,19 +9,24 @@ test of every game turns into a failure, so a drawing that writes SVG of its
 own is caught at once.
 
 Why this way: it costs a fraction of a general SVG renderer's CPU (a report
-with its picture must cost at most twice one without). The picture is
-painted at :data:`SCALE` times its size and reduced, which smooths the
-edges; then reduced to a palette of at most :data:`COLOURS` colours, which
-makes the PNG several times smaller and quicker to compress than full
-colour. Text is set in Liberation Sans (SIL Open Font License), shipped in
-``pbem/fonts``, so a machine with no fonts at all makes the same picture;
-the text of each label is drawn once per process and kept.
+with its picture must cost little more than one without). Pictures are
+painted at one pixel per SVG unit. Squares, boxes and straight fences are
+laid on whole pixels, crisp as a board should be. Discs, polygons, slanted
+lines, rounded boxes and letters are pasted from masks with smooth edges
+(shapes drawn four times larger and reduced, letters set by FreeType); a
+board repeats the same few of them, so each mask is made once per process
+and kept. The picture is then stored in a palette of at most
+:data:`COLOURS` colours, several times smaller and quicker to compress than
+full colour. Letters are set in Liberation Sans (SIL Open Font License),
+shipped in ``pbem/fonts`` and read from there, never from the system: a
+machine with no fonts at all makes the same picture.
 """
 
 from __future__ import annotations
 
 import io
-from collections.abc import Callable
+import math
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from importlib.resources import files
 from xml.etree import ElementTree
@@ -29,9 +34,6 @@ from xml.etree import ElementTree
 from PIL import Image, ImageChops, ImageColor, ImageDraw, ImageFont
 
 from pbem.core import PbemError
-
-SCALE = 2
-"""Pictures are painted at this many pixels per SVG unit, then reduced to one: smooth edges."""
 
 COLOURS = 96
 """At most this many colours in a picture's palette (a board has a few flat colours and their edges)."""
@@ -42,9 +44,16 @@ FEWER_COLOURS = 16
 MAX_PNG = 60_000
 """A picture for mail stays under this many bytes."""
 
+SMOOTH = 4
+"""Masks of round and slanted shapes are drawn this many times larger and reduced: smooth edges."""
+
 _NS = "{http://www.w3.org/2000/svg}"
 _ANCHORS = {"start": "ls", "middle": "ms", "end": "rs"}  # baseline left, middle, right
 _FONT_FILES = {False: "LiberationSans-Regular.ttf", True: "LiberationSans-Bold.ttf"}
+_MAX_SIDE = 4000
+
+Colour = tuple[int, int, int]
+Point = tuple[float, float]
 
 
 class UnsupportedSvg(PbemError):
@@ -54,8 +63,8 @@ class UnsupportedSvg(PbemError):
 def svg_to_png(svg: str) -> bytes:
     """Return ``svg`` (as :class:`pbem.core.svg.Canvas` writes it) as a PNG of one pixel per SVG unit.
 
-    The same SVG always gives the same bytes. The PNG is under :data:`MAX_PNG`
-    bytes for any drawing of a board (its palette shrinks when it would not be).
+    The same SVG always gives the same bytes. A PNG that would be over
+    :data:`MAX_PNG` bytes gets a palette of :data:`FEWER_COLOURS` colours.
     Raises :class:`UnsupportedSvg` for SVG this renderer does not paint.
     """
     painted = paint(svg)
@@ -74,8 +83,14 @@ def _palette_image(image: Image.Image, colours: int) -> Image.Image:
     return image.quantize(palette=palette, dither=Image.Dither.NONE)
 
 
+def _encode(image: Image.Image) -> bytes:
+    out = io.BytesIO()
+    image.save(out, "PNG", compress_level=3)
+    return out.getvalue()
+
+
 def paint(svg: str) -> Image.Image:
-    """Return ``svg`` painted as an RGB image of one pixel per SVG unit (edges smoothed)."""
+    """Return ``svg`` painted as an RGB image of one pixel per SVG unit."""
     try:
         root = ElementTree.fromstring(svg)
     except ElementTree.ParseError as error:
@@ -83,21 +98,22 @@ def paint(svg: str) -> Image.Image:
     if root.tag != f"{_NS}svg":
         raise UnsupportedSvg(f"not an <svg> document but <{root.tag}>")
     width, height = _size(root)
-    image = Image.new("RGB", (width * SCALE, height * SCALE), "#ffffff")
-    draw = ImageDraw.Draw(image)
+    picture = _Picture(Image.new("RGB", (width, height), "#ffffff"))
     for element in root:
         tag = element.tag.removeprefix(_NS)
         paint_element = _PAINTERS.get(tag)
         if paint_element is None:
             raise UnsupportedSvg(f"<{tag}> is not painted: draw with pbem.core.svg.Canvas")
-        paint_element(draw, element)
-    return image.reduce(SCALE) if SCALE > 1 else image
+        paint_element(picture, element)
+    return picture.image
 
 
-def _encode(image: Image.Image) -> bytes:
-    out = io.BytesIO()
-    image.save(out, "PNG", compress_level=3)
-    return out.getvalue()
+class _Picture:
+    """The image being painted and Pillow's drawing interface to it."""
+
+    def __init__(self, image: Image.Image) -> None:
+        self.image = image
+        self.draw = ImageDraw.Draw(image)
 
 
 def _size(root: ElementTree.Element) -> tuple[int, int]:
@@ -105,9 +121,12 @@ def _size(root: ElementTree.Element) -> tuple[int, int]:
         width, height = int(root.get("width", "")), int(root.get("height", ""))
     except ValueError:
         raise UnsupportedSvg("an <svg> needs a width and height in whole units") from None
-    if not (0 < width <= 4000 and 0 < height <= 4000):
+    if not (0 < width <= _MAX_SIDE and 0 < height <= _MAX_SIDE):
         raise UnsupportedSvg(f"an <svg> of {width} x {height} is not a board picture")
     return width, height
+
+
+# --- attributes ---------------------------------------------------------------------------------
 
 
 def _number(element: ElementTree.Element, name: str, default: float | None = None) -> float:
@@ -117,109 +136,269 @@ def _number(element: ElementTree.Element, name: str, default: float | None = Non
             raise UnsupportedSvg(f"<{element.tag.removeprefix(_NS)}> without {name}")
         return default
     try:
-        return float(text)
+        value = float(text)
     except ValueError:
         raise UnsupportedSvg(f"{name}={text!r} is not a number") from None
+    if not -_MAX_SIDE <= value <= 2 * _MAX_SIDE:
+        raise UnsupportedSvg(f"{name}={text!r} is off the picture")
+    return value
 
 
-def _scaled(element: ElementTree.Element, name: str, default: float | None = None) -> float:
-    return _number(element, name, default) * SCALE
-
-
-def _colour(element: ElementTree.Element, name: str, default: str) -> tuple[int, int, int] | None:
+def _colour(element: ElementTree.Element, name: str, default: str) -> Colour | None:
     """The colour of attribute ``name`` (None for ``none``)."""
     text = element.get(name, default)
     return None if text == "none" else _parse_colour(text)
 
 
 @lru_cache(maxsize=256)
-def _parse_colour(text: str) -> tuple[int, int, int]:
+def _parse_colour(text: str) -> Colour:
     try:
-        return ImageColor.getrgb(text)[:3]  # type: ignore[return-value]
+        red, green, blue = ImageColor.getrgb(text)[:3]
     except ValueError:
         raise UnsupportedSvg(f"{text!r} is not a colour") from None
+    return red, green, blue
 
 
-def _stroke(element: ElementTree.Element) -> tuple[tuple[int, int, int] | None, int]:
-    """The stroke colour (None: no stroke, as SVG's default) and its width in pixels (at least one)."""
+def _fill(element: ElementTree.Element) -> Colour | None:
+    return _colour(element, "fill", "#000000")  # SVG's default fill is black
+
+
+def _stroke(element: ElementTree.Element) -> tuple[Colour | None, float]:
+    """The stroke colour (None: no stroke, SVG's default) and its width."""
     colour = _colour(element, "stroke", "none")
-    return colour, max(1, round(_scaled(element, "stroke-width", 1.0))) if colour else 0
+    return colour, _number(element, "stroke-width", 1.0) if colour else 0.0
 
 
-def _rect(draw: ImageDraw.ImageDraw, element: ElementTree.Element) -> None:
-    x, y = _scaled(element, "x", 0.0), _scaled(element, "y", 0.0)
-    w, h = _scaled(element, "width"), _scaled(element, "height")
-    radius = _scaled(element, "rx", 0.0)
-    fill, (stroke, width) = _colour(element, "fill", "#000000"), _stroke(element)
-    half = width / 2  # an SVG stroke is centred on the edge; Pillow's lies inside the box it is given
-    box = (x - half, y - half, x + w + half - 1, y + h + half - 1)
-    if radius:
-        left, top = round(box[0]), round(box[1])
-        ring, inside = _rounded(round(box[2]) - left + 1, round(box[3]) - top + 1, round(radius + half), width)
-        if stroke is not None:
-            draw.bitmap((left, top), ring, fill=stroke)
-        if fill is not None:
-            draw.bitmap((left, top), inside, fill=fill)
-    else:
-        draw.rectangle(box, fill=fill, outline=stroke, width=width)
+def _pixel(value: float) -> int:
+    """The pixel edge nearest to ``value`` (halves round up, the same way everywhere)."""
+    return math.floor(value + 0.5)
 
 
-@lru_cache(maxsize=256)
-def _rounded(width: int, height: int, radius: int, stroke: int) -> tuple[Image.Image, Image.Image]:
-    """Masks of a rounded box: its edge ``stroke`` pixels wide and the inside within it. Boards repeat the
-    same few boxes (cubes, keys), so each is drawn once."""
-    outer = Image.new("L", (max(1, width), max(1, height)), 0)
-    ImageDraw.Draw(outer).rounded_rectangle((0, 0, width - 1, height - 1), radius=radius, fill=255)
-    inner = Image.new("L", outer.size, 0)
-    if width > 2 * stroke and height > 2 * stroke:
-        ImageDraw.Draw(inner).rounded_rectangle((stroke, stroke, width - 1 - stroke, height - 1 - stroke),
-                                                radius=max(0, radius - stroke), fill=255)
-    return ImageChops.subtract(outer, inner), inner
+def _blend(under: Colour, over: Colour, share: float) -> Colour:
+    """``over`` laid on ``under`` with ``share`` (0 to 1) of its strength: how a line thinner than a pixel looks."""
+    r, g, b = (round(u + (o - u) * share) for u, o in zip(under, over, strict=True))
+    return r, g, b
 
 
-def _circle(draw: ImageDraw.ImageDraw, element: ElementTree.Element) -> None:
-    cx, cy, r = _scaled(element, "cx"), _scaled(element, "cy"), _scaled(element, "r")
-    fill, (stroke, width) = _colour(element, "fill", "#000000"), _stroke(element)
-    r += width / 2
-    draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=fill, outline=stroke, width=width)
+# --- shapes laid on whole pixels ----------------------------------------------------------------
 
 
-def _line(draw: ImageDraw.ImageDraw, element: ElementTree.Element) -> None:
-    ends = [(_scaled(element, "x1"), _scaled(element, "y1")), (_scaled(element, "x2"), _scaled(element, "y2"))]
+def _rect(picture: _Picture, element: ElementTree.Element) -> None:
+    x, y = _number(element, "x", 0.0), _number(element, "y", 0.0)
+    w, h = _number(element, "width"), _number(element, "height")
+    if w <= 0 or h <= 0:
+        return
+    fill, (stroke, width) = _fill(element), _stroke(element)
+    if element.get("rx") is not None:
+        _rounded_rect(picture, (x, y, w, h), _number(element, "rx"), fill, stroke, width if stroke else 0.0)
+        return
+    left, top, right, bottom = _pixel(x), _pixel(y), _pixel(x + w), _pixel(y + h)  # right, bottom: past it
+    if fill is not None:
+        picture.draw.rectangle((left, top, right - 1, bottom - 1), fill=fill)
+    if stroke is not None:
+        # On the edges as in SVG: a one-pixel edge on the first column and row and the ones just past the
+        # box, so boxes side by side share one line; a stroke thinner than a pixel is a paler pixel.
+        pixels = max(1, _pixel(width))
+        colour = stroke if width >= 1 else _blend(fill or (255, 255, 255), stroke, width)
+        inside, outside = pixels // 2, pixels - 1 - pixels // 2
+        picture.draw.rectangle((left - inside, top - inside, right + outside, bottom + outside),
+                               outline=colour, width=pixels)
+
+
+def _line(picture: _Picture, element: ElementTree.Element) -> None:
+    start = (_number(element, "x1"), _number(element, "y1"))
+    end = (_number(element, "x2"), _number(element, "y2"))
     stroke, width = _stroke(element)
     if stroke is None:
         return
-    draw.line(ends, fill=stroke, width=width)
-    if element.get("stroke-linecap") == "round" and width > 2:
-        r = width / 2
-        for x, y in ends:
-            draw.ellipse((x - r, y - r, x + r - 1, y + r - 1), fill=stroke)
+    round_ends = element.get("stroke-linecap") == "round"
+    if start[0] == end[0] or start[1] == end[1]:  # straight across or down: whole pixels, ends squared
+        cap = width / 2 if round_ends else 0.0
+        (x1, x2), (y1, y2) = sorted((start[0], end[0])), sorted((start[1], end[1]))
+        if x1 == x2:
+            x1, x2, y1, y2 = x1 - width / 2, x2 + width / 2, y1 - cap, y2 + cap
+        else:
+            x1, x2, y1, y2 = x1 - cap, x2 + cap, y1 - width / 2, y2 + width / 2
+        right, bottom = max(_pixel(x1) + 1, _pixel(x2)), max(_pixel(y1) + 1, _pixel(y2))
+        picture.draw.rectangle((_pixel(x1), _pixel(y1), right - 1, bottom - 1), fill=stroke)
+        return
+    _path(picture, [start, end], None, stroke, width, closed=False)
 
 
-def _polygon(draw: ImageDraw.ImageDraw, element: ElementTree.Element) -> None:
+# --- shapes pasted from smooth masks ------------------------------------------------------------
+#
+# A round or slanted shape is pasted from two grey masks: its inside (painted in the fill) and its
+# edge (painted in the stroke, over the fill, centred on the outline as in SVG). The masks are drawn
+# SMOOTH times larger and reduced, keyed by the shape's size and where its corner falls within a
+# pixel (to a quarter pixel), so a board's many equal discs, hexes and cubes share them.
+
+Masks = tuple[Image.Image | None, Image.Image | None]
+
+
+def _circle(picture: _Picture, element: ElementTree.Element) -> None:
+    cx, cy, r = _number(element, "cx"), _number(element, "cy"), _number(element, "r")
+    fill, (stroke, width) = _fill(element), _stroke(element)
+    outer = r + width / 2
+    left, top, dx, dy = _corner(cx - outer, cy - outer)
+    _paste(picture, left, top, ("disc", dx, dy, r, width), fill, stroke)
+
+
+def _rounded_rect(picture: _Picture, box: tuple[float, float, float, float], radius: float,
+                  fill: Colour | None, stroke: Colour | None, width: float) -> None:
+    x, y, w, h = box
+    left, top, dx, dy = _corner(x - width / 2, y - width / 2)
+    _paste(picture, left, top, ("box", dx, dy, _quarter(w), _quarter(h), _quarter(radius), width), fill, stroke)
+
+
+def _polygon(picture: _Picture, element: ElementTree.Element) -> None:
     try:
-        points = [(float(x) * SCALE, float(y) * SCALE)
-                  for x, y in (pair.split(",") for pair in element.get("points", "").split())]
+        points = [(float(x), float(y)) for x, y in (pair.split(",") for pair in element.get("points", "").split())]
     except ValueError:
         raise UnsupportedSvg(f"points={element.get('points')!r} are not x,y pairs") from None
-    fill, (stroke, width) = _colour(element, "fill", "#000000"), _stroke(element)
+    if len(points) >= 2:
+        fill, (stroke, width) = _fill(element), _stroke(element)
+        _path(picture, points, fill, stroke, width, closed=True)
+
+
+def _path(picture: _Picture, points: Sequence[Point], fill: Colour | None, stroke: Colour | None,
+          width: float, *, closed: bool) -> None:
+    """Paste an area through ``points`` (when ``closed``) and the line along them."""
+    x0, y0 = min(x for x, _ in points), min(y for _, y in points)
+    left, top, dx, dy = _corner(x0 - width / 2, y0 - width / 2)
+    relative = tuple((_quarter(x - x0), _quarter(y - y0)) for x, y in points)
+    _paste(picture, left, top, ("path", dx, dy, relative, width, closed), fill if closed else None, stroke)
+
+
+def _corner(x: float, y: float) -> tuple[int, int, float, float]:
+    """The pixel a shape's corner falls in, and how far into it (to a quarter pixel)."""
+    left, top = math.floor(x), math.floor(y)
+    return left, top, _quarter(x - left), _quarter(y - top)
+
+
+def _quarter(value: float) -> float:
+    return round(value * 4) / 4
+
+
+Shape = tuple[object, ...]
+"""A shape pasted from masks: ("disc", ...), ("box", ...) or ("path", ...) and the arguments of its masks."""
+
+
+def _paste(picture: _Picture, left: int, top: int, shape: Shape, fill: Colour | None,
+           stroke: Colour | None) -> None:
+    sprite = _sprite(shape, fill, stroke)
+    if sprite is not None:
+        picture.image.paste(sprite, (left - 1, top - 1), sprite)
+
+
+@lru_cache(maxsize=1024)
+def _sprite(shape: Shape, fill: Colour | None, stroke: Colour | None) -> Image.Image | None:
+    """The shape in its colours, ready to lay over the picture in one paste: the inside in ``fill``, the
+    edge in ``stroke`` over it, and their coverage as its alpha."""
+    kind, *arguments = shape
+    inside, edge = _MASKS[kind](*arguments)  # type: ignore[index]
+    fill, stroke = (fill if inside else None), (stroke if edge else None)
+    if fill is None and stroke is None:
+        return None
+    size = (inside or edge).size  # type: ignore[union-attr]
+    sprite = Image.new("RGBA", size, (*(fill or stroke), 0))  # type: ignore[misc]
     if fill is not None:
-        draw.polygon(points, fill=fill)
-    if stroke is not None:  # centred on the edges, as in SVG (Pillow's own wide outline lies inside)
-        draw.line([*points, points[0]], fill=stroke, width=width, joint="curve")
+        sprite.putalpha(inside)
+    if stroke is not None:
+        sprite.paste((*stroke, 255), (0, 0), edge)
+    return sprite
 
 
-def _text(draw: ImageDraw.ImageDraw, element: ElementTree.Element) -> None:
+Painter = Callable[[ImageDraw.ImageDraw, Callable[[float, float], tuple[float, float]]], None]
+
+
+def _smooth(dx: float, dy: float, size: Point, how: Painter) -> Image.Image:
+    """A grey mask of a shape of ``size`` whose corner lies ``dx``, ``dy`` into its first pixel, with a
+    pixel of margin all round: ``how`` draws it at SMOOTH times the size through the position function
+    it is given (shape units from the corner to mask pixels), then it is reduced."""
+    columns, rows = math.ceil(dx + size[0]) + 2, math.ceil(dy + size[1]) + 2
+    big = Image.new("L", (columns * SMOOTH, rows * SMOOTH), 0)
+    how(ImageDraw.Draw(big), lambda x, y: ((1 + dx + x) * SMOOTH, (1 + dy + y) * SMOOTH))
+    return big.reduce(SMOOTH)
+
+
+@lru_cache(maxsize=512)
+def _disc_masks(dx: float, dy: float, r: float, width: float) -> Masks:
+    """A disc of radius ``r``; its edge ``width`` wide (none for 0) is centred on the circle."""
+    outer = r + width / 2
+
+    def disc(radius: float) -> Painter:
+        return lambda canvas, at: canvas.ellipse((*at(outer - radius, outer - radius),
+                                                  *at(outer + radius, outer + radius)), fill=255)
+
+    size = (2 * outer, 2 * outer)
+    inside = _smooth(dx, dy, size, disc(r))
+    if not width:
+        return inside, None
+    edge = _smooth(dx, dy, size, disc(outer))
+    if r > width / 2:
+        edge = ImageChops.subtract(edge, _smooth(dx, dy, size, disc(r - width / 2)))
+    return inside, edge
+
+
+@lru_cache(maxsize=512)
+def _box_masks(dx: float, dy: float, w: float, h: float, radius: float, width: float) -> Masks:
+    """A ``w`` x ``h`` box with corners rounded to ``radius``; its edge ``width`` wide is centred on the outline."""
+    half = width / 2
+
+    def box(grow: float) -> Painter:
+        return lambda canvas, at: canvas.rounded_rectangle(
+            (*at(half - grow, half - grow), *at(half + w + grow, half + h + grow)),
+            radius=max(0.0, radius + grow) * SMOOTH, fill=255)
+
+    size = (w + width, h + width)
+    inside = _smooth(dx, dy, size, box(0.0))
+    if not width:
+        return inside, None
+    edge = _smooth(dx, dy, size, box(half))
+    if w > width and h > width:
+        edge = ImageChops.subtract(edge, _smooth(dx, dy, size, box(-half)))
+    return inside, edge
+
+
+@lru_cache(maxsize=512)
+def _path_masks(dx: float, dy: float, points: tuple[Point, ...], width: float, closed: bool) -> Masks:
+    """The area within ``points`` (when ``closed``) and the line along them, ``width`` wide with round
+    joins and ends."""
+    half = width / 2
+    size = (max(x for x, _ in points) + width, max(y for _, y in points) + width)
+
+    def area(canvas: ImageDraw.ImageDraw, at: Callable[[float, float], tuple[float, float]]) -> None:
+        canvas.polygon([at(x + half, y + half) for x, y in points], fill=255)
+
+    def line(canvas: ImageDraw.ImageDraw, at: Callable[[float, float], tuple[float, float]]) -> None:
+        drawn = [at(x + half, y + half) for x, y in ((*points, points[0]) if closed else points)]
+        canvas.line(drawn, fill=255, width=max(1, round(width * SMOOTH)), joint="curve")
+        r = width * SMOOTH / 2
+        for x, y in (drawn[0], drawn[-1]):
+            canvas.ellipse((x - r, y - r, x + r, y + r), fill=255)
+
+    return (_smooth(dx, dy, size, area) if closed else None), (_smooth(dx, dy, size, line) if width else None)
+
+
+_MASKS: dict[str, Callable[..., Masks]] = {"disc": _disc_masks, "box": _box_masks, "path": _path_masks}
+
+
+# --- letters --------------------------------------------------------------------------------------
+
+
+def _text(picture: _Picture, element: ElementTree.Element) -> None:
     text = element.text or ""
-    fill = _colour(element, "fill", "#000000")
+    fill = _fill(element)
     if not text or fill is None:
         return
     anchor = _ANCHORS.get(element.get("text-anchor", "start"))
     if anchor is None:
         raise UnsupportedSvg(f"text-anchor={element.get('text-anchor')!r}")
-    size = _scaled(element, "font-size", 16.0)
+    size = _number(element, "font-size", 16.0)
+    if not 1 <= size <= 200:
+        raise UnsupportedSvg(f"font-size={size} is not a board's")
     mask, left, top = _label(text, size, element.get("font-weight") == "bold", anchor)
-    draw.bitmap((round(_scaled(element, "x")) + left, round(_scaled(element, "y")) + top), mask, fill=fill)
+    picture.draw.bitmap((_pixel(_number(element, "x")) + left, _pixel(_number(element, "y")) + top), mask, fill=fill)
 
 
 @lru_cache(maxsize=4096)
@@ -243,10 +422,10 @@ def _font_data(bold: bool) -> bytes:
     return files("pbem").joinpath("fonts", _FONT_FILES[bold]).read_bytes()
 
 
-def _ignore(draw: ImageDraw.ImageDraw, element: ElementTree.Element) -> None:
+def _ignore(picture: _Picture, element: ElementTree.Element) -> None:
     """Elements that are not painted: the title is the picture's alt text."""
 
 
-_PAINTERS: dict[str, Callable[[ImageDraw.ImageDraw, ElementTree.Element], None]] = {
+_PAINTERS: dict[str, Callable[[_Picture, ElementTree.Element], None]] = {
     "title": _ignore, "rect": _rect, "circle": _circle, "line": _line, "polygon": _polygon, "text": _text,
 }
