@@ -186,11 +186,18 @@ def _blend(under: Colour, over: Colour, share: float) -> Colour:
 def _rect(picture: _Picture, element: ElementTree.Element) -> None:
     x, y = _number(element, "x", 0.0), _number(element, "y", 0.0)
     w, h = _number(element, "width"), _number(element, "height")
-    if w <= 0 or h <= 0:
-        return
     fill, (stroke, width) = _fill(element), _stroke(element)
     if element.get("rx") is not None:
-        _rounded_rect(picture, (x, y, w, h), _number(element, "rx"), fill, stroke, width if stroke else 0.0)
+        if w > 0 and h > 0:
+            _rounded_rect(picture, (x, y, w, h), _number(element, "rx"), fill, stroke, width)
+    else:
+        _box(picture, (x, y, w, h), fill, stroke, width)
+
+
+def _box(picture: _Picture, box: tuple[float, float, float, float], fill: Colour | None, stroke: Colour | None,
+         width: float) -> None:
+    x, y, w, h = box
+    if w <= 0 or h <= 0:
         return
     left, top, right, bottom = _pixel(x), _pixel(y), _pixel(x + w), _pixel(y + h)  # right, bottom: past it
     if fill is not None:
@@ -255,8 +262,13 @@ def _polygon(picture: _Picture, element: ElementTree.Element) -> None:
         points = [(float(x), float(y)) for x, y in (pair.split(",") for pair in element.get("points", "").split())]
     except ValueError:
         raise UnsupportedSvg(f"points={element.get('points')!r} are not x,y pairs") from None
-    if len(points) >= 2:
-        fill, (stroke, width) = _fill(element), _stroke(element)
+    if len(points) < 2:
+        return
+    fill, (stroke, width) = _fill(element), _stroke(element)
+    xs, ys = sorted({x for x, _ in points}), sorted({y for _, y in points})
+    if len(points) == 4 and len(xs) == 2 and len(ys) == 2:  # a box after all: on whole pixels
+        _box(picture, (xs[0], ys[0], xs[1] - xs[0], ys[1] - ys[0]), fill, stroke, width)
+    else:
         _path(picture, points, fill, stroke, width, closed=True)
 
 
@@ -290,7 +302,7 @@ def _paste(picture: _Picture, left: int, top: int, shape: Shape, fill: Colour | 
         picture.image.paste(sprite, (left - 1, top - 1), sprite)
 
 
-@lru_cache(maxsize=1024)
+@lru_cache(maxsize=512)
 def _sprite(shape: Shape, fill: Colour | None, stroke: Colour | None) -> Image.Image | None:
     """The shape in its colours, ready to lay over the picture in one paste: the inside in ``fill``, the
     edge in ``stroke`` over it, and their coverage as its alpha."""
@@ -321,7 +333,7 @@ def _smooth(dx: float, dy: float, size: Point, how: Painter) -> Image.Image:
     return big.reduce(SMOOTH)
 
 
-@lru_cache(maxsize=512)
+@lru_cache(maxsize=256)
 def _disc_masks(dx: float, dy: float, r: float, width: float) -> Masks:
     """A disc of radius ``r``; its edge ``width`` wide (none for 0) is centred on the circle."""
     outer = r + width / 2
@@ -340,7 +352,7 @@ def _disc_masks(dx: float, dy: float, r: float, width: float) -> Masks:
     return inside, edge
 
 
-@lru_cache(maxsize=512)
+@lru_cache(maxsize=256)
 def _box_masks(dx: float, dy: float, w: float, h: float, radius: float, width: float) -> Masks:
     """A ``w`` x ``h`` box with corners rounded to ``radius``; its edge ``width`` wide is centred on the outline."""
     half = width / 2
@@ -360,7 +372,7 @@ def _box_masks(dx: float, dy: float, w: float, h: float, radius: float, width: f
     return inside, edge
 
 
-@lru_cache(maxsize=512)
+@lru_cache(maxsize=256)
 def _path_masks(dx: float, dy: float, points: tuple[Point, ...], width: float, closed: bool) -> Masks:
     """The area within ``points`` (when ``closed``) and the line along them, ``width`` wide with round
     joins and ends."""
@@ -401,7 +413,7 @@ def _text(picture: _Picture, element: ElementTree.Element) -> None:
     picture.draw.bitmap((_pixel(_number(element, "x")) + left, _pixel(_number(element, "y")) + top), mask, fill=fill)
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=2048)
 def _label(text: str, size: float, bold: bool, anchor: str) -> tuple[Image.Image, int, int]:
     """``text`` set in the shipped font as a grey mask, and where its corner lies from the anchor point."""
     font = _font(size, bold)
