@@ -18,9 +18,9 @@ from __future__ import annotations
 
 import argparse
 import time
-from statistics import median
 from collections.abc import Callable
 from datetime import UTC, datetime
+from statistics import median
 from typing import Any
 
 from pbem.core import Game, GameRng

@@ -19,8 +19,8 @@ from functools import cache
 from importlib import import_module
 from typing import Any
 
-from pbem.core import Game, PbemError
 from pbem import raster
+from pbem.core import Game, PbemError
 
 Drawing = Callable[[Mapping[str, Any], "str | None"], str]
 

@@ -305,18 +305,19 @@ def _paste(picture: _Picture, left: int, top: int, shape: Shape, fill: Colour | 
 @lru_cache(maxsize=512)
 def _sprite(shape: Shape, fill: Colour | None, stroke: Colour | None) -> Image.Image | None:
     """The shape in its colours, ready to lay over the picture in one paste: the inside in ``fill``, the
-    edge in ``stroke`` over it, and their coverage as its alpha."""
+    edge in ``stroke`` over it, and their coverage as its alpha (None: nothing to paint)."""
     kind, *arguments = shape
-    inside, edge = _MASKS[kind](*arguments)  # type: ignore[index]
-    fill, stroke = (fill if inside else None), (stroke if edge else None)
-    if fill is None and stroke is None:
+    inside, edge = _MASKS[str(kind)](*arguments)
+    painted_inside = inside if fill is not None else None
+    painted_edge = edge if stroke is not None else None
+    some = painted_inside or painted_edge
+    if some is None:
         return None
-    size = (inside or edge).size  # type: ignore[union-attr]
-    sprite = Image.new("RGBA", size, (*(fill or stroke), 0))  # type: ignore[misc]
-    if fill is not None:
-        sprite.putalpha(inside)
-    if stroke is not None:
-        sprite.paste((*stroke, 255), (0, 0), edge)
+    sprite = Image.new("RGBA", some.size, (*(fill or stroke or (0, 0, 0)), 0))
+    if painted_inside is not None:
+        sprite.putalpha(painted_inside)
+    if painted_edge is not None and stroke is not None:
+        sprite.paste((*stroke, 255), (0, 0), painted_edge)
     return sprite
 
 

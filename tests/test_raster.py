@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 from PIL import Image
+from png_check import decode_png
 
 from pbem.core.svg import Canvas
 from pbem.raster import COLOURS, FEWER_COLOURS, MAX_PNG, UnsupportedSvg, paint, svg_to_png
-from png_check import decode_png
 
 # Run in a fresh interpreter whose font lookup points at an empty folder (fontconfig's file and
 # path, XDG data dirs, HOME): it records every font file opened and prints how many dark pixels

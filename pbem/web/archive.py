@@ -134,9 +134,8 @@ class Archive:
         if first <= 0 <= last:
             state = game.setup(info.seat_names, row.options, GameRng(row.seed))
             steps.append(ReportInput(row.name, game, state, 0, [], [], _phase(game, state), game.outcome(state)))
-        query = (select(TurnRecordRow)
-                 .where(TurnRecordRow.game_id == row.id, TurnRecordRow.turn >= max(first, 1), TurnRecordRow.turn <= last)
-                 .order_by(TurnRecordRow.turn))  # type: ignore[arg-type]
+        wanted = (TurnRecordRow.game_id == row.id, TurnRecordRow.turn >= max(first, 1), TurnRecordRow.turn <= last)
+        query = select(TurnRecordRow).where(*wanted).order_by(TurnRecordRow.turn)  # type: ignore[arg-type]
         with self.runner.db.session() as session:
             for record in session.exec(query):
                 state = game.load(record.state)

@@ -10,7 +10,6 @@ from datetime import date, timedelta
 from xml.etree import ElementTree
 
 import pytest
-
 from sqlalchemy import event
 from web_site import TC_SEATS, TP_SEATS, Site
 
