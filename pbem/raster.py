@@ -174,6 +174,7 @@ def _pixel(value: float) -> int:
     return math.floor(value + 0.5)
 
 
+@lru_cache(maxsize=256)
 def _blend(under: Colour, over: Colour, share: float) -> Colour:
     """``over`` laid on ``under`` with ``share`` (0 to 1) of its strength: how a line thinner than a pixel looks."""
     r, g, b = (round(u + (o - u) * share) for u, o in zip(under, over, strict=True))

@@ -14,6 +14,7 @@ Pure text building: stdlib only, no I/O, deterministic (same view, same SVG).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from math import sqrt
@@ -66,10 +67,12 @@ def _attribute(value: object) -> str:
     """An attribute's value, escaped to go between double quotes (numbers with one decimal at most)."""
     if isinstance(value, float | int):
         return _number(value)
-    return escape(str(value), _QUOTE)
+    text = str(value)
+    return escape(text, _QUOTE) if _SPECIAL.search(text) else text
 
 
 _QUOTE = {'"': "&quot;"}
+_SPECIAL = re.compile('[&<>"]')
 
 
 def _stroke(colour: str | None, width: float) -> str:
