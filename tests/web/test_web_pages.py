@@ -65,6 +65,9 @@ def test_a_private_link_opens_the_seats_own_view_and_nobody_elses(site: Site) ->
     token = site.link("tp-1", "1").rsplit("/", 1)[1]
     status, _, svg = get(f"{site.url}/seat/{token}/4.svg")
     assert status == 200 and "Your hand" in svg
+    assert get(site.link("tp-1", "1") + "?page=0")[2] == page  # one page holds the whole short game
+    status, _, missing = get(site.link("tp-1", "1") + "?page=1")
+    assert status == 404 and hand_1 not in missing and "tp-1" not in missing
 
 
 @pytest.mark.parametrize("how", ["forged", "expired", "revoked", "reply-token", "garbage"])
