@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import io
 import math
+import threading
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 from importlib.resources import files
@@ -418,11 +419,16 @@ def _text(picture: _Picture, element: ElementTree.Element) -> None:
 @lru_cache(maxsize=2048)
 def _label(text: str, size: float, bold: bool, anchor: str) -> tuple[Image.Image, int, int]:
     """``text`` set in the shipped font as a grey mask, and where its corner lies from the anchor point."""
-    font = _font(size, bold)
-    left, top, right, bottom = font.getbbox(text, anchor=anchor)
-    mask = Image.new("L", (max(1, int(right - left)), max(1, int(bottom - top))), 0)
-    ImageDraw.Draw(mask).text((-left, -top), text, fill=255, font=font, anchor=anchor)
+    with _FREETYPE:
+        font = _font(size, bold)
+        left, top, right, bottom = font.getbbox(text, anchor=anchor)
+        mask = Image.new("L", (max(1, int(right - left)), max(1, int(bottom - top))), 0)
+        ImageDraw.Draw(mask).text((-left, -top), text, fill=255, font=font, anchor=anchor)
     return mask, int(left), int(top)
+
+
+_FREETYPE = threading.Lock()
+"""A FreeType face is not safe to use from two threads at once; letters are set once each, so this costs nothing."""
 
 
 @lru_cache(maxsize=64)
