@@ -231,7 +231,7 @@ def _line(picture: _Picture, element: ElementTree.Element) -> None:
         right, bottom = max(_pixel(x1) + 1, _pixel(x2)), max(_pixel(y1) + 1, _pixel(y2))
         picture.draw.rectangle((_pixel(x1), _pixel(y1), right - 1, bottom - 1), fill=stroke)
         return
-    _path(picture, [start, end], None, stroke, width, closed=False)
+    _path(picture, [start, end], None, stroke, width, closed=False, round_ends=round_ends)
 
 
 # --- shapes pasted from smooth masks ------------------------------------------------------------
@@ -268,19 +268,21 @@ def _polygon(picture: _Picture, element: ElementTree.Element) -> None:
         return
     fill, (stroke, width) = _fill(element), _stroke(element)
     xs, ys = sorted({x for x, _ in points}), sorted({y for _, y in points})
-    if len(points) == 4 and len(xs) == 2 and len(ys) == 2:  # a box after all: on whole pixels
+    upright = all(a[0] == b[0] or a[1] == b[1] for a, b in zip(points, [*points[1:], points[0]], strict=True))
+    if len(points) == 4 and len(xs) == 2 and len(ys) == 2 and upright:  # a box after all: on whole pixels
         _box(picture, (xs[0], ys[0], xs[1] - xs[0], ys[1] - ys[0]), fill, stroke, width)
     else:
-        _path(picture, points, fill, stroke, width, closed=True)
+        _path(picture, points, fill, stroke, width, closed=True, round_ends=False)
 
 
 def _path(picture: _Picture, points: Sequence[Point], fill: Colour | None, stroke: Colour | None,
-          width: float, *, closed: bool) -> None:
+          width: float, *, closed: bool, round_ends: bool) -> None:
     """Paste an area through ``points`` (when ``closed``) and the line along them."""
     x0, y0 = min(x for x, _ in points), min(y for _, y in points)
     left, top, dx, dy = _corner(x0 - width / 2, y0 - width / 2)
     relative = tuple((_quarter(x - x0), _quarter(y - y0)) for x, y in points)
-    _paste(picture, left, top, ("path", dx, dy, relative, width, closed), fill if closed else None, stroke)
+    shape = ("path", dx, dy, relative, width, closed, round_ends)
+    _paste(picture, left, top, shape, fill if closed else None, stroke)
 
 
 def _corner(x: float, y: float) -> tuple[int, int, float, float]:
@@ -376,9 +378,10 @@ def _box_masks(dx: float, dy: float, w: float, h: float, radius: float, width: f
 
 
 @lru_cache(maxsize=256)
-def _path_masks(dx: float, dy: float, points: tuple[Point, ...], width: float, closed: bool) -> Masks:
+def _path_masks(dx: float, dy: float, points: tuple[Point, ...], width: float, closed: bool,
+                round_ends: bool) -> Masks:
     """The area within ``points`` (when ``closed``) and the line along them, ``width`` wide with round
-    joins and ends."""
+    joins (and round ends when asked)."""
     half = width / 2
     size = (max(x for x, _ in points) + width, max(y for _, y in points) + width)
 
@@ -388,9 +391,10 @@ def _path_masks(dx: float, dy: float, points: tuple[Point, ...], width: float, c
     def line(canvas: ImageDraw.ImageDraw, at: Callable[[float, float], tuple[float, float]]) -> None:
         drawn = [at(x + half, y + half) for x, y in ((*points, points[0]) if closed else points)]
         canvas.line(drawn, fill=255, width=max(1, round(width * SMOOTH)), joint="curve")
-        r = width * SMOOTH / 2
-        for x, y in (drawn[0], drawn[-1]):
-            canvas.ellipse((x - r, y - r, x + r, y + r), fill=255)
+        if round_ends:
+            r = width * SMOOTH / 2
+            for x, y in (drawn[0], drawn[-1]):
+                canvas.ellipse((x - r, y - r, x + r, y + r), fill=255)
 
     return (_smooth(dx, dy, size, area) if closed else None), (_smooth(dx, dy, size, line) if width else None)
 

@@ -102,3 +102,26 @@ def test_a_picture_too_big_for_mail_gets_a_smaller_palette() -> None:
     image = Image.open(io.BytesIO(png))
     assert image.mode == "P" and len(image.getpalette() or []) // 3 <= FEWER_COLOURS
     assert decode_png(png) == (560, 1200)
+
+
+def test_shapes_land_where_the_svg_puts_them_in_their_colours() -> None:
+    canvas = Canvas(title="shapes", width=300, height=120)
+    canvas.rect(10, 10, 40, 40, fill="#2ca02c", stroke="#222222", stroke_width=2)
+    canvas.circle(100, 30, 20, fill="#d62728", stroke="#222222", stroke_width=2)
+    canvas.polygon([(150, 50), (190, 50), (170, 10)], fill="#1f77b4", stroke=None)
+    canvas.line(210, 10, 290, 90, stroke="#222222", width=3)
+    canvas.rect(20, 70, 30, 30, fill="#f2d024", stroke="#222222", stroke_width=2, rx=6)
+    canvas.text(120, 95, "W", size=30, bold=True)
+    image = Image.open(io.BytesIO(svg_to_png(canvas.svg()))).convert("RGB")
+
+    def near(x: int, y: int, colour: str) -> bool:
+        want = Image.new("RGB", (1, 1), colour).getpixel((0, 0))
+        got = image.getpixel((x, y))
+        return all(abs(a - b) <= 24 for a, b in zip(got, want, strict=True))  # type: ignore[arg-type]
+
+    assert near(30, 30, "#2ca02c") and near(10, 30, "#222222") and near(7, 30, "#ffffff")  # box, its edge, outside
+    assert near(100, 30, "#d62728") and near(100, 10, "#222222") and near(100, 6, "#ffffff")  # disc and ring
+    assert near(170, 40, "#1f77b4") and near(152, 15, "#ffffff")  # triangle, and beside its slope
+    assert near(250, 50, "#222222") and near(270, 30, "#ffffff")  # the slanted line, and off it
+    assert near(35, 85, "#f2d024") and near(20, 70, "#ffffff") and near(35, 70, "#222222")  # the rounded box, and its cut corner
+    assert sum(1 for x in range(100, 140) for y in range(70, 100) if near(x, y, "#222222")) > 60  # the letter
