@@ -6,10 +6,8 @@ module ``pbem.games.<pkg>.drawing`` with a function
 text drawn from the view alone. A registered game without one is an error
 (:class:`MissingDrawing`), and the shared test of every game fails on it.
 
-PNG for mail is rendered by resvg (the ``resvg-py`` wheel: a Rust renderer,
-installed by pip alone with no system libraries, about a millisecond per
-board). Text needs a system font; without any the PNG shows the board
-without its letters.
+PNG for mail is painted from the SVG by :mod:`pbem.raster` (Pillow, with
+a font shipped in pbem: no system font or library needed).
 """
 
 from __future__ import annotations
@@ -21,6 +19,7 @@ from functools import cache
 from importlib import import_module
 from typing import Any
 
+from pbem import raster
 from pbem.core import Game, PbemError
 
 Drawing = Callable[[Mapping[str, Any], "str | None"], str]
@@ -72,21 +71,6 @@ def draw_svg(game: Game[Any, Any], view: Mapping[str, Any], seat: str | None) ->
     return drawing_for(game)(view, seat)
 
 
-MAX_PNG = 60_000
-"""A PNG larger than this is drawn again with crisp (not anti-aliased) shape edges, which compress
-several times better: a full board of round pieces stays under the size for mail."""
-
-
-def svg_to_png(svg: str) -> bytes:
-    """Return ``svg`` rendered as PNG at one pixel per SVG unit, with crisp edges if smooth ones are too big."""
-    import resvg_py  # imported on first use: the daemon without pictures does not load it
-
-    png = bytes(resvg_py.svg_to_bytes(svg_string=svg))
-    if len(png) > MAX_PNG:
-        png = bytes(resvg_py.svg_to_bytes(svg_string=svg, shape_rendering="crisp_edges"))
-    return png
-
-
 def alt_text(svg: str) -> str:
     """Return the ``<title>`` of a drawing: the alt text of its picture."""
     start, end = svg.find("<title>"), svg.find("</title>")
@@ -101,7 +85,7 @@ def picture(game: Game[Any, Any], view: Mapping[str, Any], seat: str | None) -> 
     """Return the drawn position (SVG, PNG and alt text) of ``view`` for ``seat``."""
     svg = draw_svg(game, view, seat)
     width, height = svg_size(svg)
-    return Picture(svg=svg, png=svg_to_png(svg), alt=alt_text(svg), width=width, height=height)
+    return Picture(svg=svg, png=raster.svg_to_png(svg), alt=alt_text(svg), width=width, height=height)
 
 
 _SIZE = re.compile(r'<svg[^>]*?\swidth="(\d+)"[^>]*?\sheight="(\d+)"')

@@ -18,7 +18,8 @@ import pytest
 
 from pbem.core import Game
 from pbem.games import GAMES, find_game
-from pbem.pictures import MissingDrawing, alt_text, draw_svg, drawing_for, picture, svg_to_png
+from pbem.pictures import MissingDrawing, alt_text, draw_svg, drawing_for, picture
+from pbem.raster import svg_to_png
 from png_check import decode_png
 from test_conformance import play
 

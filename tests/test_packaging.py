@@ -97,7 +97,8 @@ def test_the_wheel_carries_grammars_templates_help_and_migrations(names: set[str
             assert f"{package}/{data}" in names, (kind, data)
     for shared in ("pbem/grammars/commands.lark", "pbem/grammars/common.lark",
                    "pbem/templates/common/report.txt.j2", "pbem/templates/common/report.html.j2",
-                   "pbem/games/farm_cheesi/templates/_board.txt.j2"):
+                   "pbem/games/farm_cheesi/templates/_board.txt.j2", "pbem/fonts/LiberationSans-Regular.ttf",
+                   "pbem/fonts/LiberationSans-Bold.ttf", "pbem/fonts/OFL.txt"):
         assert shared in names, shared
     # Every data file of the checkout's package, nested folders included, found by itself.
     for pattern in ("*.lark", "*.j2", "HELP.txt"):

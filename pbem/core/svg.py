@@ -14,6 +14,7 @@ Pure text building: stdlib only, no I/O, deterministic (same view, same SVG).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from math import sqrt
@@ -62,6 +63,23 @@ def _number(value: float) -> str:
     return text[:-2] if text.endswith(".0") else text
 
 
+def _attribute(value: object) -> str:
+    """An attribute's value, escaped to go between double quotes (numbers with one decimal at most)."""
+    if isinstance(value, float | int):
+        return _number(value)
+    text = str(value)
+    return escape(text, _QUOTE) if _SPECIAL.search(text) else text
+
+
+_QUOTE = {'"': "&quot;"}
+_SPECIAL = re.compile('[&<>"]')
+
+
+def _stroke(colour: str | None, width: float) -> str:
+    """The stroke attributes of a shape (none without a colour)."""
+    return f' stroke="{_attribute(colour)}" stroke-width="{_number(width)}"' if colour else ""
+
+
 @dataclass
 class Canvas:
     """An SVG document being drawn: shapes are appended in painting order.
@@ -80,46 +98,37 @@ class Canvas:
         """Make the canvas at least ``bottom`` units tall."""
         self.height = max(self.height, int(bottom + 0.999))
 
-    def _shape(self, tag: str, attrs: Mapping[str, object], text: str | None = None) -> None:
-        parts = [tag]
-        for key, value in attrs.items():
-            if value is None:
-                continue
-            rendered = _number(value) if isinstance(value, float) else str(value)
-            parts.append(f"{key.rstrip('_').replace('_', '-')}={quoteattr(rendered)}")
-        opening = " ".join(parts)
-        self.parts.append(f"<{opening}/>" if text is None else f"<{opening}>{escape(text)}</{tag}>")
-
     def rect(self, x: float, y: float, w: float, h: float, *, fill: str = "none", stroke: str | None = INK,
              stroke_width: float = 1.0, rx: float | None = None) -> None:
         """Draw a rectangle."""
-        self._shape("rect", {"x": float(x), "y": float(y), "width": float(w), "height": float(h), "rx": rx,
-                             "fill": fill, "stroke": stroke, "stroke_width": float(stroke_width) if stroke else None})
+        corner = "" if rx is None else f' rx="{_attribute(rx)}"'
+        self.parts.append(f'<rect x="{_number(x)}" y="{_number(y)}" width="{_number(w)}" height="{_number(h)}"'
+                          f'{corner} fill="{_attribute(fill)}"{_stroke(stroke, stroke_width)}/>')
 
     def circle(self, cx: float, cy: float, r: float, *, fill: str, stroke: str | None = INK,
                stroke_width: float = 1.0) -> None:
         """Draw a circle."""
-        self._shape("circle", {"cx": float(cx), "cy": float(cy), "r": float(r), "fill": fill, "stroke": stroke,
-                               "stroke_width": float(stroke_width) if stroke else None})
+        self.parts.append(f'<circle cx="{_number(cx)}" cy="{_number(cy)}" r="{_number(r)}" '
+                          f'fill="{_attribute(fill)}"{_stroke(stroke, stroke_width)}/>')
 
     def line(self, x1: float, y1: float, x2: float, y2: float, *, stroke: str = INK, width: float = 1.0) -> None:
         """Draw a straight line with round ends."""
-        self._shape("line", {"x1": float(x1), "y1": float(y1), "x2": float(x2), "y2": float(y2), "stroke": stroke,
-                             "stroke_width": float(width), "stroke_linecap": "round"})
+        self.parts.append(f'<line x1="{_number(x1)}" y1="{_number(y1)}" x2="{_number(x2)}" y2="{_number(y2)}"'
+                          f'{_stroke(stroke, width)} stroke-linecap="round"/>')
 
     def polygon(self, points: Iterable[tuple[float, float]], *, fill: str, stroke: str | None = INK,
                 stroke_width: float = 1.0) -> None:
         """Draw a closed polygon through ``points``."""
         text = " ".join(f"{_number(x)},{_number(y)}" for x, y in points)
-        self._shape("polygon", {"points": text, "fill": fill, "stroke": stroke,
-                                "stroke_width": float(stroke_width) if stroke else None})
+        self.parts.append(f'<polygon points="{text}" fill="{_attribute(fill)}"{_stroke(stroke, stroke_width)}/>')
 
     def text(self, x: float, y: float, text: str, *, size: float = 12, anchor: str = "middle",
              fill: str = INK, bold: bool = False) -> None:
         """Write ``text`` with its baseline centred vertically on ``y`` (anchor start, middle or end)."""
-        self._shape("text", {"x": float(x), "y": float(y + size * 0.35), "font_size": float(size),
-                             "text_anchor": anchor, "fill": fill, "font_weight": "bold" if bold else None},
-                    text)
+        weight = ' font-weight="bold"' if bold else ""
+        self.parts.append(f'<text x="{_number(x)}" y="{_number(y + size * 0.35)}" font-size="{_number(size)}" '
+                          f'text-anchor="{_attribute(anchor)}" fill="{_attribute(fill)}"{weight}>'
+                          f"{escape(text)}</text>")
 
     def svg(self) -> str:
         """Return the whole SVG document (UTF-8 text, no XML declaration)."""

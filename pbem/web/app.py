@@ -6,9 +6,11 @@ serves the pages from the daemon's own event loop beside IMAP and SMTP, and
 framework around it. Pages:
 
 ``/``                          the games: kind, status, turn, deadline, seats (never an address)
-``/game/{game}``               every step of a game: public report and picture, step by step
+``/game/{game}``               the newest steps of a game: public report and picture, step by step
+``/game/{game}?page=N``        the steps 20N to 20N+19 (each page shows at most 20: bounded work)
 ``/game/{game}/{turn}.svg``    the public picture after a turn (0: the opening)
 ``/seat/{token}``              a seat's own view and history, opened by the private link in its mail
+                               (``?page=N`` as for a game)
 ``/seat/{token}/{turn}.svg``   the seat's picture after a turn
 
 A forged, expired or revoked link gets the same 404 as a page that does not
@@ -116,11 +118,15 @@ async def seat_picture(request: web.Request) -> web.Response:
 
 async def _history(request: web.Request, reader: Reader, base: str) -> web.Response:
     archive = request.app[_ARCHIVE]
+    page = request.query.get("page")
+    if page is not None and not (page.isascii() and page.isdigit() and len(page) <= 6):
+        raise NotInArchive("no such page")
 
     def build() -> str:
         info, seat = reader(archive)
-        pages = archive.pages(info, seat, lambda turn: f"{base}/{turn}.svg")
-        return _page("game.html.j2", info=info, pages=pages, seat=seat)
+        window = archive.window(info, None if page is None else int(page))
+        pages = archive.pages(info, seat, window, lambda turn: f"{base}/{turn}.svg")
+        return _page("game.html.j2", info=info, pages=pages, seat=seat, window=window, base=base)
 
     return _html(await asyncio.to_thread(build))
 

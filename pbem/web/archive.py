@@ -12,11 +12,15 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
 
+from sqlalchemy import func
+from sqlmodel import select
+
 from pbem.clock import format_utc
 from pbem.core import Event, GameRng, PbemError
 from pbem.mail.tokens import ReplyTokens
 from pbem.pictures import draw_svg
 from pbem.reports import ReportInput, render_report
+from pbem.store.tables import TurnRecordRow
 from pbem.turns import GameInfo, TurnRunner
 
 
@@ -45,6 +49,21 @@ class TurnPage:
     report_text: str
     picture_url: str
     alt: str
+
+
+STEPS_PER_PAGE = 20
+"""A history page shows at most this many steps: a page costs the same in a game of any length."""
+
+
+@dataclass(frozen=True)
+class Window:
+    """The steps one history page shows: ``first`` to ``last`` of ``0..newest``, page ``page`` of ``pages``."""
+
+    page: int
+    pages: int
+    first: int
+    last: int
+    newest: int
 
 
 class Archive:
@@ -101,30 +120,54 @@ class Archive:
             raise NotInArchive("no such page")
         return info, names[seat]
 
-    def reports(self, info: GameInfo) -> list[ReportInput]:
-        """Return the report input of every step of the game: the opening (turn 0), then each resolved turn."""
+    def last_turn(self, info: GameInfo) -> int:
+        """Return the newest step of the game (0: nothing resolved yet, the opening only)."""
+        query = select(func.max(TurnRecordRow.turn)).where(TurnRecordRow.game_id == info.row.id)
+        with self.runner.db.session() as session:
+            return int(session.exec(query).one() or 0)
+
+    def steps(self, info: GameInfo, first: int, last: int) -> list[ReportInput]:
+        """Return the report input of the steps ``first`` to ``last`` (0 = the opening, then each resolved
+        turn): one read of those turns' records, whatever the length of the game."""
         game, row = info.game, info.row
-        state = game.setup(info.seat_names, row.options, GameRng(row.seed))
-        steps = [ReportInput(row.name, game, state, 0, [], [], _phase(game, state), game.outcome(state))]
-        for record in self.runner.history(row.name):
-            state = game.load(record.state)
-            steps.append(ReportInput(
-                row.name, game, state, record.turn, [Event.from_json(e) for e in record.events], record.nmr,
-                _phase(game, state), game.outcome(state),
-            ))
+        steps = []
+        if first <= 0 <= last:
+            state = game.setup(info.seat_names, row.options, GameRng(row.seed))
+            steps.append(ReportInput(row.name, game, state, 0, [], [], _phase(game, state), game.outcome(state)))
+        wanted = (TurnRecordRow.game_id == row.id, TurnRecordRow.turn >= max(first, 1), TurnRecordRow.turn <= last)
+        query = select(TurnRecordRow).where(*wanted).order_by(TurnRecordRow.turn)  # type: ignore[arg-type]
+        with self.runner.db.session() as session:
+            for record in session.exec(query):
+                state = game.load(record.state)
+                steps.append(ReportInput(
+                    row.name, game, state, record.turn, [Event.from_json(e) for e in record.events], record.nmr,
+                    _phase(game, state), game.outcome(state),
+                ))
         return steps
 
     def step(self, info: GameInfo, turn: int) -> ReportInput:
         """Return the report input of one step (0 = the opening); raises :class:`NotInArchive`."""
-        steps = self.reports(info)
-        if not 0 <= turn < len(steps):
+        found = self.steps(info, turn, turn)
+        if not found:
             raise NotInArchive(f"game {info.name} has no turn {turn}")
-        return steps[turn]
+        return found[0]
 
-    def pages(self, info: GameInfo, seat: str | None, picture_url: Callable[[int], str]) -> list[TurnPage]:
-        """Return every step of the game as ``seat`` (None: the public) sees it, with its text report."""
+    def window(self, info: GameInfo, page: int | None) -> Window:
+        """Return which steps page ``page`` of the history holds (None: the page of the newest step);
+        raises :class:`NotInArchive` for a page past the end."""
+        last = self.last_turn(info)
+        pages = last // STEPS_PER_PAGE + 1
+        page = pages - 1 if page is None else page
+        if not 0 <= page < pages:
+            raise NotInArchive(f"game {info.name} has no page {page}")
+        first = page * STEPS_PER_PAGE
+        return Window(page, pages, first, min(last, first + STEPS_PER_PAGE - 1), last)
+
+    def pages(self, info: GameInfo, seat: str | None, window: Window,
+              picture_url: Callable[[int], str]) -> list[TurnPage]:
+        """Return the steps of ``window`` as ``seat`` (None: the public) sees them, each with its text report."""
         pages = []
-        for step in self.reports(info):
+        for step in self.steps(info, window.first, window.last):
             alt = f"{info.game.title} {info.name} after turn {step.turn}" + (f", seat {seat}" if seat else "")
             pages.append(TurnPage(step.turn, render_report(step, seat), picture_url(step.turn), alt))
         return pages

@@ -10,7 +10,7 @@ import re
 from pathlib import Path
 
 import pytest
-from browser import chromium, render
+from browser import render, require_chromium
 from mail_games import open_game
 from mail_harness import running_service
 
@@ -21,7 +21,7 @@ WIDTHS = (600, 1000)
 def mails(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     """The HTML parts of a check reply and a turn report as alice received them, and of the
     reminder bob (no orders sent) received."""
-    chromium()  # skip at once, with the reason, when there is no browser
+    require_chromium()  # skip at once, with the reason, when there is no browser
     folder = tmp_path_factory.mktemp("mails")
 
     async def scenario() -> dict[str, str]:

@@ -17,7 +17,7 @@ from email.message import EmailMessage
 from pathlib import Path
 
 import pytest
-from chromium_driver import Browser, require_chromium
+from browser import Browser, require_chromium
 from sqlmodel import select
 from web_site import TC_SEATS, Site
 
@@ -87,6 +87,37 @@ def test_a_game_page_in_a_browser_steps_through_the_turns(site: Site, tmp_path: 
 
     in_browser(tmp_path, scenario)
     assert (tmp_path / "game-first.png").stat().st_size > 1000
+
+
+def test_a_long_game_steps_from_page_to_page_in_a_browser(site: Site, tmp_path: Path) -> None:
+    steps = len(site.runner.history("tp-end")) + 1
+    visible = "Array.from(document.querySelectorAll('section.step')).filter(s => s.offsetParent).map(s => s.id)"
+    shown = ("Array.from(document.querySelectorAll('section.current img')).map(i => ({src: i.src, alt: i.alt,"
+             " naturalWidth: i.naturalWidth, complete: i.complete}))")
+
+    async def scenario(browser: Browser) -> None:
+        assert await browser.open(site.url + "/game/tp-end") == 200
+        assert f"step {steps} of {steps}" in await browser.text()
+        assert await browser.evaluate(visible) == [f"turn-{steps - 1}"]
+        await browser.evaluate("document.getElementById('first').click()")
+        await browser.wait_for("location.search === '?page=0' && document.readyState === 'complete'")
+        assert await browser.evaluate(visible) == ["turn-0"]
+        assert f"step 1 of {steps}" in await browser.text()
+        assert_images_loaded(await browser.evaluate(shown), 1)
+        await browser.evaluate("for (let i = 0; i < 19; i++) document.getElementById('next').click()")
+        assert await browser.evaluate(visible) == ["turn-19"]
+        await browser.evaluate("document.getElementById('next').click()")
+        await browser.wait_for("location.search === '?page=1' && document.readyState === 'complete'")
+        assert await browser.evaluate(visible) == ["turn-20"]
+        assert f"step 21 of {steps}" in await browser.text()
+        assert_images_loaded(await browser.evaluate(shown), 1)
+        await browser.screenshot(tmp_path / "page-1.png")
+        await browser.evaluate("document.getElementById('prev').click()")
+        await browser.wait_for("location.search === '?page=0' && document.readyState === 'complete'")
+        assert await browser.evaluate(visible) == ["turn-19"]
+
+    in_browser(tmp_path, scenario)
+    assert (tmp_path / "page-1.png").stat().st_size > 1000
 
 
 def test_a_private_seat_page_with_a_valid_link_in_a_browser(site: Site, tmp_path: Path) -> None:

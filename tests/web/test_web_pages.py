@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
+import re
 import urllib.error
+import urllib.parse
 import urllib.request
 from datetime import date, timedelta
 from xml.etree import ElementTree
 
 import pytest
-
+from sqlalchemy import event
 from web_site import TC_SEATS, TP_SEATS, Site
+
+from pbem.clock import utcnow
+from pbem.store.tables import TurnRecordRow
+from pbem.web.archive import STEPS_PER_PAGE, Archive
 
 
 def get(url: str) -> tuple[int, str, str]:
@@ -59,6 +65,9 @@ def test_a_private_link_opens_the_seats_own_view_and_nobody_elses(site: Site) ->
     token = site.link("tp-1", "1").rsplit("/", 1)[1]
     status, _, svg = get(f"{site.url}/seat/{token}/4.svg")
     assert status == 200 and "Your hand" in svg
+    assert get(site.link("tp-1", "1") + "?page=0")[2] == page  # one page holds the whole short game
+    status, _, missing = get(site.link("tp-1", "1") + "?page=1")
+    assert status == 404 and hand_1 not in missing and "tp-1" not in missing
 
 
 @pytest.mark.parametrize("how", ["forged", "expired", "revoked", "reply-token", "garbage"])
@@ -84,12 +93,45 @@ def test_unknown_and_forming_games_are_404(site: Site) -> None:
     assert get(site.url + "/game/tc-1/99.svg")[0] == 404
 
 
-def test_a_finished_game_shows_its_final_result_and_every_step(site: Site) -> None:
+def test_a_finished_game_shows_its_final_result_and_every_step_page_by_page(site: Site) -> None:
     info = site.runner.info("tp-end")
     assert info.outcome is not None
     status, _, page = get(site.url + "/game/tp-end")
     assert status == 200 and "Final result" in page and "finished" in page
     assert info.outcome.reason in page
     steps = len(site.runner.history("tp-end")) + 1
-    assert page.count('class="step"') == steps
+    assert steps > 2 * STEPS_PER_PAGE  # long enough to need three pages
+    pages = (steps + STEPS_PER_PAGE - 1) // STEPS_PER_PAGE
+    assert page == get(f"{site.url}/game/tp-end?page={pages - 1}")[2]  # the newest page is the default
+    seen = []
+    for number in range(pages):
+        _, _, page = get(f"{site.url}/game/tp-end?page={number}")
+        seen += [int(turn) for turn in re.findall(r'<section class="step" id="turn-(\d+)"', page)]
+        assert ('id="earlier"' in page) == (number > 0) and ('id="later"' in page) == (number < pages - 1)
+    assert seen == list(range(steps))
     assert get(f"{site.url}/game/tp-end/{steps - 1}.svg")[0] == 200
+    for bad in (str(pages), "-1", "x", "\u00b2", "1" * 7):
+        assert get(f"{site.url}/game/tp-end?page={urllib.parse.quote(bad)}")[0] == 404
+
+
+def test_a_page_and_a_picture_read_a_bounded_number_of_turns(site: Site) -> None:
+    archive = Archive(site.runner, site.tokens, clock=utcnow)
+    info = archive.info("tp-end")
+    loaded: list[int] = []
+
+    def count(record: TurnRecordRow, _context: object) -> None:
+        loaded.append(record.turn)
+
+    event.listen(TurnRecordRow, "load", count)
+    try:
+        window = archive.window(info, None)
+        archive.pages(info, None, window, str)
+        assert 0 < len(loaded) <= STEPS_PER_PAGE and loaded == list(range(window.first, window.last + 1))
+        loaded.clear()
+        archive.svg(archive.step(info, 7), None)
+        assert loaded == [7]
+        loaded.clear()
+        archive.pages(info, "1", archive.window(info, 0), str)
+        assert loaded == list(range(1, STEPS_PER_PAGE))  # the opening is drawn from the seed
+    finally:
+        event.remove(TurnRecordRow, "load", count)
