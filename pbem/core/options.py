@@ -1,0 +1,45 @@
+"""Reading a game's creator options strictly: one value, one range, one clear refusal.
+
+Option values come as text from a stranger's mail. Each reader returns the
+option's value, or its default when the creator left it out, and raises
+:class:`BadGameOption` (a :class:`~pbem.core.errors.GameError`) naming the
+option, the value given and what is allowed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from pbem.core.errors import GameError
+
+
+class BadGameOption(GameError, ValueError):
+    """A creator option whose value is outside what the game allows; the message quotes it."""
+
+
+def choice_option(options: Mapping[str, str], name: str, choices: Sequence[str], default: str) -> str:
+    """Return ``options[name]`` lower-cased when it is one of ``choices``, ``default`` when absent.
+
+    Raises :class:`BadGameOption` naming the option, the value and the choices otherwise.
+    """
+    raw = options.get(name)
+    if raw is None:
+        return default
+    value = str(raw).strip().lower()
+    if value not in choices:
+        raise BadGameOption(f"option {name}={raw}: give {' or '.join(choices)}")
+    return value
+
+
+def int_option(options: Mapping[str, str], name: str, low: int, high: int, default: int) -> int:
+    """Return ``options[name]`` as a whole number from ``low`` to ``high``, ``default`` when absent.
+
+    Raises :class:`BadGameOption` naming the option, the value and the range otherwise.
+    """
+    raw = options.get(name)
+    if raw is None:
+        return default
+    text = str(raw).strip()
+    if not (text.isascii() and text.isdigit()) or len(text) > 6 or not low <= int(text) <= high:
+        raise BadGameOption(f"option {name}={raw}: give a whole number from {low} to {high}")
+    return int(text)
