@@ -9,6 +9,7 @@ else has a default here:
 - ``seat_names``: ``"1"`` .. ``"N"``, checked against the player counts;
 - ``options``: the ``declared_options`` ClassVar; :meth:`BaseGame.check_options`
   refuses an unknown one (the one place that does);
+- ``checked_orders``: a seat's orders for ``resolve``, once ``validate`` accepts them;
 - ``default_orders`` ``[]``, ``forced_orders`` ``None``,
   ``submission_summary`` ``""``, ``scores`` all 0;
 - ``dump``/``load`` for states that are flat dataclasses (override otherwise);
@@ -36,7 +37,7 @@ from importlib import import_module
 from pathlib import Path
 from typing import Any, ClassVar, Generic, TypeVar
 
-from pbem.core.errors import GameError
+from pbem.core.errors import GameError, IllegalOrder
 from pbem.core.protocol import OrderProblem, Outcome, Score
 from pbem.core.rng import GameRng
 
@@ -178,6 +179,22 @@ class BaseGame(Generic[S, O]):
     def is_owing(self, state: S, seat: str) -> bool:
         """True when the game is not over and ``seat`` owes orders now."""
         return self.outcome(state) is None and seat in self.phase(state).seats  # type: ignore[attr-defined]
+
+    def checked_orders(self, state: S, orders: Mapping[str, Sequence[O]], seat: str) -> list[O]:
+        """Return ``seat``'s entry in ``orders`` once :meth:`validate` accepts it, for ``resolve``.
+
+        Raises GameError when the game is over or ``seat`` has no entry, and IllegalOrder
+        naming every problem of an entry that ``validate`` refuses.
+        """
+        if self.outcome(state) is not None:
+            raise GameError("the game is over")
+        if seat not in orders:
+            raise GameError(f"no orders for seat {seat}, whose turn it is")
+        given = list(orders[seat])
+        problems: list[OrderProblem] = self.validate(state, seat, given)  # type: ignore[attr-defined]
+        if problems:
+            raise IllegalOrder(f"seat {seat}: " + "; ".join(problem.message for problem in problems))
+        return given
 
     def turn_problems(self, state: S, seat: str) -> list[OrderProblem]:
         """Return the guard problems every validate shares: the game is over, or it

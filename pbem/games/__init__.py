@@ -20,6 +20,7 @@ GAMES: dict[str, str] = {
     "race-on-the-river": "pbem.games.race_on_the_river.rules:RaceOnTheRiver",
     "three-pyramids": "pbem.games.three_pyramids.rules:ThreePyramids",
     "feaster-island": "pbem.games.feaster_island.rules:FeasterIsland",
+    "great-regatta": "pbem.games.great_regatta.rules:GreatRegatta",
 }
 
 

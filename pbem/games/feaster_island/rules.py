@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any, ClassVar
 
-from pbem.core import Event, GameError, GameRng, IllegalOrder, OrderProblem, Outcome, Phase, Resolution
+from pbem.core import Event, GameRng, OrderProblem, Outcome, Phase, Resolution
 from pbem.core.game import BaseGame, TurnShape
 from pbem.core.options import choice_option
 from pbem.core.seats import START, START_DESCRIPTION, first_player
@@ -155,15 +155,8 @@ class FeasterIsland(BaseGame[FeasterState, FeasterOrder]):
         Raises GameError when the game is over or the seat to play has no entry, IllegalOrder for a
         play that breaks a rule.
         """
-        if state.is_over:
-            raise GameError("the game is over")
         seat = state.seat
-        if seat not in orders:
-            raise GameError(f"no orders for seat {seat}, whose turn it is")
-        given = list(orders[seat])
-        problems = self.validate(state, seat, given)
-        if problems:
-            raise IllegalOrder(f"seat {seat}: " + "; ".join(p.message for p in problems))
+        given = self.checked_orders(state, orders, seat)
         if state.stage == STAGE_LAST:
             return _resolve_last_take(state, given)
         label = f"Turn {state.turn}"
