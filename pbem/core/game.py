@@ -9,7 +9,8 @@ else has a default here:
 - ``seat_names``: ``"1"`` .. ``"N"``, checked against the player counts;
 - ``options``: the ``declared_options`` ClassVar; :meth:`BaseGame.check_options`
   refuses an unknown one (the one place that does);
-- ``checked_orders``: a seat's orders for ``resolve``, once ``validate`` accepts them;
+- ``checked_orders``: a seat's orders for ``resolve``, once ``validate`` accepts them
+  (an empty entry, NOORDERS, standing for the NMR default);
 - ``default_orders`` ``[]``, ``forced_orders`` ``None``,
   ``submission_summary`` ``""``, ``scores`` all 0;
 - ``dump``/``load`` for states that are flat dataclasses (override otherwise);
@@ -183,6 +184,7 @@ class BaseGame(Generic[S, O]):
     def checked_orders(self, state: S, orders: Mapping[str, Sequence[O]], seat: str) -> list[O]:
         """Return ``seat``'s entry in ``orders`` once :meth:`validate` accepts it, for ``resolve``.
 
+        An empty entry (the seat held with NOORDERS) stands for the seat's NMR default.
         Raises GameError when the game is over or ``seat`` has no entry, and IllegalOrder
         naming every problem of an entry that ``validate`` refuses.
         """
@@ -190,7 +192,7 @@ class BaseGame(Generic[S, O]):
             raise GameError("the game is over")
         if seat not in orders:
             raise GameError(f"no orders for seat {seat}, whose turn it is")
-        given = list(orders[seat])
+        given = list(orders[seat]) or list(self.default_orders(state, seat))
         problems: list[OrderProblem] = self.validate(state, seat, given)  # type: ignore[attr-defined]
         if problems:
             raise IllegalOrder(f"seat {seat}: " + "; ".join(problem.message for problem in problems))

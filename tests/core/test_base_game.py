@@ -30,3 +30,8 @@ def test_checked_orders_refuses_a_missing_seat_and_a_finished_game() -> None:
         GAME.checked_orders(TinyState(("1", "2"), 3, 10, 0), {"2": [Add(1)]}, "1")
     with pytest.raises(GameError, match="the game is over"):
         GAME.checked_orders(TinyState(("1", "2"), 10, 10, 1, last="1"), {"2": [Add(1)]}, "2")
+
+
+def test_an_empty_entry_a_seat_that_held_stands_for_its_nmr_default() -> None:
+    """NOORDERS stores an empty submission: the seat holds, and its NMR default is played."""
+    assert GAME.checked_orders(TinyState(("1", "2"), 3, 10, 0), {"1": []}, "1") == [Add(1)]

@@ -344,3 +344,10 @@ def test_on_side_b_blue_is_the_most_valuable_dish() -> None:
     seats = ("1", "2")
     results = dish_results(seats, (plate(blue=1, red=1), plate(red=2, blue=1)), VALUES["b"])
     assert max(results, key=lambda r: r.value).colour == "blue"
+
+
+def test_a_seat_that_holds_with_noorders_plays_the_nmr_default() -> None:
+    """NOORDERS stores an empty submission: the service plays the NMR default instead of failing."""
+    state = table(["", "red red", "", "", "", ""], drawn=["blue"])
+    result = GAME.resolve(state, {"1": []}, ScriptedRng([1]))
+    assert result.state.plate("1")["red"] == 2 and result.state.columns[0] == ("blue",)

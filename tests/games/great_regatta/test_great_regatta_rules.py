@@ -328,3 +328,9 @@ def test_every_view_shows_everything() -> None:
     assert public["course"][4] == {"space": 4, "boats": ["2"], "moving": False}
     assert [r["covered"] for r in public["results"]] == [False, False, True, False, True, False]
     assert {**GAME.view(state, "1"), "you": None, "players": public["players"]} == public
+
+
+def test_a_seat_that_holds_with_noorders_plays_the_nmr_default() -> None:
+    """NOORDERS stores an empty submission: NEW then STOP, or STOP in a push decision."""
+    assert GAME.resolve(regatta(), {"1": []}, ScriptedRng([3])).state.boats == ((3,), ())
+    assert GAME.resolve(sailing(regatta(), 7, covered=[1]), {"1": []}, ScriptedRng([])).state.boats == ((7,), ())
