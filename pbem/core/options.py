@@ -43,3 +43,20 @@ def int_option(options: Mapping[str, str], name: str, low: int, high: int, defau
     if not (text.isascii() and text.isdigit()) or len(text) > 6 or not low <= int(text) <= high:
         raise BadGameOption(f"option {name}={raw}: give a whole number from {low} to {high}")
     return int(text)
+
+
+WINDOW_HOURS_RANGE = (1, 720)
+"""The hours an answer window option may give (a window is never longer than the game's turn)."""
+
+
+def window_hours_option(options: Mapping[str, str], name: str, default: int) -> float:
+    """Return the length in hours of a game's answer window from option ``name`` (whole hours in
+    :data:`WINDOW_HOURS_RANGE`), ``default`` when absent; raises :class:`BadGameOption` otherwise."""
+    low, high = WINDOW_HOURS_RANGE
+    return float(int_option(options, name, low, high, default))
+
+
+def window_hours_description(what: str, default: int) -> str:
+    """Return the description of a window option: what it answers, the range, the default."""
+    low, high = WINDOW_HOURS_RANGE
+    return f"hours to answer {what}, {low} to {high} (default {default}); never longer than the turn"

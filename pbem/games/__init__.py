@@ -21,6 +21,7 @@ GAMES: dict[str, str] = {
     "three-pyramids": "pbem.games.three_pyramids.rules:ThreePyramids",
     "feaster-island": "pbem.games.feaster_island.rules:FeasterIsland",
     "great-regatta": "pbem.games.great_regatta.rules:GreatRegatta",
+    "kentucksea-derby": "pbem.games.kentucksea_derby.rules:KentuckseaDerby",
 }
 
 

@@ -17,7 +17,7 @@ from typing import Any, ClassVar
 
 from pbem.core import Event, GameRng, OrderProblem, Outcome, Phase, Resolution
 from pbem.core.game import BaseGame, TurnShape
-from pbem.core.options import int_option
+from pbem.core.options import window_hours_description, window_hours_option
 from pbem.core.protocol import SILENCE_PASS
 from pbem.core.seats import START, START_DESCRIPTION, first_player
 from pbem.games.great_regatta.orders import Advance, New, RegattaOrder, Roll, RollUntil, Stop
@@ -33,7 +33,7 @@ from pbem.games.great_regatta.state import (
 )
 
 PUSH_HOURS = "push_hours"
-_PUSH_HOURS_RANGE = (1, 720, 24)  # lowest, highest, default
+PUSH_HOURS_DEFAULT = 24
 
 
 class GreatRegatta(BaseGame[RegattaState, RegattaOrder]):
@@ -47,8 +47,8 @@ class GreatRegatta(BaseGame[RegattaState, RegattaOrder]):
     has_chance: ClassVar[bool] = True
     default_reports: ClassVar[str] = "digest"
     declared_options: ClassVar[Mapping[str, str]] = {
-        PUSH_HOURS: "hours to answer a push decision (ROLL, STOP or ROLL UNTIL; silence is STOP), "
-                    "{0} to {1} (default {2}); never longer than the turn".format(*_PUSH_HOURS_RANGE),
+        PUSH_HOURS: window_hours_description("a push decision (ROLL, STOP or ROLL UNTIL; silence is STOP)",
+                                             PUSH_HOURS_DEFAULT),
         START: START_DESCRIPTION,
     }
     terminal_words: ClassVar[Mapping[str, str]] = {"SPACE": "a space of the course, 0 to 18"}
@@ -64,8 +64,7 @@ class GreatRegatta(BaseGame[RegattaState, RegattaOrder]):
         """
         self.seat_names(len(seats))
         checked = self.check_options(options)
-        low, high, default = _PUSH_HOURS_RANGE
-        push_hours = int_option(checked, PUSH_HOURS, low, high, default)
+        push_hours = window_hours_option(checked, PUSH_HOURS, PUSH_HOURS_DEFAULT)
         first = first_player(seats, checked.get(START), rng)
         return RegattaState(
             seats=tuple(seats),
@@ -73,7 +72,7 @@ class GreatRegatta(BaseGame[RegattaState, RegattaOrder]):
             boats=tuple(() for _ in seats),
             current=first,
             stage=STAGE_START,
-            push_hours=float(push_hours),
+            push_hours=push_hours,
         )
 
     # --- asking for orders ------------------------------------------------------------------
