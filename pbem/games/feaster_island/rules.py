@@ -18,6 +18,7 @@ from typing import Any, ClassVar
 from pbem.core import Event, GameRng, OrderProblem, Outcome, Phase, Resolution
 from pbem.core.game import BaseGame, TurnShape
 from pbem.core.options import choice_option
+from pbem.core.protocol import Score
 from pbem.core.seats import START, START_DESCRIPTION, first_player
 from pbem.games.feaster_island.orders import FeasterOrder, Pass, Place, Take
 from pbem.games.feaster_island.scoring import dish_results, majorities, totals, winners
@@ -175,9 +176,9 @@ class FeasterIsland(BaseGame[FeasterState, FeasterOrder]):
         won, reason = winners(state.seats, dish_results(state.seats, state.plates, state.values))
         return Outcome(won, reason)
 
-    def scores(self, state: FeasterState) -> dict[str, int]:
+    def scores(self, state: FeasterState) -> dict[str, Score]:
         """Return each seat's score as if the game ended now (the final score once it has)."""
-        return totals(state.seats, dish_results(state.seats, state.plates, state.values))
+        return dict(totals(state.seats, dish_results(state.seats, state.plates, state.values)))
 
     # --- showing --------------------------------------------------------------------
 

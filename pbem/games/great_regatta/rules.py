@@ -18,7 +18,7 @@ from typing import Any, ClassVar
 from pbem.core import Event, GameRng, OrderProblem, Outcome, Phase, Resolution
 from pbem.core.game import BaseGame, TurnShape
 from pbem.core.options import window_hours_description, window_hours_option
-from pbem.core.protocol import SILENCE_PASS
+from pbem.core.protocol import SILENCE_PASS, Score
 from pbem.core.seats import START, START_DESCRIPTION, first_player
 from pbem.games.great_regatta.orders import Advance, New, RegattaOrder, Roll, RollUntil, Stop
 from pbem.games.great_regatta.state import (
@@ -113,11 +113,11 @@ class GreatRegatta(BaseGame[RegattaState, RegattaOrder]):
     def sample_orders(self, state: RegattaState, seat: str, rng: GameRng) -> list[RegattaOrder]:
         """Return a random legal decision (every kind of order appears)."""
         if state.stage == STAGE_PUSH:
-            return [_random_continuation(rng, state.moving or 0, state.passed_start, optional=False)]
+            return [rng.choice(_continuations(rng, state.moving or 0, state.passed_start))]
         boats = state.boats_of(seat)
         action: New | Advance = New() if not boats or rng.random() < 0.4 else Advance(rng.choice(boats))
         start = action.space if isinstance(action, Advance) else 0
-        continuation = _random_continuation(rng, start, False, optional=True)
+        continuation = rng.choice([*_continuations(rng, start, False), None])
         return [action] if continuation is None else [action, continuation]
 
     def submission_summary(self, state: RegattaState, seat: str, orders: Sequence[RegattaOrder]) -> str:
@@ -160,7 +160,7 @@ class GreatRegatta(BaseGame[RegattaState, RegattaOrder]):
             return None
         return Outcome(*_winners(state))
 
-    def scores(self, state: RegattaState) -> dict[str, int]:
+    def scores(self, state: RegattaState) -> dict[str, Score]:
         """Return each seat's points: the sum of its boats' spaces (the boat being sailed included)."""
         return {seat: sum(_all_boats(state, seat)) for seat in state.seats}
 
@@ -390,15 +390,12 @@ def _push_problems(state: RegattaState, orders: Sequence[RegattaOrder]) -> list[
     return []
 
 
-def _random_continuation(rng: GameRng, space: int, passed_start: bool, *,
-                         optional: bool) -> Roll | Stop | RollUntil | None:
-    kinds: list[str] = ["roll", "stop"] + (["none"] if optional else [])
+def _continuations(rng: GameRng, space: int, passed_start: bool) -> list[Roll | Stop | RollUntil]:
+    """Return ROLL, STOP and (when a plan could run) ROLL UNTIL a random space beyond ``space``."""
+    found: list[Roll | Stop | RollUntil] = [Roll(), Stop()]
     if not passed_start and space < LAST_SPACE:
-        kinds.append("until")
-    kind = rng.choice(kinds)
-    if kind == "until":
-        return RollUntil(rng.randint(space + 1, LAST_SPACE))
-    return {"roll": Roll(), "stop": Stop(), "none": None}[kind]
+        found.append(RollUntil(rng.randint(space + 1, LAST_SPACE)))
+    return found
 
 
 def _winners(state: RegattaState) -> tuple[tuple[str, ...], str]:

@@ -19,7 +19,7 @@ from pbem.core import Event, GameError, GameRng, OrderProblem, Outcome, Phase, R
 from pbem.core.bag import Bag
 from pbem.core.game import BaseGame, TurnShape
 from pbem.core.options import choice_option, window_hours_description, window_hours_option
-from pbem.core.protocol import SILENCE_PASS
+from pbem.core.protocol import SILENCE_PASS, Score
 from pbem.games.kentucksea_derby.bidding import MAX_BID, Group, order_of, places, split_group
 from pbem.games.kentucksea_derby.orders import Bet, Bid, DerbyOrder, Speed, SpeedPass
 from pbem.games.kentucksea_derby.racing import (
@@ -217,7 +217,7 @@ class KentuckseaDerby(BaseGame[DerbyState, DerbyOrder]):
         return Outcome((tied[0],), f"Seats {', '.join(names[:-1])} and {names[-1]} have {best} points each; seat {tied[0]} wins: "
                                    f"its racer, {state.racer(tied[0])}, is highest in the speed column.")
 
-    def scores(self, state: DerbyState) -> dict[str, int]:
+    def scores(self, state: DerbyState) -> dict[str, Score]:
         """Return each seat's score as if the race ended now: its racer's place points, its bet times its
         rival's multiplier, its shells (the final score once the race is over)."""
         ranking = _ranking(state)

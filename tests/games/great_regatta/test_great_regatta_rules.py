@@ -86,7 +86,7 @@ def test_advance_needs_an_own_boat_on_that_space() -> None:
 
 def test_a_turn_starts_with_exactly_one_action_and_at_most_one_continuation() -> None:
     state = regatta({"1": [3]})
-    assert [p.message for p in GAME.validate(state, "1", [Stop()])][0] == "a turn starts with NEW or ADVANCE <space>"
+    assert GAME.validate(state, "1", [Stop()])[0].message == "a turn starts with NEW or ADVANCE <space>"
     assert GAME.validate(state, "1", [New(), Advance(3)])[0].message == "one boat a turn: NEW or ADVANCE, not both or twice"
     assert GAME.validate(state, "1", [New(), Roll(), Stop()])[0].index == 2
     assert GAME.validate(state, "1", [Stop(), New()]) == []  # the lines may come in any order
