@@ -126,8 +126,10 @@ class GreatRegatta(BaseGame[RegattaState, RegattaOrder]):
         if isinstance(plan, RollUntil):
             return (f"The service will keep rolling until your boat stands on {plan.space} or beyond, passes the "
                     "start, or is lost (a roll onto an occupied space is pushed in any case).")
+        if isinstance(plan, Stop) and state.stage == STAGE_PUSH:
+            return f"Your turn ends; your boat stays on {state.moving}."
         if isinstance(plan, Stop):
-            return "The service will stop after this roll (unless your boat lands on an occupied space)."
+            return "The service will stop after the first roll (unless your boat lands on an occupied space)."
         if isinstance(plan, Roll):
             return "The service will roll once more, then ask you again."
         return "After the first roll the service will ask you whether to push."

@@ -334,3 +334,13 @@ def test_a_seat_that_holds_with_noorders_plays_the_nmr_default() -> None:
     """NOORDERS stores an empty submission: NEW then STOP, or STOP in a push decision."""
     assert GAME.resolve(regatta(), {"1": []}, ScriptedRng([3])).state.boats == ((3,), ())
     assert GAME.resolve(sailing(regatta(), 7, covered=[1]), {"1": []}, ScriptedRng([])).state.boats == ((7,), ())
+
+
+def test_the_check_summary_says_what_the_service_will_do() -> None:
+    assert GAME.submission_summary(regatta(), "1", [New(), Stop()]) == (
+        "The service will stop after the first roll (unless your boat lands on an occupied space).")
+    assert GAME.submission_summary(sailing(regatta(), 7, covered=[1]), "1", [Stop()]) == (
+        "Your turn ends; your boat stays on 7.")
+    assert GAME.submission_summary(regatta(), "1", [New()]) == (
+        "After the first roll the service will ask you whether to push.")
+    assert GAME.submission_summary(regatta(), "1", [New(), Roll()]) == "The service will roll once more, then ask you again."
