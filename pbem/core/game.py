@@ -9,6 +9,8 @@ else has a default here:
 - ``seat_names``: ``"1"`` .. ``"N"``, checked against the player counts;
 - ``options``: the ``declared_options`` ClassVar; :meth:`BaseGame.check_options`
   refuses an unknown one (the one place that does);
+- ``owed_orders``: the owing seats' orders for ``resolve``, once ``validate`` accepts
+  them (an empty entry, NOORDERS, standing for the NMR default);
 - ``default_orders`` ``[]``, ``forced_orders`` ``None``,
   ``submission_summary`` ``""``, ``scores`` all 0;
 - ``dump``/``load`` for states that are flat dataclasses (override otherwise);
@@ -194,18 +196,19 @@ class BaseGame(Generic[S, O]):
 
     def owed_orders(self, state: S, orders: Mapping[str, Sequence[O]]) -> dict[str, list[O]]:
         """Return the orders of every seat that owes orders now, each checked by ``validate``: the
-        guard every resolve shares. Raises GameError when the game is over or an owing seat has no
-        entry, IllegalOrder naming the seat and the first problem of a refused submission."""
+        guard every resolve shares. An empty entry (the seat held with NOORDERS) stands for the
+        seat's NMR default. Raises GameError when the game is over or an owing seat has no entry,
+        IllegalOrder naming the seat and every problem of a refused submission."""
         if self.outcome(state) is not None:
             raise GameError("the game is over")
         checked: dict[str, list[O]] = {}
         for seat in self.phase(state).seats:  # type: ignore[attr-defined]
             if seat not in orders:
                 raise GameError(f"no orders for seat {seat}, who owes them")
-            given = list(orders[seat])
-            problems = self.validate(state, seat, given)  # type: ignore[attr-defined]
+            given = list(orders[seat]) or list(self.default_orders(state, seat))
+            problems: list[OrderProblem] = self.validate(state, seat, given)  # type: ignore[attr-defined]
             if problems:
-                raise IllegalOrder(f"seat {seat}: {problems[0].message}")
+                raise IllegalOrder(f"seat {seat}: " + "; ".join(problem.message for problem in problems))
             checked[seat] = given
         return checked
 

@@ -13,8 +13,10 @@ A piece on a lane is described by its *progress*: 0 on the entry square,
 :meth:`Track.spot` turns a progress into a :class:`Spot` (where the piece
 stands), :meth:`Track.route` lists the spots a move passes and lands on.
 
-Pure and game-agnostic: a race without home paths (a regatta, a derby lap)
-uses only :meth:`Track.forward` and :meth:`Track.distance`.
+Pure and game-agnostic: a race without home paths uses only
+:meth:`Track.forward` and :meth:`Track.distance`. A course numbered from its
+start line, ``0 .. size-1`` (a regatta round an island, a derby lap), is a
+:class:`Ring`.
 """
 
 from __future__ import annotations
@@ -220,3 +222,45 @@ class Track:
     def to_goal(self, lane: str, progress: int) -> int:
         """Return how many steps are left from ``progress`` to the goal."""
         return self.finish(lane) - progress
+
+
+@dataclass(frozen=True)
+class Ring:
+    """A closed course of ``size`` spaces numbered ``0 .. size - 1``, space 0 being the start line.
+
+    Moving forward goes up the numbers and wraps from ``size - 1`` to 0; a move
+    that reaches or passes space 0 crosses the line. Raises :class:`TrackError`
+    on construction for fewer than 2 spaces.
+    """
+
+    size: int
+
+    def __post_init__(self) -> None:
+        if self.size < 2:
+            raise TrackError(f"a ring needs at least 2 spaces, not {self.size}")
+
+    def contains(self, space: int) -> bool:
+        """True when ``space`` is a space of the ring, 0 .. size - 1."""
+        return 0 <= space < self.size
+
+    def _check(self, space: int, steps: int) -> None:
+        if not self.contains(space):
+            raise TrackError(f"{space} is not a space of the ring 0..{self.size - 1}")
+        if steps < 0:
+            raise OffTrack(f"cannot move {steps} steps")
+
+    def forward(self, space: int, steps: int) -> int:
+        """Return the space ``steps`` ahead of ``space``, wrapping past ``size - 1`` to 0.
+
+        Raises :class:`TrackError` for a space off the ring or negative steps.
+        """
+        self._check(space, steps)
+        return (space + steps) % self.size
+
+    def crossings(self, space: int, steps: int) -> int:
+        """Return how many times a move of ``steps`` from ``space`` reaches or passes the start line.
+
+        Raises :class:`TrackError` for a space off the ring or negative steps.
+        """
+        self._check(space, steps)
+        return (space + steps) // self.size

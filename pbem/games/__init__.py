@@ -23,6 +23,9 @@ GAMES: dict[str, str] = {
     "resource-rich": "pbem.games.resource_rich.rules:ResourceRich",
     "shelloker": "pbem.games.shelloker.rules:Shelloker",
     "top-of-the-temple": "pbem.games.top_of_the_temple.rules:TopOfTheTemple",
+    "feaster-island": "pbem.games.feaster_island.rules:FeasterIsland",
+    "great-regatta": "pbem.games.great_regatta.rules:GreatRegatta",
+    "kentucksea-derby": "pbem.games.kentucksea_derby.rules:KentuckseaDerby",
 }
 
 

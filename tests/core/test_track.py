@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pbem.core.track import Lane, OffTrack, Spot, SpotKind, Track, TrackError, UnknownLane
+from pbem.core.track import Lane, OffTrack, Ring, Spot, SpotKind, Track, TrackError, UnknownLane
 
 PARCHEESI = Track(
     length=68,
@@ -98,3 +98,26 @@ def test_a_plain_ring_without_lanes_still_counts() -> None:
     regatta = Track(19)
     assert regatta.forward(18, 3) == 2
     assert regatta.distance(18, 2) == 3
+
+
+# --- Ring: a course numbered from its start line ----------------------------------
+
+
+def test_a_ring_wraps_from_its_last_space_to_the_start() -> None:
+    ring = Ring(19)
+    assert ring.forward(0, 5) == 5
+    assert ring.forward(16, 3) == 0
+    assert ring.forward(16, 5) == 2
+    assert [ring.crossings(16, steps) for steps in (2, 3, 5)] == [0, 1, 1]
+    assert ring.crossings(0, 50) == 2
+
+
+def test_a_ring_refuses_spaces_off_it_and_backward_moves() -> None:
+    ring = Ring(24)
+    assert ring.contains(0) and ring.contains(23) and not ring.contains(24)
+    with pytest.raises(TrackError, match="24 is not a space of the ring 0..23"):
+        ring.forward(24, 1)
+    with pytest.raises(OffTrack, match="cannot move -1 steps"):
+        ring.crossings(3, -1)
+    with pytest.raises(TrackError, match="at least 2 spaces"):
+        Ring(1)

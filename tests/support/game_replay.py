@@ -15,11 +15,12 @@ def replay_dumps(
     seed: int,
     players: int,
     turns: Sequence[Mapping[str, Sequence[str]]],
+    options: Mapping[str, str] | None = None,
 ) -> list[dict[str, Any]]:
-    """Set the game up from ``seed`` and resolve each turn's order text again; return the
-    dump of the starting state and of the state after every turn."""
+    """Set the game up from ``seed`` (with creator ``options``) and resolve each turn's order text
+    again; return the dump of the starting state and of the state after every turn."""
     rng = GameRng(seed)
-    state = game.setup(game.seat_names(players), {}, rng)
+    state = game.setup(game.seat_names(players), options or {}, rng)
     dumps = [game.dump(state)]
     for turn in turns:
         orders = {seat: parser.parse("\n".join(lines)).orders for seat, lines in turn.items()}

@@ -38,7 +38,7 @@ def test_side_a_is_a_line_and_side_b_a_ring() -> None:
     assert GAME.setup(("1", "2"), {"side": "b"}, GameRng(0)).side == "b"
 
 
-@pytest.mark.parametrize(("options", "message"), [({"side": "c"}, "option side=c: give one of a, b"),
+@pytest.mark.parametrize(("options", "message"), [({"side": "c"}, "option side=c: give a or b"),
                                                   ({"workers": "8"}, "unknown option")])
 def test_bad_options_are_refused_by_name(options: dict[str, str], message: str) -> None:
     with pytest.raises(GameError, match=message):

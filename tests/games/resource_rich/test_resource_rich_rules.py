@@ -36,7 +36,7 @@ def test_the_deal_is_sealed_and_only_the_die_is_listed() -> None:
 
 
 @pytest.mark.parametrize(("options", "message"), [
-    ({"side": "c"}, "option side=c: give one of a, b"),
+    ({"side": "c"}, "option side=c: give a or b"),
     ({"directions": "cw,ccw"}, "option directions=cw,ccw: give 3 of cw, ccw"),
     ({"directions": "cw,up,cw"}, "option directions=cw,up,cw"),
     ({"cubes": "30"}, "unknown option")])

@@ -1,0 +1,66 @@
+"""The Kentucksea Derby as a picture, from a view only (see :mod:`pbem.core.svg`).
+
+The speed column with the speed table beside it; the race as one bar per
+racer (laps marked, finishers with their place); then every player's racer,
+rival, shells, bet and score, and the turn order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from pbem.core.svg import Canvas, colour_fill, cube, heading, seat_label
+
+_TRACK = "#e8e0c8"
+
+
+def _headline(view: Mapping[str, Any]) -> str:
+    if view["over"]:
+        return "The Kentucksea Derby, final order"
+    return f"The Kentucksea Derby, round {view['round']}: {view['stage']}"
+
+
+def draw(view: Mapping[str, Any], seat: str | None) -> str:
+    """Return the SVG picture of the derby in ``view`` as ``seat`` (None: the public) sees it."""
+    canvas = Canvas(title=_headline(view) + (f", seen by seat {seat}" if seat else ""))
+    y = heading(canvas, _headline(view)) + 10
+    canvas.text(10, y, "speed column", size=11, anchor="start", bold=True)
+    for die in range(1, 7):
+        canvas.text(140 + die * 18, y, str(die), size=10, fill="#555555")
+    y += 14
+    for r in view["column"]:
+        cube(canvas, 10, y - 6, 12, r["colour"])
+        owner = f" (seat {r['owner']})" if r["owner"] else ""
+        canvas.text(28, y, f"{r['row']}. {r['colour']}{owner}", size=11, anchor="start")
+        for die, steps in enumerate(r["speeds"], start=1):
+            canvas.text(140 + die * 18, y, str(steps), size=11)
+        y += 16
+    y += 8
+    canvas.text(10, y, f"race: {view['laps']} laps of {view['lap']} spaces", size=11, anchor="start", bold=True)
+    y += 14
+    left, width = 110.0, 400.0
+    for racer in view["racers"]:
+        canvas.text(10, y, f"{racer['rank']}. {racer['colour']}", size=11, anchor="start")
+        canvas.rect(left, y - 6, width, 12, fill=_TRACK, stroke="#8a7a5a", stroke_width=0.6)
+        run = min(racer["progress"], view["finish"]) / view["finish"]
+        canvas.rect(left, y - 6, width * run, 12, fill=colour_fill(racer["colour"]), stroke="#555555",
+                    stroke_width=0.6)
+        for lap in range(1, view["laps"]):
+            x = left + width * lap / view["laps"]
+            canvas.line(x, y - 8, x, y + 8, stroke="#555555", width=1.0)
+        label = f"finished {racer['finished']}" if racer["finished"] else f"{racer['progress']}"
+        canvas.text(left + width + 6, y, label, size=10, anchor="start")
+        y += 18
+    y += 6
+    for player in view["players"]:
+        cube(canvas, 10, y - 6, 12, player["colour"])
+        label = seat_label(player["seat"], seat)
+        canvas.text(28, y, label, size=11, anchor="start", bold=player["you"])
+        bet = f"bet {player['bet']}" if view["betting"] else "no bet"
+        canvas.text(130, y, f"rival {player['rival']}; {player['shells']} shells; {bet}", size=11, anchor="start")
+        canvas.text(550, y, f"{player['score']} pts", size=11, anchor="end", bold=True)
+        y += 17
+    canvas.text(10, y + 4, f"turn order: {', '.join(view['order'])}", size=11, anchor="start")
+    canvas.grow(y + 16)
+    return canvas.svg()
