@@ -36,7 +36,7 @@ from importlib import import_module
 from pathlib import Path
 from typing import Any, ClassVar, Generic, TypeVar
 
-from pbem.core.errors import GameError
+from pbem.core.errors import GameError, IllegalOrder
 from pbem.core.protocol import OrderProblem, Outcome, Score
 from pbem.core.rng import GameRng
 
@@ -187,6 +187,24 @@ class BaseGame(Generic[S, O]):
         if seat not in self.phase(state).seats:  # type: ignore[attr-defined]
             return [OrderProblem(None, f"seat {seat} owes no orders now")]
         return []
+
+
+    def checked_orders(self, state: S, seat: str, orders: Mapping[str, Sequence[O]]) -> list[O]:
+        """Return ``seat``'s orders out of ``orders`` once :meth:`validate` accepts them
+        as a whole: the guard at the start of a ``resolve`` in which one seat plays.
+
+        Raises GameError when the game is over or ``seat`` has no entry, and
+        IllegalOrder with the first problem when ``validate`` refuses them.
+        """
+        if self.outcome(state) is not None:
+            raise GameError("the game is over")
+        if seat not in orders:
+            raise GameError(f"no orders for seat {seat}, whose turn it is")
+        given = list(orders[seat])
+        problems = self.validate(state, seat, given)  # type: ignore[attr-defined]
+        if problems:
+            raise IllegalOrder(f"seat {seat}: {problems[0].message}")
+        return given
 
 
 def _to_json(value: Any) -> Any:

@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any, ClassVar
 
-from pbem.core import Event, GameError, GameRng, IllegalOrder, OrderProblem, Outcome, Phase, Resolution
+from pbem.core import Event, GameRng, OrderProblem, Outcome, Phase, Resolution
 from pbem.core.game import BaseGame, TurnShape
 from pbem.core.options import whole_number_option, yes_no_option
 from pbem.core.seats import START, START_DESCRIPTION, first_player
@@ -141,15 +141,8 @@ class FestivalOfStatues(BaseGame[FestivalState, FestivalOrder]):
         Raises GameError when the game is over or the seat to play sent no entry, and
         IllegalOrder for an illegal play.
         """
-        if state.is_over:
-            raise GameError("the game is over")
         seat = state.to_play
-        if seat not in orders:
-            raise GameError(f"no orders for seat {seat}, whose play it is")
-        given = list(orders[seat])
-        problems = self.validate(state, seat, given)
-        if problems:
-            raise IllegalOrder(f"seat {seat}: {problems[0].message}")
+        given = self.checked_orders(state, seat, orders)
         label = f"Round {state.round}"
         if given:
             board = _played(state.board, given[0], seat)
