@@ -20,6 +20,7 @@ GAMES: dict[str, str] = {
     "race-on-the-river": "pbem.games.race_on_the_river.rules:RaceOnTheRiver",
     "three-pyramids": "pbem.games.three_pyramids.rules:ThreePyramids",
     "festival-of-statues": "pbem.games.festival_of_statues.rules:FestivalOfStatues",
+    "all-in-a-days-work": "pbem.games.days_work.rules:DaysWork",
 }
 
 
