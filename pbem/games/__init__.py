@@ -21,6 +21,7 @@ GAMES: dict[str, str] = {
     "three-pyramids": "pbem.games.three_pyramids.rules:ThreePyramids",
     "festival-of-statues": "pbem.games.festival_of_statues.rules:FestivalOfStatues",
     "all-in-a-days-work": "pbem.games.days_work.rules:DaysWork",
+    "great-battle": "pbem.games.great_battle.rules:GreatBattle",
 }
 
 
