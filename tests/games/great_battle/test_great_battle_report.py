@@ -23,16 +23,22 @@ def _position():  # type: ignore[no-untyped-def]
 def test_the_island_is_drawn_as_a_hexagon_with_names_units_and_bases() -> None:
     text = render_report(_report(_position()), "1")
     assert "Action 5 of at most 60: seat 1 to act." in text
-    assert "\n             <Y>    f1    g1    h1   <G>\n" in text
+    assert "\n             (Y)    f1    g1    h1   (G)\n" in text
     assert "\n           d2    e2    f2    g2   [G1]   i2\n" in text
     assert "\n  a5    b5    c5   [Y3]   e5    f5    g5    h5    i5\n" in text
     assert "\n           a8   [R2]   c8    d8   [B1]   f8\n" in text
-    assert "\n             <R>    b9    c9    d9   <B>\n" in text
+    assert "\n             (R)    b9    c9    d9   (B)\n" in text
     assert "Minutians (seat 1, you): total level 3; disc on MOVE3; to act\n" in text
     assert "  units: red b8 (level 2), blue e8 (level 1)\n" in text
     assert "  supply: 5 red, 9 blue; lost for good: 3 red, 0 blue\n" in text
     assert "Meanies (seat 2): total level 4; disc on SPAWN\n" in text
     assert "Free action spaces: MOVE1X2, UPGRADE, SABOTAGE, ATTACK." in text
+
+
+def test_the_html_report_holds_the_same_map() -> None:
+    html = render_report(_report(_position()), "1", html=True)
+    assert "\n             (Y)    f1    g1    h1   (G)\n" in html
+    assert "\n           a8   [R2]   c8    d8   [B1]   f8\n" in html
 
 
 def test_the_picture_names_every_hex_and_rings_the_readers_units() -> None:
