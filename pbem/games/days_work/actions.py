@@ -4,6 +4,7 @@ what it does, and the night's hut scoring. Pure functions of a :class:`DayState`
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import TypeVar
 
 from pbem.core.bag import Bag
 from pbem.games.days_work.card import (
@@ -11,6 +12,7 @@ from pbem.games.days_work.card import (
     BUILD_SPACES,
     CELL_BY_NAME,
     CELLS,
+    RESOURCE_SPACES,
     RESOURCES,
     SHOP_BY_NAME,
     SHOPS,
@@ -23,7 +25,9 @@ from pbem.games.days_work.card import (
 from pbem.games.days_work.orders import Place
 from pbem.games.days_work.state import DayState
 
-RESOURCE_OF_SPACE = {space: space.lower() for space in ("RED", "YELLOW", "GREEN", "BLUE")}
+T = TypeVar("T")
+
+RESOURCE_OF_SPACE = {space: space.lower() for space in RESOURCE_SPACES}
 
 
 def describe_resources(bag: Bag, *, empty: str = "nothing") -> str:
@@ -171,7 +175,7 @@ def apply_placement(state: DayState, seat: str, order: Place) -> tuple[DayState,
                    f"{len(state.shops[k])}: {points(shop.points)}.")
 
 
-def _set(values: tuple, index: int, value: object) -> tuple:  # type: ignore[type-arg]
+def _set(values: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
     return (*values[:index], value, *values[index + 1:])
 
 

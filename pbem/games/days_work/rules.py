@@ -19,6 +19,7 @@ from pbem.core import Event, GameRng, OrderProblem, Outcome, Phase, Resolution
 from pbem.core.bag import Bag
 from pbem.core.game import BaseGame, TurnShape
 from pbem.core.options import whole_number_option
+from pbem.core.protocol import Score
 from pbem.core.seats import START, START_DESCRIPTION, first_player
 from pbem.games.days_work.actions import (
     apply_placement,
@@ -176,7 +177,7 @@ class DaysWork(BaseGame[DayState, Place]):
         return Outcome((leaders[0],), f"{state.end_reason} {who(state, leaders[0]).capitalize()} wins with "
                                       f"{points_text(best)} to {min(state.scores)}.")
 
-    def scores(self, state: DayState) -> dict[str, int]:
+    def scores(self, state: DayState) -> dict[str, Score]:
         """Return each seat's place on the score track."""
         return dict(zip(state.seats, state.scores, strict=True))
 

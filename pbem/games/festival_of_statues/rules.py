@@ -17,6 +17,7 @@ from typing import Any, ClassVar
 from pbem.core import Event, GameRng, OrderProblem, Outcome, Phase, Resolution
 from pbem.core.game import BaseGame, TurnShape
 from pbem.core.options import whole_number_option, yes_no_option
+from pbem.core.protocol import Score
 from pbem.core.seats import START, START_DESCRIPTION, first_player
 from pbem.games.festival_of_statues.board import (
     add_spaces,
@@ -115,8 +116,8 @@ class FestivalOfStatues(BaseGame[FestivalState, FestivalOrder]):
         plays = legal_plays(state, seat)
         if not plays:
             return []
-        adds = [p for p in plays if isinstance(p, Add)]
-        moves = [p for p in plays if isinstance(p, Move)]
+        adds: list[FestivalOrder] = [p for p in plays if isinstance(p, Add)]
+        moves: list[FestivalOrder] = [p for p in plays if isinstance(p, Move)]
         kinds = [kind for kind in (adds, moves) if kind]
         return [rng.choice(rng.choice(kinds))]
 
@@ -177,7 +178,7 @@ class FestivalOfStatues(BaseGame[FestivalState, FestivalOrder]):
             return Outcome.draw(state.end_reason)
         return None
 
-    def scores(self, state: FestivalState) -> dict[str, int]:
+    def scores(self, state: FestivalState) -> dict[str, Score]:
         """Return each seat's most statues in one still open pattern (4 is a win)."""
         return {seat: best_pattern(state.board, seat) for seat in state.seats}
 

@@ -42,7 +42,7 @@ def draw(view: Mapping[str, Any], seat: str | None) -> str:
             canvas.text(cx, cy + layout.radius * 0.15, "base", size=9, bold=True)
     y = canvas.height + 10
     for i, space in enumerate(view["spaces"]):
-        x = 10 + i * 91
+        x = 10.0 + i * 91
         canvas.rect(x, y, 85, 30, fill="#f3ead7", stroke="#8a7a5a", rx=4)
         canvas.text(x + 5, y + 15, space["name"], size=9, anchor="start", bold=True)
         if space["disc"]:

@@ -20,6 +20,7 @@ from pbem.core.bag import Bag
 from pbem.core.game import BaseGame, TurnShape
 from pbem.core.hexgrid import HexCell
 from pbem.core.options import whole_number_option
+from pbem.core.protocol import Score
 from pbem.core.seats import START, START_DESCRIPTION, first_player
 from pbem.games.great_battle.board import (
     BASES,
@@ -202,7 +203,7 @@ class GreatBattle(BaseGame[BattleState, BattleOrder]):
             return Outcome.draw(state.end_reason)
         return None
 
-    def scores(self, state: BattleState) -> dict[str, int]:
+    def scores(self, state: BattleState) -> dict[str, Score]:
         """Return each general's total unit level on the island."""
         return {seat: state.strength(i) for i, seat in enumerate(state.seats)}
 

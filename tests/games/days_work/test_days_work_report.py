@@ -63,7 +63,9 @@ def test_a_tie_is_reported_as_a_draw_by_the_runner(runner: TurnRunner) -> None:
                        options={"turn_hours": "0", "max_rounds": "1"})
     plays = ["PLACE TEMPLE", "PLACE RED", "PLACE YELLOW", "PLACE BUILD1 HUT c2", "PLACE BLUE", "PLACE GREEN"]
     for text in plays:
-        seat = runner.info("d1").phase.seats[0]
+        phase = runner.info("d1").phase
+        assert phase is not None
+        seat = phase.seats[0]
         assert runner.submit("d1", seat, text).is_clean, text
         runner.resolve("d1")
     info = runner.info("d1")

@@ -79,8 +79,8 @@ def test_a_draw_is_reported_as_a_draw_by_the_runner(runner: TurnRunner) -> None:
         assert runner.submit("f1", seat, str(GAME.default_orders(state, seat)[0])).is_clean
         runner.resolve("f1")
     assert runner.info("f1").row.status == "finished"
-    for seat in ("1", "2", None):
-        text = runner.report_text("f1", seat)
+    for reader in ("1", "2", None):
+        text = runner.report_text("f1", reader)
         assert "The game is over. Draw.\nRound 1, the last one allowed (max_rounds=1), is over" in text
     data = runner.state_json("f1")
     assert data["winners"] == [] and data["outcome"] == "draw"

@@ -72,7 +72,9 @@ def test_a_double_wipe_out_is_reported_as_a_draw_by_the_runner(runner: TurnRunne
         "ACTION ATTACK\nATTACK d6-e4\nATTACK d6-d4",       # 1: the last blue takes the green, then
     ]                                                     #    trades with the last yellow
     for text in plays:
-        seat = runner.info("b1").phase.seats[0]
+        phase = runner.info("b1").phase
+        assert phase is not None
+        seat = phase.seats[0]
         result = runner.submit("b1", seat, text)
         assert result.is_clean, result.render()
         runner.resolve("b1")
