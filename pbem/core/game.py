@@ -189,22 +189,22 @@ class BaseGame(Generic[S, O]):
         return []
 
 
-    def checked_orders(self, state: S, seat: str, orders: Mapping[str, Sequence[O]]) -> list[O]:
-        """Return ``seat``'s orders out of ``orders`` once :meth:`validate` accepts them
-        as a whole: the guard at the start of a ``resolve`` in which one seat plays.
-
-        Raises GameError when the game is over or ``seat`` has no entry, and
-        IllegalOrder with the first problem when ``validate`` refuses them.
-        """
+    def owed_orders(self, state: S, orders: Mapping[str, Sequence[O]]) -> dict[str, list[O]]:
+        """Return the orders of every seat that owes orders now, each checked by ``validate``: the
+        guard every resolve shares. Raises GameError when the game is over or an owing seat has no
+        entry, IllegalOrder naming the seat and the first problem of a refused submission."""
         if self.outcome(state) is not None:
             raise GameError("the game is over")
-        if seat not in orders:
-            raise GameError(f"no orders for seat {seat}, whose turn it is")
-        given = list(orders[seat])
-        problems = self.validate(state, seat, given)  # type: ignore[attr-defined]
-        if problems:
-            raise IllegalOrder(f"seat {seat}: {problems[0].message}")
-        return given
+        checked: dict[str, list[O]] = {}
+        for seat in self.phase(state).seats:  # type: ignore[attr-defined]
+            if seat not in orders:
+                raise GameError(f"no orders for seat {seat}, who owes them")
+            given = list(orders[seat])
+            problems = self.validate(state, seat, given)  # type: ignore[attr-defined]
+            if problems:
+                raise IllegalOrder(f"seat {seat}: {problems[0].message}")
+            checked[seat] = given
+        return checked
 
 
 def _to_json(value: Any) -> Any:

@@ -1,17 +1,51 @@
-"""Creator options read strictly: whole numbers in a range and yes/no switches.
+"""Creator options read strictly: a bad value is a :class:`GameError` naming the option,
+the value given and what is allowed.
 
-Every reader takes the options as given at creation (name -> text), the
-option's name and its default, and returns the value. A bad value raises
-:class:`~pbem.core.errors.GameError` naming the option, the value given and
-what is allowed, so the creator can mend it at once. Unknown option names are
-refused elsewhere (:meth:`pbem.core.game.BaseGame.check_options`).
+A game lists its options in ``declared_options`` (name -> description) and
+reads each value with these helpers inside ``setup``. The service passes
+option values already trimmed and in lower case; the helpers trim and lower
+them again so that a game called directly behaves the same.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from pbem.core.errors import GameError
+
+
+def choice_option(options: Mapping[str, str], name: str, allowed: Sequence[str], default: str) -> str:
+    """Return the value of option ``name``, one of ``allowed`` (``default`` when not given).
+
+    Raises GameError naming the option, the value and the allowed values otherwise.
+    """
+    raw = options.get(name)
+    if raw is None:
+        return default
+    value = str(raw).strip().lower()
+    if value not in allowed:
+        raise GameError(f"option {name}={raw}: give one of {', '.join(allowed)}")
+    return value
+
+
+def choice_list_option(options: Mapping[str, str], name: str, allowed: Sequence[str], count: int,
+                       default: Sequence[str]) -> tuple[str, ...]:
+    """Return the value of option ``name``: exactly ``count`` comma-separated words, each one
+    of ``allowed`` (``default`` when not given).
+
+    Raises GameError naming the option, the value, the count and the allowed words otherwise.
+    """
+    raw = options.get(name)
+    if raw is None:
+        return tuple(default)
+    words = tuple(word.strip().lower() for word in str(raw).split(","))
+    if len(words) != count or any(word not in allowed for word in words):
+        raise GameError(
+            f"option {name}={raw}: give {count} of {', '.join(allowed)} separated by commas, "
+            f"e.g. {name}={','.join(default)}"
+        )
+    return words
+
 
 YES_WORDS = frozenset({"yes", "y", "true", "on", "1"})
 """Texts that switch a yes/no option on (any letter case)."""

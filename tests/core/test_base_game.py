@@ -1,4 +1,4 @@
-"""BaseGame's shared guards: whose turn it is, and the orders a one-seat resolve may apply."""
+"""BaseGame's shared guard for resolve (pbem/core/game.py), on the example game tiny."""
 
 from __future__ import annotations
 
@@ -9,20 +9,19 @@ from tiny.state import TinyState
 
 from pbem.core import GameError, IllegalOrder
 
-GAME = TinyGame()
-STATE = TinyState(("1", "2"), 5, 10, 0)
+
+def test_owed_orders_returns_the_checked_orders_of_the_owing_seats() -> None:
+    game = TinyGame()
+    state = TinyState(("1", "2"), total=3, target=10, to_move=1)
+    assert game.owed_orders(state, {"2": [Add(2)], "1": [Add(3)]}) == {"2": [Add(2)]}
 
 
-def test_checked_orders_returns_the_seats_valid_orders() -> None:
-    assert GAME.checked_orders(STATE, "1", {"1": (Add(2),)}) == [Add(2)]
-
-
-def test_checked_orders_refuses_a_missing_entry_an_illegal_play_and_a_finished_game() -> None:
-    with pytest.raises(GameError, match="no orders for seat 1, whose turn it is"):
-        GAME.checked_orders(STATE, "1", {"2": [Add(1)]})
-    with pytest.raises(IllegalOrder, match="seat 1: a turn is exactly one ADD"):
-        GAME.checked_orders(STATE, "1", {"1": [Add(1), Add(1)]})
-    with pytest.raises(IllegalOrder, match="seat 2: seat 2 owes no orders now"):
-        GAME.checked_orders(STATE, "2", {"2": [Add(1)]})
+def test_owed_orders_refuses_a_missing_entry_a_refused_submission_and_a_finished_game() -> None:
+    game = TinyGame()
+    state = TinyState(("1", "2"), total=8, target=10, to_move=0)
+    with pytest.raises(GameError, match="no orders for seat 1, who owes them"):
+        game.owed_orders(state, {"2": [Add(1)]})
+    with pytest.raises(IllegalOrder, match="seat 1: ADD 3: the total may not pass 10"):
+        game.owed_orders(state, {"1": [Add(3)]})
     with pytest.raises(GameError, match="the game is over"):
-        GAME.checked_orders(TinyState(("1", "2"), 10, 10, 0, last="2"), "1", {"1": [Add(1)]})
+        game.owed_orders(TinyState(("1", "2"), total=10, target=10, to_move=0, last="2"), {"1": [Add(1)]})

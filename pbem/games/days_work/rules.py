@@ -153,7 +153,7 @@ class DaysWork(BaseGame[DayState, Place]):
         IllegalOrder for an illegal placement.
         """
         seat = state.to_play
-        given = self.checked_orders(state, seat, orders)
+        given = self.owed_orders(state, orders)[seat]
         label = f"Round {state.round}"
         if given:
             state, text = apply_placement(state, seat, given[0])

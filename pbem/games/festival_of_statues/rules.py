@@ -143,7 +143,7 @@ class FestivalOfStatues(BaseGame[FestivalState, FestivalOrder]):
         IllegalOrder for an illegal play.
         """
         seat = state.to_play
-        given = self.checked_orders(state, seat, orders)
+        given = self.owed_orders(state, orders)[seat]
         label = f"Round {state.round}"
         if given:
             board = _played(state.board, given[0], seat)

@@ -184,7 +184,7 @@ class GreatBattle(BaseGame[BattleState, BattleOrder]):
         Raises GameError when the battle is over or the general to play sent no entry, and
         IllegalOrder for a line the rules refuse.
         """
-        given = self.checked_orders(state, state.to_play, orders)
+        given = self.owed_orders(state, orders)[state.to_play]
         play = TurnPlay(state)
         for order in given:
             play.play(order)
