@@ -4,15 +4,11 @@ to the player to play, and a tie reported as a draw through the runner."""
 from __future__ import annotations
 
 from days_work_builders import GAME, play, table
+from game_views import report_input
 
 from pbem.games.days_work.drawing import draw
-from pbem.reports import ReportInput, render_report
+from pbem.reports import render_report
 from pbem.turns import TurnRunner
-
-
-def _report(state, events=()):  # type: ignore[no-untyped-def]
-    outcome = GAME.outcome(state)
-    return ReportInput("d1", GAME, state, 1, list(events), [], None if outcome else GAME.phase(state), outcome)
 
 
 def _position():  # type: ignore[no-untyped-def]
@@ -22,7 +18,7 @@ def _position():  # type: ignore[no-untyped-def]
 
 
 def test_the_card_is_drawn_with_discs_temple_village_and_shops() -> None:
-    text = render_report(_report(_position()), "1")
+    text = render_report(report_input(GAME, _position()), "1")
     assert "Round 1 of at most 20, day: white (seat 1) to place a disc." in text
     assert "  RED     take 2 red             [white]\n" in text
     assert "  FEAST   score your huts        [black]\n" in text
@@ -40,13 +36,13 @@ def test_the_card_is_drawn_with_discs_temple_village_and_shops() -> None:
 
 
 def test_the_player_to_play_sees_the_spaces_and_buildings_open_to_him() -> None:
-    mine = render_report(_report(_position()), "1")
+    mine = render_report(report_input(GAME, _position()), "1")
     assert "You may place on:\n" in mine
     # 3 red, 1 yellow, 2 blue: every hut but the green row's (and black's d3), FISH and MARKET;
     # on BUILD2 the yellow goes to the space, so only huts without yellow remain
     assert "  BUILD1: HUT a2, HUT b2, HUT c2, HUT d2, HUT a3, HUT b3, HUT c3, SHOP FISH, SHOP MARKET\n" in mine
     assert "  BUILD2: HUT c2, HUT d2, HUT c3\n  TEMPLE\n  YELLOW\n  GREEN\n  BLUE\n" in mine
-    assert "You may place on" not in render_report(_report(_position()), "2")
+    assert "You may place on" not in render_report(report_input(GAME, _position()), "2")
 
 
 def test_the_picture_shows_discs_and_buildings_in_the_players_colours() -> None:

@@ -10,11 +10,12 @@ import sys
 from pathlib import Path
 
 from festival_builders import GAME, position
+from game_views import report_input
 
 from pbem.core import GameRng
 from pbem.games.festival_of_statues.drawing import draw
 from pbem.games.festival_of_statues.orders import Move
-from pbem.reports import ReportInput, render_report
+from pbem.reports import render_report
 from pbem.turns import TurnRunner
 
 PICTURE = """
@@ -27,13 +28,8 @@ PICTURE = """
 """
 
 
-def _report(state, events=()):  # type: ignore[no-untyped-def]
-    outcome = GAME.outcome(state)
-    return ReportInput("f1", GAME, state, 1, list(events), [], None if outcome else GAME.phase(state), outcome)
-
-
 def test_the_square_is_drawn_with_the_die_line_and_the_spaces_to_add_on() -> None:
-    text = render_report(_report(position(PICTURE, die=4)), "1")
+    text = render_report(report_input(GAME, position(PICTURE, die=4)), "1")
     assert "Round 1 of at most 40: the die shows 4, row 4 or column 4; seat 1 to play." in text
     assert "                   v\n       1   2   3   4   5   6\n" in text
     assert "    2  .   .   .   1   .   .\n" in text
@@ -53,7 +49,7 @@ def test_a_won_game_marks_the_winning_four() -> None:
         . . . . . .
         . . . 1 . .""", die=6)
     result = GAME.resolve(state, {"1": [Move(6, 4, 2, 4)]}, GameRng(1))
-    text = render_report(_report(result.state, result.events), None)
+    text = render_report(report_input(GAME, result.state, result.events), None)
     assert "    2  1*  1*  1*  1*  .   .\n" in text
     assert "*: the winning four" in text
     assert "The game is over. Winner: 1.\nSeat 1 wins: four statues in a line in row 2 (2,1 2,2 2,3 2,4)." in text

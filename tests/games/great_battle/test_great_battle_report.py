@@ -3,16 +3,12 @@ which both armies lose their last units at once reported as a draw through the r
 
 from __future__ import annotations
 
+from game_views import report_input
 from great_battle_builders import GAME, battle
 
 from pbem.games.great_battle.drawing import draw
-from pbem.reports import ReportInput, render_report
+from pbem.reports import render_report
 from pbem.turns import TurnRunner
-
-
-def _report(state, events=()):  # type: ignore[no-untyped-def]
-    outcome = GAME.outcome(state)
-    return ReportInput("b1", GAME, state, 1, list(events), [], None if outcome else GAME.phase(state), outcome)
 
 
 def _position():  # type: ignore[no-untyped-def]
@@ -21,7 +17,7 @@ def _position():  # type: ignore[no-untyped-def]
 
 
 def test_the_island_is_drawn_as_a_hexagon_with_names_units_and_bases() -> None:
-    text = render_report(_report(_position()), "1")
+    text = render_report(report_input(GAME, _position()), "1")
     assert "Action 5 of at most 60: seat 1 to act." in text
     assert "\n             (Y)    f1    g1    h1   (G)\n" in text
     assert "\n           d2    e2    f2    g2   [G1]   i2\n" in text
@@ -36,7 +32,7 @@ def test_the_island_is_drawn_as_a_hexagon_with_names_units_and_bases() -> None:
 
 
 def test_the_html_report_holds_the_same_map() -> None:
-    html = render_report(_report(_position()), "1", html=True)
+    html = render_report(report_input(GAME, _position()), "1", html=True)
     assert "\n             (Y)    f1    g1    h1   (G)\n" in html
     assert "\n           a8   [R2]   c8    d8   [B1]   f8\n" in html
 

@@ -1,0 +1,28 @@
+"""What a reader is shown of a game state, for tests: the report input of a state, and every
+channel at once (view, text and HTML report, picture, scores)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from pbem.core import Game
+from pbem.pictures import draw_svg
+from pbem.reports import ReportInput, render_report
+
+
+def report_input(game: Game[Any, Any], state: Any, events: Sequence[Any] = (), turn: int = 1) -> ReportInput:
+    """Return the report of ``state`` after turn ``turn`` with ``events`` (no NMR, no deadline)."""
+    outcome = game.outcome(state)
+    return ReportInput("g", game, state, turn, list(events), [], None if outcome else game.phase(state), outcome)
+
+
+def everything_shown(game: Game[Any, Any], state: Any, reader: str | None, events: Sequence[Any] = ()) -> str:
+    """Return all that ``reader`` (None: the public, and the GM's copy) is shown of ``state``:
+    the view as JSON, the text and HTML reports with ``events``, the picture and the scores."""
+    report = report_input(game, state, events)
+    view = game.view(state, reader)
+    return "\n".join([json.dumps(view, sort_keys=True), render_report(report, reader),
+                      render_report(report, reader, html=True), draw_svg(game, view, reader),
+                      json.dumps(game.scores(state), sort_keys=True, default=str)])
