@@ -105,6 +105,35 @@ class SquareGrid:
             yield current
             current = self.step(current, direction)
 
+    def runs(self, length: int, directions: tuple[Cell, ...] = ((1, 0), (0, 1))) -> Iterator[tuple[Cell, ...]]:
+        """Yield every straight run of ``length`` consecutive cells on the grid in the
+        given directions (default: along rows, then down columns), each run from its
+        first cell; runs are yielded in reading order of their first cell, direction
+        by direction for each cell.
+
+        Raises ValueError when ``length`` < 1.
+        """
+        if length < 1:
+            raise ValueError(f"a run has at least 1 cell, not {length}")
+        for cell in self.cells():
+            for dc, dr in directions:
+                run = tuple((cell[0] + dc * k, cell[1] + dr * k) for k in range(length))
+                if self.contains(run[-1]):
+                    yield run
+
+    def blocks(self, width: int, height: int) -> Iterator[tuple[Cell, ...]]:
+        """Yield every ``width`` x ``height`` rectangle of cells on the grid (a 2 x 2
+        square, ...), in reading order of its top-left cell; each block's cells are
+        in reading order.
+
+        Raises ValueError when ``width`` or ``height`` < 1.
+        """
+        if width < 1 or height < 1:
+            raise ValueError(f"a block is at least 1 x 1, not {width} x {height}")
+        for col, row in self.cells():
+            if col + width <= self.width and row + height <= self.height:
+                yield tuple((col + dc, row + dr) for dr in range(height) for dc in range(width))
+
     def line_between(self, start: Cell, end: Cell) -> list[Cell] | None:
         """Return the cells after ``start`` up to and including ``end`` on a straight
         line (orthogonal or diagonal), or None when the two are not on one line."""

@@ -15,7 +15,10 @@ Two board shapes:
 
 Every cell is named by its column letter and row number, ``a1`` being
 ``(0, 0)``: ``e5`` is ``(4, 4)``. An edge cell is one with fewer than six
-neighbours on the board. The module knows no game rules.
+neighbours on the board. Movement helpers find the shortest way between two
+cells through the cells a game lets pieces pass (:meth:`HexGrid.path_steps`,
+:meth:`HexGrid.reachable`) and the cells within a range
+(:meth:`HexGrid.within`). The module knows no game rules.
 """
 
 from __future__ import annotations
@@ -168,6 +171,46 @@ class HexGrid:
                     seen.add(nxt)
                     frontier.append(nxt)
         return frozenset(seen)
+
+    def within(self, cell: HexCell, radius: int) -> tuple[HexCell, ...]:
+        """Return the board cells at a distance of 1 to ``radius`` from ``cell``, in reading
+        order (whatever lies between; ``cell`` itself excluded).
+
+        Raises ValueError when ``cell`` is not on the board.
+        """
+        if not self.contains(cell):
+            raise ValueError(f"{cell} is not on the board")
+        return tuple(c for c in self.cells() if 0 < distance(cell, c) <= radius)
+
+    def reachable(self, start: HexCell, limit: int, through: Callable[[HexCell], bool]) -> dict[HexCell, int]:
+        """Return every cell a piece on ``start`` can reach in 1 to ``limit`` steps, with the
+        fewest steps it takes, when every cell it passes on the way (not the cell it stops
+        on) must satisfy ``through``. Which cells it may stop on is the caller's business.
+
+        Raises ValueError when ``start`` is not on the board.
+        """
+        steps: dict[HexCell, int] = {}
+        frontier = [start]
+        for step in range(1, limit + 1):
+            following: list[HexCell] = []
+            for cell in frontier:
+                for nxt in self.neighbours(cell):
+                    if nxt == start or nxt in steps:
+                        continue
+                    steps[nxt] = step
+                    if through(nxt):
+                        following.append(nxt)
+            frontier = following
+        return steps
+
+    def path_steps(self, start: HexCell, end: HexCell, limit: int,
+                   through: Callable[[HexCell], bool]) -> int | None:
+        """Return the fewest steps from ``start`` to ``end`` (at most ``limit``) passing only
+        cells that satisfy ``through`` on the way, or None when there is no such way.
+
+        Raises ValueError when ``start`` is not on the board.
+        """
+        return self.reachable(start, limit, through).get(end)
 
     def groups(
         self, member: Callable[[HexCell], bool], cells: Iterable[HexCell] | None = None

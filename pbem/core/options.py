@@ -79,3 +79,27 @@ def window_hours_description(what: str, default: int) -> str:
     """Return the description of a window option: what it answers, the range, the default."""
     low, high = WINDOW_HOURS_RANGE
     return f"hours to answer {what}, {low} to {high} (default {default}); never longer than the turn"
+
+
+YES_WORDS = frozenset({"yes", "y", "true", "on", "1"})
+"""The words a yes/no option takes for yes."""
+
+NO_WORDS = frozenset({"no", "n", "false", "off", "0"})
+"""The words a yes/no option takes for no."""
+
+
+def yes_no_option(options: Mapping[str, str], name: str, default: bool) -> bool:
+    """Return option ``name`` as a switch: yes/no (also y/n, true/false, on/off, 1/0),
+    ``default`` when absent.
+
+    Raises :class:`BadGameOption` naming the option and the value for anything else.
+    """
+    raw = options.get(name)
+    if raw is None:
+        return default
+    text = str(raw).strip().lower()
+    if text in YES_WORDS:
+        return True
+    if text in NO_WORDS:
+        return False
+    raise BadGameOption(f"option {name}={raw}: give yes or no")

@@ -3,7 +3,8 @@
 A game's ``drawing.py`` turns a view dict (what one seat may see) into SVG
 text with these helpers: :class:`Canvas` collects shapes and writes the
 document; :func:`square_grid` draws a chequer of squares with labels,
-:func:`fences` the fences between them, :func:`hex_rhombus` a hex board,
+:func:`fences` the fences between them, :func:`hex_rhombus` a hex rhombus
+with labels, :func:`hex_board` hex cells of any shape (a hexagon),
 :func:`track_row` a row of numbered track boxes, :func:`cube` and
 :func:`card` small pieces, :func:`token` a lettered disc and :func:`legend`
 the key under a board. Every drawing is at most :data:`WIDTH` units wide so
@@ -250,6 +251,33 @@ def hex_rhombus(canvas: Canvas, *, x: float, y: float, width: float, size: int, 
         cx, cy = layout.centre(0, row)
         canvas.text(cx - sqrt(3) / 2 * radius - 3, cy, label, size=10, anchor="end")
     canvas.grow(layout.centre(0, size - 1)[1] + radius + 4)
+    return layout
+
+
+def hex_board(canvas: Canvas, *, x: float, y: float, width: float, cells: Sequence[tuple[int, int]],
+              fill: Callable[[int, int], str] | None = None,
+              label: Callable[[int, int], str] | None = None) -> HexLayout:
+    """Draw the hex ``cells`` (axial ``(column, row)`` pairs, as :mod:`pbem.core.hexgrid` has
+    them: a hexagon, a rhombus or any shape) fitting ``width`` units from ``x``, the top row
+    at ``y``; ``fill(column, row)`` colours a cell and ``label(column, row)`` writes a small
+    text in its upper part (its name, say). Returns the layout, to place pieces on cells.
+
+    Raises ValueError for an empty set of cells.
+    """
+    if not cells:
+        raise ValueError("a hex board needs at least one cell")
+    across = [column + row / 2 for column, row in cells]
+    cell_width = width / (max(across) - min(across) + 1)
+    radius = cell_width / sqrt(3)
+    top = min(row for _, row in cells)
+    layout = HexLayout(x - min(across) * cell_width, y - top * 1.5 * radius, radius)
+    for column, row in cells:
+        canvas.polygon(layout.corners(column, row), fill=fill(column, row) if fill else "#f3ead7",
+                       stroke="#8a7a5a", stroke_width=1.0)
+        if label:
+            cx, cy = layout.centre(column, row)
+            canvas.text(cx, cy - radius * 0.62, label(column, row), size=max(7.0, radius * 0.3), fill="#6b5d40")
+    canvas.grow(max(layout.centre(column, row)[1] for column, row in cells) + radius + 2)
     return layout
 
 

@@ -26,6 +26,9 @@ GAMES: dict[str, str] = {
     "feaster-island": "pbem.games.feaster_island.rules:FeasterIsland",
     "great-regatta": "pbem.games.great_regatta.rules:GreatRegatta",
     "kentucksea-derby": "pbem.games.kentucksea_derby.rules:KentuckseaDerby",
+    "festival-of-statues": "pbem.games.festival_of_statues.rules:FestivalOfStatues",
+    "all-in-a-days-work": "pbem.games.days_work.rules:DaysWork",
+    "great-battle": "pbem.games.great_battle.rules:GreatBattle",
 }
 
 

@@ -148,3 +148,43 @@ def test_distance_matches_breadth_first_steps_on_convex_boards(grid: HexGrid, da
         frontier = nxt
     assert len(steps) == len(grid)
     assert all(distance(start, c) == d for c, d in steps.items())
+
+
+def test_within_is_every_cell_in_range_whatever_lies_between() -> None:
+    grid = HexGrid.hexagon(4)
+    centre = grid.centre
+    assert len(grid.within(centre, 1)) == 6 and len(grid.within(centre, 2)) == 18
+    corner = grid.parse("a9")
+    assert sorted(grid.name(c) for c in grid.within(corner, 1)) == ["a8", "b8", "b9"]
+    assert sorted(grid.name(c) for c in grid.within(corner, 2)) == ["a7", "a8", "b7", "b8", "b9", "c7", "c8", "c9"]
+    with pytest.raises(ValueError):
+        grid.within((0, 0), 2)
+
+
+def test_paths_pass_only_the_cells_allowed_on_the_way() -> None:
+    grid = HexGrid.hexagon(4)
+    e5, e3, e4, f4 = (grid.parse(n) for n in ("e5", "e3", "e4", "f4"))
+
+    def free(cell: tuple[int, int]) -> bool:
+        return True
+
+    def blocked(cell: tuple[int, int]) -> bool:
+        return cell not in (e4, f4)
+
+    assert grid.path_steps(e5, e3, 2, free) == 2
+    assert grid.path_steps(e5, e3, 1, free) is None
+    # e4 and f4 (both neighbours of e5 and of e3) are blocked: the way round takes 3 steps
+    assert grid.path_steps(e5, e3, 2, blocked) is None
+    assert grid.path_steps(e5, e3, 3, blocked) == 3
+    # a blocked cell may still be the end of the way
+    assert grid.path_steps(e5, e4, 1, blocked) == 1
+    reach = grid.reachable(e5, 1, blocked)
+    assert set(reach) == set(grid.neighbours(e5)) and set(reach.values()) == {1}
+
+
+@given(st.integers(0, 4).map(HexGrid.hexagon), st.data())
+def test_open_board_paths_are_the_hex_distance(grid: HexGrid, data: st.DataObject) -> None:
+    start = data.draw(st.sampled_from(grid.cells()))
+    end = data.draw(st.sampled_from(grid.cells()))
+    found = grid.path_steps(start, end, 8, lambda c: True)
+    assert found == (None if start == end else distance(start, end))

@@ -12,6 +12,7 @@ from pbem.core.options import (
     int_option,
     window_hours_description,
     window_hours_option,
+    yes_no_option,
 )
 
 
@@ -54,3 +55,16 @@ def test_window_hours_are_whole_hours_from_1_to_720() -> None:
     with pytest.raises(BadGameOption, match="option w=0"):
         window_hours_option({"w": "0"}, "w", 12)
     assert window_hours_description("a vote", 12) == "hours to answer a vote, 1 to 720 (default 12); never longer than the turn"
+
+
+@pytest.mark.parametrize(("value", "expected"), [("yes", True), (" Y ", True), ("true", True), ("on", True),
+                                                 ("1", True), ("no", False), ("N", False), ("false", False),
+                                                 ("off", False), ("0", False)])
+def test_yes_no_words(value: str, expected: bool) -> None:
+    assert yes_no_option({"move_any": value}, "move_any", not expected) is expected
+
+
+def test_a_yes_no_option_defaults_and_refuses_other_words() -> None:
+    assert yes_no_option({}, "move_any", False) is False
+    with pytest.raises(BadGameOption, match="option move_any=maybe: give yes or no"):
+        yes_no_option({"move_any": "maybe"}, "move_any", False)
