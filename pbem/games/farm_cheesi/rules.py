@@ -16,12 +16,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any
 
 from pbem.core import Event, GameError, GameRng, IllegalOrder, OrderProblem, Outcome, Phase, Resolution
-from pbem.core.game import BaseGame, TurnShape
-from pbem.core.seats import START, START_DESCRIPTION, first_player
 from pbem.core.dice import describe_dice, is_doublet, opposite_faces, roll_dice
+from pbem.core.game import BaseGame
+from pbem.core.seats import START, START_DESCRIPTION, first_player
 from pbem.games.farm_cheesi.board import (
     ALL_SEATS,
     BOARD,
@@ -52,49 +52,27 @@ from pbem.games.farm_cheesi.plays import (
     root,
     settle,
 )
-from pbem.games.farm_cheesi.state import (
-    CARCASS,
-    FINISH,
-    MAGGOTS,
-    STAGE_BONUS,
-    STAGE_MOVE,
-    STAGE_OVER,
-    FarmState,
-    dump_state,
-    load_state,
-)
-
-if TYPE_CHECKING:
-    from pbem.games.farm_cheesi.grammar import FarmCheesiTransformer
+from pbem.games.farm_cheesi.state import CARCASS, FINISH, MAGGOTS, STAGE_BONUS, STAGE_MOVE, STAGE_OVER, FarmState
 
 SEATS_BY_COUNT: dict[int, tuple[str, ...]] = {2: ("1", "3"), 3: ("1", "2", "3"), 4: ALL_SEATS}
 _YES = {"yes", "y", "true", "on", "1"}
 _NO = {"no", "n", "false", "off", "0"}
 
 
-class FarmCheesi(BaseGame[Any, Any]):
+class FarmCheesi(BaseGame[FarmState, FarmOrder]):
     """The Farm-cheesi game (kind ``farm-cheesi``): see HELP.txt for the rules as played."""
 
-    turn_shape: ClassVar[TurnShape] = TurnShape.SEQUENTIAL
-    has_chance: ClassVar[bool] = True
-    has_hidden_information: ClassVar[bool] = False
-
-    name: ClassVar[str] = "farm-cheesi"
-    title: ClassVar[str] = "Farm-cheesi"
-    min_players: ClassVar[int] = 2
-    max_players: ClassVar[int] = 4
-    terminal_words: ClassVar[Mapping[str, str]] = {
-        "MAGGOT": "a maggot number 1-4",
-        "DIE": "a die value 1-6",
+    name = "farm-cheesi"
+    title = "Farm-cheesi"
+    min_players, max_players = 2, 4
+    has_chance = True
+    declared_options = {
+        "teams": "yes for team play, seats 1+3 against 2+4 (4 players only); default no",
+        START: START_DESCRIPTION,
     }
+    terminal_words = {"MAGGOT": "a maggot number 1-4", "DIE": "a die value 1-6"}
 
     # --- set-up -------------------------------------------------------------
-
-    def transformer(self) -> FarmCheesiTransformer:
-        """Return the transformer that builds orders from ``grammars/farm-cheesi.lark``."""
-        from pbem.games.farm_cheesi.grammar import FarmCheesiTransformer  # lazily: the grammar needs lark
-
-        return FarmCheesiTransformer()
 
     def seat_names(self, players: int) -> tuple[str, ...]:
         """Return the playing seats: ("1", "3") for 2, ("1", "2", "3") for 3, "1".."4" for 4.
@@ -106,25 +84,14 @@ class FarmCheesi(BaseGame[Any, Any]):
         except KeyError:
             raise GameError(f"Farm-cheesi is played by 2, 3 or 4 players, not {players}") from None
 
-    def options(self) -> Mapping[str, str]:
-        """Return the creator options: ``teams`` and ``start``."""
-        return {
-            "teams": "yes for team play, seats 1+3 against 2+4 (4 players only); default no",
-            START: START_DESCRIPTION,
-        }
-
     def setup(self, seats: Sequence[str], options: Mapping[str, str], rng: GameRng) -> FarmState:
         """Return the opening state with the first roll made.
 
         Raises GameError for seats that are not a supported line-up, unknown
         options or bad option values.
         """
-        seats = tuple(seats)
-        if seats not in SEATS_BY_COUNT.values():
-            raise GameError(f"Farm-cheesi seats must be 1,3 or 1,2,3 or 1,2,3,4, not {','.join(seats)}")
-        unknown = sorted(set(options) - set(self.options()))
-        if unknown:
-            raise GameError(f"unknown option {unknown[0]!r}; Farm-cheesi options are: teams, start")
+        seats = self.check_seats(seats)
+        options = self.check_options(options)
         teams = _yes_no(options.get("teams", "no"))
         if teams and len(seats) != 4:
             raise GameError("teams=yes needs 4 players (seats 1+3 against 2+4)")
@@ -155,10 +122,8 @@ class FarmCheesi(BaseGame[Any, Any]):
 
     def validate(self, state: FarmState, seat: str, orders: Sequence[FarmOrder]) -> list[OrderProblem]:
         """Check a seat's whole play against every legal play of the roll (or bonus queue)."""
-        if state.stage == STAGE_OVER:
-            return [OrderProblem(None, "the game is over")]
-        if seat != state.current:
-            return [OrderProblem(None, f"it is not your turn: waiting for seat {state.current}")]
+        if problems := self.turn_problems(state, seat):
+            return problems
         if state.stage == STAGE_BONUS:
             side = side_of(state, seat)
             return check_bonus_orders(side, state.teams, BonusNode(state.maggots, state.bonuses), orders)
@@ -245,14 +210,6 @@ class FarmCheesi(BaseGame[Any, Any]):
     def view(self, state: FarmState, seat: str | None) -> dict[str, Any]:
         """Return the whole (public) position, shaped for the report: nothing in Farm-cheesi is secret."""
         return _view(state, seat)
-
-    def dump(self, state: FarmState) -> dict[str, Any]:
-        """Return the state as JSON-compatible data."""
-        return dump_state(state)
-
-    def load(self, data: Mapping[str, Any]) -> FarmState:
-        """Rebuild a state from :meth:`dump` output."""
-        return load_state(data)
 
 
 # --- helpers: options, prompts, events ----------------------------------------------

@@ -12,12 +12,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any
 
 from pbem.core import Event, GameError, GameRng, IllegalOrder, OrderProblem, Outcome, Phase, Resolution
-from pbem.core.game import BaseGame, TurnShape
 from pbem.core.bag import Bag
-from pbem.core.seats import START, START_DESCRIPTION, first_player, numbered_seats
+from pbem.core.game import BaseGame
+from pbem.core.seats import START, START_DESCRIPTION, first_player
 from pbem.games.three_pyramids.orders import Play
 from pbem.games.three_pyramids.state import (
     COLOURS,
@@ -27,63 +27,34 @@ from pbem.games.three_pyramids.state import (
     ROUNDS,
     SIDES_BY_PLAYERS,
     PyramidsState,
-    dump_state,
     empty_pyramids,
     full_bag,
-    load_state,
 )
 
-if TYPE_CHECKING:
-    from pbem.games.three_pyramids.grammar import PyramidsTransformer
 
-MIN_PLAYERS = 2
-MAX_PLAYERS = 4
-
-
-class ThreePyramids(BaseGame[Any, Any]):
+class ThreePyramids(BaseGame[PyramidsState, Play]):
     """The Three Pyramids game object (stateless; every method is pure)."""
 
-    turn_shape: ClassVar[TurnShape] = TurnShape.SEQUENTIAL
-    has_chance: ClassVar[bool] = True
-    has_hidden_information: ClassVar[bool] = True
-
-    name: ClassVar[str] = "three-pyramids"
-    title: ClassVar[str] = "The Three Pyramids"
-    min_players: ClassVar[int] = MIN_PLAYERS
-    max_players: ClassVar[int] = MAX_PLAYERS
-    terminal_words: ClassVar[Mapping[str, str]] = {
+    name = "three-pyramids"
+    title = "The Three Pyramids"
+    min_players, max_players = 2, 4
+    has_chance = True
+    has_hidden_information = True
+    declared_options = {START: f"{START_DESCRIPTION}; rounds 2 and 3 start with the lowest score"}
+    terminal_words = {
         "PYRAMID": "a pyramid (LEFT, CENTER or RIGHT)",
         "COLOUR": "a colour (red, blue, green, yellow, black or white)",
     }
 
     # --- set up ---------------------------------------------------------
 
-    def transformer(self) -> PyramidsTransformer:
-        """Return the transformer that builds :class:`Play` orders."""
-        from pbem.games.three_pyramids.grammar import PyramidsTransformer  # lazily: the grammar needs lark
-
-        return PyramidsTransformer()
-
-    def seat_names(self, players: int) -> tuple[str, ...]:
-        """Return seats "1".."N"; raises GameError unless 2 <= players <= 4."""
-        return numbered_seats(self.title, players, MIN_PLAYERS, MAX_PLAYERS)
-
-    def options(self) -> Mapping[str, str]:
-        """Return the creator options: ``start``, who plays first in round 1."""
-        return {START: f"{START_DESCRIPTION}; rounds 2 and 3 start with the lowest score"}
-
     def setup(self, seats: Sequence[str], options: Mapping[str, str], rng: GameRng) -> PyramidsState:
         """Return the start of round 1: hands drawn, the first player to play.
 
         Raises GameError for a bad player count or an unknown or bad option.
         """
-        self.seat_names(len(seats))
-        if len(set(seats)) != len(seats):
-            raise GameError(f"seat names must differ: {', '.join(seats)}")
-        unknown = sorted(set(options) - set(self.options()))
-        if unknown:
-            raise GameError(f"unknown option(s) {', '.join(unknown)}; the only option is {START}")
-        first = first_player(seats, options.get(START), rng)
+        seats = self.check_seats(seats)
+        first = first_player(seats, self.check_options(options).get(START), rng)
         state = _new_round_state(tuple(seats), 1, tuple(0 for _ in seats), first)
         state, _ = _deal(state, rng)
         return state
@@ -100,12 +71,8 @@ class ThreePyramids(BaseGame[Any, Any]):
 
         An empty submission is accepted only from a seat that cannot play (a pass).
         """
-        if state.finished:
-            return [OrderProblem(None, "the game is over")]
-        if seat not in state.seats:
-            return [OrderProblem(None, f"there is no seat {seat} in this game")]
-        if seat != state.seat_to_play:
-            return [OrderProblem(None, f"it is not your turn: waiting for seat {state.seat_to_play}")]
+        if problems := self.turn_problems(state, seat):
+            return problems
         if not orders:
             if legal_plays(state, seat):
                 return [OrderProblem(None, "a turn is exactly one PLAY order; you may not pass while you can play")]
@@ -222,14 +189,6 @@ class ThreePyramids(BaseGame[Any, Any]):
             if not state.finished and not state.passed[state.index(reader)]:
                 view["options"] = _options_view(state, reader)
         return view
-
-    def dump(self, state: PyramidsState) -> dict[str, Any]:
-        """Return the full state as JSON-compatible data."""
-        return dump_state(state)
-
-    def load(self, data: Mapping[str, Any]) -> PyramidsState:
-        """Rebuild a state from :meth:`dump` output."""
-        return load_state(data)
 
 
 # --- legality ----------------------------------------------------------------
