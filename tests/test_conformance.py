@@ -5,12 +5,19 @@ submission validates; states round-trip through dump/load; views are JSON
 and the public view is what a stranger sees; a replay from the seed with the
 recorded order text reproduces every state; and one game per kind runs
 through the real runner and database, with reports rendered for every seat.
+
+The rule of hidden information (X3, see ``Game.hidden_variant``): on the
+states of random play, redrawing every secret a seat does not hold changes
+neither the public view, nor the phase, nor which seats get a forced play,
+nor that seat's own view and NMR default. A game that declares hidden
+information must really redraw something.
 """
 
 from __future__ import annotations
 
 import json
 import re
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +32,10 @@ from pbem.turns import TurnRunner
 
 MAX_STEPS = 5_000
 SEEDS = (11, 12)
+HIDDEN_SAMPLES = 80
+"""States checked per game and player count by the hidden-information test (evenly spread)."""
+REDRAWINGS = 4
+"""Hidden variants drawn per state and kept seat."""
 
 
 def player_counts(game: Game[Any, Any]) -> list[int]:
@@ -74,10 +85,16 @@ def play(game: Game[Any, Any], players: int, seed: int) -> tuple[Any, list[dict[
     return state, history, states
 
 
+@cache
+def played(kind: str, players: int, seed: int) -> tuple[Any, list[dict[str, list[str]]], list[Any]]:
+    """:func:`play` once per kind, player count and seed in a test session (states are immutable)."""
+    return play(find_game(kind), players, seed)
+
+
 @pytest.mark.parametrize(("kind", "players", "seed"), cases())
 def test_random_legal_play_reaches_a_valid_end_and_replays(kind: str, players: int, seed: int) -> None:
     game = find_game(kind)
-    final, history, states = play(game, players, seed)
+    final, history, states = played(kind, players, seed)
     outcome = game.outcome(final)
     assert outcome is not None
     assert set(outcome.winners) <= set(game.seat_names(players))
@@ -143,3 +160,53 @@ def test_no_order_word_is_a_command_word(kind: str) -> None:
     words = {word.upper() for word in re.findall(r'"([A-Za-z]+)"i?', path.read_text(encoding="utf-8"))}
     assert words, f"no order words found in {path}"
     assert words & RESERVED_WORDS == set()
+
+
+def forced_seats(game: Game[Any, Any], state: Any) -> tuple[str, ...] | None:
+    """The seats of the phase that the service would play for (None once the game is over)."""
+    if game.outcome(state) is not None:
+        return None
+    return tuple(seat for seat in game.phase(state).seats if game.forced_orders(state, seat) is not None)
+
+
+def what_everyone_sees(game: Game[Any, Any], state: Any) -> tuple[Any, ...]:
+    """The public view, the outcome, the phase and who is played for: what redrawing secrets must not change."""
+    over = game.outcome(state) is not None
+    return game.view(state, None), game.outcome(state), None if over else game.phase(state), forced_seats(game, state)
+
+
+def what_a_seat_knows(game: Game[Any, Any], state: Any, seat: str) -> tuple[Any, ...]:
+    """A seat's own view and, while the game goes on, its NMR default."""
+    over = game.outcome(state) is not None
+    return game.view(state, seat), None if over else [str(o) for o in game.default_orders(state, seat)]
+
+
+@pytest.mark.parametrize(("kind", "players"), [(kind, players) for kind in sorted(GAMES)
+                                                for players in player_counts(find_game(kind))])
+def test_what_the_service_does_by_itself_never_depends_on_a_secret(kind: str, players: int) -> None:
+    game = find_game(kind)
+    seats = game.seat_names(players)
+    _, _, states = played(kind, players, SEEDS[0])
+    sampled = states[:: max(1, len(states) // HIDDEN_SAMPLES)] + [states[-1]]
+    rng = GameRng(7)
+    redrawn = 0
+    for step, state in enumerate(sampled):
+        public = what_everyone_sees(game, state)
+        for keep in (*seats, None):
+            known = what_a_seat_knows(game, state, keep) if keep is not None else None
+            for _ in range(REDRAWINGS):
+                variant = game.hidden_variant(state, keep, rng)
+                if variant == state:
+                    continue
+                redrawn += 1
+                assert what_everyone_sees(game, variant) == public, (
+                    f"{kind}: redrawing the secrets {keep or 'nobody'} does not hold changes the public view, "
+                    f"the phase or which seats the service plays for (sample {step})")
+                if keep is not None:
+                    assert what_a_seat_knows(game, variant, keep) == known, (
+                        f"{kind}: redrawing the others' secrets changes what seat {keep} sees or its NMR default "
+                        f"(sample {step})")
+    if game.facts().has_hidden_information:
+        assert redrawn > 0, f"{kind} declares hidden information, but hidden_variant never redrew a secret"
+    else:
+        assert redrawn == 0, f"{kind} declares no hidden information, yet hidden_variant changed the state"

@@ -14,7 +14,7 @@ sample from it with the injected RNG, so a stored seed replays every draw.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from pbem.core.errors import PbemError
@@ -179,6 +179,23 @@ class Bag:
         """
         drawn, rest = self.draw(1, rng)
         return drawn[0], rest
+
+    # --- hidden information -----------------------------------------------
+
+    def redeal(self, hands: Sequence[Bag], rng: GameRng) -> tuple[tuple[Bag, ...], Bag]:
+        """Deal ``hands`` again at random from all their cubes and this bag's.
+
+        Returns hands of the same sizes, in the same order, and the bag of the
+        cubes left over: a world in which whoever saw none of these cubes sees
+        the same counts (the basis of a game's ``hidden_variant``). Every cube
+        stays in play; the draws come from ``rng``.
+        """
+        pool = sum(hands, self)
+        dealt: list[Bag] = []
+        for hand in hands:
+            drawn, pool = pool.draw(hand.size, rng)
+            dealt.append(Bag.of(drawn))
+        return tuple(dealt), pool
 
     # --- storing --------------------------------------------------------
 

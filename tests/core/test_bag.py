@@ -155,3 +155,18 @@ def test_drawing_then_returning_restores_the_bag(bag: Bag, seed: int, data: st.D
     assert bag.contains(drawn)
     assert rest.add(drawn) == bag
     assert Bag.from_json(rest.to_json()) == rest
+
+
+def test_redealing_keeps_the_hand_sizes_and_every_cube_and_changes_the_hands() -> None:
+    bag = Bag.filled(COLOURS, 9)
+    rng = GameRng(4)
+    first, bag = bag.draw(10, rng)
+    second, bag = bag.draw(3, rng)
+    hands = (Bag.of(first), Bag.of(second), Bag())
+    seen = set()
+    for seed in range(20):
+        dealt, rest = bag.redeal(hands, GameRng(seed))
+        assert [h.size for h in dealt] == [10, 3, 0]
+        assert sum(dealt, rest) == Bag.filled(COLOURS, 9)
+        seen.add(dealt)
+    assert len(seen) == 20

@@ -31,6 +31,9 @@ from pbem.games.three_pyramids.state import (
     full_bag,
 )
 
+REDEAL_TRIES = 100
+"""How often :meth:`ThreePyramids.hidden_variant` deals again to keep the seat to play able to play."""
+
 
 class ThreePyramids(BaseGame[PyramidsState, Play]):
     """The Three Pyramids game object (stateless; every method is pure)."""
@@ -149,6 +152,29 @@ class ThreePyramids(BaseGame[PyramidsState, Play]):
     def scores(self, state: PyramidsState) -> dict[str, int]:
         """Return each seat's place on the score track."""
         return dict(zip(state.seats, state.scores, strict=True))
+
+    # --- hidden information -------------------------------------------------
+
+    def hidden_variant(self, state: PyramidsState, keep: str | None, rng: GameRng) -> PyramidsState:
+        """Return ``state`` with every hand but ``keep``'s dealt again from the cubes
+        ``keep`` cannot see (those hands and the bag), each hand its size.
+
+        What the table knows stays true: the seat to play can play (else the
+        service would have passed it), so a redeal that leaves it none is drawn
+        again (at most ``REDEAL_TRIES`` times, then the hands stay as they are); a
+        seat that passed keeps its hand (at most one cube, which its pass showed
+        to fit no pyramid then).
+        """
+        hidden = [i for i, seat in enumerate(state.seats) if seat != keep and not state.passed[i]]
+        for _ in range(REDEAL_TRIES):
+            dealt, bag = state.bag.redeal([state.hands[i] for i in hidden], rng)
+            hands = list(state.hands)
+            for i, hand in zip(hidden, dealt, strict=True):
+                hands[i] = hand
+            variant = replace(state, hands=tuple(hands), bag=bag)
+            if state.finished or legal_plays(variant, variant.seat_to_play):
+                return variant
+        return state
 
     # --- showing ----------------------------------------------------------
 
