@@ -3,7 +3,9 @@
 Three rounds. Each round every player draws 10 cubes from the bag into a
 hidden hand; then, in turn, each plays one or two cubes to his own side of one
 of the three pyramids. A player who cannot play passes for the rest of the
-round (the service passes him by itself). When everybody has passed each
+round (the service passes him by itself: a pass is public by the rules; a
+seat with a single legal play is still asked for it, since playing it for him
+would tell the table about his hidden hand). When everybody has passed each
 pyramid is scored: 12 points for the most cubes on it (all tied players), one
 point a cube for the others. All cubes then go back into the bag.
 """
@@ -91,11 +93,10 @@ class ThreePyramids(BaseGame[PyramidsState, Play]):
         return plays[:1]
 
     def forced_orders(self, state: PyramidsState, seat: str) -> list[Play] | None:
-        """Return the only legal play if there is exactly one, [] (a pass) if none, else None."""
-        plays = legal_plays(state, seat)
-        if len(plays) > 1:
-            return None
-        return plays
+        """Return [] (a pass) for a seat that cannot play, else None: the pass is public by
+        the rules, but playing a seat's only legal play for it would tell everyone about
+        its hidden hand, so the seat is asked even then."""
+        return None if legal_plays(state, seat) else []
 
     def submission_summary(self, state: PyramidsState, seat: str, orders: Sequence[Play]) -> str:
         """Return what stays in the hand after the play, e.g. "7 cubes stay in your hand"."""
