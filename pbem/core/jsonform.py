@@ -5,7 +5,9 @@ JSON data and :func:`from_json` rebuilds it from that data and the field
 annotations, so a game needs no dump or load code of its own:
 
 - a dataclass becomes a dict of its fields (a field missing from the data
-  takes its default, so a field added later still loads older dumps);
+  takes its default, so a field added later still loads older dumps; a field
+  declared with :func:`added_field` is left out while it holds its default,
+  so states that do not use it dump exactly as they were stored before);
 - tuples and lists become lists, frozensets and sets sorted lists, mappings
   dicts, a :class:`~fractions.Fraction` its ``"p/q"`` text, an enum its value;
 - a class with ``to_json()`` and a ``from_json(data)`` classmethod (a
@@ -28,8 +30,19 @@ from functools import cache
 from typing import Any
 
 
+_ADDED = "pbem.jsonform.added"
+
+
 class JsonFormError(ValueError):
     """Data that does not fit the type it is loaded as."""
+
+
+def added_field(default: Any) -> Any:
+    """Declare a state field added after games were stored: it takes ``default`` when
+    missing from the data, and :func:`to_json` leaves it out while it equals
+    ``default`` (an immutable value), so a state that does not use it has the JSON
+    form it had before the field existed."""
+    return dataclasses.field(default=default, metadata={_ADDED: True})
 
 
 def to_json(value: Any) -> Any:
@@ -38,7 +51,8 @@ def to_json(value: Any) -> Any:
     if to is not None and not isinstance(value, type):
         return to()
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: to_json(getattr(value, f.name)) for f in dataclasses.fields(value)}
+        return {f.name: to_json(getattr(value, f.name)) for f in dataclasses.fields(value)
+                if not (f.metadata.get(_ADDED) and getattr(value, f.name) == f.default)}
     if isinstance(value, (tuple, list)):
         return [to_json(item) for item in value]
     if isinstance(value, (frozenset, set)):

@@ -14,7 +14,7 @@ import pytest
 from pbem.core import GameError, OrderProblem, Phase
 from pbem.core.bag import Bag
 from pbem.core.game import BaseGame
-from pbem.core.jsonform import JsonFormError, from_json, to_json
+from pbem.core.jsonform import JsonFormError, added_field, from_json, to_json
 
 
 class Colour(enum.Enum):
@@ -82,6 +82,19 @@ def test_a_field_missing_from_older_data_takes_its_default() -> None:
     data = to_json(TABLE)
     del data["added_later"]
     assert from_json(Table, data) == TABLE
+
+
+@dataclass(frozen=True)
+class Grown:
+    seats: tuple[str, ...]
+    held: tuple[int, ...] = added_field(())
+
+
+def test_a_field_added_later_is_left_out_while_it_holds_its_default() -> None:
+    assert to_json(Grown(("1",))) == {"seats": ["1"]}  # as stored before the field existed
+    assert from_json(Grown, {"seats": ["1"]}) == Grown(("1",))
+    assert to_json(Grown(("1",), (10,))) == {"seats": ["1"], "held": [10]}
+    assert from_json(Grown, {"seats": ["1"], "held": [10]}) == Grown(("1",), (10,))
 
 
 @pytest.mark.parametrize(("change", "message"), [
