@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from pbem.core import GameError
+from pbem.core.jsonform import added_field
 
 CARCASS = -1
 FINISH = 71
@@ -33,7 +34,9 @@ class FarmState:
     seat whose turn it is, ``stage`` what it must send (``move``: play the
     ``roll``; ``bonus``: use the ``bonuses`` queue, first one first; ``over``).
     ``doublets`` counts the doublets rolled so far in this turn, the current
-    roll included. ``turn`` counts players' turns from 1.
+    roll included. ``turn`` counts players' turns from 1. ``held`` are the 10
+    bonuses for reaching HOME earned in this turn and waiting for its end
+    (after every re-roll a doublet gives), first earned first.
     """
 
     seats: tuple[str, ...]
@@ -46,6 +49,7 @@ class FarmState:
     bonuses: tuple[int, ...]
     turn: int
     winners: tuple[str, ...] = ()
+    held: tuple[int, ...] = added_field(())
 
     def index(self, seat: str) -> int:
         """Return the position of ``seat`` in :attr:`seats`; raise GameError if it does not play."""
