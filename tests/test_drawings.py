@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 from xml.etree import ElementTree
 
@@ -19,6 +20,7 @@ import pytest
 from pbem.core import Game, GameRng
 from pbem.games import GAMES, find_game
 from pbem.pictures import MissingDrawing, alt_text, draw_svg, drawing_for, picture, svg_to_png
+from new_game import copy_example, registered
 from png_check import decode_png
 from test_conformance import play
 
@@ -76,9 +78,11 @@ def test_changing_what_a_seat_may_not_see_leaves_its_picture_unchanged(kind: str
         assert hidden_changes > 0
 
 
-def test_a_registered_game_without_a_drawing_fails(tiny_game: str) -> None:
-    with pytest.raises(MissingDrawing, match="drawing.py"):
-        test_every_seat_and_the_public_get_a_picture_that_parses(tiny_game)
+def test_a_registered_game_without_a_drawing_fails(tmp_path: Path) -> None:
+    copy_example(tmp_path, "undrawn_game", "undrawn-game", leave_out=["drawing.py"])
+    with registered(tmp_path, "undrawn_game", "undrawn-game") as kind:
+        with pytest.raises(MissingDrawing, match="drawing.py"):
+            test_every_seat_and_the_public_get_a_picture_that_parses(kind)
 
 
 def test_a_picture_for_mail_is_small_and_carries_its_alt_text() -> None:
