@@ -1,28 +1,39 @@
 """The game base class: sensible defaults for the :class:`~pbem.core.protocol.Game`
 protocol, and the game's facts declared as data.
 
-A game subclasses :class:`BaseGame` and overrides only what differs (the model
-is python-chess's variant hooks). A simple game writes ``setup``, ``phase``,
-``validate``, ``resolve``, ``outcome``, ``view`` and its orders; everything
-else has a default here:
+A game subclasses :class:`BaseGame`, naming its state and order types
+(``class Tiny(BaseGame[TinyState, Add])``), and overrides only what differs
+(the model is python-chess's variant hooks). A simple game writes ``setup``,
+``phase``, ``validate`` (starting with :meth:`BaseGame.turn_problems`),
+``resolve``, ``outcome``, ``view`` and its orders; everything else has a
+default here:
 
 - ``seat_names``: ``"1"`` .. ``"N"``, checked against the player counts;
-- ``options``: the ``declared_options`` ClassVar; :meth:`BaseGame.check_options`
-  refuses an unknown one (the one place that does);
+  :meth:`BaseGame.check_seats` checks the seats ``setup`` is given;
+- ``options``: the ``declared_options`` class attribute;
+  :meth:`BaseGame.check_options` refuses an unknown one (the one place that does);
 - ``default_orders`` ``[]``, ``forced_orders`` ``None``,
-  ``submission_summary`` ``""``, ``scores`` all 0;
-- ``dump``/``load`` for states that are flat dataclasses (override otherwise);
+  ``submission_summary`` ``""``, ``scores`` all 0, ``hidden_variant`` the
+  state itself (a game with ``has_hidden_information`` must override it);
+- ``dump``/``load``: the state by its field types (:mod:`pbem.core.jsonform`);
+  the state class is ``state_class`` or the first type argument of the base;
 - ``help``: the file ``HELP.txt`` beside the game's rules module;
 - ``grammar``: ``<package>/grammar.lark`` (which may ``%import common (...)``
   from the shared ``pbem/grammars/common.lark``);
-- ``transformer``: the class named by ``transformer_class``
-  (``"module:Class"``, imported lazily so the rules stay free of lark).
+- ``transformer``: the one ``OrdersTransformer`` in ``<package>/grammar.py``
+  (or ``transformer_class``, ``"module:Class"``), imported lazily so the rules
+  stay free of lark.
+
+The facts (``turn_shape``, ``has_chance``, ``has_hidden_information``,
+``is_cooperative``, the player counts) are what shared tests branch on;
+``quick_options`` are creator options for a short game and ``rules_version``
+is raised by a rules change that alters outcomes.
 
 A game package by convention holds ``rules.py`` (the game class), ``state.py``,
 ``orders.py``, ``grammar.py`` (the transformer), ``grammar.lark``, ``HELP.txt``,
 ``templates/`` (report.txt.j2 extending ``common/report.txt.j2``, optionally
 report.html.j2 and partials, all named ``<kind>/<file>`` in templates) and
-``drawing.py`` (its pictures).
+``drawing.py`` (its pictures); ``tests/support/tiny`` is the example.
 """
 
 from __future__ import annotations
@@ -71,7 +82,8 @@ class GameFacts:
 
 
 class BaseGame(Generic[S, O]):
-    """Defaults for every member of the game protocol but the rules themselves."""
+    """Defaults for every member of the game protocol but the rules themselves, and
+    the game's facts as class attributes (see the module docstring)."""
 
     name: ClassVar[str]
     title: ClassVar[str]
