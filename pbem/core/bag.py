@@ -180,23 +180,6 @@ class Bag:
         drawn, rest = self.draw(1, rng)
         return drawn[0], rest
 
-    # --- hidden information -----------------------------------------------
-
-    def redeal(self, hands: Sequence[Bag], rng: GameRng) -> tuple[tuple[Bag, ...], Bag]:
-        """Deal ``hands`` again at random from all their cubes and this bag's.
-
-        Returns hands of the same sizes, in the same order, and the bag of the
-        cubes left over: a world in which whoever saw none of these cubes sees
-        the same counts (the basis of a game's ``hidden_variant``). Every cube
-        stays in play; the draws come from ``rng``.
-        """
-        pool = sum(hands, self)
-        dealt: list[Bag] = []
-        for hand in hands:
-            drawn, pool = pool.draw(hand.size, rng)
-            dealt.append(Bag.of(drawn))
-        return tuple(dealt), pool
-
     # --- storing --------------------------------------------------------
 
     def to_json(self) -> dict[str, int]:
@@ -207,3 +190,20 @@ class Bag:
     def from_json(cls, data: Mapping[str, int]) -> Bag:
         """Rebuild a bag stored with :meth:`to_json`. Raises :class:`BagError` for bad counts."""
         return cls.from_counts(data)
+
+
+def redeal(bags: Sequence[Bag], rng: GameRng) -> tuple[Bag, ...]:
+    """Pour the cubes of ``bags`` together and deal them out again at random, each new bag as
+    large as the one it replaces.
+
+    The hidden-information hook of a game uses it: the hands and the bag a seat cannot see are
+    redealt, so every count that is public stays as it was while the contents are redrawn.
+    """
+    pool = Bag()
+    for bag in bags:
+        pool = pool.add(bag)
+    dealt: list[Bag] = []
+    for bag in bags:
+        drawn, pool = pool.draw(bag.size, rng)
+        dealt.append(Bag.of(drawn))
+    return tuple(dealt)

@@ -17,7 +17,7 @@ from dataclasses import replace
 from typing import Any
 
 from pbem.core import Event, GameError, GameRng, IllegalOrder, OrderProblem, Outcome, Phase, Resolution
-from pbem.core.bag import Bag
+from pbem.core.bag import Bag, redeal
 from pbem.core.game import BaseGame
 from pbem.core.seats import START, START_DESCRIPTION, first_player
 from pbem.games.three_pyramids.orders import Play
@@ -168,7 +168,7 @@ class ThreePyramids(BaseGame[PyramidsState, Play]):
         """
         hidden = [i for i, seat in enumerate(state.seats) if seat != keep and not state.passed[i]]
         for _ in range(REDEAL_TRIES):
-            dealt, bag = state.bag.redeal([state.hands[i] for i in hidden], rng)
+            bag, *dealt = redeal([state.bag, *(state.hands[i] for i in hidden)], rng)
             hands = list(state.hands)
             for i, hand in zip(hidden, dealt, strict=True):
                 hands[i] = hand
