@@ -94,11 +94,11 @@ class BaseGame(Generic[S, O]):
     has_hidden_information: ClassVar[bool] = False
     is_cooperative: ClassVar[bool] = False
     declared_options: ClassVar[Mapping[str, str]] = {}
+    quick_options: ClassVar[Mapping[str, str]] = {}
+    rules_version: ClassVar[int] = 1
     terminal_words: ClassVar[Mapping[str, str]] = {}
     transformer_class: ClassVar[str] = ""
     state_class: ClassVar[type | None] = None
-    rules_version: ClassVar[int] = 1
-    quick_options: ClassVar[Mapping[str, str]] = {}
 
     @classmethod
     def facts(cls) -> GameFacts:
