@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pytest
 
-from pbem import games
 from pbem.store import Database, open_database
 from pbem.turns import TurnRunner
 
@@ -17,12 +16,11 @@ sys.path.insert(0, str(Path(__file__).parent / "support"))
 
 @pytest.fixture
 def tiny_game() -> Iterator[str]:
-    """Register the test-only game kind ``tiny`` for the duration of a test."""
-    games.GAMES["tiny"] = "tiny.rules:TinyGame"
-    games.find_game.cache_clear()
-    yield "tiny"
-    del games.GAMES["tiny"]
-    games.find_game.cache_clear()
+    """Register the test-only game kind ``tiny`` (tests/support/tiny) for the duration of a test."""
+    from new_game import TINY, registered
+
+    with registered(TINY.parent, "tiny", "tiny") as kind:
+        yield kind
 
 
 @pytest.fixture

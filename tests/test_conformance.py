@@ -5,16 +5,24 @@ submission validates; states round-trip through dump/load; views are JSON
 and the public view is what a stranger sees; a replay from the seed with the
 recorded order text reproduces every state; and one game per kind runs
 through the real runner and database, with reports rendered for every seat.
+
+The rule of hidden information (X3, see ``Game.hidden_variant`` and
+tests/support/hidden_invariance.py): on the states of random play, redrawing
+every secret a seat does not hold changes neither the public view, nor the
+phase, nor which seats get a forced play, nor that seat's own view and NMR
+default. A game that declares hidden information must really redraw something.
 """
 
 from __future__ import annotations
 
 import json
 import re
+from functools import cache
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hidden_invariance import check_hidden_variants
 
 from pbem.core import Game, GameRng, OutcomeKind
 from pbem.core.game import TurnShape
@@ -25,6 +33,10 @@ from pbem.turns import TurnRunner
 
 MAX_STEPS = 5_000
 SEEDS = (11, 12)
+HIDDEN_SAMPLES = 80
+"""States checked per game and player count by the hidden-information test (evenly spread)."""
+REDRAWINGS = 4
+"""Hidden variants drawn per state and kept seat."""
 
 
 def player_counts(game: Game[Any, Any]) -> list[int]:
@@ -74,10 +86,16 @@ def play(game: Game[Any, Any], players: int, seed: int) -> tuple[Any, list[dict[
     return state, history, states
 
 
+@cache
+def played(kind: str, players: int, seed: int) -> tuple[Any, list[dict[str, list[str]]], list[Any]]:
+    """:func:`play` once per kind, player count and seed in a test session (states are immutable)."""
+    return play(find_game(kind), players, seed)
+
+
 @pytest.mark.parametrize(("kind", "players", "seed"), cases())
 def test_random_legal_play_reaches_a_valid_end_and_replays(kind: str, players: int, seed: int) -> None:
     game = find_game(kind)
-    final, history, states = play(game, players, seed)
+    final, history, states = played(kind, players, seed)
     outcome = game.outcome(final)
     assert outcome is not None
     assert set(outcome.winners) <= set(game.seat_names(players))
@@ -172,3 +190,20 @@ def test_an_undeclared_command_word_among_the_orders_fails(tiny_game: str, tmp_p
     monkeypatch.setattr(type(game), "command_words_as_orders", frozenset({"CHECK", "STATUS"}))
     with pytest.raises(AssertionError, match="its grammar does not use"):
         test_no_order_word_is_a_command_word_but_those_the_game_declares(tiny_game)
+
+
+@pytest.mark.parametrize(("kind", "players"), [(kind, players) for kind in sorted(GAMES)
+                                                for players in player_counts(find_game(kind))])
+def test_what_the_service_does_by_itself_never_depends_on_a_secret(kind: str, players: int) -> None:
+    game = find_game(kind)
+    _, _, states = played(kind, players, SEEDS[0])
+    sampled = states[:: max(1, len(states) // HIDDEN_SAMPLES)] + [states[-1]]
+    seats = game.seat_names(players)
+    if not game.facts().has_hidden_information:
+        rng = GameRng(7)
+        assert all(game.hidden_variant(state, keep, rng) == state for state in sampled for keep in (*seats, None)), (
+            f"{kind} declares no hidden information, yet hidden_variant changed the state")
+        return
+    redrawn = sum(check_hidden_variants(game, state, seats, seed=step, variants=REDRAWINGS)
+                  for step, state in enumerate(sampled))
+    assert redrawn > 0, f"{kind} declares hidden information, but hidden_variant never redrew a secret"

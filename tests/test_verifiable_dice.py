@@ -165,15 +165,16 @@ def test_replay_names_the_rules_versions_instead_of_reporting_a_mismatch(
     monkeypatch.setattr(game_class, "resolve", changed_rules)
     different = runner.upgrade_check()
     assert [r.game for r in different] == ["fc"]  # changed outcomes without a version bump are flagged
-    monkeypatch.setattr(game_class, "rules_version", 2, raising=False)
+    old, new = game_class.rules_version, game_class.rules_version + 1
+    monkeypatch.setattr(game_class, "rules_version", new)
     assert runner.upgrade_check() == []
     play(runner, "fc", 2)
-    assert runner.info("fc").row.rules_version == 2
+    assert runner.info("fc").row.rules_version == new
     replay = runner.replay("fc")
     assert replay.is_identical, replay.mismatches
     after = len(runner.history("fc"))
-    assert replay.versions == [f"turns 1-{before}: rules version 1, generator version 2",
-                               f"turns {before + 1}-{after}: rules version 2, generator version 2"]
+    assert replay.versions == [f"turns 1-{before}: rules version {old}, generator version 2",
+                               f"turns {before + 1}-{after}: rules version {new}, generator version 2"]
 
 
 def test_the_first_report_lists_the_setup_draws_and_verify_checks_them(runner: TurnRunner, db: Database) -> None:

@@ -1,30 +1,41 @@
 """The game base class: sensible defaults for the :class:`~pbem.core.protocol.Game`
 protocol, and the game's facts declared as data.
 
-A game subclasses :class:`BaseGame` and overrides only what differs (the model
-is python-chess's variant hooks). A simple game writes ``setup``, ``phase``,
-``validate``, ``resolve``, ``outcome``, ``view`` and its orders; everything
-else has a default here:
+A game subclasses :class:`BaseGame`, naming its state and order types
+(``class Tiny(BaseGame[TinyState, Add])``), and overrides only what differs
+(the model is python-chess's variant hooks). A simple game writes ``setup``,
+``phase``, ``validate`` (starting with :meth:`BaseGame.turn_problems`),
+``resolve``, ``outcome``, ``view`` and its orders; everything else has a
+default here:
 
 - ``seat_names``: ``"1"`` .. ``"N"``, checked against the player counts;
-- ``options``: the ``declared_options`` ClassVar; :meth:`BaseGame.check_options`
-  refuses an unknown one (the one place that does);
+  :meth:`BaseGame.check_seats` checks the seats ``setup`` is given;
+- ``options``: the ``declared_options`` class attribute;
+  :meth:`BaseGame.check_options` refuses an unknown one (the one place that does);
 - ``owed_orders``: the owing seats' orders for ``resolve``, once ``validate`` accepts
   them (an empty entry, NOORDERS, standing for the NMR default);
 - ``default_orders`` ``[]``, ``forced_orders`` ``None``,
-  ``submission_summary`` ``""``, ``scores`` all 0;
-- ``dump``/``load`` for states that are flat dataclasses (override otherwise);
+  ``submission_summary`` ``""``, ``scores`` all 0, ``hidden_variant`` the
+  state itself (a game with ``has_hidden_information`` must override it);
+- ``dump``/``load``: the state by its field types (:mod:`pbem.core.jsonform`);
+  the state class is ``state_class`` or the first type argument of the base;
 - ``help``: the file ``HELP.txt`` beside the game's rules module;
 - ``grammar``: ``<package>/grammar.lark`` (which may ``%import common (...)``
   from the shared ``pbem/grammars/common.lark``);
-- ``transformer``: the class named by ``transformer_class``
-  (``"module:Class"``, imported lazily so the rules stay free of lark).
+- ``transformer``: the one ``OrdersTransformer`` in ``<package>/grammar.py``
+  (or ``transformer_class``, ``"module:Class"``), imported lazily so the rules
+  stay free of lark.
+
+The facts (``turn_shape``, ``has_chance``, ``has_hidden_information``,
+``is_cooperative``, the player counts) are what shared tests branch on;
+``quick_options`` are creator options for a short game and ``rules_version``
+is raised by a rules change that alters outcomes.
 
 A game package by convention holds ``rules.py`` (the game class), ``state.py``,
 ``orders.py``, ``grammar.py`` (the transformer), ``grammar.lark``, ``HELP.txt``,
 ``templates/`` (report.txt.j2 extending ``common/report.txt.j2``, optionally
 report.html.j2 and partials, all named ``<kind>/<file>`` in templates) and
-``drawing.py`` (its pictures).
+``drawing.py`` (its pictures); ``tests/support/tiny`` is the example.
 """
 
 from __future__ import annotations
@@ -32,15 +43,18 @@ from __future__ import annotations
 import dataclasses
 import enum
 import sys
+import typing
 from collections.abc import Mapping, Sequence
-from functools import cached_property
+from functools import cache, cached_property
 from importlib import import_module
 from pathlib import Path
 from typing import Any, ClassVar, Generic, TypeVar
 
 from pbem.core.errors import GameError, IllegalOrder
+from pbem.core.jsonform import JsonFormError, from_json, to_json
 from pbem.core.protocol import OrderProblem, Outcome, Score
 from pbem.core.rng import GameRng
+from pbem.core.seats import numbered_seats
 
 S = TypeVar("S")
 O = TypeVar("O")
@@ -70,7 +84,8 @@ class GameFacts:
 
 
 class BaseGame(Generic[S, O]):
-    """Defaults for every member of the game protocol but the rules themselves."""
+    """Defaults for every member of the game protocol but the rules themselves, and
+    the game's facts as class attributes (see the module docstring)."""
 
     name: ClassVar[str]
     title: ClassVar[str]
@@ -81,6 +96,8 @@ class BaseGame(Generic[S, O]):
     has_hidden_information: ClassVar[bool] = False
     is_cooperative: ClassVar[bool] = False
     declared_options: ClassVar[Mapping[str, str]] = {}
+    quick_options: ClassVar[Mapping[str, str]] = {}
+    rules_version: ClassVar[int] = 1
     terminal_words: ClassVar[Mapping[str, str]] = {}
     transformer_class: ClassVar[str] = ""
     state_class: ClassVar[type | None] = None
@@ -106,17 +123,35 @@ class BaseGame(Generic[S, O]):
         return str(self.package_dir() / "grammar.lark")
 
     def transformer(self) -> Any:
-        """Return a new transformer of ``transformer_class`` (``"module:Class"``)."""
-        if not self.transformer_class:
-            raise NotImplementedError(f"{self.name}: set transformer_class or override transformer()")
-        module_name, class_name = self.transformer_class.split(":")
-        return getattr(import_module(module_name), class_name)()
+        """Return a new transformer for the game's orders: the class named by
+        ``transformer_class`` (``"module:Class"``), else the one
+        :class:`~pbem.core.transformer.OrdersTransformer` subclass defined in the
+        package's ``grammar`` module (imported only now: it needs lark)."""
+        if self.transformer_class:
+            module_name, class_name = self.transformer_class.split(":")
+            return getattr(import_module(module_name), class_name)()
+        from pbem.core.transformer import OrdersTransformer  # lazily: lark only where orders are parsed
+
+        module = import_module(f"{self.__module__.rpartition('.')[0]}.grammar")
+        found = [value for value in vars(module).values() if isinstance(value, type)
+                 and issubclass(value, OrdersTransformer) and value.__module__ == module.__name__]
+        if len(found) != 1:
+            raise NotImplementedError(f"{self.name}: {module.__name__} defines {len(found)} OrdersTransformer "
+                                      "classes, not one: set transformer_class")
+        return found[0]()
 
     def seat_names(self, players: int) -> tuple[str, ...]:
         """Return seats ``"1"`` .. ``"N"``; raises GameError for a bad player count."""
-        if not self.min_players <= players <= self.max_players:
-            raise GameError(f"{self.title} is for {self.min_players} to {self.max_players} players, not {players}")
-        return tuple(str(number) for number in range(1, players + 1))
+        return numbered_seats(self.title, players, self.min_players, self.max_players)
+
+    def check_seats(self, seats: Sequence[str]) -> tuple[str, ...]:
+        """Return ``seats`` as a tuple; raises GameError unless they are the game's
+        seats for that many players (:meth:`seat_names`), in that order."""
+        expected = self.seat_names(len(seats))
+        if tuple(seats) != expected:
+            raise GameError(f"{self.title} seats for {len(seats)} players are {', '.join(expected)}, "
+                            f"not {', '.join(seats) or 'none'}")
+        return expected
 
     def options(self) -> Mapping[str, str]:
         """Return the creator options this game accepts (``declared_options``)."""
@@ -165,17 +200,25 @@ class BaseGame(Generic[S, O]):
         return None
 
     def dump(self, state: S) -> dict[str, Any]:
-        """Return a dataclass state as JSON-compatible data (tuples become lists)."""
-        if not dataclasses.is_dataclass(state):
-            raise NotImplementedError(f"{self.name}: override dump() for a non-dataclass state")
-        return {f.name: _to_json(getattr(state, f.name)) for f in dataclasses.fields(state)}
+        """Return the state as JSON-compatible data (:func:`pbem.core.jsonform.to_json`)."""
+        data: dict[str, Any] = to_json(state)
+        return data
 
     def load(self, data: Mapping[str, Any]) -> S:
-        """Rebuild a ``state_class`` state from :meth:`dump` output (lists become tuples)."""
-        if self.state_class is None:
-            raise NotImplementedError(f"{self.name}: set state_class or override load()")
-        state: S = self.state_class(**{k: _from_json(v) for k, v in data.items()})
+        """Rebuild a state from :meth:`dump` output, guided by the field types of the
+        state class (:func:`pbem.core.jsonform.from_json`); raises GameError for data
+        that is not such a state."""
+        try:
+            state: S = from_json(self.state_type(), data)
+        except JsonFormError as error:
+            raise GameError(f"not a {self.title} state: {error}") from error
         return state
+
+    @classmethod
+    def state_type(cls) -> type:
+        """Return the class of the game's states: ``state_class``, else the first type
+        argument of the game's base (``class Tiny(BaseGame[TinyState, Add])``)."""
+        return cls.state_class or _state_type_of(cls)
 
     def help(self) -> str:
         """Return the text of ``HELP.txt`` in the game's package."""
@@ -190,8 +233,10 @@ class BaseGame(Generic[S, O]):
         is not ``seat``'s turn; ``[]`` when ``seat`` may submit orders now."""
         if self.outcome(state) is not None:
             return [OrderProblem(None, "the game is over")]
-        if seat not in self.phase(state).seats:  # type: ignore[attr-defined]
-            return [OrderProblem(None, f"seat {seat} owes no orders now")]
+        owing = self.phase(state).seats  # type: ignore[attr-defined]
+        if seat not in owing:
+            waiting = f"seat {owing[0]}" if len(owing) == 1 else f"seats {', '.join(owing)}"
+            return [OrderProblem(None, f"it is not your turn: waiting for {waiting}" if owing else "no seat owes orders now")]
         return []
 
     def owed_orders(self, state: S, orders: Mapping[str, Sequence[O]]) -> dict[str, list[O]]:
@@ -213,17 +258,11 @@ class BaseGame(Generic[S, O]):
         return checked
 
 
-def _to_json(value: Any) -> Any:
-    if isinstance(value, (tuple, list)):
-        return [_to_json(item) for item in value]
-    if isinstance(value, Mapping):
-        return {key: _to_json(item) for key, item in value.items()}
-    if isinstance(value, enum.Enum):
-        return value.value
-    return value
-
-
-def _from_json(value: Any) -> Any:
-    if isinstance(value, list):
-        return tuple(_from_json(item) for item in value)
-    return value
+@cache
+def _state_type_of(game_class: type[BaseGame[Any, Any]]) -> type:
+    for klass in game_class.__mro__:
+        for base in getattr(klass, "__orig_bases__", ()):
+            args = typing.get_args(base)
+            if typing.get_origin(base) is BaseGame and args and isinstance(args[0], type):
+                return args[0]
+    raise NotImplementedError(f"{game_class.name}: name the state class, e.g. BaseGame[MyState, MyOrder]")

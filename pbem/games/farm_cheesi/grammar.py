@@ -1,4 +1,4 @@
-"""The lark transformer that builds Farm-cheesi orders from ``grammars/farm-cheesi.lark``.
+"""The lark transformer that builds Farm-cheesi orders from ``grammar.lark``.
 
 Only :meth:`FarmCheesi.transformer` imports this module, lazily, so the rules stay pure."""
 
@@ -13,7 +13,7 @@ from pbem.core.transformer import OrdersTransformer
 
 
 class FarmCheesiTransformer(OrdersTransformer):
-    """Turns a parse tree of ``grammars/farm-cheesi.lark`` into order objects."""
+    """Turns a parse tree of ``grammar.lark`` into order objects."""
 
     def move(self, children: list[Any]) -> Move:
         """``MOVE <maggot> <die>``."""

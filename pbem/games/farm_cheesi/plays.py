@@ -12,7 +12,9 @@ a play as a whole:
   dice and their opposite faces, 14 in all) are moved completely or not at
   all, and no maggot may reach HOME with part of them;
 * bonuses are used in the order earned, each whole by one maggot whenever
-  some maggot can; an unusable bonus is forfeited.
+  some maggot can; an unusable bonus is forfeited. While the turn goes on
+  (after a doublet) a 10 bonus earned for reaching HOME is held for the end of
+  the turn instead (``defer``).
 
 :func:`roll_plays` and :func:`bonus_plays` enumerate the distinct legal
 outcomes (a breadth-first search over partial plays, merged by position),
@@ -30,7 +32,16 @@ from typing import TypeVar
 
 from pbem.core import IllegalOrder, OrderProblem
 from pbem.core.dice import describe_dice, is_doublet, opposite_face
-from pbem.games.farm_cheesi.board import Side, Step, can_move, enter_maggot, move_maggot, side_of, start_pairs
+from pbem.games.farm_cheesi.board import (
+    HOME_BONUS,
+    Side,
+    Step,
+    can_move,
+    enter_maggot,
+    move_maggot,
+    side_of,
+    start_pairs,
+)
 from pbem.games.farm_cheesi.orders import Bonus, Enter, FarmOrder, Move
 from pbem.games.farm_cheesi.state import CARCASS, FINISH, MAGGOTS, FarmState, Pos
 
@@ -320,10 +331,20 @@ def _shortfall(ctx: RollContext, node: Node, best: Node, example: Play) -> str:
 
 @dataclass(frozen=True)
 class BonusNode:
-    """A partial bonus play: the position and the bonuses still to use, first one first."""
+    """A partial bonus play: the position, the bonuses still to use (first one first)
+    and the 10 bonuses its moves earned that wait for the end of the turn."""
 
     pos: Pos
     queue: tuple[int, ...]
+    held: tuple[int, ...] = ()
+
+
+def held_back(earned: tuple[int, ...], defer: bool) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Split bonuses just earned into (to use now, to hold for the end of the turn):
+    with ``defer`` (the turn goes on after a doublet) the 10s for reaching HOME wait."""
+    if not defer:
+        return earned, ()
+    return tuple(b for b in earned if b != HOME_BONUS), tuple(b for b in earned if b == HOME_BONUS)
 
 
 def usable(side: Side, teams: bool, pos: Pos, amount: int) -> bool:
@@ -350,27 +371,28 @@ class BonusApplied:
     forfeited: tuple[int, ...]
 
 
-def apply_bonus_order(side: Side, teams: bool, node: BonusNode, order: FarmOrder) -> BonusApplied:
-    """Apply one order of a bonus play. Raises :class:`~pbem.core.IllegalOrder` with the reason."""
+def apply_bonus_order(side: Side, teams: bool, node: BonusNode, order: FarmOrder, defer: bool = False) -> BonusApplied:
+    """Apply one order of a bonus play; with ``defer`` a 10 bonus the move earns is held
+    for the end of the turn. Raises :class:`~pbem.core.IllegalOrder` with the reason."""
     if not isinstance(order, Bonus):
         raise IllegalOrder("your roll is played; use your bonus first with BONUS <maggot>")
     if not node.queue:
         raise IllegalOrder("no bonus is left to use")
     amount = node.queue[0]
     step = move_maggot(side, node.pos, order.maggot - 1, amount, teams=teams)
-    queue = node.queue[1:] + ((step.bonus,) if step.bonus else ())
-    queue, forfeited = settle(side, teams, step.pos, queue)
-    return BonusApplied(BonusNode(step.pos, queue), step, amount, forfeited)
+    now, held = held_back((step.bonus,) if step.bonus else (), defer)
+    queue, forfeited = settle(side, teams, step.pos, node.queue[1:] + now)
+    return BonusApplied(BonusNode(step.pos, queue, node.held + held), step, amount, forfeited)
 
 
-def _bonus_children(side: Side, teams: bool) -> Callable[[BonusNode], list[tuple[FarmOrder, BonusNode]]]:
+def _bonus_children(side: Side, teams: bool, defer: bool) -> Callable[[BonusNode], list[tuple[FarmOrder, BonusNode]]]:
     def children(node: BonusNode) -> list[tuple[FarmOrder, BonusNode]]:
         found: list[tuple[FarmOrder, BonusNode]] = []
         if not node.queue:
             return found
         for maggot in range(1, MAGGOTS + 1):
             try:
-                found.append((Bonus(maggot), apply_bonus_order(side, teams, node, Bonus(maggot)).node))
+                found.append((Bonus(maggot), apply_bonus_order(side, teams, node, Bonus(maggot), defer).node))
             except IllegalOrder:
                 continue
         return found
@@ -379,30 +401,34 @@ def _bonus_children(side: Side, teams: bool) -> Callable[[BonusNode], list[tuple
 
 
 @lru_cache(maxsize=64)
-def bonus_plays(side: Side, teams: bool, node: BonusNode) -> tuple[Play, ...]:
-    """Return the distinct legal ways to use the whole (settled) bonus queue of ``node``
-    (memoised: a pure function of its arguments)."""
-    seen = explore(node, _bonus_children(side, teams))
-    return tuple(_distinct((orders, n.pos, ()) for n, orders in seen.items() if not n.queue))
+def bonus_plays(side: Side, teams: bool, node: BonusNode, defer: bool = False) -> tuple[Play, ...]:
+    """Return the distinct legal ways to use the whole (settled) bonus queue of ``node``,
+    each with the 10 bonuses it holds for the end of the turn (with ``defer``) as its
+    ``bonuses`` (memoised: a pure function of its arguments)."""
+    seen = explore(node, _bonus_children(side, teams, defer))
+    return tuple(_distinct((orders, n.pos, n.held) for n, orders in seen.items() if not n.queue))
 
 
-def _choices(side: Side, teams: bool, node: BonusNode) -> str:
-    options = [str(order) for order, _ in _bonus_children(side, teams)(node)]
+def _choices(side: Side, teams: bool, node: BonusNode, defer: bool) -> str:
+    options = [str(order) for order, _ in _bonus_children(side, teams, defer)(node)]
     return options[0] if len(options) == 1 else ", ".join(options[:-1]) + " or " + options[-1]
 
 
-def check_bonus_orders(side: Side, teams: bool, node: BonusNode, orders: Sequence[FarmOrder]) -> list[OrderProblem]:
+def check_bonus_orders(
+    side: Side, teams: bool, node: BonusNode, orders: Sequence[FarmOrder], defer: bool = False
+) -> list[OrderProblem]:
     """Return the problems of a bonus submission: one per refused order, then one with index
     None when a bonus pending at the start that some maggot can use is left unused.
 
     Bonuses earned by the submission's own bonus moves may be used in the same
-    submission or left for the next bonus phase.
+    submission or left for the next bonus phase (with ``defer``, a 10 bonus so
+    earned waits for the end of the turn).
     """
     problems: list[OrderProblem] = []
     pending, consumed = len(node.queue), 0
     for index, order in enumerate(orders):
         try:
-            applied = apply_bonus_order(side, teams, node, order)
+            applied = apply_bonus_order(side, teams, node, order, defer)
         except IllegalOrder as error:
             problems.append(OrderProblem(index, f"{order}: {error}"))
             continue
@@ -410,7 +436,8 @@ def check_bonus_orders(side: Side, teams: bool, node: BonusNode, orders: Sequenc
         consumed += 1 + len(applied.forfeited)
     if node.queue and consumed < pending:
         problems.append(
-            OrderProblem(None, f"you must use your {node.queue[0]} bonus with one maggot: {_choices(side, teams, node)}")
+            OrderProblem(None, f"you must use your {node.queue[0]} bonus with one maggot: "
+                               f"{_choices(side, teams, node, defer)}")
         )
     return problems
 

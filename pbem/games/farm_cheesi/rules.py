@@ -4,8 +4,10 @@ The service rolls every die. A turn is a chain of phases for the seat to move:
 
 * ``move``: the roll is shown ("You rolled 3 and 5."); the player sends the
   whole play of the roll (``MOVE``/``ENTER`` lines);
-* ``bonus``: after a play that captured (20) or reached HOME (10), the player
-  sends ``BONUS <maggot>`` for each pending bonus, first earned first;
+* ``bonus``: after a play that captured (20), the player sends ``BONUS
+  <maggot>`` for each pending bonus, first earned first; a 10 for reaching
+  HOME is used at the end of the turn (after the last re-roll a doublet gives,
+  or after the third-doublet penalty), in a bonus phase of its own if need be;
 * after a doublet the service rolls again for the same seat (a new ``move``
   phase, same turn); the third doublet of a turn is a penalty and ends it.
 
@@ -16,12 +18,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any
 
 from pbem.core import Event, GameError, GameRng, IllegalOrder, OrderProblem, Outcome, Phase, Resolution
-from pbem.core.game import BaseGame, TurnShape
-from pbem.core.seats import START, START_DESCRIPTION, first_player
 from pbem.core.dice import describe_dice, is_doublet, opposite_faces, roll_dice
+from pbem.core.game import BaseGame
+from pbem.core.seats import START, START_DESCRIPTION, first_player
 from pbem.games.farm_cheesi.board import (
     ALL_SEATS,
     BOARD,
@@ -46,55 +48,35 @@ from pbem.games.farm_cheesi.plays import (
     check_bonus_orders,
     check_roll_orders,
     default_play,
+    held_back,
     is_complete_roll,
     roll_context,
     roll_plays,
     root,
     settle,
 )
-from pbem.games.farm_cheesi.state import (
-    CARCASS,
-    FINISH,
-    MAGGOTS,
-    STAGE_BONUS,
-    STAGE_MOVE,
-    STAGE_OVER,
-    FarmState,
-    dump_state,
-    load_state,
-)
-
-if TYPE_CHECKING:
-    from pbem.games.farm_cheesi.grammar import FarmCheesiTransformer
+from pbem.games.farm_cheesi.state import CARCASS, FINISH, MAGGOTS, STAGE_BONUS, STAGE_MOVE, STAGE_OVER, FarmState
 
 SEATS_BY_COUNT: dict[int, tuple[str, ...]] = {2: ("1", "3"), 3: ("1", "2", "3"), 4: ALL_SEATS}
 _YES = {"yes", "y", "true", "on", "1"}
 _NO = {"no", "n", "false", "off", "0"}
 
 
-class FarmCheesi(BaseGame[Any, Any]):
+class FarmCheesi(BaseGame[FarmState, FarmOrder]):
     """The Farm-cheesi game (kind ``farm-cheesi``): see HELP.txt for the rules as played."""
 
-    turn_shape: ClassVar[TurnShape] = TurnShape.SEQUENTIAL
-    has_chance: ClassVar[bool] = True
-    has_hidden_information: ClassVar[bool] = False
-
-    name: ClassVar[str] = "farm-cheesi"
-    title: ClassVar[str] = "Farm-cheesi"
-    min_players: ClassVar[int] = 2
-    max_players: ClassVar[int] = 4
-    terminal_words: ClassVar[Mapping[str, str]] = {
-        "MAGGOT": "a maggot number 1-4",
-        "DIE": "a die value 1-6",
+    name = "farm-cheesi"
+    title = "Farm-cheesi"
+    rules_version = 2  # 2: the 10 bonus for reaching HOME waits for the end of the turn
+    min_players, max_players = 2, 4
+    has_chance = True
+    declared_options = {
+        "teams": "yes for team play, seats 1+3 against 2+4 (4 players only); default no",
+        START: START_DESCRIPTION,
     }
+    terminal_words = {"MAGGOT": "a maggot number 1-4", "DIE": "a die value 1-6"}
 
     # --- set-up -------------------------------------------------------------
-
-    def transformer(self) -> FarmCheesiTransformer:
-        """Return the transformer that builds orders from ``grammars/farm-cheesi.lark``."""
-        from pbem.games.farm_cheesi.grammar import FarmCheesiTransformer  # lazily: the grammar needs lark
-
-        return FarmCheesiTransformer()
 
     def seat_names(self, players: int) -> tuple[str, ...]:
         """Return the playing seats: ("1", "3") for 2, ("1", "2", "3") for 3, "1".."4" for 4.
@@ -106,25 +88,14 @@ class FarmCheesi(BaseGame[Any, Any]):
         except KeyError:
             raise GameError(f"Farm-cheesi is played by 2, 3 or 4 players, not {players}") from None
 
-    def options(self) -> Mapping[str, str]:
-        """Return the creator options: ``teams`` and ``start``."""
-        return {
-            "teams": "yes for team play, seats 1+3 against 2+4 (4 players only); default no",
-            START: START_DESCRIPTION,
-        }
-
     def setup(self, seats: Sequence[str], options: Mapping[str, str], rng: GameRng) -> FarmState:
         """Return the opening state with the first roll made.
 
         Raises GameError for seats that are not a supported line-up, unknown
         options or bad option values.
         """
-        seats = tuple(seats)
-        if seats not in SEATS_BY_COUNT.values():
-            raise GameError(f"Farm-cheesi seats must be 1,3 or 1,2,3 or 1,2,3,4, not {','.join(seats)}")
-        unknown = sorted(set(options) - set(self.options()))
-        if unknown:
-            raise GameError(f"unknown option {unknown[0]!r}; Farm-cheesi options are: teams, start")
+        seats = self.check_seats(seats)
+        options = self.check_options(options)
         teams = _yes_no(options.get("teams", "no"))
         if teams and len(seats) != 4:
             raise GameError("teams=yes needs 4 players (seats 1+3 against 2+4)")
@@ -155,20 +126,19 @@ class FarmCheesi(BaseGame[Any, Any]):
 
     def validate(self, state: FarmState, seat: str, orders: Sequence[FarmOrder]) -> list[OrderProblem]:
         """Check a seat's whole play against every legal play of the roll (or bonus queue)."""
-        if state.stage == STAGE_OVER:
-            return [OrderProblem(None, "the game is over")]
-        if seat != state.current:
-            return [OrderProblem(None, f"it is not your turn: waiting for seat {state.current}")]
+        if problems := self.turn_problems(state, seat):
+            return problems
         if state.stage == STAGE_BONUS:
             side = side_of(state, seat)
-            return check_bonus_orders(side, state.teams, BonusNode(state.maggots, state.bonuses), orders)
+            return check_bonus_orders(side, state.teams, BonusNode(state.maggots, state.bonuses), orders,
+                                      _turn_goes_on(state))
         return check_roll_orders(roll_context(state), state.maggots, orders)
 
     def legal_plays(self, state: FarmState) -> list[Play]:
         """Return the distinct legal outcomes of the current phase, each with orders reaching it."""
         if state.stage == STAGE_BONUS:
             side = side_of(state, state.current)
-            return list(bonus_plays(side, state.teams, BonusNode(state.maggots, state.bonuses)))
+            return list(bonus_plays(side, state.teams, BonusNode(state.maggots, state.bonuses), _turn_goes_on(state)))
         if state.stage == STAGE_MOVE:
             return roll_plays(roll_context(state), state.maggots)
         return []
@@ -246,14 +216,6 @@ class FarmCheesi(BaseGame[Any, Any]):
         """Return the whole (public) position, shaped for the report: nothing in Farm-cheesi is secret."""
         return _view(state, seat)
 
-    def dump(self, state: FarmState) -> dict[str, Any]:
-        """Return the state as JSON-compatible data."""
-        return dump_state(state)
-
-    def load(self, data: Mapping[str, Any]) -> FarmState:
-        """Rebuild a state from :meth:`dump` output."""
-        return load_state(data)
-
 
 # --- helpers: options, prompts, events ----------------------------------------------
 
@@ -279,12 +241,19 @@ def _roll_prompt(state: FarmState) -> str:
         text += f" A doublet with every maggot out: you also move the opposite faces {faces}, 14 in all or nothing."
     if is_doublet(state.roll):
         text += f" Doublet number {state.doublets} this turn: you roll again after this play."
-    return text + " Send MOVE <maggot> <die> and ENTER lines."
+    return text + " Send MOVE <maggot> <die> and ENTER lines." + _held_text(state)
 
 
 def _bonus_prompt(state: FarmState) -> str:
     amounts = describe_dice(state.bonuses)
-    return f"You have a bonus of {amounts} to use, each whole with one maggot: send BONUS <maggot>."
+    text = f"You have a bonus of {amounts} to use, each whole with one maggot: send BONUS <maggot>."
+    return text + _held_text(state)
+
+
+def _held_text(state: FarmState) -> str:
+    if not state.held:
+        return ""
+    return f" Your HOME bonus of {describe_dice(state.held)} waits for the end of your turn."
 
 
 def _step_text(state: FarmState, seat: str, step: Step, spent: tuple[int, ...]) -> str:
@@ -329,17 +298,23 @@ def _play_roll(state: FarmState, orders: Sequence[FarmOrder], events: list[Event
         events.append(_event("no-move", f"Seat {seat} {why} and moved nothing.", state))
     elif node.remaining:
         events.append(_event("forfeit", f"Seat {seat} could not use {describe_dice(node.remaining)}.", state))
-    queue, forfeited = settle(ctx.side, state.teams, node.pos, node.bonuses)
+    goes_on = _turn_goes_on(state)
+    now, held = held_back(node.bonuses, goes_on)
+    if goes_on:
+        held = state.held + held
+    else:  # the end of the turn: the held 10s come first, as they were earned first
+        now, held = state.held + now, ()
+    queue, forfeited = settle(ctx.side, state.teams, node.pos, now)
     _forfeit_events(state, forfeited, events)
-    return replace(state, maggots=node.pos, bonuses=queue, stage=STAGE_BONUS if queue else STAGE_MOVE)
+    return replace(state, maggots=node.pos, bonuses=queue, held=held, stage=STAGE_BONUS if queue else STAGE_MOVE)
 
 
 def _play_bonuses(state: FarmState, orders: Sequence[FarmOrder], events: list[Event]) -> FarmState:
     seat = state.current
     side = side_of(state, seat)
-    node = BonusNode(state.maggots, state.bonuses)
+    node = BonusNode(state.maggots, state.bonuses, state.held)
     for order in orders:
-        applied = apply_bonus_order(side, state.teams, node, order)
+        applied = apply_bonus_order(side, state.teams, node, order, _turn_goes_on(state))
         node = applied.node
         step = applied.step
         text = (
@@ -348,7 +323,14 @@ def _play_bonuses(state: FarmState, orders: Sequence[FarmOrder], events: list[Ev
         )
         events.append(_event("bonus", text, state, order=str(order)))
         _forfeit_events(state, applied.forfeited, events)
-    return replace(state, maggots=node.pos, bonuses=node.queue, stage=STAGE_BONUS if node.queue else STAGE_MOVE)
+    return replace(state, maggots=node.pos, bonuses=node.queue, held=node.held,
+                   stage=STAGE_BONUS if node.queue else STAGE_MOVE)
+
+
+def _turn_goes_on(state: FarmState) -> bool:
+    """True while the seat will roll again this turn: its roll is a doublet (the first or
+    second; a third one ended the turn with the penalty)."""
+    return is_doublet(state.roll) and state.doublets < 3
 
 
 def _carry_on(state: FarmState, rng: GameRng, events: list[Event]) -> FarmState:
@@ -360,8 +342,19 @@ def _carry_on(state: FarmState, rng: GameRng, events: list[Event]) -> FarmState:
         return replace(state, winners=winners, stage=STAGE_OVER, roll=(), bonuses=())
     if state.stage == STAGE_BONUS:
         return state
-    if is_doublet(state.roll) and not state.is_done(state.current):
+    if _turn_goes_on(state) and not state.is_done(state.current):
         return _roll(state, rng, events)
+    return _end_turn(state, rng, events)
+
+
+def _end_turn(state: FarmState, rng: GameRng, events: list[Event]) -> FarmState:
+    """Ask for the held HOME bonuses (forfeiting those no maggot can use), else begin the next turn."""
+    if state.held:
+        queue, forfeited = settle(side_of(state, state.current), state.teams, state.maggots, state.held)
+        _forfeit_events(state, forfeited, events)
+        state = replace(state, held=(), bonuses=queue)
+        if queue:
+            return replace(state, stage=STAGE_BONUS)
     return _begin_turn(state, _next_seat(state), rng, events)
 
 
@@ -388,7 +381,7 @@ def _next_seat(state: FarmState) -> str:
 
 
 def _begin_turn(state: FarmState, seat: str, rng: GameRng, events: list[Event]) -> FarmState:
-    state = replace(state, current=seat, turn=state.turn + 1, doublets=0, bonuses=(), stage=STAGE_MOVE)
+    state = replace(state, current=seat, turn=state.turn + 1, doublets=0, bonuses=(), held=(), stage=STAGE_MOVE)
     return _roll(state, rng, events)
 
 
@@ -420,7 +413,7 @@ def _penalty(state: FarmState, rng: GameRng, events: list[Event]) -> FarmState:
         new_row = tuple(CARCASS if m == maggot else p for m, p in enumerate(row))
         state = state.with_pos(tuple(new_row if i == me else r for i, r in enumerate(state.maggots)))
     events.append(_event("penalty", text, state, dice=list(state.roll)))
-    return _begin_turn(state, _next_seat(state), rng, events)
+    return _end_turn(state, rng, events)
 
 
 # --- the view ----------------------------------------------------------------------------
@@ -475,6 +468,7 @@ def _view(state: FarmState, seat: str | None) -> dict[str, Any]:
         "move_values": list(ctx.values) if ctx else [],
         "fourteen": bool(ctx and ctx.fourteen),
         "bonuses": list(state.bonuses),
+        "held": list(state.held),
         "winners": list(state.winners),
         "safe": sorted(SAFE),
         "rows": rows,

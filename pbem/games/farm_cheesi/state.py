@@ -8,11 +8,10 @@ in the carcass, 0 on its entry square, 63 on its exit square, 64..70 on
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any
 
 from pbem.core import GameError
+from pbem.core.jsonform import added_field
 
 CARCASS = -1
 FINISH = 71
@@ -35,7 +34,9 @@ class FarmState:
     seat whose turn it is, ``stage`` what it must send (``move``: play the
     ``roll``; ``bonus``: use the ``bonuses`` queue, first one first; ``over``).
     ``doublets`` counts the doublets rolled so far in this turn, the current
-    roll included. ``turn`` counts players' turns from 1.
+    roll included. ``turn`` counts players' turns from 1. ``held`` are the 10
+    bonuses for reaching HOME earned in this turn and waiting for its end
+    (after every re-roll a doublet gives), first earned first.
     """
 
     seats: tuple[str, ...]
@@ -48,6 +49,7 @@ class FarmState:
     bonuses: tuple[int, ...]
     turn: int
     winners: tuple[str, ...] = ()
+    held: tuple[int, ...] = added_field(())
 
     def index(self, seat: str) -> int:
         """Return the position of ``seat`` in :attr:`seats`; raise GameError if it does not play."""
@@ -74,40 +76,3 @@ class FarmState:
         """Return this state with every maggot placed as in ``pos``."""
         return replace(self, maggots=pos)
 
-
-def dump_state(state: FarmState) -> dict[str, Any]:
-    """Return the state as JSON-compatible data (see :func:`load_state`)."""
-    return {
-        "seats": list(state.seats),
-        "teams": state.teams,
-        "maggots": [list(row) for row in state.maggots],
-        "current": state.current,
-        "stage": state.stage,
-        "roll": list(state.roll),
-        "doublets": state.doublets,
-        "bonuses": list(state.bonuses),
-        "turn": state.turn,
-        "winners": list(state.winners),
-    }
-
-
-def load_state(data: Mapping[str, Any]) -> FarmState:
-    """Rebuild a state from :func:`dump_state` output. Raises GameError on malformed data."""
-    try:
-        state = FarmState(
-            seats=tuple(str(s) for s in data["seats"]),
-            teams=bool(data["teams"]),
-            maggots=tuple(tuple(int(p) for p in row) for row in data["maggots"]),
-            current=str(data["current"]),
-            stage=str(data["stage"]),
-            roll=tuple(int(v) for v in data["roll"]),
-            doublets=int(data["doublets"]),
-            bonuses=tuple(int(b) for b in data["bonuses"]),
-            turn=int(data["turn"]),
-            winners=tuple(str(s) for s in data.get("winners", ())),
-        )
-    except (KeyError, TypeError, ValueError) as error:
-        raise GameError(f"malformed farm-cheesi state: {error}") from None
-    if state.stage not in STAGES or len(state.maggots) != len(state.seats):
-        raise GameError("malformed farm-cheesi state: bad stage or maggot rows")
-    return state

@@ -1,4 +1,4 @@
-"""The lark transformer that builds Fungus orders from ``grammars/fungus.lark``.
+"""The lark transformer that builds Fungus orders from ``grammar.lark``.
 
 Only :meth:`Fungus.transformer` imports this module, lazily, so the rules stay pure."""
 

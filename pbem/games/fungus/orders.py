@@ -1,5 +1,5 @@
 """Fungus orders: frozen dataclasses whose ``str()`` is the canonical text (the
-transformer that builds them from ``grammars/fungus.lark`` is in
+transformer that builds them from ``grammar.lark`` is in
 :mod:`pbem.games.fungus.grammar`).
 
 Cells are kept as lower-case names (``e5``); whether a cell is on the board is

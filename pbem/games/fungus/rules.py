@@ -5,30 +5,15 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any
 
 from pbem.core import Event, GameError, GameRng, OrderProblem, Outcome, Phase, Resolution
-from pbem.core.game import BaseGame, TurnShape
-from pbem.core.seats import START, START_DESCRIPTION, first_player, numbered_seats
+from pbem.core.game import BaseGame
 from pbem.core.hexgrid import BadHexName, HexCell
-
+from pbem.core.seats import START, START_DESCRIPTION, first_player
 from pbem.games.fungus import board as b
 from pbem.games.fungus.orders import KEEP, TAKE, Drop, DropNone, FungusOrder, Place
-from pbem.games.fungus.state import (
-    DROP,
-    EMPTY,
-    FUNGUS,
-    GEMS_PER_PLAYER,
-    OVER,
-    SETUP,
-    SETUP_GEMS,
-    FungusState,
-    dump_state,
-    load_state,
-)
-
-if TYPE_CHECKING:
-    from pbem.games.fungus.grammar import FungusTransformer
+from pbem.games.fungus.state import DROP, EMPTY, FUNGUS, GEMS_PER_PLAYER, OVER, SETUP, SETUP_GEMS, FungusState
 
 MIN_SIZE = 5
 MAX_SIZE = 19
@@ -38,55 +23,29 @@ LABELS: Mapping[str, str] = {SETUP: "Setup", FUNGUS: "Fungus phase", DROP: "Drop
 """The heading a report prints over the events of each stage."""
 
 
-class Fungus(BaseGame[Any, Any]):
+class Fungus(BaseGame[FungusState, FungusOrder]):
     """Fungus by Bobby Doran, for 2 to 4 players, basic and aggressive variants."""
 
-    turn_shape: ClassVar[TurnShape] = TurnShape.SEQUENTIAL
-    has_chance: ClassVar[bool] = True
-    has_hidden_information: ClassVar[bool] = False
-
-    name: ClassVar[str] = "fungus"
-    title: ClassVar[str] = "Fungus"
-    min_players: ClassVar[int] = 2
-    max_players: ClassVar[int] = 4
-    terminal_words: ClassVar[Mapping[str, str]] = {
-        "CELL": "a cell such as e5",
-        "SEAT": "a seat number such as 2",
-        "TAKE": '"TAKE"',
-        "KEEP": '"KEEP"',
+    name = "fungus"
+    title = "Fungus"
+    min_players, max_players = 2, 4
+    declared_options = {
+        "size": f"board size N (an N x N hex rhombus), {MIN_SIZE} to {MAX_SIZE}; default {DEFAULT_SIZE}",
+        "variant": "basic (default) or aggressive (captures, largest-group scoring)",
+        START: START_DESCRIPTION,
     }
+    quick_options = {"size": str(MIN_SIZE)}
+    terminal_words = {"CELL": "a cell such as e5", "SEAT": "a seat number such as 2", "TAKE": '"TAKE"', "KEEP": '"KEEP"'}
 
     # ----- set-up -------------------------------------------------------------
-
-    def transformer(self) -> FungusTransformer:
-        """Return the transformer for ``grammars/fungus.lark``."""
-        from pbem.games.fungus.grammar import FungusTransformer  # lazily: the grammar needs lark
-
-        return FungusTransformer()
-
-    def seat_names(self, players: int) -> tuple[str, ...]:
-        """Return ``("1", ..., "N")``. Raises GameError unless 2 <= players <= 4."""
-        return numbered_seats(self.title, players, self.min_players, self.max_players)
-
-    def options(self) -> Mapping[str, str]:
-        """Return the creator options: size, variant and start."""
-        return {
-            "size": f"board size N (an N x N hex rhombus), {MIN_SIZE} to {MAX_SIZE}; default {DEFAULT_SIZE}",
-            "variant": "basic (default) or aggressive (captures, largest-group scoring)",
-            START: START_DESCRIPTION,
-        }
 
     def setup(self, seats: Sequence[str], options: Mapping[str, str], rng: GameRng) -> FungusState:
         """Return the empty board with the first seat to place a setup gem.
 
         Raises GameError for a bad player count, an unknown option or a bad value.
         """
-        names = tuple(seats)
-        if names != self.seat_names(len(names)):
-            raise GameError(f"Fungus seats are {', '.join(self.seat_names(len(names)))}, not {', '.join(names)}")
-        unknown = sorted(set(options) - set(self.options()))
-        if unknown:
-            raise GameError(f"unknown option {unknown[0]!r}; Fungus options are size, variant and start")
+        names = self.check_seats(seats)
+        options = self.check_options(options)
         size = _size_option(options.get("size", str(DEFAULT_SIZE)))
         variant = options.get("variant", "basic").strip().lower()
         if variant not in ("basic", "aggressive"):
@@ -138,10 +97,8 @@ class Fungus(BaseGame[Any, Any]):
 
     def validate(self, state: FungusState, seat: str, orders: Sequence[FungusOrder]) -> list[OrderProblem]:
         """Return one problem per refused order (index None for the submission as a whole)."""
-        if state.stage == OVER or state.to_move is None:
-            return [OrderProblem(None, "the game is over")]
-        if seat != state.to_move:
-            return [OrderProblem(None, f"it is not your turn: waiting for seat {state.to_move}")]
+        if problems := self.turn_problems(state, seat):
+            return problems
         if state.stage == DROP:
             return self._validate_drops(state, seat, orders)
         problems = [] if len(orders) == 1 else [OrderProblem(None, "a turn is exactly one order; send one PLACE")]
@@ -269,10 +226,6 @@ class Fungus(BaseGame[Any, Any]):
         if state.aggressive and b.capturable(state, seat, cells[0]):
             return None
         return [Place(state.grid.name(cells[0]))]
-
-    def submission_summary(self, state: FungusState, seat: str, orders: Sequence[FungusOrder]) -> str:
-        """Return "" (a Fungus turn needs no summary)."""
-        return ""
 
     def sample_orders(self, state: FungusState, seat: str, rng: GameRng) -> list[FungusOrder]:
         """Return a random legal submission for ``seat`` ([] when it owes nothing)."""
@@ -507,14 +460,6 @@ class Fungus(BaseGame[Any, Any]):
             "players": players,
             "scores": scores,
         }
-
-    def dump(self, state: FungusState) -> dict[str, Any]:
-        """Return the full state as JSON-compatible data."""
-        return dump_state(state)
-
-    def load(self, data: Mapping[str, Any]) -> FungusState:
-        """Rebuild a state from :meth:`dump` output. Raises GameError for bad data."""
-        return load_state(data)
 
 
 def _size_option(text: str) -> int:

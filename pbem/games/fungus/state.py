@@ -9,9 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
-from pbem.core import GameError
 from pbem.core.hexgrid import HexCell, HexGrid
 
 SETUP = "setup"
@@ -74,47 +72,3 @@ class FungusState:
             board[row * self.size + col] = seat
         return tuple(board)
 
-
-def dump_state(state: FungusState) -> dict[str, Any]:
-    """Return the whole state as JSON-compatible data."""
-    return {
-        "seats": list(state.seats),
-        "size": state.size,
-        "aggressive": state.aggressive,
-        "first": state.first,
-        "board": list(state.board),
-        "supply": list(state.supply),
-        "setup_placed": list(state.setup_placed),
-        "kept": [list(k) for k in state.kept],
-        "stage": state.stage,
-        "to_move": state.to_move,
-        "drop_queue": list(state.drop_queue),
-        "ended_because": state.ended_because,
-    }
-
-
-def load_state(data: Mapping[str, Any]) -> FungusState:
-    """Rebuild a state from :func:`dump_state` output.
-
-    Raises GameError when the data is not a Fungus state.
-    """
-    try:
-        state = FungusState(
-            seats=tuple(str(s) for s in data["seats"]),
-            size=int(data["size"]),
-            aggressive=bool(data["aggressive"]),
-            first=str(data["first"]),
-            board=tuple(str(c) for c in data["board"]),
-            supply=tuple(int(n) for n in data["supply"]),
-            setup_placed=tuple(int(n) for n in data["setup_placed"]),
-            kept=tuple(tuple(str(s) for s in k) for k in data["kept"]),
-            stage=str(data["stage"]),
-            to_move=None if data["to_move"] is None else str(data["to_move"]),
-            drop_queue=tuple(str(s) for s in data.get("drop_queue", ())),
-            ended_because=str(data.get("ended_because", "")),
-        )
-    except (KeyError, TypeError, ValueError) as error:
-        raise GameError(f"not a Fungus state: {error}") from error
-    if state.stage not in STAGES or len(state.board) != state.size * state.size:
-        raise GameError(f"not a Fungus state: stage {state.stage!r}, {len(state.board)} cells")
-    return state

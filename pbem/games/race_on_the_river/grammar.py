@@ -1,4 +1,4 @@
-"""The lark transformer that builds Race on the River orders from grammars/race-on-the-river.lark.
+"""The lark transformer that builds Race on the River orders from grammar.lark.
 
 Only :meth:`RaceOnTheRiver.transformer` imports this module, lazily, so the rules stay pure."""
 
@@ -13,7 +13,7 @@ from pbem.core.transformer import OrdersTransformer
 
 
 class RaceTransformer(OrdersTransformer):
-    """Turns a parse tree of grammars/race-on-the-river.lark into :class:`Bid` orders."""
+    """Turns a parse tree of grammar.lark into :class:`Bid` orders."""
 
     def bid(self, children: list[Any]) -> Bid:
         """Return the bid of a ``BID n`` line."""

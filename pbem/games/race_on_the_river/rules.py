@@ -12,19 +12,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any
 
 from pbem.core import Event, GameError, GameRng, IllegalOrder, OrderProblem, Outcome, Phase, Resolution
 from pbem.core.game import BaseGame, TurnShape
-from pbem.core.seats import numbered_seats
 from pbem.games.race_on_the_river.orders import Bid
-from pbem.games.race_on_the_river.state import RIVER_SPACES, STAMINA, RaceState, dump_state, load_state
-
-if TYPE_CHECKING:
-    from pbem.games.race_on_the_river.grammar import RaceTransformer
-
-MIN_PLAYERS = 2
-MAX_PLAYERS = 6
+from pbem.games.race_on_the_river.state import RIVER_SPACES, STAMINA, RaceState
 
 _OPTION_LIMITS: Mapping[str, tuple[int, int, int]] = {
     # name: (default, lowest, highest)
@@ -33,48 +26,29 @@ _OPTION_LIMITS: Mapping[str, tuple[int, int, int]] = {
 }
 
 
-class RaceOnTheRiver(BaseGame[Any, Any]):
+class RaceOnTheRiver(BaseGame[RaceState, Bid]):
     """The Race on the River game object (stateless; every method is pure)."""
 
-    turn_shape: ClassVar[TurnShape] = TurnShape.SIMULTANEOUS
-    has_chance: ClassVar[bool] = True
-    has_hidden_information: ClassVar[bool] = False
-
-    name: ClassVar[str] = "race-on-the-river"
-    title: ClassVar[str] = "Race on the River"
-    min_players: ClassVar[int] = MIN_PLAYERS
-    max_players: ClassVar[int] = MAX_PLAYERS
-    terminal_words: ClassVar[Mapping[str, str]] = {"CUBES": "a number of stamina cubes such as 3"}
+    name = "race-on-the-river"
+    title = "Race on the River"
+    min_players, max_players = 2, 6
+    turn_shape = TurnShape.SIMULTANEOUS
+    has_chance = True
+    declared_options = {
+        "spaces": "river spaces between start and finish line, {1} to {2}; default {0}".format(*_OPTION_LIMITS["spaces"]),
+        "stamina": "stamina cubes per player, {1} to {2}; default {0}".format(*_OPTION_LIMITS["stamina"]),
+    }
+    terminal_words = {"CUBES": "a number of stamina cubes such as 3"}
 
     # --- set up ---------------------------------------------------------
-
-    def transformer(self) -> RaceTransformer:
-        """Return the transformer that builds :class:`Bid` orders."""
-        from pbem.games.race_on_the_river.grammar import RaceTransformer  # lazily: the grammar needs lark
-
-        return RaceTransformer()
-
-    def seat_names(self, players: int) -> tuple[str, ...]:
-        """Return seats "1".."N"; raises GameError unless 2 <= players <= 6."""
-        return numbered_seats(self.title, players, MIN_PLAYERS, MAX_PLAYERS)
-
-    def options(self) -> Mapping[str, str]:
-        """Return the creator options: river length and stamina cubes."""
-        return {
-            "spaces": "river spaces between start and finish line, {1} to {2}; default {0}".format(
-                *_OPTION_LIMITS["spaces"]),
-            "stamina": "stamina cubes per player, {1} to {2}; default {0}".format(*_OPTION_LIMITS["stamina"]),
-        }
 
     def setup(self, seats: Sequence[str], options: Mapping[str, str], rng: GameRng) -> RaceState:
         """Return the start: jockeys on 0, full hands, the first round's die rolled.
 
         Raises GameError for a bad player count or an unknown or bad option.
         """
-        self.seat_names(len(seats))
-        if len(set(seats)) != len(seats):
-            raise GameError(f"seat names must differ: {', '.join(seats)}")
-        values = _parse_options(options)
+        seats = self.check_seats(seats)
+        values = _parse_options(self.check_options(options))
         state = RaceState(
             seats=tuple(seats),
             positions=tuple(0 for _ in seats),
@@ -95,10 +69,8 @@ class RaceOnTheRiver(BaseGame[Any, Any]):
 
     def validate(self, state: RaceState, seat: str, orders: Sequence[Bid]) -> list[OrderProblem]:
         """Return the problems of a seat's submission: exactly one BID within its hand."""
-        if state.is_over:
-            return [OrderProblem(None, "the race is over")]
-        if seat not in state.seats:
-            return [OrderProblem(None, f"there is no seat {seat} in this race")]
+        if problems := self.turn_problems(state, seat):
+            return problems
         if len(orders) != 1:
             return [OrderProblem(None, "a round is exactly one order: send one BID, e.g. BID 2")]
         problem = _bid_problem(state, seat, orders[0])
@@ -195,22 +167,11 @@ class RaceOnTheRiver(BaseGame[Any, Any]):
             "winners": list(state.winners),
         }
 
-    def dump(self, state: RaceState) -> dict[str, Any]:
-        """Return the full state as JSON-compatible data."""
-        return dump_state(state)
-
-    def load(self, data: Mapping[str, Any]) -> RaceState:
-        """Rebuild a state from :meth:`dump` output."""
-        return load_state(data)
-
 
 # --- helpers ---------------------------------------------------------------
 
 
 def _parse_options(options: Mapping[str, str]) -> dict[str, int]:
-    unknown = sorted(set(options) - set(_OPTION_LIMITS))
-    if unknown:
-        raise GameError(f"unknown option(s) {', '.join(unknown)}; options are: {', '.join(sorted(_OPTION_LIMITS))}")
     values: dict[str, int] = {}
     for name, (default, low, high) in _OPTION_LIMITS.items():
         raw = options.get(name)

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
 RIVER_SPACES = 12
 """Spaces of river between the start (0) and the finish line; 13 or more has crossed."""
@@ -65,37 +63,3 @@ class RaceState:
         """Return the space of ``seat``'s jockey."""
         return self.positions[self.index(seat)]
 
-
-def dump_state(state: RaceState) -> dict[str, Any]:
-    """Return ``state`` as JSON-compatible data (see :func:`load_state`)."""
-    return {
-        "seats": list(state.seats),
-        "positions": list(state.positions),
-        "hands": list(state.hands),
-        "round": state.round,
-        "roll": state.roll,
-        "ones_before": state.ones_before,
-        "last_bids": list(state.last_bids) if state.last_bids is not None else None,
-        "winners": list(state.winners),
-        "end_reason": state.end_reason,
-        "spaces": state.spaces,
-        "stamina": state.stamina,
-    }
-
-
-def load_state(data: Mapping[str, Any]) -> RaceState:
-    """Rebuild a state from :func:`dump_state` output (KeyError on missing fields)."""
-    bids = data["last_bids"]
-    return RaceState(
-        seats=tuple(data["seats"]),
-        positions=tuple(int(p) for p in data["positions"]),
-        hands=tuple(int(h) for h in data["hands"]),
-        round=int(data["round"]),
-        roll=int(data["roll"]),
-        ones_before=int(data["ones_before"]),
-        last_bids=tuple(int(b) for b in bids) if bids is not None else None,
-        winners=tuple(data["winners"]),
-        end_reason=str(data["end_reason"]),
-        spaces=int(data["spaces"]),
-        stamina=int(data["stamina"]),
-    )

@@ -1,4 +1,4 @@
-"""The lark transformer that builds Three Pyramids orders from grammars/three-pyramids.lark.
+"""The lark transformer that builds Three Pyramids orders from grammar.lark.
 
 Only :meth:`ThreePyramids.transformer` imports this module, lazily, so the rules stay pure."""
 
@@ -15,7 +15,7 @@ _PYRAMID_NAMES = {"left": "LEFT", "center": "CENTER", "centre": "CENTER", "right
 
 
 class PyramidsTransformer(OrdersTransformer):
-    """Turns a parse tree of grammars/three-pyramids.lark into :class:`Play` orders."""
+    """Turns a parse tree of grammar.lark into :class:`Play` orders."""
 
     def play(self, children: list[Any]) -> Play:
         """Return the order of a ``PLAY <pyramid> <colour> [<colour>]`` line."""

@@ -3,7 +3,9 @@
 Three rounds. Each round every player draws 10 cubes from the bag into a
 hidden hand; then, in turn, each plays one or two cubes to his own side of one
 of the three pyramids. A player who cannot play passes for the rest of the
-round (the service passes him by itself). When everybody has passed each
+round (the service passes him by itself: a pass is public by the rules; a
+seat with a single legal play is still asked for it, since playing it for him
+would tell the table about his hidden hand). When everybody has passed each
 pyramid is scored: 12 points for the most cubes on it (all tied players), one
 point a cube for the others. All cubes then go back into the bag.
 """
@@ -12,12 +14,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any
 
 from pbem.core import Event, GameError, GameRng, IllegalOrder, OrderProblem, Outcome, Phase, Resolution
-from pbem.core.game import BaseGame, TurnShape
-from pbem.core.bag import Bag
-from pbem.core.seats import START, START_DESCRIPTION, first_player, numbered_seats
+from pbem.core.bag import Bag, redeal
+from pbem.core.game import BaseGame
+from pbem.core.seats import START, START_DESCRIPTION, first_player
 from pbem.games.three_pyramids.orders import Play
 from pbem.games.three_pyramids.state import (
     COLOURS,
@@ -27,63 +29,37 @@ from pbem.games.three_pyramids.state import (
     ROUNDS,
     SIDES_BY_PLAYERS,
     PyramidsState,
-    dump_state,
     empty_pyramids,
     full_bag,
-    load_state,
 )
 
-if TYPE_CHECKING:
-    from pbem.games.three_pyramids.grammar import PyramidsTransformer
-
-MIN_PLAYERS = 2
-MAX_PLAYERS = 4
+REDEAL_TRIES = 100
+"""How often :meth:`ThreePyramids.hidden_variant` deals again to keep the seat to play able to play."""
 
 
-class ThreePyramids(BaseGame[Any, Any]):
+class ThreePyramids(BaseGame[PyramidsState, Play]):
     """The Three Pyramids game object (stateless; every method is pure)."""
 
-    turn_shape: ClassVar[TurnShape] = TurnShape.SEQUENTIAL
-    has_chance: ClassVar[bool] = True
-    has_hidden_information: ClassVar[bool] = True
-
-    name: ClassVar[str] = "three-pyramids"
-    title: ClassVar[str] = "The Three Pyramids"
-    min_players: ClassVar[int] = MIN_PLAYERS
-    max_players: ClassVar[int] = MAX_PLAYERS
-    terminal_words: ClassVar[Mapping[str, str]] = {
+    name = "three-pyramids"
+    title = "The Three Pyramids"
+    min_players, max_players = 2, 4
+    has_chance = True
+    has_hidden_information = True
+    declared_options = {START: f"{START_DESCRIPTION}; rounds 2 and 3 start with the lowest score"}
+    terminal_words = {
         "PYRAMID": "a pyramid (LEFT, CENTER or RIGHT)",
         "COLOUR": "a colour (red, blue, green, yellow, black or white)",
     }
 
     # --- set up ---------------------------------------------------------
 
-    def transformer(self) -> PyramidsTransformer:
-        """Return the transformer that builds :class:`Play` orders."""
-        from pbem.games.three_pyramids.grammar import PyramidsTransformer  # lazily: the grammar needs lark
-
-        return PyramidsTransformer()
-
-    def seat_names(self, players: int) -> tuple[str, ...]:
-        """Return seats "1".."N"; raises GameError unless 2 <= players <= 4."""
-        return numbered_seats(self.title, players, MIN_PLAYERS, MAX_PLAYERS)
-
-    def options(self) -> Mapping[str, str]:
-        """Return the creator options: ``start``, who plays first in round 1."""
-        return {START: f"{START_DESCRIPTION}; rounds 2 and 3 start with the lowest score"}
-
     def setup(self, seats: Sequence[str], options: Mapping[str, str], rng: GameRng) -> PyramidsState:
         """Return the start of round 1: hands drawn, the first player to play.
 
         Raises GameError for a bad player count or an unknown or bad option.
         """
-        self.seat_names(len(seats))
-        if len(set(seats)) != len(seats):
-            raise GameError(f"seat names must differ: {', '.join(seats)}")
-        unknown = sorted(set(options) - set(self.options()))
-        if unknown:
-            raise GameError(f"unknown option(s) {', '.join(unknown)}; the only option is {START}")
-        first = first_player(seats, options.get(START), rng)
+        seats = self.check_seats(seats)
+        first = first_player(seats, self.check_options(options).get(START), rng)
         state = _new_round_state(tuple(seats), 1, tuple(0 for _ in seats), first)
         state, _ = _deal(state, rng)
         return state
@@ -100,12 +76,8 @@ class ThreePyramids(BaseGame[Any, Any]):
 
         An empty submission is accepted only from a seat that cannot play (a pass).
         """
-        if state.finished:
-            return [OrderProblem(None, "the game is over")]
-        if seat not in state.seats:
-            return [OrderProblem(None, f"there is no seat {seat} in this game")]
-        if seat != state.seat_to_play:
-            return [OrderProblem(None, f"it is not your turn: waiting for seat {state.seat_to_play}")]
+        if problems := self.turn_problems(state, seat):
+            return problems
         if not orders:
             if legal_plays(state, seat):
                 return [OrderProblem(None, "a turn is exactly one PLAY order; you may not pass while you can play")]
@@ -121,11 +93,10 @@ class ThreePyramids(BaseGame[Any, Any]):
         return plays[:1]
 
     def forced_orders(self, state: PyramidsState, seat: str) -> list[Play] | None:
-        """Return the only legal play if there is exactly one, [] (a pass) if none, else None."""
-        plays = legal_plays(state, seat)
-        if len(plays) > 1:
-            return None
-        return plays
+        """Return [] (a pass) for a seat that cannot play, else None: the pass is public by
+        the rules, but playing a seat's only legal play for it would tell everyone about
+        its hidden hand, so the seat is asked even then."""
+        return None if legal_plays(state, seat) else []
 
     def submission_summary(self, state: PyramidsState, seat: str, orders: Sequence[Play]) -> str:
         """Return what stays in the hand after the play, e.g. "7 cubes stay in your hand"."""
@@ -183,6 +154,29 @@ class ThreePyramids(BaseGame[Any, Any]):
         """Return each seat's place on the score track."""
         return dict(zip(state.seats, state.scores, strict=True))
 
+    # --- hidden information -------------------------------------------------
+
+    def hidden_variant(self, state: PyramidsState, keep: str | None, rng: GameRng) -> PyramidsState:
+        """Return ``state`` with every hand but ``keep``'s dealt again from the cubes
+        ``keep`` cannot see (those hands and the bag), each hand its size.
+
+        What the table knows stays true: the seat to play can play (else the
+        service would have passed it), so a redeal that leaves it none is drawn
+        again (at most ``REDEAL_TRIES`` times, then the hands stay as they are); a
+        seat that passed keeps its hand (at most one cube, which its pass showed
+        to fit no pyramid then).
+        """
+        hidden = [i for i, seat in enumerate(state.seats) if seat != keep and not state.passed[i]]
+        for _ in range(REDEAL_TRIES):
+            bag, *dealt = redeal([state.bag, *(state.hands[i] for i in hidden)], rng)
+            hands = list(state.hands)
+            for i, hand in zip(hidden, dealt, strict=True):
+                hands[i] = hand
+            variant = replace(state, hands=tuple(hands), bag=bag)
+            if state.finished or legal_plays(variant, variant.seat_to_play):
+                return variant
+        return state
+
     # --- showing ----------------------------------------------------------
 
     def view(self, state: PyramidsState, seat: str | None) -> dict[str, Any]:
@@ -222,14 +216,6 @@ class ThreePyramids(BaseGame[Any, Any]):
             if not state.finished and not state.passed[state.index(reader)]:
                 view["options"] = _options_view(state, reader)
         return view
-
-    def dump(self, state: PyramidsState) -> dict[str, Any]:
-        """Return the full state as JSON-compatible data."""
-        return dump_state(state)
-
-    def load(self, data: Mapping[str, Any]) -> PyramidsState:
-        """Rebuild a state from :meth:`dump` output."""
-        return load_state(data)
 
 
 # --- legality ----------------------------------------------------------------

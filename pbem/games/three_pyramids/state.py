@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from pbem.core.bag import Bag
 
@@ -90,36 +89,3 @@ def empty_pyramids(players: int) -> tuple[tuple[tuple[str, ...], ...], ...]:
     """Return three pyramids without a cube, each with a side for every player."""
     return tuple(tuple(() for _ in range(players)) for _ in PYRAMIDS)
 
-
-def dump_state(state: PyramidsState) -> dict[str, Any]:
-    """Return ``state`` as JSON-compatible data (see :func:`load_state`)."""
-    return {
-        "seats": list(state.seats),
-        "round": state.round,
-        "scores": list(state.scores),
-        "bag": state.bag.to_json(),
-        "hands": [hand.to_json() for hand in state.hands],
-        "pyramids": [[list(side) for side in pyramid] for pyramid in state.pyramids],
-        "first": state.first,
-        "to_play": state.to_play,
-        "passed": list(state.passed),
-        "turn": state.turn,
-        "finished": state.finished,
-    }
-
-
-def load_state(data: Mapping[str, Any]) -> PyramidsState:
-    """Rebuild a state from :func:`dump_state` output (KeyError on missing fields)."""
-    return PyramidsState(
-        seats=tuple(data["seats"]),
-        round=int(data["round"]),
-        scores=tuple(int(s) for s in data["scores"]),
-        bag=Bag.from_json(data["bag"]),
-        hands=tuple(Bag.from_json(h) for h in data["hands"]),
-        pyramids=tuple(tuple(tuple(side) for side in pyramid) for pyramid in data["pyramids"]),
-        first=int(data["first"]),
-        to_play=int(data["to_play"]),
-        passed=tuple(bool(p) for p in data["passed"]),
-        turn=int(data["turn"]),
-        finished=bool(data["finished"]),
-    )

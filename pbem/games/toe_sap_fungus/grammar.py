@@ -1,4 +1,4 @@
-"""The lark transformer that builds Toe-Sap Fungus orders from grammars/toe-sap-fungus.lark.
+"""The lark transformer that builds Toe-Sap Fungus orders from grammar.lark.
 
 Only :meth:`ToeSapFungus.transformer` imports this module, lazily, so the rules stay pure."""
 
@@ -13,7 +13,7 @@ from pbem.core.transformer import OrdersTransformer
 
 
 class ToeSapTransformer(OrdersTransformer):
-    """Builds order dataclasses from grammars/toe-sap-fungus.lark parse trees."""
+    """Builds order dataclasses from grammar.lark parse trees."""
 
     def SQUARE(self, token: Token) -> str:  # noqa: N802 - lark terminal callback
         """A square name, lower case."""

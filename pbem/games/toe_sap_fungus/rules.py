@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any
 
 from pbem.core import Event, GameError, GameRng, OrderProblem, Outcome, Phase, Resolution
-from pbem.core.game import BaseGame, TurnShape
-from pbem.core.seats import START, START_DESCRIPTION, first_player, numbered_seats
+from pbem.core.game import BaseGame
+from pbem.core.seats import START, START_DESCRIPTION, first_player
 from pbem.games.toe_sap_fungus import board, scoring
 from pbem.games.toe_sap_fungus.board import GRID, PlayOrder
 from pbem.games.toe_sap_fungus.orders import (
@@ -37,51 +37,24 @@ from pbem.games.toe_sap_fungus.state import (
     ToeSapState,
 )
 
-if TYPE_CHECKING:
-    from pbem.games.toe_sap_fungus.grammar import ToeSapTransformer
-
 PHASE_LABELS: dict[str, str] = {PLAY: "Play", FINAL: "Final round", VALUE: "Scoring", ORDER: "Scoring"}
 
 
-class ToeSapFungus(BaseGame[Any, Any]):
+class ToeSapFungus(BaseGame[ToeSapState, ToeSapOrder]):
     """Johnny and the Toe-Sap Fungus for 2-4 players on a chess board."""
 
-    turn_shape: ClassVar[TurnShape] = TurnShape.SEQUENTIAL
-    has_chance: ClassVar[bool] = True
-    has_hidden_information: ClassVar[bool] = False
-
-    name: ClassVar[str] = "toe-sap-fungus"
-    title: ClassVar[str] = "Johnny and the Toe-Sap Fungus"
-    min_players: ClassVar[int] = 2
-    max_players: ClassVar[int] = 4
-    terminal_words: ClassVar[Mapping[str, str]] = {
-        "SQUARE": "a square such as e5",
-        "COLOUR": "a colour (BLUE, GREEN, ORANGE or WHITE)",
-    }
+    name = "toe-sap-fungus"
+    title = "Johnny and the Toe-Sap Fungus"
+    min_players, max_players = 2, 4
+    declared_options = {START: START_DESCRIPTION}
+    terminal_words = {"SQUARE": "a square such as e5", "COLOUR": "a colour (BLUE, GREEN, ORANGE or WHITE)"}
 
     # ----------------------------------------------------------------- set up
-    def transformer(self) -> ToeSapTransformer:
-        """Return the transformer for grammars/toe-sap-fungus.lark."""
-        from pbem.games.toe_sap_fungus.grammar import ToeSapTransformer  # lazily: the grammar needs lark
-
-        return ToeSapTransformer()
-
-    def seat_names(self, players: int) -> tuple[str, ...]:
-        """Return ``"1".."N"``. Raises GameError unless 2 <= players <= 4."""
-        return numbered_seats(self.title, players, self.min_players, self.max_players)
-
-    def options(self) -> Mapping[str, str]:
-        """Return the creator options: ``start``."""
-        return {START: START_DESCRIPTION}
-
     def setup(self, seats: Sequence[str], options: Mapping[str, str], rng: GameRng) -> ToeSapState:
         """Return the starting position. Raises GameError for a bad player count or option."""
+        seats = self.check_seats(seats)
         count = len(seats)
-        self.seat_names(count)
-        unknown = sorted(set(options) - set(self.options()))
-        if unknown:
-            raise GameError(f"unknown option {unknown[0]!r}; options are: start")
-        at = first_player(seats, options.get(START), rng)
+        at = first_player(seats, self.check_options(options).get(START), rng)
         players = tuple(
             Player(
                 seat=seat,
@@ -132,10 +105,8 @@ class ToeSapFungus(BaseGame[Any, Any]):
     # --------------------------------------------------------------- validate
     def validate(self, state: ToeSapState, seat: str, orders: Sequence[ToeSapOrder]) -> list[OrderProblem]:
         """Return a problem per refused order; index None for the submission as a whole."""
-        if state.stage == OVER or state.to_move is None:
-            return [OrderProblem(None, "the game is over")]
-        if seat != state.to_move:
-            return [OrderProblem(None, f"it is not your turn: waiting for seat {state.to_move}")]
+        if problems := self.turn_problems(state, seat):
+            return problems
         problems = [
             OrderProblem(index, f"{order}: {message}")
             for index, order in enumerate(orders)
@@ -464,14 +435,6 @@ class ToeSapFungus(BaseGame[Any, Any]):
                 for p in state.players
             ],
         }
-
-    def dump(self, state: ToeSapState) -> dict[str, Any]:
-        """Return the full state as JSON-compatible data."""
-        return state.to_json()
-
-    def load(self, data: Mapping[str, Any]) -> ToeSapState:
-        """Rebuild a state from :meth:`dump` output."""
-        return ToeSapState.from_json(data)
 
 
 def _and_list(items: list[str]) -> str:

@@ -8,9 +8,7 @@ what he steps on and cannot step on his own).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any
 
 COLOURS: tuple[str, ...] = ("blue", "green", "orange", "white")
 """Colour order: seat colours, and the order used to break ties between choices."""
@@ -61,31 +59,6 @@ class Player:
     def owns(self, colour: str) -> bool:
         """True when ``colour`` is one of this seat's own colours."""
         return colour in self.colours
-
-    def to_json(self) -> dict[str, Any]:
-        """Return the player as JSON-compatible data."""
-        return {
-            "seat": self.seat,
-            "colours": list(self.colours),
-            "square": self.square,
-            "cows": self.cows,
-            "shells": self.shells,
-            "hand": list(self.hand),
-            "collected": list(self.collected),
-        }
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Player:
-        """Rebuild a player from :meth:`to_json` output."""
-        return cls(
-            seat=str(data["seat"]),
-            colours=tuple(data["colours"]),
-            square=str(data["square"]),
-            cows=int(data["cows"]),
-            shells=int(data["shells"]),
-            hand=tuple(int(n) for n in data["hand"]),
-            collected=tuple(int(n) for n in data["collected"]),
-        )
 
 
 @dataclass(frozen=True)
@@ -138,39 +111,3 @@ class ToeSapState:
     def turn_position(self, seat: str) -> int:
         """Return the seat's 0-based position in the turn order (later wins ties)."""
         return self.turn_order.index(seat)
-
-    def to_json(self) -> dict[str, Any]:
-        """Return the state as JSON-compatible data (sets as sorted lists)."""
-        return {
-            "players": [p.to_json() for p in self.players],
-            "turn_order": list(self.turn_order),
-            "shells": sorted(self.shells),
-            "cownivores": list(self.cownivores),
-            "sap": [[square, colour] for square, colour in sorted(self.sap)],
-            "stage": self.stage,
-            "to_move": self.to_move,
-            "final_queue": list(self.final_queue),
-            "trigger_seat": self.trigger_seat,
-            "value_colour": self.value_colour,
-            "order_colours": list(self.order_colours) if self.order_colours is not None else None,
-            "turns": self.turns,
-        }
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> ToeSapState:
-        """Rebuild a state from :meth:`to_json` output."""
-        order = data.get("order_colours")
-        return cls(
-            players=tuple(Player.from_json(p) for p in data["players"]),
-            turn_order=tuple(data["turn_order"]),
-            shells=frozenset(data["shells"]),
-            cownivores=tuple(data["cownivores"]),
-            sap=frozenset((str(square), str(colour)) for square, colour in data["sap"]),
-            stage=str(data["stage"]),
-            to_move=data.get("to_move"),
-            final_queue=tuple(data.get("final_queue") or ()),
-            trigger_seat=data.get("trigger_seat"),
-            value_colour=data.get("value_colour"),
-            order_colours=tuple(order) if order is not None else None,
-            turns=int(data.get("turns", 0)),
-        )

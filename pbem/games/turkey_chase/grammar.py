@@ -1,4 +1,4 @@
-"""The lark transformer that builds Turkey Chase orders from grammars/turkey-chase.lark.
+"""The lark transformer that builds Turkey Chase orders from grammar.lark.
 
 Kept apart from :mod:`pbem.games.turkey_chase.orders` so that the rules stay pure:
 only :meth:`TurkeyChase.transformer` imports this module, lazily."""
@@ -16,7 +16,7 @@ from pbem.core.transformer import OrdersTransformer
 
 
 class TurkeyChaseTransformer(OrdersTransformer):
-    """Builds Turkey Chase orders from a parse tree of grammars/turkey-chase.lark."""
+    """Builds Turkey Chase orders from a parse tree of grammar.lark."""
 
     def SQUARE(self, token: Token) -> Cell:  # noqa: N802 - lark names terminal callbacks after the terminal
         """Turn a square token such as ``f6`` into its cell."""

@@ -1,7 +1,7 @@
 """Turkey Chase orders: frozen dataclasses whose ``str()`` is the canonical text.
 
 Pure (stdlib and pbem.core only); the lark transformer that builds them from
-grammars/turkey-chase.lark is in :mod:`pbem.games.turkey_chase.grammar`."""
+grammar.lark is in :mod:`pbem.games.turkey_chase.grammar`."""
 
 from __future__ import annotations
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any
 
 from pbem.core import GameError, GameRng, OrderProblem, Outcome, Phase, Resolution
 from pbem.core.game import BaseGame, TurnShape
@@ -18,30 +18,21 @@ from pbem.games.turkey_chase.orders import Feed, TurkeyOrder
 from pbem.games.turkey_chase.planning import orders_cost, validate_orders
 from pbem.games.turkey_chase.resolution import resolve_turn
 from pbem.games.turkey_chase.sampling import sample_orders
-from pbem.games.turkey_chase.state import NMR_MODES, TurkeyState, dump_state, load_state, start_state
-
-if TYPE_CHECKING:
-    from pbem.games.turkey_chase.grammar import TurkeyChaseTransformer
+from pbem.games.turkey_chase.state import NMR_MODES, TurkeyState, start_state
 
 
-class TurkeyChase(BaseGame[Any, Any]):
+class TurkeyChase(BaseGame[TurkeyState, TurkeyOrder]):
     """The Turkey Chase game object (stateless; every method is pure)."""
 
-    turn_shape: ClassVar[TurnShape] = TurnShape.SIMULTANEOUS
-    has_chance: ClassVar[bool] = False
-    has_hidden_information: ClassVar[bool] = False
-
-    name: ClassVar[str] = "turkey-chase"
-    title: ClassVar[str] = "Turkey Chase"
-    min_players: ClassVar[int] = 4
-    max_players: ClassVar[int] = 4
-    terminal_words: ClassVar[Mapping[str, str]] = {"SQUARE": "a square such as F6"}
-
-    def transformer(self) -> TurkeyChaseTransformer:
-        """Return the transformer that turns a parse tree into a list of orders."""
-        from pbem.games.turkey_chase.grammar import TurkeyChaseTransformer  # lazily: the grammar needs lark
-
-        return TurkeyChaseTransformer()
+    name = "turkey-chase"
+    title = "Turkey Chase"
+    min_players = max_players = 4
+    turn_shape = TurnShape.SIMULTANEOUS
+    declared_options = {
+        "nmr": "what a player who sends no orders does: 'nothing' (default, the rule book) "
+        "or 'feed' (each of his birds feeds where it stands)",
+    }
+    terminal_words = {"SQUARE": "a square such as F6"}
 
     def seat_names(self, players: int) -> tuple[str, ...]:
         """Return ``("A", "B", "C", "D")``; raises GameError unless ``players`` is 4."""
@@ -49,24 +40,14 @@ class TurkeyChase(BaseGame[Any, Any]):
             raise GameError(f"Turkey Chase is played by exactly 4 players, not {players}")
         return SEATS
 
-    def options(self) -> Mapping[str, str]:
-        """Return the creator options: only ``nmr``."""
-        return {
-            "nmr": "what a player who sends no orders does: 'nothing' (default, the rule book) "
-            "or 'feed' (each of his birds feeds where it stands)",
-        }
-
     def setup(self, seats: Sequence[str], options: Mapping[str, str], rng: GameRng) -> TurkeyState:
         """Return the position of turn 1.
 
         Raises GameError for seats other than A, B, C, D, an unknown option or a
         bad ``nmr`` value.
         """
-        if tuple(seats) != SEATS:
-            raise GameError(f"Turkey Chase seats are A, B, C and D, not {', '.join(seats) or 'none'}")
-        unknown = sorted(set(options) - {"nmr"})
-        if unknown:
-            raise GameError(f"Turkey Chase has no option {unknown[0]!r}; its only option is 'nmr'")
+        self.check_seats(seats)
+        options = self.check_options(options)
         nmr = str(options.get("nmr", "nothing")).strip().lower()
         if nmr not in NMR_MODES:
             raise GameError(f"nmr={options['nmr']!r} is not an NMR mode; use nmr=nothing or nmr=feed")
@@ -87,10 +68,8 @@ class TurkeyChase(BaseGame[Any, Any]):
 
     def validate(self, state: TurkeyState, seat: str, orders: Sequence[TurkeyOrder]) -> list[OrderProblem]:
         """Return a problem per refused order; the rest is a valid submission (see HELP)."""
-        if seat not in SEAT_INDEX:
-            return [OrderProblem(None, f"there is no seat {seat} in Turkey Chase; seats are A, B, C and D")]
-        if self.outcome(state) is not None:
-            return [OrderProblem(None, "the game is over: no more orders")]
+        if problems := self.turn_problems(state, seat):
+            return problems
         return validate_orders(state, SEAT_INDEX[seat], orders)
 
     def default_orders(self, state: TurkeyState, seat: str) -> list[TurkeyOrder]:
@@ -99,10 +78,6 @@ class TurkeyChase(BaseGame[Any, Any]):
             return []
         squares = sorted(set(state.birds[self._seat(seat)]))
         return [Feed(square) for square in squares if state.corn_at(square) > 0]
-
-    def forced_orders(self, state: TurkeyState, seat: str) -> list[TurkeyOrder] | None:
-        """Always None: a player may always choose to do nothing or something."""
-        return None
 
     def submission_summary(self, state: TurkeyState, seat: str, orders: Sequence[TurkeyOrder]) -> str:
         """Return ``"These orders cost N of your 5 points."``."""
@@ -151,11 +126,3 @@ class TurkeyChase(BaseGame[Any, Any]):
             "birds": {s: [NAME[c] for c in cells] for s, cells in zip(SEATS, state.birds, strict=True)},
             "turn": state.turn,
         }
-
-    def dump(self, state: TurkeyState) -> dict[str, Any]:
-        """Return the state as JSON-compatible data."""
-        return dump_state(state)
-
-    def load(self, data: Mapping[str, Any]) -> TurkeyState:
-        """Rebuild a state from :meth:`dump` output; raises GameError for bad data."""
-        return load_state(data)

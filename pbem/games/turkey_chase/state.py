@@ -1,4 +1,4 @@
-"""The Turkey Chase state: a frozen, compact value, and its JSON form."""
+"""The Turkey Chase state: a frozen, compact value that stores itself as JSON (squares by name)."""
 
 from __future__ import annotations
 
@@ -53,6 +53,41 @@ class TurkeyState:
         """True when the seat still has at least one bird."""
         return bool(self.birds[seat_index])
 
+    def to_json(self) -> dict[str, Any]:
+        """Return the state as JSON-compatible data: squares and fences by name, per seat,
+        scores as ``"7/2"`` strings (the stored form of every Turkey Chase game)."""
+        return {
+            "turn": self.turn,
+            "corn": list(self.corn),
+            "fences": sorted(FENCE_NAME[f] for f in self.fences),
+            "farmers": {seat: _names(cells) for seat, cells in zip(SEATS, self.farmers, strict=True)},
+            "birds": {seat: _names(cells) for seat, cells in zip(SEATS, self.birds, strict=True)},
+            "scores": {seat: str(score) for seat, score in zip(SEATS, self.scores, strict=True)},
+            "nmr": self.nmr,
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> TurkeyState:
+        """Rebuild a state from :meth:`to_json` output.
+
+        Raises :class:`GameError` when the data is not a Turkey Chase state.
+        """
+        try:
+            corn = tuple(int(value) for value in data["corn"])
+            if len(corn) != len(CELLS):
+                raise GameError(f"a Turkey Chase state has {len(CELLS)} corn values, not {len(corn)}")
+            return cls(
+                turn=int(data["turn"]),
+                corn=corn,
+                fences=frozenset(parse_fence(GRID, name) for name in data["fences"]),
+                farmers=tuple(_cells(data["farmers"][seat]) for seat in SEATS),
+                birds=tuple(_cells(data["birds"][seat]) for seat in SEATS),
+                scores=tuple(Fraction(data["scores"][seat]) for seat in SEATS),
+                nmr=str(data.get("nmr", "nothing")),
+            )
+        except (KeyError, TypeError, ValueError, BadCellName) as error:
+            raise GameError(f"not a Turkey Chase state: {error}") from error
+
 
 def start_state(nmr: str = "nothing") -> TurkeyState:
     """Return the position of turn 1 (CLARIFICATIONS' decoded start)."""
@@ -74,37 +109,3 @@ def _names(cells: Iterable[Cell]) -> list[str]:
 def _cells(names: Iterable[str]) -> tuple[Cell, ...]:
     return tuple(sorted(GRID.parse(name) for name in names))
 
-
-def dump_state(state: TurkeyState) -> dict[str, Any]:
-    """Return the state as JSON-compatible data (scores as ``"7/2"`` strings)."""
-    return {
-        "turn": state.turn,
-        "corn": list(state.corn),
-        "fences": sorted(FENCE_NAME[f] for f in state.fences),
-        "farmers": {seat: _names(cells) for seat, cells in zip(SEATS, state.farmers, strict=True)},
-        "birds": {seat: _names(cells) for seat, cells in zip(SEATS, state.birds, strict=True)},
-        "scores": {seat: str(score) for seat, score in zip(SEATS, state.scores, strict=True)},
-        "nmr": state.nmr,
-    }
-
-
-def load_state(data: Mapping[str, Any]) -> TurkeyState:
-    """Rebuild a state from :func:`dump_state` output.
-
-    Raises :class:`GameError` when the data is not a Turkey Chase state.
-    """
-    try:
-        corn = tuple(int(value) for value in data["corn"])
-        if len(corn) != len(CELLS):
-            raise GameError(f"a Turkey Chase state has {len(CELLS)} corn values, not {len(corn)}")
-        return TurkeyState(
-            turn=int(data["turn"]),
-            corn=corn,
-            fences=frozenset(parse_fence(GRID, name) for name in data["fences"]),
-            farmers=tuple(_cells(data["farmers"][seat]) for seat in SEATS),
-            birds=tuple(_cells(data["birds"][seat]) for seat in SEATS),
-            scores=tuple(Fraction(data["scores"][seat]) for seat in SEATS),
-            nmr=str(data.get("nmr", "nothing")),
-        )
-    except (KeyError, TypeError, ValueError, BadCellName) as error:
-        raise GameError(f"not a Turkey Chase state: {error}") from error

@@ -264,7 +264,7 @@ def test_bad_options_are_refused_naming_the_option(options: dict[str, str], mess
 
 def test_a_turn_is_one_place_by_the_seat_to_play() -> None:
     state = table()
-    assert GAME.validate(state, "2", [Place("RED")])[0].message == "seat 2 owes no orders now"
+    assert GAME.validate(state, "2", [Place("RED")])[0].message == "it is not your turn: waiting for seat 1"
     assert "exactly one order" in GAME.validate(state, "1", [Place("RED"), Place("BLUE")])[0].message
     assert "you may pass only when no space is open" in GAME.validate(state, "1", [])[0].message
     with pytest.raises(IllegalOrder):

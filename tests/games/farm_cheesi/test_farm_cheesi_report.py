@@ -89,3 +89,16 @@ def test_the_view_is_public_and_json() -> None:
     view = views[2]
     assert view["roll"] == [6, 6] and view["doublets"] == 1 and view["move_values"] == [1, 1, 6, 6]
     assert view["players"][0]["carcass"] == [] and view["players"][3]["carcass"] == [1, 2, 3, 4]
+
+
+def test_the_report_shows_a_held_home_bonus_and_a_third_doublet_that_ends_the_turn() -> None:
+    state = farm({"1": ["H6", "30", "10"], "3": ["40"]}, roll=(2, 2))
+    again = GAME.resolve(state, {"1": orders("MOVE 1 2\nMOVE 2 2")}, ScriptedRng([3, 3])).state
+    text = render_report(report_for(again), "1")
+    assert "HOME bonus for the end of the turn: 10." in text
+    assert "Your HOME bonus of 10 waits for the end of your turn." in text
+    third = farm({"1": ["H6", "30", "10"], "3": ["40"]}, roll=(2, 2), doublets=2)
+    ended = GAME.resolve(third, {"1": orders("MOVE 1 2\nMOVE 2 2")}, ScriptedRng([4, 4])).state
+    text = render_report(report_for(ended), "1")
+    assert "Roll: seat 1 rolled 4 and 4 (a third doublet: the turn ends)." in text
+    assert "Bonus to use now: 10 (each whole, with one maggot: BONUS <maggot>)." in text

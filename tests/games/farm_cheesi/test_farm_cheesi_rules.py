@@ -291,6 +291,72 @@ def test_bonuses_are_used_in_the_order_earned() -> None:
     assert places(done, "1") == ("24", "HOME", "60", "HOME")
 
 
+def test_the_home_bonus_after_a_doublet_waits_for_the_end_of_the_turn() -> None:
+    # farm-cheesi.md: "ten movement points that can be used by any one maggot still in play
+    # at the end of their turn" -- after the re-roll the doublet gives, not before it.
+    state = farm({"1": ["H6", "24"], "3": ["40"]}, roll=(2, 2))
+    result = resolve(state, "MOVE 1 2\nMOVE 2 2", rolls=(3, 4))
+    again = result.state
+    assert places(again, "1") == ("HOME", "26", "C", "C")
+    assert (again.current, again.stage, again.roll, again.bonuses, again.held) == ("1", "move", (3, 4), (), (10,))
+    assert GAME.phase(again).prompt.endswith("Your HOME bonus of 10 waits for the end of your turn.")
+    assert GAME.view(again, None)["held"] == [10]
+    assert not any(e.kind == "bonus" for e in result.events)
+    end = resolve(again, "MOVE 2 3\nMOVE 2 4", rolls=(6, 1)).state
+    assert (end.current, end.stage, end.bonuses, end.held) == ("1", "bonus", (10,), ())  # now, at the end
+    assert places(end, "1") == ("HOME", "33", "C", "C")
+    assert texts(GAME.forced_orders(end, "1")) == ["BONUS 2"]  # the only maggot still in play
+    done = GAME.resolve(end, {"1": [Bonus(2)]}, ScriptedRng([6, 1])).state
+    assert places(done, "1") == ("HOME", "43", "C", "C")
+    assert (done.current, done.roll, done.held) == ("3", (6, 1), ())
+
+
+def test_the_third_doublet_penalty_cannot_hit_the_maggot_that_uses_the_home_bonus() -> None:
+    # The 10 is used at the end of the turn, so after the penalty of a third doublet:
+    # the maggot sent back was never moved by it, and a maggot still in play uses it.
+    state = farm({"1": ["H6", "30", "10"], "3": ["40"]}, roll=(2, 2), doublets=2)
+    result = resolve(state, "MOVE 1 2\nMOVE 2 2", rolls=(4, 4))
+    after = result.state
+    assert [e.kind for e in result.events][-1] == "penalty"
+    assert places(after, "1") == ("HOME", "C", "10", "C")  # maggot 2 (on 32) went back; it holds no bonus
+    assert (after.current, after.stage, after.bonuses, after.held, after.doublets) == ("1", "bonus", (10,), (), 3)
+    assert texts(GAME.forced_orders(after, "1")) == ["BONUS 3"]
+    done = GAME.resolve(after, {"1": [Bonus(3)]}, ScriptedRng([5, 2])).state
+    assert places(done, "1") == ("HOME", "C", "20", "C")
+    assert (done.current, done.roll, done.doublets) == ("3", (5, 2), 0)  # the turn ended: no roll again
+
+
+def test_a_home_bonus_held_when_no_maggot_is_left_in_play_is_forfeited_at_the_end_of_the_turn() -> None:
+    state = farm({"1": ["H6", "HOME", "HOME", "C"], "3": ["40"]}, roll=(2, 2))
+    again = resolve(state, "MOVE 1 2", rolls=(1, 2)).state
+    assert again.held == (10,) and again.current == "1"
+    result = resolve(again, "", rolls=(6, 1))  # no 5: the carcass maggot cannot enter
+    assert any(e.kind == "forfeit" and "10 bonus cannot be used" in e.text for e in result.events)
+    assert (result.state.current, result.state.held) == ("3", ())
+
+
+def test_a_home_bonus_not_after_a_doublet_is_still_used_straight_after_the_roll() -> None:
+    state = farm({"1": ["H5", "20"], "3": ["40"]}, roll=(3, 4))
+    after = resolve(state, "MOVE 1 3\nMOVE 2 4").state
+    assert (after.stage, after.bonuses, after.held) == ("bonus", (10,), ())  # the turn ends with this roll
+
+
+def test_a_capture_bonus_after_a_doublet_is_used_at_once_and_a_home_reached_by_it_waits() -> None:
+    # The 20 for a capture is used after the moves of the roll that earned it (HELP); a 10 that
+    # such a bonus move earns by reaching HOME waits for the end of the turn like any other.
+    state = farm({"1": ["10", "56", "40"], "3": ["14"]}, roll=(2, 2))
+    after = resolve(state, "MOVE 1 2\nMOVE 1 2").state  # 10 -> 14 captures seat 3's maggot
+    assert (after.stage, after.bonuses, after.held) == ("bonus", (20,), ())
+    assert problems(after, "BONUS 2") == []
+    again = resolve(after, "BONUS 2", rolls=(1, 3)).state  # 56 + 20 reaches HOME
+    assert places(again, "1") == ("14", "HOME", "40", "C")
+    assert (again.current, again.stage, again.roll, again.bonuses, again.held) == ("1", "move", (1, 3), (), (10,))
+
+
+def test_farm_cheesi_rules_version_is_2_since_the_home_bonus_waits_for_the_end_of_the_turn() -> None:
+    assert GAME.rules_version == 2
+
+
 # --- the most of the roll ----------------------------------------------------------
 
 

@@ -155,7 +155,7 @@ def test_pass_is_for_the_last_round_only() -> None:
 def test_only_the_seat_to_play_may_send_orders() -> None:
     state = table(["green"] * 6, drawn=["blue"])
     assert _messages(state, [])[0][0] is None
-    assert GAME.validate(state, "2", [Place((("blue", 1),)), Take(1)])[0].message == "seat 2 owes no orders now"
+    assert GAME.validate(state, "2", [Place((("blue", 1),)), Take(1)])[0].message == "it is not your turn: waiting for seat 1"
 
 
 def test_resolve_refuses_an_illegal_play() -> None:

@@ -365,7 +365,7 @@ def test_only_two_players() -> None:
 
 def test_a_turn_is_exactly_one_play_by_the_seat_to_play() -> None:
     state = position(die=2)
-    assert GAME.validate(state, "2", [Add(2, 2)])[0].message == "seat 2 owes no orders now"
+    assert GAME.validate(state, "2", [Add(2, 2)])[0].message == "it is not your turn: waiting for seat 1"
     assert "exactly one order" in GAME.validate(state, "1", [Add(2, 2), Add(2, 4)])[0].message
     assert "you may pass only when you cannot play" in GAME.validate(state, "1", [])[0].message
     with pytest.raises(IllegalOrder):

@@ -327,6 +327,6 @@ def test_bad_options_are_refused_naming_the_option(options: dict[str, str], mess
 
 def test_only_the_general_to_play_may_submit_and_refused_lines_never_resolve() -> None:
     state = battle({"b8": "red 1", "h2": "green 1"})
-    assert GAME.validate(state, "2", [Action("MOVE3")])[0].message == "seat 2 owes no orders now"
+    assert GAME.validate(state, "2", [Action("MOVE3")])[0].message == "it is not your turn: waiting for seat 1"
     with pytest.raises(IllegalOrder):
         GAME.resolve(state, {"1": [Action("MOVE3"), Spawn("red", "a8")]}, GameRng(1))

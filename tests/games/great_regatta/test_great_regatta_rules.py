@@ -93,7 +93,7 @@ def test_a_turn_starts_with_exactly_one_action_and_at_most_one_continuation() ->
 
 
 def test_only_the_seat_to_play_may_send_orders() -> None:
-    assert GAME.validate(regatta(), "2", [New()])[0].message == "seat 2 owes no orders now"
+    assert GAME.validate(regatta(), "2", [New()])[0].message == "it is not your turn: waiting for seat 1"
 
 
 # --- pushing your luck ---------------------------------------------------------------------------------

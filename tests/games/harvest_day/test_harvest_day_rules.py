@@ -76,7 +76,7 @@ def test_example_5b_an_odd_sum_makes_each_move_a_worker_lower_revealer_first() -
     state = _reveal(after_5a, 2, 3).state
     assert state.on("1", 2) == 1 and state.on("2", 3) == 1 and state.unplaced == (7, 7)
     assert GAME.phase(state).name == "move" and GAME.phase(state).seats == ("1",)
-    assert GAME.validate(state, "2", [Move(5, 4)]) == [OrderProblem(None, "seat 2 owes no orders now")]
+    assert GAME.validate(state, "2", [Move(5, 4)]) == [OrderProblem(None, "it is not your turn: waiting for seat 1")]
     state = _move(state, "1", 1, 0).state
     assert state.on("1", 1) == 1 and state.on("1", 0) == 1
     assert GAME.phase(state).seats == ("2",)

@@ -330,7 +330,7 @@ def test_no_forced_plays_seats_without_a_choice_are_simply_not_asked_and_digests
 
 def test_only_owing_seats_may_send_orders_and_a_finished_race_takes_none() -> None:
     state = derby(3, stage=STAGE_SPEED, speakers=("2", "1"))
-    assert GAME.validate(state, "1", [SpeedPass()])[0].message == "seat 1 owes no orders now"
+    assert GAME.validate(state, "1", [SpeedPass()])[0].message == "it is not your turn: waiting for seat 2"
     with pytest.raises(GameError, match="the race is over"):
         GAME.resolve(derby(3, stage=STAGE_OVER, finished=("red",)), {}, ScriptedRng([]))
     with pytest.raises(GameError, match="no orders for seat 2"):

@@ -213,7 +213,7 @@ def test_resolving_a_finished_race_is_refused() -> None:
     done = GAME.resolve(state, bids(4, 1), ScriptedRng([])).state
     with pytest.raises(GameError, match="over"):
         GAME.resolve(done, bids(0, 0), ScriptedRng([]))
-    assert GAME.validate(done, "1", [Bid(0)]) == [OrderProblem(None, "the race is over")]
+    assert GAME.validate(done, "1", [Bid(0)]) == [OrderProblem(None, "the game is over")]
 
 
 # --- every cube discarded -----------------------------------------------------------------
@@ -279,7 +279,7 @@ def test_a_round_is_exactly_one_bid(orders: list[Bid]) -> None:
 
 
 def test_an_unknown_seat_is_refused() -> None:
-    assert GAME.validate(race([0, 0]), "3", [Bid(0)]) == [OrderProblem(None, "there is no seat 3 in this race")]
+    assert GAME.validate(race([0, 0]), "3", [Bid(0)]) == [OrderProblem(None, "it is not your turn: waiting for seats 1, 2")]
 
 
 def test_resolve_refuses_a_bid_the_seat_cannot_pay() -> None:

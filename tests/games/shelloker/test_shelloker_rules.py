@@ -285,6 +285,6 @@ def test_one_order_a_turn() -> None:
     state = table({"1": "red red red", "2": "blue blue blue"})
     assert GAME.validate(state, "1", [Check(), Fold()]) == [
         OrderProblem(None, "a turn is exactly one order: CHECK, RAISE n, CALL or FOLD")]
-    assert GAME.validate(state, "2", [Check()]) == [OrderProblem(None, "seat 2 owes no orders now")]
+    assert GAME.validate(state, "2", [Check()]) == [OrderProblem(None, "it is not your turn: waiting for seat 1")]
     with pytest.raises(IllegalOrder):
         _act(table({"1": "red red red", "2": "blue blue blue"}, bets=(1, 5), raised=True), Check())

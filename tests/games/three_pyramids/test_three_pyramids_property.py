@@ -34,7 +34,7 @@ def _check_invariants(state: PyramidsState, before: PyramidsState | None) -> Non
         assert (state.round, state.finished) >= (before.round, before.finished)
     if not state.finished:
         assert not state.passed[state.to_play]
-        assert GAME.forced_orders(state, state.seat_to_play) != []  # the seat to play can play
+        assert GAME.forced_orders(state, state.seat_to_play) is None  # the seat to play can play, and is asked
     player_keys = {"seat", "side", "score", "hand_size", "passed", "you", "to_play"}
     for reader in (*state.seats, None):
         view = GAME.view(state, reader)

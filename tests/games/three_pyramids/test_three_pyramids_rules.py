@@ -229,12 +229,15 @@ def test_the_last_player_who_can_play_goes_on_alone() -> None:
     assert after.round == 1
 
 
-def test_forced_orders_one_play_none_or_a_choice() -> None:
+def test_only_the_pass_is_forced_never_a_single_legal_play() -> None:
+    # gateway-island-hosting.md, X3: "force only the pass, never a single legal play".
     pyramids = {"LEFT": {"2": "red"}, "CENTER": {"2": "blue"}, "RIGHT": {"2": "green"}}
-    state = table({"1": "red", "2": "white"}, pyramids)
-    assert GAME.forced_orders(state, "1") == [play("LEFT red")]
+    one_play = table({"1": "red", "2": "white"}, pyramids)
+    assert legal_plays(one_play, "1") == [play("LEFT red")]
+    assert GAME.forced_orders(one_play, "1") is None  # asked: playing it would tell the table about the hand
+    assert GAME.default_orders(one_play, "1") == [play("LEFT red")]  # NMR: the first (here the only) play
     state = table({"1": "white", "2": "white"}, pyramids)
-    assert GAME.forced_orders(state, "1") == []
+    assert GAME.forced_orders(state, "1") == []  # a pass is public by the rules
     state = table({"1": "red blue", "2": "white"}, pyramids)
     assert GAME.forced_orders(state, "1") is None
 

@@ -104,7 +104,7 @@ def test_an_offer_must_place_each_colour_exactly_once() -> None:
 
 def test_only_the_seat_to_play_may_offer() -> None:
     assert GAME.validate(temple("blue red"), "2", [offer("blue green red black yellow")]) == [
-        OrderProblem(None, "seat 2 owes no orders now")]
+        OrderProblem(None, "it is not your turn: waiting for seat 1")]
 
 
 # --- the end ---------------------------------------------------------------------------------

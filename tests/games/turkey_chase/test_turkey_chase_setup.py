@@ -71,7 +71,7 @@ def test_options_are_only_nmr() -> None:
     assert GAME.setup(("A", "B", "C", "D"), {}, GameRng(1)).nmr == "nothing"
     with pytest.raises(GameError, match="nmr"):
         GAME.setup(("A", "B", "C", "D"), {"nmr": "move"}, GameRng(1))
-    with pytest.raises(GameError, match="no option 'size'"):
+    with pytest.raises(GameError, match="unknown option 'size'"):
         GAME.setup(("A", "B", "C", "D"), {"size": "9"}, GameRng(1))
 
 

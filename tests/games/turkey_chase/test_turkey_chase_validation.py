@@ -270,10 +270,10 @@ def test_submission_summary_of_nothing_is_zero() -> None:
 
 def test_a_seat_that_does_not_exist_is_told_so() -> None:
     assert GAME.validate(BASE, "E", []) == [
-        OrderProblem(None, "there is no seat E in Turkey Chase; seats are A, B, C and D")
+        OrderProblem(None, "it is not your turn: waiting for seats A, B, C, D")
     ]
 
 
 def test_no_orders_once_the_game_is_over() -> None:
     over = make_state(farmers={"A": ["F6"]}, birds={}, scores={"A": 3})
-    assert GAME.validate(over, "A", parse("MOVE F6-F7")) == [OrderProblem(None, "the game is over: no more orders")]
+    assert GAME.validate(over, "A", parse("MOVE F6-F7")) == [OrderProblem(None, "the game is over")]

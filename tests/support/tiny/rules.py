@@ -2,14 +2,16 @@
 whoever makes it reach the target wins. ``ADD n`` is the only order; at total
 target-1 the only legal play is ``ADD 1`` (a forced play). NMR default: ADD 1.
 
-Everything not written here (seat names 1..N, the option check, dump/load,
-help from HELP.txt, the grammar file) comes from BaseGame's defaults."""
+Everything not written here comes from BaseGame's defaults: seat names 1..N,
+the option check (``check_options``), the turn guards (``turn_problems``),
+dump/load of the state class (``TinyState``, named in ``BaseGame[TinyState, Add]``),
+the transformer (the one in ``grammar.py``), the grammar file (``grammar.lark``),
+help (``HELP.txt``), no hidden information (``hidden_variant`` returns the state)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import ClassVar
 
 from pbem.core import Event, GameError, GameRng, OrderProblem, Outcome, Phase, Resolution
 from pbem.core.game import BaseGame, TurnShape
@@ -21,23 +23,23 @@ from .state import TinyState
 class TinyGame(BaseGame[TinyState, Add]):
     """Add 1-3 in turn; reach the target to win."""
 
-    name: ClassVar[str] = "tiny"
-    title: ClassVar[str] = "Tiny"
-    min_players: ClassVar[int] = 2
-    max_players: ClassVar[int] = 3
-    turn_shape: ClassVar[TurnShape] = TurnShape.SEQUENTIAL
-    has_chance: ClassVar[bool] = True  # the first player is drawn
-    declared_options: ClassVar[Mapping[str, str]] = {"target": "the total to reach (default 10)"}
-    terminal_words: ClassVar[Mapping[str, str]] = {"INT": "a number from 1 to 3"}
-    transformer_class: ClassVar[str] = f"{__package__}.grammar:TinyTransformer"
-    state_class: ClassVar[type] = TinyState
+    name = "tiny"  # the kind: the key of the game's line in pbem.games.GAMES
+    title = "Tiny"
+    min_players, max_players = 2, 3
+    turn_shape = TurnShape.SEQUENTIAL  # the default, written out: one seat at a time
+    has_chance = True  # the first player is drawn
+    declared_options = {"target": "the total to reach (default 10)"}
+    quick_options = {"target": "6"}  # a short game, for demos and the end-to-end test
+    terminal_words = {"INT": "a number from 1 to 3"}
 
     def setup(self, seats: Sequence[str], options: Mapping[str, str], rng: GameRng) -> TinyState:
-        """Return total 0 and a drawn first player; raises GameError for a bad target."""
-        target = self.check_options(options).get("target", "10")
-        if not target.isdigit():
-            raise GameError(f"target={target!r}: expected a number")
-        return TinyState(tuple(seats), 0, int(target), rng.randint(0, len(seats) - 1))
+        """Return total 0 and a drawn first player; raises GameError for bad seats, an
+        unknown option or a target that is not a whole number from 2 to 99."""
+        seats = self.check_seats(seats)
+        target = self.check_options(options).get("target", "10").strip()
+        if not (target.isdigit() and 2 <= int(target) <= 99):
+            raise GameError(f"target={target!r}: give a whole number from 2 to 99")
+        return TinyState(seats, 0, int(target), rng.randint(0, len(seats) - 1))
 
     def phase(self, state: TinyState) -> Phase:
         """Return the one seat to move."""
@@ -89,5 +91,7 @@ class TinyGame(BaseGame[TinyState, Add]):
         return {s: int(s == state.last and state.total >= state.target) for s in state.seats}
 
     def view(self, state: TinyState, seat: str | None) -> dict[str, object]:
-        """Everything is public."""
-        return {"total": state.total, "target": state.target}
+        """Everything is public: the seats, the total, the target, who moves next and who moved last."""
+        over = self.outcome(state) is not None
+        return {"seats": list(state.seats), "total": state.total, "target": state.target,
+                "to_move": None if over else state.seats[state.to_move], "last": state.last}
