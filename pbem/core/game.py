@@ -194,15 +194,16 @@ class BaseGame(Generic[S, O]):
 
     def owed_orders(self, state: S, orders: Mapping[str, Sequence[O]]) -> dict[str, list[O]]:
         """Return the orders of every seat that owes orders now, each checked by ``validate``: the
-        guard every resolve shares. Raises GameError when the game is over or an owing seat has no
-        entry, IllegalOrder naming the seat and the first problem of a refused submission."""
+        guard every resolve shares. An empty entry (a seat that held with NOORDERS) stands for the
+        seat's NMR default. Raises GameError when the game is over or an owing seat has no entry,
+        IllegalOrder naming the seat and the first problem of a refused submission."""
         if self.outcome(state) is not None:
             raise GameError("the game is over")
         checked: dict[str, list[O]] = {}
         for seat in self.phase(state).seats:  # type: ignore[attr-defined]
             if seat not in orders:
                 raise GameError(f"no orders for seat {seat}, who owes them")
-            given = list(orders[seat])
+            given = list(orders[seat]) or list(self.default_orders(state, seat))  # type: ignore[attr-defined]
             problems = self.validate(state, seat, given)  # type: ignore[attr-defined]
             if problems:
                 raise IllegalOrder(f"seat {seat}: {problems[0].message}")

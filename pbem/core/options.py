@@ -45,3 +45,18 @@ def choice_list_option(options: Mapping[str, str], name: str, allowed: Sequence[
             f"e.g. {name}={','.join(default)}"
         )
     return words
+
+
+def int_option(options: Mapping[str, str], name: str, low: int, high: int, default: int) -> int:
+    """Return the value of option ``name``, a whole number from ``low`` to ``high`` (``default``
+    when not given).
+
+    Raises GameError naming the option, the value and the range otherwise.
+    """
+    raw = options.get(name)
+    if raw is None:
+        return default
+    text = str(raw).strip()
+    if not (text.isascii() and text.isdigit()) or len(text) > 6 or not low <= int(text) <= high:
+        raise GameError(f"option {name}={raw}: give a whole number from {low} to {high}")
+    return int(text)

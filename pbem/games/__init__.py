@@ -23,6 +23,7 @@ GAMES: dict[str, str] = {
     "resource-rich": "pbem.games.resource_rich.rules:ResourceRich",
     "shelloker": "pbem.games.shelloker.rules:Shelloker",
     "top-of-the-temple": "pbem.games.top_of_the_temple.rules:TopOfTheTemple",
+    "honest-trade": "pbem.games.honest_trade.rules:HonestTrade",
 }
 
 

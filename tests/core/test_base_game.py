@@ -25,3 +25,13 @@ def test_owed_orders_refuses_a_missing_entry_a_refused_submission_and_a_finished
         game.owed_orders(state, {"1": [Add(3)]})
     with pytest.raises(GameError, match="the game is over"):
         game.owed_orders(TinyState(("1", "2"), total=10, target=10, to_move=0, last="2"), {"1": [Add(1)]})
+
+
+def test_owed_orders_reads_an_empty_entry_as_the_nmr_default() -> None:
+    """A seat that held (NOORDERS) is stored with an empty entry: it plays its NMR default, checked
+    like any submission, instead of failing the resolution."""
+    game = TinyGame()
+    state = TinyState(("1", "2"), total=3, target=10, to_move=0)
+    assert game.owed_orders(state, {"1": []}) == {"1": [Add(1)]}
+    with pytest.raises(IllegalOrder, match="seat 1: ADD 1: the total may not pass 10"):
+        game.owed_orders(TinyState(("1", "2"), total=10, target=10, to_move=0), {"1": []})
