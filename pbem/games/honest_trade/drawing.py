@@ -69,8 +69,8 @@ def draw(view: Mapping[str, Any], seat: str | None) -> str:
     """Return the SVG picture of the tables in ``view`` as ``seat`` (None: the public) sees it."""
     seats = [p["seat"] for p in view["players"]]
     canvas = Canvas(title="An Honest Trade" + (f", seen by seat {seat}" if seat else ""))
-    state = "the game is over" if view["over"] else f"seat {view['to_play']} to play"
-    y = heading(canvas, f"An Honest Trade, turn {view['turn']}: {state}") + 8
+    state = "the game is over" if view["over"] else f"seat {view['to_play']}'s turn"
+    y = heading(canvas, f"An Honest Trade, action {view['turn']}: {state}") + 8
     supply = view["supply"]
     canvas.text(10, y, f"Supply: {supply['blacks']} black cubes, {supply['discs']} discs", size=11, anchor="start")
     y += 16

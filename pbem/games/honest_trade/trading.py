@@ -33,6 +33,7 @@ from .state import (
     TARGET,
     WINDOW,
     TradeState,
+    in_colour_order,
 )
 
 Step = tuple[TradeState, list[Event]]
@@ -40,7 +41,7 @@ Step = tuple[TradeState, list[Event]]
 
 def label(state: TradeState) -> str:
     """The heading the events of the turn under way are grouped under in a report."""
-    return f"Turn {state.turn} (seat {state.actor})"
+    return f"Action {state.turn} (seat {state.actor})"
 
 
 def goods(count: int, kind: str) -> str:
@@ -134,7 +135,7 @@ def accusation(state: TradeState, accused: str, colour: str, accusers: Mapping[s
         state, gone = eliminate(state, accused, "rightly accused")
         return state, events + gone
     trader = state.trader(accused)
-    state = state.with_trader(accused, replace(trader, cleared=tuple(sorted({*trader.cleared, colour}))))
+    state = state.with_trader(accused, replace(trader, cleared=in_colour_order((*trader.cleared, colour))))
     events = [Event("accusation", f"{said}: wrong, {colour} is not seat {accused}'s secret colour. The {what} "
                                   "stands.", label(state), seat=accused,
                     data={"accusers": list(accusers), "colour": colour, "right": False})]

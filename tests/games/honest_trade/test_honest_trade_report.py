@@ -20,9 +20,9 @@ def _window_state():  # type: ignore[no-untyped-def]
 def test_the_board_lists_each_traders_row_pushed_and_discarded_cubes_and_goods() -> None:
     result = _window_state()
     text = render_report(report_input(GAME, result.state, result.events), "2")
-    board = text[text.index("Turn 1: seat 1"):text.index("Scores:")]
+    board = text[text.index("Action 1, seat 1"):text.index("Scores:")]
     assert board.splitlines() == [
-        "Turn 1: seat 1 is the trader to play.",
+        "Action 1, seat 1's turn.",
         "Under way: seat 1 pushed yellow to take 2 black cubes.",
         "Supply: 8 black cubes, 9 discs.",
         "",
