@@ -16,18 +16,23 @@ end every mail each seat, the GM and the outsider received (plain text and HTML)
 from __future__ import annotations
 
 import asyncio
-import html
 import re
 from pathlib import Path
 from typing import Any
 
 from mail_games import eventually
 from mail_harness import MailHarness, Person, running_service
+from mail_secrets import (
+    MAIL_TIMEOUT,
+    create_and_join,
+    listed_counters,
+    readable,
+    sealed_counters,
+)
 
 from pbem.core import GameRng
 from pbem.games import find_game
 from pbem.mail.mailclient import ReceivedMail, read_mail
-from pbem.orders import OrderParser
 
 NAME = "trade-1"
 SEED = 31
@@ -35,8 +40,8 @@ ROBOT_SEED = 243
 """Picked so that the short game has reactions (one of them caught), three of a kind, discards and
 eliminations."""
 GAME_SECONDS = 120.0
-MAIL_TIMEOUT = 10.0
 MAX_STEPS = 120
+OPTIONS = {"window_hours": "6"}
 
 GAME = find_game("honest-trade")
 _C = "(red|white|yellow|green|blue)"
@@ -57,15 +62,7 @@ SAFE = [
     re.compile(rf"of using the secret colour in the (?:action|reaction) \({_C}\): wrong"),
 ]
 COLOUR_WORD = re.compile(rf"\b{_C}\b", re.IGNORECASE)
-DRAWS = re.compile(r"^Draws \(counter:range=result\): (.*)$", re.MULTILINE)
 REPORT = re.compile(rf"^\[{NAME}\] Turn (\d+)")
-
-
-def readable(mail: ReceivedMail, help_text: str) -> str:
-    """The text a reader sees in a mail: the plain part and the HTML part without its tags, with the
-    game's rules (its HELP text) taken out."""
-    shown = html.unescape(re.sub(r"<[^>]+>", "", mail.html or ""))
-    return (mail.body + "\n" + shown).replace("\r\n", "\n").replace(help_text, "")
 
 
 def final_board_secrets(text: str) -> set[tuple[str, str]]:
@@ -107,19 +104,6 @@ def eliminated_by_turn(service: MailHarness) -> dict[str, int]:
     return out
 
 
-def sealed_counters(service: MailHarness) -> set[int]:
-    """Replay the game from its seed and return the counters of its sealed draws."""
-    info = service.runner.info(NAME)
-    parser = OrderParser(GAME)
-    rng = GameRng(info.row.seed)
-    state = GAME.setup(GAME.seat_names(3), {"window_hours": "6"}, rng)
-    for record in service.runner.history(NAME):
-        orders = {seat: parser.parse("\n".join(texts)).orders for seat, texts in record.orders.items()}
-        state = GAME.resolve(state, orders, rng).state
-    assert state == info.state, "the replay from the seed differs"
-    return {counter for counter, _, _ in rng.sealed_draws}
-
-
 def assert_no_secret(who: str, seat: str | None, mails: list[ReceivedMail], secrets: dict[str, str],
                      out_at: dict[str, int], sealed: set[int], help_text: str) -> None:
     """No mail of ``who`` (the holder of ``seat``, or None for the GM and the outsider) names a secret
@@ -141,9 +125,8 @@ def assert_no_secret(who: str, seat: str | None, mails: list[ReceivedMail], secr
         for line in rest.split("\n"):
             if "secret" in line.lower():
                 assert not COLOUR_WORD.search(line), f"{where}: a secret and a colour in one line: {line!r}"
-        for listed_draws in DRAWS.findall(text):
-            counters = {int(word.split(":")[0]) for word in listed_draws.split()}
-            assert not counters & sealed, f"{where}: sealed draws listed: {sorted(counters & sealed)}"
+        listed = listed_counters(text)
+        assert not listed & sealed, f"{where}: sealed draws listed: {sorted(listed & sealed)}"
 
 
 async def mail_orders(person: Person, seat: str, password: str, text: str) -> None:
@@ -167,23 +150,13 @@ async def wait_for_final(service: MailHarness, person: Person) -> None:
 def test_no_mail_of_a_whole_game_tells_a_secret_colour_before_it_is_public(tmp_path: Path) -> None:
     async def scenario() -> None:
         async with running_service(tmp_path) as service:
-            gm = service.person(f"gm.{NAME}@example.org")
+            opened = await create_and_join(service, "honest-trade", NAME, 3,
+                                           f"seed={SEED} " + " ".join(f"{k}={v}" for k, v in OPTIONS.items()))
+            gm, gm_password, seats = opened.gm, opened.gm_password, opened.seats
             outsider = service.person("nosy@outside.test")
-            await gm.send(f"CREATE honest-trade {NAME} players=3 seed={SEED} window_hours=6\n")
-            created = await gm.last(timeout=MAIL_TIMEOUT)
-            gm_password = re.search(r"GM password is (\S+):", created.body)
-            assert gm_password is not None, created.body
-            seats: dict[str, tuple[Person, str]] = {}
-            for number in range(3):
-                person = service.person(f"p{number}.{NAME}@example.org")
-                await person.send(f"JOIN {NAME}\n")
-                joined = await person.last(timeout=MAIL_TIMEOUT)
-                found = re.search(r"as seat (\S+)\.\s+Your password is (\S+) ", joined.body)
-                assert found is not None, joined.body
-                seats[found.group(1)] = (person, found.group(2))
             await outsider.send("HELP honest-trade\n")
             await outsider.last(timeout=MAIL_TIMEOUT)
-            await gm.send(f"GM {NAME} {gm_password.group(1)}\nSTART\n")
+            await gm.send(f"GM {NAME} {gm_password}\nSTART\n")
             await eventually(lambda: service.runner.info(NAME).phase is not None)
 
             robots = GameRng(ROBOT_SEED)
@@ -197,7 +170,7 @@ def test_no_mail_of_a_whole_game_tells_a_secret_colour_before_it_is_public(tmp_p
                 choosing = [s for s in phase.seats if GAME.forced_orders(state, s) is None]
                 if phase.name == "window" and not closed_by["process"]:
                     closed_by["process"] += 1  # nobody answers: the GM closes the window
-                    await gm.send(f"GM {NAME} {gm_password.group(1)}\nPROCESS\n")
+                    await gm.send(f"GM {NAME} {gm_password}\nPROCESS\n")
                 elif phase.name in ("window", "reactor-window") and len(choosing) > 1 and not closed_by["deadline"]:
                     closed_by["deadline"] += 1  # one answer, the others silent: the deadline closes it
                     person, password = seats[choosing[0]]
@@ -232,7 +205,7 @@ def test_no_mail_of_a_whole_game_tells_a_secret_colour_before_it_is_public(tmp_p
             secrets = dict(zip(GAME.seat_names(3), info.state.secrets, strict=True))
             out_at = eliminated_by_turn(service)
             assert len(out_at) >= 2
-            sealed = sealed_counters(service)
+            sealed = sealed_counters(service, NAME, GAME, OPTIONS)
             assert sealed
             help_text = GAME.help()
             people: list[tuple[str, str | None, Any]] = [(f"seat {s}", s, p) for s, (p, _) in seats.items()]

@@ -74,17 +74,14 @@ def draw(view: Mapping[str, Any], seat: str | None) -> str:
     supply = view["supply"]
     canvas.text(10, y, f"Supply: {supply['blacks']} black cubes, {supply['discs']} discs", size=11, anchor="start")
     y += 16
-    action = view["action"]
-    if action:
-        cube(canvas, 10, y - 6, 12, action["colour"])
-        canvas.text(28, y, f"seat {action['seat']} pushed {action['colour']} to {action['text']}", size=11,
-                    anchor="start")
-        y += 16
-    reactor = view["reactor"]
+    action, reactor = view["action"], view["reactor"]
+    notes = [(action["colour"], f"seat {action['seat']} pushed {action['colour']} to {action['text']}")] \
+        if action else []
     if reactor:
-        cube(canvas, 10, y - 6, 12, reactor["colour"])
-        canvas.text(28, y, f"seat {reactor['seat']} reacted with {reactor['colour']} to cancel it", size=11,
-                    anchor="start")
+        notes.append((reactor["colour"], f"seat {reactor['seat']} reacted with {reactor['colour']} to cancel it"))
+    for colour, text in notes:
+        cube(canvas, 10, y - 6, 12, colour)
+        canvas.text(28, y, text, size=11, anchor="start")
         y += 16
     y += 4
     for player in view["players"]:
