@@ -146,7 +146,7 @@ class HonestTrade(BaseGame[TradeState, TradeOrder]):
                          deadline_hours=state.window_hours, silence=SILENCE_PASS)
         if state.step == DISCARD:
             owing = [s for s in state.seats if state.owes(s)]
-            said = ", ".join(f"seat {s} {_discards(self._needed(state, s))}" for s in owing)
+            said = ", ".join(f"{_discards(self._needed(state, s))} by seat {s}" for s in owing)
             return Phase("discard", tuple(owing), f"Discards owed: {said}. Send one DISCARD <colour> line for "
                                                   "each (a cube pushed or not, never your secret colour), or "
                                                   "DISCARD RANDOM.")

@@ -473,7 +473,7 @@ def test_a_wrong_accusers_discard_comes_before_the_victims_name_is_asked() -> No
 def test_a_victim_who_also_accused_wrongly_owes_both_discards_at_once() -> None:
     state = trade("green blue red white", traders={"1": trader(blacks=2)})
     state = answer(answer(state, {"1": "ACT RED\nTARGET 3"}).state, {"3": "ACCUSE"}).state
-    assert state.owes("3") == 2 and GAME.phase(state).prompt.startswith("Discards owed: seat 3 2 discards.")
+    assert state.owes("3") == 2 and GAME.phase(state).prompt.startswith("Discards owed: 2 discards by seat 3.")
     assert problems(state, "3", "DISCARD blue") == ["you owe 2 discards: send 2 DISCARD lines"]
     assert problems(state, "3", "DISCARD blue\nDISCARD blue") == ["each DISCARD names a different cube"]
     state, _texts = run(state, {"3": "DISCARD blue\nDISCARD RANDOM"}, rng=GameRng(3))
