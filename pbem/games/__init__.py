@@ -29,6 +29,7 @@ GAMES: dict[str, str] = {
     "festival-of-statues": "pbem.games.festival_of_statues.rules:FestivalOfStatues",
     "all-in-a-days-work": "pbem.games.days_work.rules:DaysWork",
     "great-battle": "pbem.games.great_battle.rules:GreatBattle",
+    "honest-trade": "pbem.games.honest_trade.rules:HonestTrade",
 }
 
 

@@ -18,7 +18,6 @@ a secret it should not:
 from __future__ import annotations
 
 import asyncio
-import html
 import re
 from collections import defaultdict
 from pathlib import Path
@@ -26,6 +25,13 @@ from typing import Any
 
 from mail_games import eventually
 from mail_harness import MailHarness, Person, running_service
+from mail_secrets import (
+    MAIL_TIMEOUT,
+    create_and_join,
+    listed_counters,
+    readable,
+    sealed_counters,
+)
 
 from pbem.core import GameRng
 from pbem.games import find_game
@@ -33,14 +39,12 @@ from pbem.games.shelloker.orders import Call, Check, Fold, Raise
 from pbem.games.shelloker.rules import legal_actions
 from pbem.games.shelloker.state import COLOURS, ShellokerState, listed
 from pbem.mail.mailclient import ReceivedMail, read_mail
-from pbem.orders import OrderParser
 
 NAME = "shell-1"
 SEED = 22
 """Picked so that the short game has a showdown, folds and a win by folding."""
 ROBOT_SEED = 1022
 GAME_SECONDS = 90.0
-MAIL_TIMEOUT = 10.0
 MAX_STEPS = 60
 
 _C = f"(?:{'|'.join(COLOURS)})"
@@ -49,7 +53,6 @@ OWN = re.compile(rf"(?:You draw|Your hand:) ({_HAND})")
 SHOWN = re.compile(rf"seat (\d+) shows ({_HAND})|^[ \t]*seat (\d+): ({_HAND})[ \t]*$", re.MULTILINE | re.IGNORECASE)
 TRIPLE = re.compile(rf"\b{_HAND}\b")
 COLOUR_WORD = re.compile(rf"\b{_C}\b", re.IGNORECASE)
-DRAWS = re.compile(r"^Draws \(counter:range=result\): (.*)$", re.MULTILINE)
 
 GAME = find_game("shelloker")
 
@@ -69,14 +72,6 @@ def robot(state: ShellokerState, seat: str, rng: GameRng) -> Any:
     if raises and roll < 0.7:
         return rng.choice(raises)
     return Fold()
-
-
-def readable(mail: ReceivedMail, help_text: str) -> str:
-    """The text a reader sees in a mail: the plain part and the HTML part without its tags, with the
-    game's rules (its HELP text, which names colours and the bag) taken out."""
-    shown = html.unescape(re.sub(r"<[^>]+>", "", mail.html or ""))
-    text = (mail.body + "\n" + shown).replace("\r\n", "\n")
-    return text.replace(help_text, "")
 
 
 async def newest_report(service: MailHarness, person: Person, turn: int) -> ReceivedMail:
@@ -122,19 +117,6 @@ def knowledge(service: MailHarness, first_hands: dict[str, str]) -> dict[str, An
     return {"hands": hands, "shown": shown, "hidden": hidden - shown, "kinds": kinds}
 
 
-def sealed_counters(service: MailHarness) -> set[int]:
-    """Replay the game from its seed and return the counters of its sealed draws (the deals)."""
-    info = service.runner.info(NAME)
-    parser = OrderParser(GAME)
-    rng = GameRng(info.row.seed)
-    state = GAME.setup(GAME.seat_names(3), {}, rng)
-    for record in service.runner.history(NAME):
-        orders = {seat: parser.parse("\n".join(texts)).orders for seat, texts in record.orders.items()}
-        state = GAME.resolve(state, orders, rng).state
-    assert state == info.state, "the replay from the seed differs"
-    return {counter for counter, _, _ in rng.sealed_draws}
-
-
 def assert_no_secret(who: str, seat: str | None, mails: list[ReceivedMail], known: dict[str, Any],
                      sealed: set[int], help_text: str) -> None:
     """No mail of ``who`` (the holder of ``seat``, or None for the GM and the outsider) holds a hand,
@@ -155,31 +137,20 @@ def assert_no_secret(who: str, seat: str | None, mails: list[ReceivedMail], know
         for line in text.split("\n"):
             if "bag" in line.lower():
                 assert not COLOUR_WORD.search(line), f"{where}: the bag named with a colour: {line!r}"
-        for listed_draws in DRAWS.findall(text):
-            counters = {int(word.split(":")[0]) for word in listed_draws.split()}
-            assert not counters & sealed, f"{where}: sealed draws listed: {sorted(counters & sealed)}"
+        listed = listed_counters(text)
+        assert not listed & sealed, f"{where}: sealed draws listed: {sorted(listed & sealed)}"
 
 
 def test_no_mail_of_a_whole_game_holds_a_secret_it_should_not(tmp_path: Path) -> None:
     async def scenario() -> None:
         async with running_service(tmp_path) as service:
-            gm = service.person(f"gm.{NAME}@example.org")
+            opened = await create_and_join(service, "shelloker", NAME, 3, f"seed={SEED}")
+            gm, password = opened.gm, opened.gm_password
+            seats = {seat: person for seat, (person, _) in opened.seats.items()}
             outsider = service.person("nosy@outside.test")
-            await gm.send(f"CREATE shelloker {NAME} players=3 seed={SEED}\n")
-            created = await gm.last(timeout=MAIL_TIMEOUT)
-            password = re.search(r"GM password is (\S+):", created.body)
-            assert password is not None, created.body
-            seats: dict[str, Person] = {}
-            for number in range(3):
-                person = service.person(f"p{number}.{NAME}@example.org")
-                await person.send(f"JOIN {NAME}\n")
-                joined = await person.last(timeout=MAIL_TIMEOUT)
-                seat = re.search(rf"You joined game {NAME} \(.*\) as seat (\S+)\.", joined.body)
-                assert seat is not None, joined.body
-                seats[seat.group(1)] = person
             await outsider.send("HELP shelloker\n")
             await outsider.last(timeout=MAIL_TIMEOUT)
-            await gm.send(f"GM {NAME} {password.group(1)}\nSTART\n")
+            await gm.send(f"GM {NAME} {password}\nSTART\n")
             await eventually(lambda: service.runner.info(NAME).phase is not None)
             start = service.runner.info(NAME).state
             first_hands = {s: ", ".join(listed(start.hands[start.index(s)])) for s in seats}
@@ -209,7 +180,7 @@ def test_no_mail_of_a_whole_game_holds_a_secret_it_should_not(tmp_path: Path) ->
             known = knowledge(service, first_hands)
             assert {"showdown", "fold", "fold-win"} <= known["kinds"], known["kinds"]
             assert known["hidden"], "no hand was folded or won by folding"
-            sealed = sealed_counters(service)
+            sealed = sealed_counters(service, NAME, GAME, {})
             assert sealed
             help_text = GAME.help()
             people = [(f"seat {s}", s, p) for s, p in seats.items()] + [("the GM", None, gm),

@@ -1,0 +1,1 @@
+"""An Honest Trade (Gateway Island, game 18)."""

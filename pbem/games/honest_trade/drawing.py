@@ -1,0 +1,92 @@
+"""The traders' tables as a picture, from a view only (see :mod:`pbem.core.svg`).
+
+One band per trader: his five action-cube places in the order red, white, yellow, green, blue,
+a cube in the starting row drawn on the line, a pushed cube drawn forward (lower), a discarded
+cube as an empty crossed place; then his black cubes and discs, and a secret colour where the
+view holds one (the reader's own; a trader who is out; everybody's at the end). The supply and
+the action under way are written on top.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from pbem.core.svg import Canvas, colour_fill, cube, heading, legend, seat_colour, token
+
+_COLOURS = ("red", "white", "yellow", "green", "blue")
+_CUBE = 16.0
+_SLOT = 24.0
+_BAND = 50.0
+_TABLE = "#efe4c8"
+_OUT = "#dddddd"
+
+
+def _goods(canvas: Canvas, x: float, y: float, blacks: int, discs: int) -> None:
+    """Draw ``blacks`` black cubes and ``discs`` discs in a row from ``x`` (counted beyond six)."""
+    for k in range(min(blacks, 6)):
+        cube(canvas, x + k * 11, y - 5, 9, "black")
+    if blacks > 6:
+        canvas.text(x + 68, y, f"x{blacks}", size=9, anchor="start")
+    for k in range(min(discs, 6)):
+        canvas.circle(x + 4.5 + k * 11, y + 12, 4.5, fill="#8fb3d9", stroke="#333333", stroke_width=0.8)
+    if discs > 6:
+        canvas.text(x + 68, y + 12, f"x{discs}", size=9, anchor="start")
+
+
+def _band(canvas: Canvas, player: Mapping[str, Any], seats: list[str], reader: str | None, y: float) -> None:
+    """Draw one trader's band with its top at ``y``."""
+    canvas.rect(10, y, 540, _BAND - 4, fill=_OUT if player["out"] else _TABLE, stroke="#8a7a5a",
+                stroke_width=2.0 if player["to_play"] else 0.8, rx=4)
+    token(canvas, 30, y + 23, 11, fill=seat_colour(seats, player["seat"]), label=player["seat"],
+          ring=player["seat"] == reader)
+    if player["out"]:
+        canvas.text(52, y + 16, f"seat {player['seat']} is out of the game", size=11, anchor="start")
+    for k, colour in enumerate(_COLOURS):
+        x = 52 + k * _SLOT
+        if colour in player["row"]:
+            cube(canvas, x, y + 6, _CUBE, colour)
+        elif colour in player["pushed"]:
+            cube(canvas, x, y + 26, _CUBE, colour)
+        elif not player["out"]:
+            canvas.rect(x, y + 6, _CUBE, _CUBE, fill="none", stroke="#aaaaaa", stroke_width=0.8, rx=2)
+            canvas.line(x + 2, y + 8, x + _CUBE - 2, y + 4 + _CUBE, stroke="#aaaaaa")
+    _goods(canvas, 180, y + 14, player["blacks"], player["discs"])
+    notes = []
+    if player["not_secret"]:
+        notes.append(f"not {', '.join(player['not_secret'])}")
+    if player["to_play"]:
+        notes.append("to play")
+    if notes:
+        canvas.text(260, y + 14, "; ".join(notes), size=10, anchor="start")
+    if player["secret"]:
+        label = "your secret" if player["you"] else "secret"
+        canvas.text(488, y + 23, label, size=10, anchor="end")
+        cube(canvas, 494, y + 15, _CUBE, player["secret"])
+
+
+def draw(view: Mapping[str, Any], seat: str | None) -> str:
+    """Return the SVG picture of the tables in ``view`` as ``seat`` (None: the public) sees it."""
+    seats = [p["seat"] for p in view["players"]]
+    canvas = Canvas(title="An Honest Trade" + (f", seen by seat {seat}" if seat else ""))
+    state = "the game is over" if view["over"] else f"seat {view['to_play']}'s turn"
+    y = heading(canvas, f"An Honest Trade, action {view['turn']}: {state}") + 8
+    supply = view["supply"]
+    canvas.text(10, y, f"Supply: {supply['blacks']} black cubes, {supply['discs']} discs", size=11, anchor="start")
+    y += 16
+    action, reactor = view["action"], view["reactor"]
+    notes = [(action["colour"], f"seat {action['seat']} pushed {action['colour']} to {action['text']}")] \
+        if action else []
+    if reactor:
+        notes.append((reactor["colour"], f"seat {reactor['seat']} reacted with {reactor['colour']} to cancel it"))
+    for colour, text in notes:
+        cube(canvas, 10, y - 6, 12, colour)
+        canvas.text(28, y, text, size=11, anchor="start")
+        y += 16
+    y += 4
+    for player in view["players"]:
+        _band(canvas, player, seats, seat, y)
+        y += _BAND
+    canvas.grow(y)
+    legend(canvas, [(colour_fill(c), c) for c in _COLOURS] + [("", "lower cube: pushed forward")], x=10, y=y)
+    return canvas.svg()
