@@ -26,6 +26,7 @@ GAMES: dict[str, str] = {
     "feaster-island": "pbem.games.feaster_island.rules:FeasterIsland",
     "great-regatta": "pbem.games.great_regatta.rules:GreatRegatta",
     "kentucksea-derby": "pbem.games.kentucksea_derby.rules:KentuckseaDerby",
+    "golden-egg": "pbem.games.golden_egg.rules:GreatGoldenEgg",
 }
 
 
