@@ -27,6 +27,7 @@ GAMES: dict[str, str] = {
     "great-regatta": "pbem.games.great_regatta.rules:GreatRegatta",
     "kentucksea-derby": "pbem.games.kentucksea_derby.rules:KentuckseaDerby",
     "golden-egg": "pbem.games.golden_egg.rules:GreatGoldenEgg",
+    "meanies-in-our-midst": "pbem.games.meanies.rules:MeaniesInOurMidst",
 }
 
 

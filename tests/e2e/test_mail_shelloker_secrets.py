@@ -18,22 +18,21 @@ a secret it should not:
 from __future__ import annotations
 
 import asyncio
-import html
 import re
 from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
 from mail_games import eventually
-from mail_harness import MailHarness, Person, running_service
+from mail_harness import MailHarness, running_service
+from mail_secrets import mailbox, newest_report, readable, sealed_counters, start_by_mail
 
 from pbem.core import GameRng
 from pbem.games import find_game
 from pbem.games.shelloker.orders import Call, Check, Fold, Raise
 from pbem.games.shelloker.rules import legal_actions
 from pbem.games.shelloker.state import COLOURS, ShellokerState, listed
-from pbem.mail.mailclient import ReceivedMail, read_mail
-from pbem.orders import OrderParser
+from pbem.mail.mailclient import ReceivedMail
 
 NAME = "shell-1"
 SEED = 22
@@ -71,32 +70,6 @@ def robot(state: ShellokerState, seat: str, rng: GameRng) -> Any:
     return Fold()
 
 
-def readable(mail: ReceivedMail, help_text: str) -> str:
-    """The text a reader sees in a mail: the plain part and the HTML part without its tags, with the
-    game's rules (its HELP text, which names colours and the bag) taken out."""
-    shown = html.unescape(re.sub(r"<[^>]+>", "", mail.html or ""))
-    text = (mail.body + "\n" + shown).replace("\r\n", "\n")
-    return text.replace(help_text, "")
-
-
-async def newest_report(service: MailHarness, person: Person, turn: int) -> ReceivedMail:
-    """Wait for the report of ``turn`` in ``person``'s mailbox and return it."""
-    subject = f"[{NAME}] Turn {turn}"
-    found: list[ReceivedMail] = []
-
-    async def look() -> bool:
-        mails = [read_mail(m.raw) for m in await service.servers.inbox(person.address)]
-        found[:] = [m for m in mails if m.subject == subject]
-        return bool(found)
-
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + MAIL_TIMEOUT
-    while not await look():
-        assert loop.time() < deadline, f"{person.address} got no mail {subject!r}"
-        await asyncio.sleep(0.05)
-    return found[-1]
-
-
 def knowledge(service: MailHarness, first_hands: dict[str, str]) -> dict[str, Any]:
     """What the stored history says: each seat's hands, the showdown hands, the folded hands and the
     hands of wins by folding."""
@@ -120,19 +93,6 @@ def knowledge(service: MailHarness, first_hands: dict[str, str]) -> dict[str, An
             elif event["kind"] in ("fold", "fold-win"):
                 hidden.add((event["seat"], by_round[(event["seat"], event["phase"])]))
     return {"hands": hands, "shown": shown, "hidden": hidden - shown, "kinds": kinds}
-
-
-def sealed_counters(service: MailHarness) -> set[int]:
-    """Replay the game from its seed and return the counters of its sealed draws (the deals)."""
-    info = service.runner.info(NAME)
-    parser = OrderParser(GAME)
-    rng = GameRng(info.row.seed)
-    state = GAME.setup(GAME.seat_names(3), {}, rng)
-    for record in service.runner.history(NAME):
-        orders = {seat: parser.parse("\n".join(texts)).orders for seat, texts in record.orders.items()}
-        state = GAME.resolve(state, orders, rng).state
-    assert state == info.state, "the replay from the seed differs"
-    return {counter for counter, _, _ in rng.sealed_draws}
 
 
 def assert_no_secret(who: str, seat: str | None, mails: list[ReceivedMail], known: dict[str, Any],
@@ -163,24 +123,8 @@ def assert_no_secret(who: str, seat: str | None, mails: list[ReceivedMail], know
 def test_no_mail_of_a_whole_game_holds_a_secret_it_should_not(tmp_path: Path) -> None:
     async def scenario() -> None:
         async with running_service(tmp_path) as service:
-            gm = service.person(f"gm.{NAME}@example.org")
-            outsider = service.person("nosy@outside.test")
-            await gm.send(f"CREATE shelloker {NAME} players=3 seed={SEED}\n")
-            created = await gm.last(timeout=MAIL_TIMEOUT)
-            password = re.search(r"GM password is (\S+):", created.body)
-            assert password is not None, created.body
-            seats: dict[str, Person] = {}
-            for number in range(3):
-                person = service.person(f"p{number}.{NAME}@example.org")
-                await person.send(f"JOIN {NAME}\n")
-                joined = await person.last(timeout=MAIL_TIMEOUT)
-                seat = re.search(rf"You joined game {NAME} \(.*\) as seat (\S+)\.", joined.body)
-                assert seat is not None, joined.body
-                seats[seat.group(1)] = person
-            await outsider.send("HELP shelloker\n")
-            await outsider.last(timeout=MAIL_TIMEOUT)
-            await gm.send(f"GM {NAME} {password.group(1)}\nSTART\n")
-            await eventually(lambda: service.runner.info(NAME).phase is not None)
+            table = await start_by_mail(service, "shelloker", NAME, 3, SEED, MAIL_TIMEOUT)
+            gm, seats, outsider = table.gm, table.seats, table.outsider
             start = service.runner.info(NAME).state
             first_hands = {s: ", ".join(listed(start.hands[start.index(s)])) for s in seats}
 
@@ -190,7 +134,7 @@ def test_no_mail_of_a_whole_game_holds_a_secret_it_should_not(tmp_path: Path) ->
                 if info.outcome is not None:
                     break
                 turn, seat = info.row.turn, info.phase.seats[0]
-                report = await newest_report(service, seats[seat], turn)
+                report = await newest_report(service, seats[seat], NAME, turn, MAIL_TIMEOUT)
                 if step == 0:  # left to the deadline: the service plays the NMR default, CHECK
                     service.clock.advance(hours=49)
                 else:
@@ -209,15 +153,14 @@ def test_no_mail_of_a_whole_game_holds_a_secret_it_should_not(tmp_path: Path) ->
             known = knowledge(service, first_hands)
             assert {"showdown", "fold", "fold-win"} <= known["kinds"], known["kinds"]
             assert known["hidden"], "no hand was folded or won by folding"
-            sealed = sealed_counters(service)
+            sealed = sealed_counters(service, NAME, GAME)
             assert sealed
             help_text = GAME.help()
             people = [(f"seat {s}", s, p) for s, p in seats.items()] + [("the GM", None, gm),
                                                                          ("the outsider", None, outsider)]
             for who, seat, person in people:
-                mails = [read_mail(m.raw) for m in await service.servers.inbox(person.address)]
-                assert_no_secret(who, seat, mails, known, sealed, help_text)
-            finals = [read_mail(m.raw) for m in await service.servers.inbox(seats["1"].address)]
+                assert_no_secret(who, seat, await mailbox(service, person), known, sealed, help_text)
+            finals = await mailbox(service, seats["1"])
             assert any(m.subject == f"[{NAME}] Final report" for m in finals)
             mine = "\n".join(readable(m, help_text) for m in finals)
             assert OWN.search(mine) and SHOWN.search(mine), "the holder's own hands and the showdowns reached him"

@@ -1,0 +1,93 @@
+"""Helpers for the end-to-end tests that read every mail of a game for secrets: a game started by mail with
+its GM, its players and a curious outsider, the text a reader sees in a mail, the newest turn report of a
+person, and the draws a game sealed (which no mail may list)."""
+
+from __future__ import annotations
+
+import asyncio
+import html
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from mail_games import eventually
+from mail_harness import MailHarness, Person
+
+from pbem.core import Game, GameRng
+from pbem.mail.mailclient import ReceivedMail, read_mail
+from pbem.orders import OrderParser
+
+
+@dataclass
+class MailTable:
+    """The people of a game started by mail: its GM, the player of each seat and an outsider."""
+
+    gm: Person
+    seats: dict[str, Person]
+    outsider: Person
+
+
+async def start_by_mail(service: MailHarness, kind: str, name: str, players: int, seed: int,
+                        timeout: float = 10.0) -> MailTable:
+    """A GM creates game ``name`` by mail, ``players`` people join it by mail, an outsider asks HELP for
+    the kind, and the GM starts it; return once the game waits for its first orders."""
+    gm = service.person(f"gm.{name}@example.org")
+    outsider = service.person("nosy@outside.test")
+    await gm.send(f"CREATE {kind} {name} players={players} seed={seed}\n")
+    created = await gm.last(timeout=timeout)
+    password = re.search(r"GM password is (\S+):", created.body)
+    assert password is not None, created.body
+    seats: dict[str, Person] = {}
+    for number in range(players):
+        person = service.person(f"p{number}.{name}@example.org")
+        await person.send(f"JOIN {name}\n")
+        joined = await person.last(timeout=timeout)
+        seat = re.search(rf"You joined game {name} \(.*\) as seat (\S+)\.", joined.body)
+        assert seat is not None, joined.body
+        seats[seat.group(1)] = person
+    await outsider.send(f"HELP {kind}\n")
+    await outsider.last(timeout=timeout)
+    await gm.send(f"GM {name} {password.group(1)}\nSTART\n")
+    await eventually(lambda: service.runner.info(name).phase is not None)
+    return MailTable(gm, seats, outsider)
+
+
+def readable(mail: ReceivedMail, help_text: str) -> str:
+    """The text a reader sees in a mail: the plain part and the HTML part without its tags, with the
+    game's rules (its HELP text, which names the pieces and gives example orders) taken out."""
+    shown = html.unescape(re.sub(r"<[^>]+>", "", mail.html or ""))
+    text = (mail.body + "\n" + shown).replace("\r\n", "\n")
+    return text.replace(help_text, "")
+
+
+async def mailbox(service: MailHarness, person: Person) -> list[ReceivedMail]:
+    """Every mail ``person`` received so far, oldest first."""
+    return [read_mail(m.raw) for m in await service.servers.inbox(person.address)]
+
+
+async def newest_report(service: MailHarness, person: Person, game: str, turn: int,
+                        timeout: float = 10.0) -> ReceivedMail:
+    """Wait for the report of ``turn`` of ``game`` in ``person``'s mailbox and return it."""
+    subject = f"[{game}] Turn {turn}"
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while True:
+        found = [m for m in await mailbox(service, person) if m.subject == subject]
+        if found:
+            return found[-1]
+        assert loop.time() < deadline, f"{person.address} got no mail {subject!r}"
+        await asyncio.sleep(0.05)
+
+
+def sealed_counters(service: MailHarness, name: str, game: Game[Any, Any]) -> set[int]:
+    """Replay game ``name`` from its seed and return the counters of its sealed draws (the deals of
+    secrets); the replay must reach the stored state."""
+    info = service.runner.info(name)
+    parser = OrderParser(game)
+    rng = GameRng(info.row.seed)
+    state = game.setup(info.seat_names, info.row.options, rng)
+    for record in service.runner.history(name):
+        orders = {seat: parser.parse("\n".join(texts)).orders for seat, texts in record.orders.items()}
+        state = game.resolve(state, orders, rng).state
+    assert state == info.state, "the replay from the seed differs"
+    return {counter for counter, _, _ in rng.sealed_draws}
