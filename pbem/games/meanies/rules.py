@@ -191,9 +191,9 @@ class MeaniesInOurMidst(BaseGame[MeaniesState, MeaniesOrder]):
         plural = FACTION_PLURALS[state.winner]
         losers = [s for s in state.seats if s not in winners]
         other = FACTION_PLURALS[MEANIE if state.winner == MINUTIAN else MINUTIAN]
-        return Outcome(winners, f"The {plural} reach {GOAL} first: seat{'s' if len(winners) > 1 else ''} "
-                                f"{', '.join(winners)} win; the {other} were seat{'s' if len(losers) > 1 else ''} "
-                                f"{', '.join(losers)}.")
+        won = f"seats {', '.join(winners)} win" if len(winners) > 1 else f"seat {winners[0]} wins"
+        lost = f"seats {', '.join(losers)}" if len(losers) > 1 else f"seat {losers[0]}"
+        return Outcome(winners, f"The {plural} reach {GOAL} first: {won}; the {other} were {lost}.")
 
     def scores(self, state: MeaniesState) -> dict[str, int]:
         """Return 0 for everyone while the game runs (a seat's score would tell its faction); at the end

@@ -215,6 +215,7 @@ def test_a_lone_meanie_wins_alone() -> None:
     outcome = GAME.outcome(state)
     assert state.winner == MEANIE and outcome is not None and outcome.winners == ("2",)
     assert outcome.kind is OutcomeKind.WIN
+    assert outcome.reason == "The Meanies reach 3 first: seat 2 wins; the Minutians were seats 1, 3, 4."
     assert GAME.scores(state) == {"1": 2, "2": 3, "3": 2, "4": 2}
 
 
