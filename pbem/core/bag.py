@@ -107,6 +107,12 @@ class Bag:
         """Return every cube as a colour name, sorted by colour."""
         return tuple(colour for colour, number in self.counts for _ in range(number))
 
+    def ordered(self, colours: Sequence[str]) -> tuple[str, ...]:
+        """Return every cube as a colour name, the colours in the order of ``colours`` (a game's
+        listing order), any colour not named there after them by name."""
+        rank = {colour: i for i, colour in enumerate(colours)}
+        return tuple(sorted(self.cubes(), key=lambda colour: (rank.get(colour, len(rank)), colour)))
+
     def as_dict(self) -> dict[str, int]:
         """Return colour -> count for the colours the bag holds, sorted by colour."""
         return dict(self.counts)
@@ -116,11 +122,13 @@ class Bag:
         wanted = cubes if isinstance(cubes, Bag) else Bag.of(cubes)
         return all(self.count(colour) >= number for colour, number in wanted.counts)
 
-    def describe(self, *, empty: str = "no cubes") -> str:
-        """Return the cubes as text, e.g. ``"2 black, 1 red"``; ``empty`` when there are none."""
+    def describe(self, *, empty: str = "no cubes", order: Sequence[str] = ()) -> str:
+        """Return the cubes as text, e.g. ``"2 black, 1 red"``; ``empty`` when there are none. The
+        colours come by name, or in the order of ``order`` when given (see :meth:`ordered`)."""
         if self.is_empty:
             return empty
-        return ", ".join(f"{number} {colour}" for colour, number in self.counts)
+        colours = dict.fromkeys(self.ordered(order)) if order else self.colours()
+        return ", ".join(f"{self.count(colour)} {colour}" for colour in colours)
 
     # --- changing (each returns a new bag) -----------------------------
 

@@ -30,6 +30,8 @@ GAMES: dict[str, str] = {
     "all-in-a-days-work": "pbem.games.days_work.rules:DaysWork",
     "great-battle": "pbem.games.great_battle.rules:GreatBattle",
     "honest-trade": "pbem.games.honest_trade.rules:HonestTrade",
+    "golden-egg": "pbem.games.golden_egg.rules:GreatGoldenEgg",
+    "meanies-in-our-midst": "pbem.games.meanies.rules:MeaniesInOurMidst",
 }
 
 

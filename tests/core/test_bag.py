@@ -46,6 +46,15 @@ def test_looking_at_a_bag() -> None:
     assert bag.contains(Bag.of(["black"]))
 
 
+def test_a_bag_lists_its_cubes_in_a_games_colour_order() -> None:
+    bag = Bag.of(["yellow", "white", "blue", "white", "purple"])
+    order = ("white", "black", "blue", "yellow")
+    assert bag.ordered(order) == ("white", "white", "blue", "yellow", "purple")
+    assert bag.describe(order=order) == "2 white, 1 blue, 1 yellow, 1 purple"
+    assert bag.describe() == "1 blue, 1 purple, 2 white, 1 yellow"
+    assert Bag().ordered(order) == () and Bag().describe(order=order, empty="none") == "none"
+
+
 def test_add_and_remove_return_new_bags() -> None:
     bag = Bag.of(["red"])
     more = bag.add(["blue", "red"])

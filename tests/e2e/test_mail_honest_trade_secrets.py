@@ -205,7 +205,7 @@ def test_no_mail_of_a_whole_game_tells_a_secret_colour_before_it_is_public(tmp_p
             secrets = dict(zip(GAME.seat_names(3), info.state.secrets, strict=True))
             out_at = eliminated_by_turn(service)
             assert len(out_at) >= 2
-            sealed = sealed_counters(service, NAME, GAME, OPTIONS)
+            sealed = sealed_counters(service, NAME, GAME)
             assert sealed
             help_text = GAME.help()
             people: list[tuple[str, str | None, Any]] = [(f"seat {s}", s, p) for s, (p, _) in seats.items()]

@@ -24,27 +24,22 @@ from pathlib import Path
 from typing import Any
 
 from mail_games import eventually
-from mail_harness import MailHarness, Person, running_service
-from mail_secrets import (
-    MAIL_TIMEOUT,
-    create_and_join,
-    listed_counters,
-    readable,
-    sealed_counters,
-)
+from mail_harness import MailHarness, running_service
+from mail_secrets import listed_counters, mailbox, newest_report, readable, sealed_counters, start_by_mail
 
 from pbem.core import GameRng
 from pbem.games import find_game
 from pbem.games.shelloker.orders import Call, Check, Fold, Raise
 from pbem.games.shelloker.rules import legal_actions
 from pbem.games.shelloker.state import COLOURS, ShellokerState, listed
-from pbem.mail.mailclient import ReceivedMail, read_mail
+from pbem.mail.mailclient import ReceivedMail
 
 NAME = "shell-1"
 SEED = 22
 """Picked so that the short game has a showdown, folds and a win by folding."""
 ROBOT_SEED = 1022
 GAME_SECONDS = 90.0
+MAIL_TIMEOUT = 10.0
 MAX_STEPS = 60
 
 _C = f"(?:{'|'.join(COLOURS)})"
@@ -72,24 +67,6 @@ def robot(state: ShellokerState, seat: str, rng: GameRng) -> Any:
     if raises and roll < 0.7:
         return rng.choice(raises)
     return Fold()
-
-
-async def newest_report(service: MailHarness, person: Person, turn: int) -> ReceivedMail:
-    """Wait for the report of ``turn`` in ``person``'s mailbox and return it."""
-    subject = f"[{NAME}] Turn {turn}"
-    found: list[ReceivedMail] = []
-
-    async def look() -> bool:
-        mails = [read_mail(m.raw) for m in await service.servers.inbox(person.address)]
-        found[:] = [m for m in mails if m.subject == subject]
-        return bool(found)
-
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + MAIL_TIMEOUT
-    while not await look():
-        assert loop.time() < deadline, f"{person.address} got no mail {subject!r}"
-        await asyncio.sleep(0.05)
-    return found[-1]
 
 
 def knowledge(service: MailHarness, first_hands: dict[str, str]) -> dict[str, Any]:
@@ -144,14 +121,8 @@ def assert_no_secret(who: str, seat: str | None, mails: list[ReceivedMail], know
 def test_no_mail_of_a_whole_game_holds_a_secret_it_should_not(tmp_path: Path) -> None:
     async def scenario() -> None:
         async with running_service(tmp_path) as service:
-            opened = await create_and_join(service, "shelloker", NAME, 3, f"seed={SEED}")
-            gm, password = opened.gm, opened.gm_password
-            seats = {seat: person for seat, (person, _) in opened.seats.items()}
-            outsider = service.person("nosy@outside.test")
-            await outsider.send("HELP shelloker\n")
-            await outsider.last(timeout=MAIL_TIMEOUT)
-            await gm.send(f"GM {NAME} {password}\nSTART\n")
-            await eventually(lambda: service.runner.info(NAME).phase is not None)
+            table = await start_by_mail(service, "shelloker", NAME, 3, SEED, MAIL_TIMEOUT)
+            gm, seats, outsider = table.gm, table.seats, table.outsider
             start = service.runner.info(NAME).state
             first_hands = {s: ", ".join(listed(start.hands[start.index(s)])) for s in seats}
 
@@ -161,7 +132,7 @@ def test_no_mail_of_a_whole_game_holds_a_secret_it_should_not(tmp_path: Path) ->
                 if info.outcome is not None:
                     break
                 turn, seat = info.row.turn, info.phase.seats[0]
-                report = await newest_report(service, seats[seat], turn)
+                report = await newest_report(service, seats[seat], NAME, turn, MAIL_TIMEOUT)
                 if step == 0:  # left to the deadline: the service plays the NMR default, CHECK
                     service.clock.advance(hours=49)
                 else:
@@ -180,15 +151,14 @@ def test_no_mail_of_a_whole_game_holds_a_secret_it_should_not(tmp_path: Path) ->
             known = knowledge(service, first_hands)
             assert {"showdown", "fold", "fold-win"} <= known["kinds"], known["kinds"]
             assert known["hidden"], "no hand was folded or won by folding"
-            sealed = sealed_counters(service, NAME, GAME, {})
+            sealed = sealed_counters(service, NAME, GAME)
             assert sealed
             help_text = GAME.help()
             people = [(f"seat {s}", s, p) for s, p in seats.items()] + [("the GM", None, gm),
                                                                          ("the outsider", None, outsider)]
             for who, seat, person in people:
-                mails = [read_mail(m.raw) for m in await service.servers.inbox(person.address)]
-                assert_no_secret(who, seat, mails, known, sealed, help_text)
-            finals = [read_mail(m.raw) for m in await service.servers.inbox(seats["1"].address)]
+                assert_no_secret(who, seat, await mailbox(service, person), known, sealed, help_text)
+            finals = await mailbox(service, seats["1"])
             assert any(m.subject == f"[{NAME}] Final report" for m in finals)
             mine = "\n".join(readable(m, help_text) for m in finals)
             assert OWN.search(mine) and SHOWN.search(mine), "the holder's own hands and the showdowns reached him"
