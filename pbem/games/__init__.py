@@ -19,6 +19,7 @@ GAMES: dict[str, str] = {
     "farm-cheesi": "pbem.games.farm_cheesi.rules:FarmCheesi",
     "race-on-the-river": "pbem.games.race_on_the_river.rules:RaceOnTheRiver",
     "three-pyramids": "pbem.games.three_pyramids.rules:ThreePyramids",
+    "epic-quest": "pbem.games.epic_quest.rules:EpicQuest",
 }
 
 
