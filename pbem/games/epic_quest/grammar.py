@@ -46,6 +46,10 @@ class QuestTransformer(OrdersTransformer):
         """Return the adventurer key (``W``, ``K``, ``A``, ``C``) a word names."""
         return _ADVENTURER_KEYS[str(children[0]).upper()]
 
+    def actor(self, children: list[Token]) -> str:
+        """Return the key of the adventurer an action line is for."""
+        return self.adventurer(children)
+
     def target(self, children: list[Token]) -> str:
         """Return ``INVADER`` or ``MEANIE``."""
         return str(children[0]).upper()

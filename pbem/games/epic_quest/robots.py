@@ -37,7 +37,7 @@ from .orders import (
     Take,
 )
 from .state import ADVENTURERS, ITEMS, LIFE_COLOURS, PORTALS, Adventurer, QuestState
-from .validation import foresee
+from .validation import foresee, submission_problems
 
 
 def sample_step(state: QuestState, card_map: CardMap, seat: str, rng: GameRng) -> list[QuestOrder]:
@@ -68,6 +68,8 @@ def sample_step(state: QuestState, card_map: CardMap, seat: str, rng: GameRng) -
                 choice = replace(choice, slot=slot + shift)
             orders.append(choice)
             foreseen = foresee(foreseen, card_map, choice, own)
+    refused = {problem.index for problem in submission_problems(state, card_map, seat, orders)}
+    orders = [order for index, order in enumerate(orders) if index not in refused]  # a support no check uses
     if not orders:
         orders.append(Done())
     if rng.random() < 0.08:

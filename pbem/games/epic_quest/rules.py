@@ -36,7 +36,7 @@ from .state import (
     load_state,
     starting_life,
 )
-from .steps import owing_seats, resolve_step
+from .steps import owing_seats, resolve_step, running_order
 from .validation import submission_problems
 from .view import quest_view
 
@@ -69,7 +69,7 @@ class EpicQuest(BaseGame[QuestState, QuestOrder]):
     }
     terminal_words: ClassVar[Mapping[str, str]] = {
         "CARD": "a card such as b1",
-        "SLOT": "a step slot such as @1",
+        "SLOT": "a step slot such as @1 (@1 to @99)",
     }
     transformer_class: ClassVar[str] = f"{__package__}.grammar:QuestTransformer"
 
@@ -111,9 +111,12 @@ class EpicQuest(BaseGame[QuestState, QuestOrder]):
         seats = owing_seats(state)
         left = ", ".join(f"the {a.name} {a.actions} (seat {state.controller(a.key)})"
                          for a in state.adventurers if a.actions > 0 and not a.escaped)
-        prompt = (f"Round {state.round}, step {state.step}; actions left: {left}. Send actions such as "
-                  "WARRIOR MOVE b1 (with @1, @2 ... to interleave with the team), NOORDERS to wait for the "
-                  "others' dice, or DONE.")
+        if len(state.seats) > 1:
+            ways = ("Send actions such as WARRIOR MOVE b1 (with @1, @2 ... to interleave with the team), "
+                    "NOORDERS to wait for your teammates' dice, or DONE.")
+        else:
+            ways = "Send actions such as WARRIOR MOVE b1 (@1, @2 ... set their order), or DONE to end the round."
+        prompt = f"Round {state.round}, step {state.step}; actions left: {left}. {ways}"
         return Phase("step", seats, prompt, shared_orders=True)
 
     def validate(self, state: QuestState, seat: str, orders: Sequence[QuestOrder]) -> list[OrderProblem]:
@@ -128,7 +131,8 @@ class EpicQuest(BaseGame[QuestState, QuestOrder]):
 
     def submission_summary(self, state: QuestState, seat: str, orders: Sequence[QuestOrder]) -> str:
         """Return what the step will spend, e.g. ``This step: the Warrior uses 2 of 2 actions, the
-        Archer waits (2 left).``, and whether DONE ends the seat's round."""
+        Archer waits (2 left).``, the order the seat's actions will run in, and whether DONE ends
+        the seat's round."""
         parts = []
         for key in state.controlled_by(seat):
             adventurer = state.adventurer(key)
@@ -138,9 +142,11 @@ class EpicQuest(BaseGame[QuestState, QuestOrder]):
             parts.append(f"the {adventurer.name} waits ({adventurer.actions} left)" if not used else
                          f"the {adventurer.name} uses {used} of {adventurer.actions} action"
                          f"{'s' if adventurer.actions > 1 else ''}")
+        running = [str(s.order) for s in running_order({seat: orders}, [seat])]
+        order = f" Your actions run in this order: {', then '.join(running)}." if len(running) > 1 else ""
         done = " Then DONE: the rest of your actions this round are forfeited." \
             if any(isinstance(o, Done) for o in orders) else ""
-        return ("This step: " + ", ".join(parts) + "." + done) if parts else ""
+        return ("This step: " + ", ".join(parts) + "." + order + done) if parts else ""
 
     def sample_orders(self, state: QuestState, seat: str, rng: GameRng) -> list[QuestOrder]:
         """Return a random legal step for ``seat`` (robots and property tests)."""

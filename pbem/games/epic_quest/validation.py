@@ -18,11 +18,29 @@ from pbem.core import OrderProblem
 from pbem.core.cardmap import CardMap
 
 from .actions import action_problem, escaped, handed, healed, moved, spent
-from .orders import Action, Escape, Give, Heal, Move, PolicyGuard, PolicyLose, QuestOrder, Take
+from .orders import (
+    Action,
+    Escape,
+    Give,
+    Heal,
+    Melee,
+    Move,
+    PolicyGuard,
+    PolicyLose,
+    QuestOrder,
+    Ranged,
+    Ritual,
+    Seal,
+    Support,
+    Take,
+)
 from .policies import policy_problem
 from .questmap import find_card
-from .state import QuestState
+from .state import NAMES, QuestState
 from .steps import running_order
+
+CHECKS = (Melee, Ranged, Ritual, Seal)
+"""The actions that make a skill or portal check (the ones a support helps)."""
 
 MAX_ORDERS = 40
 """The most order lines one step may hold (eight actions, four escapes, DONE and policies fit easily)."""
@@ -58,14 +76,26 @@ def _problems(state: QuestState, card_map: CardMap, seat: str, orders: Sequence[
                 found[index] = problem
     own = state.controlled_by(seat)
     foreseen = state
-    for scheduled in running_order({seat: [orders[index] for index in kept]}, [seat]):
+    schedule = running_order({seat: [orders[index] for index in kept]}, [seat])
+    for place, scheduled in enumerate(schedule):
         index = kept[scheduled.line]
-        problem = action_problem(foreseen, card_map, seat, scheduled.order, own)
+        problem = action_problem(foreseen, card_map, seat, scheduled.order, own) \
+            or _wasted_support(scheduled.order, [later.order for later in schedule[place + 1:]], own)
         if problem is not None:
             found[index] = problem
             continue
         foreseen = foresee(foreseen, card_map, scheduled.order, own)
     return found
+
+
+def _wasted_support(order: Action, later: Sequence[Action], own: Sequence[str]) -> str | None:
+    """Refuse a support of one's own adventurer that no later check of this submission uses."""
+    if not isinstance(order, Support) or order.other not in own:
+        return None
+    if any(isinstance(o, CHECKS) and o.adventurer == order.other for o in later):
+        return None
+    return (f"the {NAMES[order.other]} makes no check after this support in this step (a step runs by slot @n, "
+            "then Warrior, Knight, Archer, Cleric: give the support an earlier slot than the check)")
 
 
 def foresee(state: QuestState, card_map: CardMap, order: Action, known: Sequence[str]) -> QuestState:
