@@ -60,7 +60,7 @@ def text_colour_on(fill: str) -> str:
 
 def _number(value: float) -> str:
     text = f"{value:.1f}"
-    return text[:-2] if text.endswith(".0") else text
+    return text.removesuffix(".0")
 
 
 @dataclass

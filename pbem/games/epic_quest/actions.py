@@ -157,7 +157,7 @@ def _move_problem(state: QuestState, card_map: CardMap, me: Adventurer, card: st
 def _partner_problem(state: QuestState, me: Adventurer, other: str, known: Collection[str]) -> str | None:
     partner = state.adventurer(other)
     if other == me.key:
-        return f"an adventurer cannot do that with itself"
+        return "an adventurer cannot do that with itself"
     if partner.card is None:
         return f"the {partner.name} has escaped"
     if other in known and partner.card != me.card:

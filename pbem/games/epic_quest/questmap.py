@@ -63,8 +63,8 @@ def map_problems(card_map: CardMap) -> list[str]:
     reached = card_map.distances(entrance)
     cut_off = [cell for cell in card_map.cards if cell not in reached]
     if cut_off:
-        return [f"the cards are not all connected: {_names(card_map, cut_off)} cannot be reached from the "
-                f"entrance {card_map.name(entrance)} (every card must share a side with another)"]
+        return [(f"the cards are not all connected: {_names(card_map, cut_off)} cannot be reached from the "
+                 f"entrance {card_map.name(entrance)} (every card must share a side with another)")]
     portals = [card_map.cards_of(p)[0] for p in PORTALS]
     for portal in portals:
         if card_map.are_adjacent(portal, entrance):
@@ -126,11 +126,6 @@ def is_forest(card_map: CardMap, card: str) -> bool:
 def card_names(card_map: CardMap) -> tuple[str, ...]:
     """Return every card's name in map order."""
     return tuple(card_map.name(cell) for cell in card_map.cards)
-
-
-def cell_of(card_map: CardMap, card: str) -> Cell:
-    """Return the cell of a card name (raises BadCellName for a name that is no card)."""
-    return card_map.card_at(card)
 
 
 def find_card(card_map: CardMap, text: str) -> str | None:

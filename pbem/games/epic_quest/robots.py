@@ -37,7 +37,15 @@ from .orders import (
     Support,
     Take,
 )
-from .state import ADVENTURERS, ITEMS, LIFE_COLOURS, PORTAL_COLOURS, PORTALS, Adventurer, QuestState
+from .state import (
+    ADVENTURERS,
+    ITEMS,
+    LIFE_COLOURS,
+    PORTAL_COLOURS,
+    PORTALS,
+    Adventurer,
+    QuestState,
+)
 from .validation import foresee, submission_problems
 
 

@@ -11,8 +11,9 @@ from pbem.core import Event, GameRng
 from pbem.core.bag import Bag
 from pbem.games import find_game
 from pbem.games.epic_quest.orders import QuestOrder
+from pbem.games.epic_quest.questmap import card_names, quest_map
 from pbem.games.epic_quest.rules import EpicQuest
-from pbem.games.epic_quest.state import PORTALS, Meanie, QuestState, full_equipment_bag
+from pbem.games.epic_quest.state import PORTALS, Meanie, QuestState
 from pbem.orders import parser_for
 
 GAME: EpicQuest = find_game("epic-quest")  # type: ignore[assignment]
@@ -46,8 +47,6 @@ def quest(players: int = 1, *, at: Mapping[str, str | None] | None = None,
             adventurer = replace(adventurer, actions=actions[key])
         state = state.with_adventurer(adventurer)
     if invaders is not None:
-        from pbem.games.epic_quest.questmap import card_names, quest_map
-
         order = card_names(quest_map(state.map_text))
         state = replace(state, invaders=tuple((c, invaders[c]) for c in order if invaders.get(c)))
     if meanie is not None:
@@ -80,5 +79,3 @@ def texts(events: Sequence[Event]) -> str:
     """All event texts, one a line."""
     return "\n".join(event.text for event in events)
 
-
-FULL_BAG = full_equipment_bag()

@@ -235,6 +235,7 @@ def test_the_defeated_meanie_returns_to_space_2_then_to_space_3_and_gives_no_rew
     after, events = resolve(state, {"1": "WARRIOR MELEE MEANIE"}, rolls=[6])
     assert after.meanie == Meanie(life=4, space=1, card=None, defeats=1)
     assert after.meanie.space_name == "2" and after.adventurer("W").backpack.is_empty
+    assert "vanishes: he is back on the status card, on space 2, with 4 discs (defeated 1 time)" in texts(events)
     again, _ = resolve(quest(meanie=Meanie(life=1, space=1, defeats=1)), {"1": "CLERIC RITUAL"}, rolls=[6])
     assert again.meanie == Meanie(life=4, space=2, card=None, defeats=2) and again.meanie.space_name == "3+"
 

@@ -6,6 +6,7 @@ from dataclasses import replace
 
 import pytest
 from epic_quest_builders import quest, texts
+from scripted_rng import ScriptedRng
 
 from pbem.core.bag import Bag
 from pbem.games.epic_quest.enemies import (
@@ -20,7 +21,6 @@ from pbem.games.epic_quest.enemies import (
 )
 from pbem.games.epic_quest.questmap import quest_map
 from pbem.games.epic_quest.state import Meanie
-from scripted_rng import ScriptedRng
 
 MAP = quest_map("FFEFF/F.F.F/G.B.Y")
 

@@ -5,11 +5,16 @@ from __future__ import annotations
 from dataclasses import replace
 
 from epic_quest_builders import GAME, orders, quest, resolve, texts
+from scripted_rng import ScriptedRng
 
-from pbem.games.epic_quest.enemies import invader_steps, invaders_attack, meanie_attacks, move_invaders
+from pbem.games.epic_quest.enemies import (
+    invader_steps,
+    invaders_attack,
+    meanie_attacks,
+    move_invaders,
+)
 from pbem.games.epic_quest.questmap import quest_map
 from pbem.games.epic_quest.state import Meanie
-from scripted_rng import ScriptedRng
 
 MAP = quest_map("FFEFF/F.F.F/G.B.Y")
 
@@ -78,7 +83,7 @@ def test_example_21e_who_can_attack_what_and_supporting_with_five_red_cubes() ->
     assert "is defeated" not in texts(events) and failed.invaders_on("b1") == 1
     won, events = resolve(state, {"1": support}, rolls=[2] + [6] * 20)
     assert "die 2 + 2 red + 3 from support = 7: success." in texts(events)
-    assert "The invader on b1 is defeated" in texts(events)
+    assert "The invader on b1 is defeated" in texts(events) and won.invaders_on("b1") == 0
 
 
 def test_example_21f_one_invader_attacks_the_guard_then_the_meanie_attacks_both() -> None:

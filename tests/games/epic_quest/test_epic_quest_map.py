@@ -7,7 +7,13 @@ import pytest
 from epic_quest_builders import GAME
 
 from pbem.core import GameError, GameRng
-from pbem.games.epic_quest.questmap import DEFAULT_MAP, BadQuestMap, entrance, portal_card, quest_map
+from pbem.games.epic_quest.questmap import (
+    DEFAULT_MAP,
+    BadQuestMap,
+    entrance,
+    portal_card,
+    quest_map,
+)
 
 
 def test_the_default_map_is_the_plans_checked_trident() -> None:

@@ -71,8 +71,8 @@ def test_a_whole_step_with_comments_and_blank_lines() -> None:
 
 BAD = [
     ("WARRIOR MOVE", "expected a card such as b1, found the end of the line"),
-    ("WARRIOR JUMP b1", 'expected "ESCAPE", "GIVE", "HEAL", "MELEE", "MOVE", "RANGED", "REST", "RITUAL", "SEAL", '
-                        '"SUPPORT" or "TAKE", found "JUMP"'),
+    ("WARRIOR JUMP b1", ('expected "ESCAPE", "GIVE", "HEAL", "MELEE", "MOVE", "RANGED", "REST", "RITUAL", "SEAL", '
+                         '"SUPPORT" or "TAKE", found "JUMP"')),
     ("WARIOR MOVE b1", "did you mean WARRIOR?"),
     ("W GIVE SWORD TO K", 'expected "BLUE", "GREEN", "POTION", "RED", "WHITE" or "YELLOW", found "SWORD"'),
     ("W GIVE RED TO JOE", 'found "JOE"'),

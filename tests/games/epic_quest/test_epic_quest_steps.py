@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import pytest
 from epic_quest_builders import GAME, orders, quest, resolve, texts
+from scripted_rng import ScriptedRng
 
 from pbem.core import GameError, OutcomeKind
 from pbem.games.epic_quest.orders import Done
-from pbem.games.epic_quest.steps import running_order
 from pbem.games.epic_quest.state import Meanie
-from scripted_rng import ScriptedRng
+from pbem.games.epic_quest.steps import running_order
 
 SEALED = {"G": 4, "B": 4, "Y": 4}
 
