@@ -142,9 +142,11 @@ class CardMap:
 
     def neighbours(self, cell: Cell, *, without: Iterable[Cell] = ()) -> tuple[Cell, ...]:
         """Return the cards sharing a side with ``cell``, in map order, leaving out ``without``."""
+        found = self._neighbour_table.get(cell, ())
+        if not without:
+            return found
         left_out = set(without)
-        found = [c for c in self.grid.neighbours(cell, ORTHOGONAL) if self.has_card(c) and c not in left_out]
-        return tuple(sorted(found, key=self.grid.index))
+        return tuple(c for c in found if c not in left_out)
 
     def are_adjacent(self, a: Cell, b: Cell) -> bool:
         """True when the cards on ``a`` and ``b`` share a side."""
@@ -153,10 +155,7 @@ class CardMap:
     def distances(self, start: Cell, *, without: Iterable[Cell] = ()) -> dict[Cell, int]:
         """Return the number of steps from ``start`` to every card it reaches (``start`` itself 0),
         walking from card to neighbouring card and never onto a card of ``without``."""
-        left_out = frozenset(without)
-        if left_out:
-            return _walk(self, start, left_out)
-        return dict(self._distance_table[start])
+        return _walk(self, start, frozenset(without))
 
     def distance(self, a: Cell, b: Cell) -> int | None:
         """Return the number of steps between two cards, or None when no path joins them."""
@@ -179,6 +178,12 @@ class CardMap:
         return tuple(n for n in self.neighbours(start) if self._distance_table[n].get(goal) == whole - 1)
 
     @cached_property
+    def _neighbour_table(self) -> dict[Cell, tuple[Cell, ...]]:
+        return {cell: tuple(sorted((c for c in self.grid.neighbours(cell, ORTHOGONAL) if self.has_card(c)),
+                                   key=self.grid.index))
+                for cell in self.cards}
+
+    @cached_property
     def _distance_table(self) -> dict[Cell, dict[Cell, int]]:
         return {cell: _walk(self, cell, frozenset()) for cell in self.cards}
 
@@ -189,10 +194,11 @@ def _walk(card_map: CardMap, start: Cell, without: frozenset[Cell]) -> dict[Cell
         return {}
     found = {start: 0}
     frontier = deque([start])
+    table = card_map._neighbour_table
     while frontier:
         cell = frontier.popleft()
-        for nxt in card_map.neighbours(cell, without=without):
-            if nxt not in found:
+        for nxt in table[cell]:
+            if nxt not in found and nxt not in without:
                 found[nxt] = found[cell] + 1
                 frontier.append(nxt)
     return found

@@ -76,7 +76,7 @@ def map_problems(card_map: CardMap) -> list[str]:
                 problems.append(f"the {_card(card_map, first)} touches the {_card(card_map, second)}: "
                                 "put at least one forest card between them")
     spare = [forest for forest in card_map.cards_of(FOREST)
-             if all(portal in card_map.distances(entrance, without=[forest]) for portal in portals)]
+             if set(portals) <= card_map.distances(entrance, without=[forest]).keys()]
     if len(spare) == 1:
         problems.append(f"the forest card {card_map.name(spare[0])} is not essential: without it the entrance "
                         "still reaches every portal (the map may have no dead ends or spare branches)")

@@ -146,6 +146,8 @@ class EpicQuest(BaseGame[QuestState, QuestOrder]):
         order = f" Your actions run in this order: {', then '.join(running)}." if len(running) > 1 else ""
         done = " Then DONE: the rest of your actions this round are forfeited." \
             if any(isinstance(o, Done) for o in orders) else ""
+        if not running and not done and owing_seats(state) == (seat,):
+            done = " Nobody else acts in this step, so without an action the adventurers' phase ends now."
         return ("This step: " + ", ".join(parts) + "." + order + done) if parts else ""
 
     def sample_orders(self, state: QuestState, seat: str, rng: GameRng) -> list[QuestOrder]:

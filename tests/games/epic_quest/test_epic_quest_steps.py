@@ -154,6 +154,10 @@ def test_the_summary_says_what_the_step_spends_and_in_which_order() -> None:
     assert summary == ("This step: the Warrior uses 2 of 2 actions, the Archer uses 1 of 2 actions. Your actions "
                        "run in this order: WARRIOR MOVE d1, then ARCHER MOVE b1, then WARRIOR MOVE e1.")
     assert GAME.submission_summary(quest(2), "1", []) == "This step: the Warrior waits (2 left), the Archer waits (2 left)."
+    alone = GAME.submission_summary(quest(1, actions={"W": 1, "K": 0, "A": 0, "C": 0}), "1",
+                                    orders("POLICY GUARD KNIGHT"))
+    assert alone == ("This step: the Warrior waits (1 left). Nobody else acts in this step, so without an action "
+                     "the adventurers' phase ends now.")
 
 
 def test_a_huge_submission_is_refused_as_a_whole() -> None:
