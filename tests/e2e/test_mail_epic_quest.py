@@ -103,8 +103,8 @@ def test_a_two_player_team_quest_is_played_by_mail(tmp_path: Path) -> None:
             gm = service.person("gm.team@example.org")
             seats = await _create(service, gm, "eq-team", "seed=12 max_rounds=2", 2)
             newest = {seat: await person.last(timeout=MAIL_TIMEOUT) for seat, person in seats.items()}
-            assert "Warrior, Archer" not in newest["1"].body  # the report speaks of each adventurer
-            assert "Warrior (seat 1, you)" in newest["1"].body and "Knight (seat 2, you)" in newest["2"].body
+            for seat, names in (("1", ("Warrior", "Archer")), ("2", ("Knight", "Cleric"))):
+                assert all(f"{name} (seat {seat}, you)" in newest[seat].body for name in names), newest[seat].body
 
             waited = await _reply(seats["1"], newest["1"], "NOORDERS\n")
             assert service.runner.info("eq-team").row.turn == 1, waited.body  # seat 2 still owes
@@ -113,6 +113,8 @@ def test_a_two_player_team_quest_is_played_by_mail(tmp_path: Path) -> None:
             newest = {seat: await person.last(timeout=MAIL_TIMEOUT) for seat, person in seats.items()}
             assert all(mail.subject == "[eq-team] Turn 2" for mail in newest.values())
             assert "Seat 2 is done for this round" in newest["1"].body
+            assert "Your orders are due" in newest["1"].body and "Your orders are due" not in newest["2"].body
+            assert "Waiting for orders from: 1" in newest["2"].body
             info = service.runner.info("eq-team")
             assert info.phase is not None and info.phase.seats == ("1",)  # only seat 1 has actions left
 

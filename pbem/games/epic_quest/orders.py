@@ -1,7 +1,7 @@
 """The Epic Quest's orders (the transformer that builds them is in grammar.py).
 
 An action line is ``[@n] <adventurer> <verb> [args]``; ``str()`` gives the
-canonical text, e.g. ``@1 WARRIOR MOVE b1`` or ``ARCHER RANGED b2 INVADER SWAP POTION``.
+canonical text, e.g. ``@1 WARRIOR MOVE b1`` or ``ARCHER RANGED b1 INVADER SWAP POTION``.
 ``DONE`` and the ``POLICY`` lines belong to the controller, not to an adventurer.
 """
 
