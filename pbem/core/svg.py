@@ -3,6 +3,7 @@
 A game's ``drawing.py`` turns a view dict (what one seat may see) into SVG
 text with these helpers: :class:`Canvas` collects shapes and writes the
 document; :func:`square_grid` draws a chequer of squares with labels,
+:func:`card_grid` cards laid on some cells of a grid (a map with holes),
 :func:`fences` the fences between them, :func:`hex_rhombus` a hex rhombus
 with labels, :func:`hex_board` hex cells of any shape (a hexagon),
 :func:`track_row` a row of numbered track boxes, :func:`cube` and
@@ -61,7 +62,7 @@ def text_colour_on(fill: str) -> str:
 
 def _number(value: float) -> str:
     text = f"{value:.1f}"
-    return text[:-2] if text.endswith(".0") else text
+    return text.removesuffix(".0")
 
 
 def _attribute(value: object) -> str:
@@ -181,13 +182,38 @@ def square_grid(canvas: Canvas, *, x: float, y: float, cell: float, column_label
             bx, by = layout.box(column, row)
             canvas.rect(bx, by, cell, cell, fill=fill(column, row) if fill else PAPER, stroke="#999999",
                         stroke_width=0.5)
+    _grid_labels(canvas, layout, column_labels, row_labels)
+    return layout
+
+
+def _grid_labels(canvas: Canvas, layout: SquareLayout, column_labels: Sequence[str],
+                 row_labels: Sequence[str]) -> None:
+    """Write the column labels above a grid and the row labels left of it; grow the canvas to its bottom."""
     for column, label in enumerate(column_labels):
         cx, _ = layout.centre(column, 0)
-        canvas.text(cx, y - 9, label, size=11)
+        canvas.text(cx, layout.y - 9, label, size=11)
     for row, label in enumerate(row_labels):
         _, cy = layout.centre(0, row)
-        canvas.text(x - 5, cy, label, size=11, anchor="end")
+        canvas.text(layout.x - 5, cy, label, size=11, anchor="end")
     canvas.grow(layout.bottom)
+
+
+def card_grid(canvas: Canvas, cards: Iterable[tuple[int, int]], *, x: float, y: float, cell: float,
+              column_labels: Sequence[str], row_labels: Sequence[str],
+              fill: Callable[[int, int], str] | None = None, gap: float = 4.0) -> SquareLayout:
+    """Draw cards laid side by side on some cells of a grid (a map of cards with holes), with
+    the column labels above and the row labels left, like :func:`square_grid`.
+
+    Each of ``cards`` (``(column, row)``, 0-based from the top left) is a
+    rounded card ``gap`` units smaller than its cell, coloured ``fill(column,
+    row)``. Returns the layout of the whole grid, to place pieces on cards.
+    """
+    layout = SquareLayout(x, y, cell, len(column_labels), len(row_labels))
+    for column, row in cards:
+        bx, by = layout.box(column, row)
+        canvas.rect(bx + gap / 2, by + gap / 2, cell - gap, cell - gap, fill=fill(column, row) if fill else PAPER,
+                    stroke="#555555", stroke_width=1.0, rx=6)
+    _grid_labels(canvas, layout, column_labels, row_labels)
     return layout
 
 

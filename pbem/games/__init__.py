@@ -32,6 +32,7 @@ GAMES: dict[str, str] = {
     "honest-trade": "pbem.games.honest_trade.rules:HonestTrade",
     "golden-egg": "pbem.games.golden_egg.rules:GreatGoldenEgg",
     "meanies-in-our-midst": "pbem.games.meanies.rules:MeaniesInOurMidst",
+    "epic-quest": "pbem.games.epic_quest.rules:EpicQuest",
 }
 
 
