@@ -42,8 +42,9 @@ of runs a minute apart can land on either side of the target. pbem paced:
 mail, as in the echo pipeline; ``--resolve early`` resolves each game once its
 four seats sent orders, adding four turn reports per game to the load. pbem
 idle: the CPU this process (the daemon, and the servers with ``--servers
-inline``) uses afterwards with no mail (count = the intake's IDLE rechecks). The whole run uses the garbage-collector settings of
-``pbem serve`` (:func:`pbem.mail.daemon.tune_gc_for_serving`).
+inline``) uses afterwards with no mail (count = the intake's IDLE rechecks).
+The whole run uses the garbage-collector settings of ``pbem serve``
+(:func:`pbem.mail.daemon.tune_gc_for_serving`).
 
 Targets (issue "The game master by mail"): pbem full at least half of echo
 bare's rate (median of the rounds); paced at 10/s a median reply latency of at most 100 ms and a
