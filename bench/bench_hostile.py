@@ -1,8 +1,8 @@
 """Reply latency of normal order mail while hostile mail arrives, against the real daemon.
 
-Prints numbers only; everything runs in this process on 127.0.0.1. Usage:
+Prints numbers only; everything runs on 127.0.0.1. Usage:
 
-    python bench/bench_hostile.py [-n 120] [--rate 5] [--hostile-rate 1]
+    python bench/bench_hostile.py [-n 120] [--rate 5] [--hostile-rate 1] [--servers process|inline]
 
 Players send ``-n`` order mails (legal Turkey Chase orders to their reply
 addresses, as in bench/bench_mail.py) at ``--rate`` per second while a
@@ -13,26 +13,28 @@ quoted-printable line "am schrieb schrieb ...", 6,000 "GM game guess" lines,
 70,000 unclosed "<a " tags and a Subject of 290 KB of "Re:" prefixes. The row "normal"
 gives the normal mails' reply latency (median and 99th percentile); the
 target is a 99th percentile under 1 s. The row "hostile" counts the hostile
-mails sent and the size of the largest reply any of them got.
+mails sent and the size of the largest reply any of them got. The mail
+servers, the players and the stranger run in a process of their own
+(bench/mail_world.py), as in a deployment; ``--servers inline`` runs them in
+this process, as this benchmark did before.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import itertools
+import os
 import quopri
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-import aiosmtplib
-
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_mail import GM, prepare_games, send_orders  # noqa: E402
 from mail_raw import Row, format_rows  # noqa: E402
+from mail_world import Letter, MailWorld, stream_letters  # noqa: E402
 
 from pbem.mail.config import ImapUrl, SmtpUrl  # noqa: E402
 from pbem.mail.daemon import MailDaemon, tune_gc_for_serving  # noqa: E402
@@ -65,48 +67,41 @@ def hostile_mails() -> list[tuple[str, bytes]]:
     ]
 
 
-async def send_hostile(servers: EmbeddedMailServers, rate: float, stop: asyncio.Event) -> int:
-    """Send the hostile mails in turn at ``rate`` per second until ``stop``; return how many were sent."""
-    kinds = hostile_mails()
-    sent = 0
-    async with aiosmtplib.SMTP(hostname=servers.host, port=servers.smtp_port, timeout=60) as smtp:
-        for number in itertools.count():
-            if stop.is_set():
-                break
-            _, raw = kinds[number % len(kinds)]
-            await smtp.sendmail(STRANGER, [GM], f"Message-ID: <hostile{number}@outside.bench>\r\n".encode() + raw)
-            sent += 1
-            try:
-                await asyncio.wait_for(stop.wait(), timeout=1 / rate)
-            except TimeoutError:
-                pass
-    return sent
-
-
 async def measure(workdir: Path, args: argparse.Namespace) -> list[Row]:
     """Run the daemon, the normal players and the stranger; return the rows to print."""
-    async with EmbeddedMailServers() as servers:
+    async with (EmbeddedMailServers() if args.servers == "inline" else MailWorld()) as servers:
         await servers.add_user(GM)
         await servers.add_user(STRANGER)
         db = open_database(str(workdir / "pbem.db"))
         daemon = MailDaemon(db, imap=ImapUrl.parse(servers.imap_url(GM)), smtp=SmtpUrl.parse(servers.smtp_url()),
                             address=GM)
         mails = prepare_games(daemon, args.n, auth="token", resolve="deadline")
+        hostile = [Letter(STRANGER, GM, raw) for _, raw in hostile_mails()]
         tune_gc_for_serving()
         stop = asyncio.Event()
         task = asyncio.create_task(daemon.run(stop))
-        stop_hostile = asyncio.Event()
         try:
-            hostile = asyncio.create_task(send_hostile(servers, args.hostile_rate, stop_hostile))
+            if isinstance(servers, MailWorld):
+                stream = await servers.stream(hostile, args.hostile_rate)
+            else:
+                stop_hostile = asyncio.Event()
+                sending = asyncio.create_task(stream_letters(servers.host, servers.smtp_port, hostile,
+                                                             args.hostile_rate, stop_hostile))
             await asyncio.sleep(1.0)  # the first hostile mails are in before the players start
             normal = await send_orders(servers, "normal", mails, rate=args.rate, timeout=60)
-            stop_hostile.set()
-            count = await hostile
+            if isinstance(servers, MailWorld):
+                count = await servers.stop_stream(stream)
+            else:
+                stop_hostile.set()
+                count = await sending
         finally:
             stop.set()
             await asyncio.wait_for(task, timeout=30)
             db.close()
-        replies = [len(mail.raw) for mail in await servers.inbox(STRANGER)]
+        if isinstance(servers, MailWorld):
+            replies = await servers.inbox_sizes(STRANGER)
+        else:
+            replies = [len(mail.raw) for mail in await servers.inbox(STRANGER)]
         hostile_row = Row("hostile", count, count / args.hostile_rate, 0.0, [],
                           f"{args.hostile_rate:g}/s; {len(replies)} replies, largest {max(replies, default=0):,} bytes")
         return [normal, hostile_row]
@@ -118,6 +113,8 @@ def main() -> None:
     parser.add_argument("-n", type=int, default=120, help="normal order mails (default 120)")
     parser.add_argument("--rate", type=float, default=5.0, help="normal mails per second (default 5)")
     parser.add_argument("--hostile-rate", type=float, default=1.0, help="hostile mails per second (default 1)")
+    parser.add_argument("--servers", choices=("process", "inline"), default="process",
+                        help="the mail servers and senders in a process of their own (default) or in this one")
     args = parser.parse_args()
     started = time.perf_counter()
     with tempfile.TemporaryDirectory() as folder:
@@ -126,8 +123,8 @@ def main() -> None:
     normal = sorted(rows[0].latencies)
     if normal:
         p99 = normal[min(len(normal) - 1, int(len(normal) * 0.99))]
-        print(f"normal mail p99 {p99 * 1000:.0f} ms (target under 1000 ms); run took "
-              f"{time.perf_counter() - started:.0f} s")
+        print(f"normal mail p99 {p99 * 1000:.0f} ms (target under 1000 ms); servers {args.servers}; load average "
+              f"{' '.join(f'{load:.2f}' for load in os.getloadavg())}; run took {time.perf_counter() - started:.0f} s")
 
 
 if __name__ == "__main__":

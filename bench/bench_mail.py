@@ -1,12 +1,20 @@
 """End-to-end benchmark of the game master by mail, next to the raw rates of the same servers.
 
-Prints numbers only; everything runs in this process on 127.0.0.1. Usage:
+Prints numbers only; everything runs on 127.0.0.1. Usage:
 
     python bench/bench_mail.py [-n 200] [--rounds 3] [--paced 100] [--rate 10]
-                               [--auth token|signon] [--resolve deadline|early] [--profile FILE]
+                               [--auth token|signon] [--resolve deadline|early]
+                               [--servers process|inline] [--profile FILE]
 
-In one run, on two sets of fresh embedded servers (pymap IMAP + aiosmtpd SMTP)
-in this process, one for the raw measurements and one for pbem:
+In one run, on two sets of fresh embedded servers (pymap IMAP + aiosmtpd SMTP),
+one for the echo pipelines and one for pbem. With ``--servers process``
+(default) each set runs with its players in a process of its own
+(bench/mail_world.py), as a deployment's mail servers and players do, so the
+measured process holds only the responder (echo or pbem) and the CPU per
+mail is the responder's alone; ``--servers inline`` runs them in this
+process, as this benchmark did before (the responder is then charged with
+the servers' and players' work, and shares the interpreter lock with them).
+The raw IMAP and SMTP rows always use servers in this process.
 
 * the raw rates of bench/mail_raw.py: IMAP APPEND, IMAP FETCH, SMTP send, and
   the bare echo pipeline (IDLE, fetch, parse, reply by SMTP; nothing else)
@@ -33,9 +41,10 @@ of runs a minute apart can land on either side of the target. pbem paced:
 (default) no turn resolves during the run, so each mail causes exactly one
 mail, as in the echo pipeline; ``--resolve early`` resolves each game once its
 four seats sent orders, adding four turn reports per game to the load. pbem
-idle: the CPU the daemon and servers use afterwards with no mail (count = the
-intake's IDLE rechecks). The whole run uses the garbage-collector settings of
-``pbem serve`` (:func:`pbem.mail.daemon.tune_gc_for_serving`).
+idle: the CPU this process (the daemon, and the servers with ``--servers
+inline``) uses afterwards with no mail (count = the intake's IDLE rechecks).
+The whole run uses the garbage-collector settings of ``pbem serve``
+(:func:`pbem.mail.daemon.tune_gc_for_serving`).
 
 Targets (issue "The game master by mail"): pbem full at least half of echo
 bare's rate (median of the rounds); paced at 10/s a median reply latency of at most 100 ms and a
@@ -49,6 +58,7 @@ import asyncio
 import cProfile
 import logging
 import math
+import os
 import statistics
 import sys
 import tempfile
@@ -57,11 +67,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-import aiosmtplib
-
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from mail_raw import Row, bare_echo, format_rows, intake_echo, measure_echo, measure_imap, measure_smtp  # noqa: E402
+from mail_world import Letter, MailWorld, send_letters  # noqa: E402
 
 from pbem.campaign import Campaign  # noqa: E402
 from pbem.core import GameRng  # noqa: E402
@@ -79,27 +88,18 @@ IDLE_SECONDS = 3.0
 WARMUP = 20  # mails each side handles before the measured rounds
 
 
-def split_at(index: int, items: list[OrderMail]) -> tuple[list[OrderMail], list[OrderMail]]:
+def split_at(index: int, items: list[Letter]) -> tuple[list[Letter], list[Letter]]:
     """``items[:index]`` and ``items[index:]``."""
     return items[:index], items[index:]
 
 
-@dataclass(frozen=True)
-class OrderMail:
-    """One prepared order mail of one seat."""
-
-    player: str
-    to: str
-    raw: bytes
-
-
-def prepare_games(daemon: MailDaemon, count: int, *, auth: str, resolve: str, seed: int = 1) -> list[OrderMail]:
+def prepare_games(daemon: MailDaemon, count: int, *, auth: str, resolve: str, seed: int = 1) -> list[Letter]:
     """Create enough four-seat Turkey Chase games for ``count`` seats (started, one player
     address per seat) and return one order mail per seat, in seat order game by game."""
     game = find_game(KIND)
     campaign = Campaign(daemon.runner)
     rng = GameRng(seed)
-    mails: list[OrderMail] = []
+    mails: list[Letter] = []
     for number in range(math.ceil(count / 4)):
         name = f"bench-{number}"
         seats = {seat: f"{seat.lower()}{number}@players.bench" for seat in game.seat_names(4)}
@@ -113,60 +113,27 @@ def prepare_games(daemon: MailDaemon, count: int, *, auth: str, resolve: str, se
             else:
                 to, body = daemon.service.notifier.reply_address(info.row, seat), orders
             message = plain_mail(seat.address, to, f"Re: [{name}] Turn 1", body)
-            mails.append(OrderMail(seat.address, to, message.as_bytes()))
+            mails.append(Letter(seat.address, to, message.as_bytes()))
     return mails[:count]
 
 
-async def send_orders(servers: EmbeddedMailServers, name: str, mails: Sequence[OrderMail], *,
+async def send_orders(servers: EmbeddedMailServers | MailWorld, name: str, mails: Sequence[Letter], *,
                       rate: float | None, timeout: float) -> Row:
     """Send ``mails`` over one SMTP connection (at ``rate`` per second, or at full speed) and
     wait (at most ``timeout`` s after the last send) for each player's reply; the row's note
     says how many replies accepted the orders."""
-    sent_at: dict[str, float] = {}
-    replied_at: dict[str, float] = {}
-    accepted = 0
-    all_replied = asyncio.Event()
-
-    def on_deliver(to: str, raw: bytes) -> None:
-        nonlocal accepted
-        if to in sent_at and to not in replied_at:
-            replied_at[to] = time.perf_counter()
-            accepted += ACCEPTED in raw
-            if len(replied_at) == len(mails):
-                all_replied.set()
-
-    servers.on_deliver.append(on_deliver)
-    smtp = aiosmtplib.SMTP(hostname=servers.host, port=servers.smtp_port, local_hostname="players.bench")
-    await smtp.connect()
-    try:
-        cpu = time.process_time()
-        start = time.perf_counter()
-        for i, mail in enumerate(mails):
-            if rate is not None:
-                await asyncio.sleep(max(0.0, start + i / rate - time.perf_counter()))
-            sent_at[mail.player] = time.perf_counter()
-            await smtp.sendmail(mail.player, [mail.to], mail.raw)
-        try:
-            await asyncio.wait_for(all_replied.wait(), timeout)
-        except TimeoutError:
-            pass
-        end = max(replied_at.values(), default=time.perf_counter())
-        cpu = time.process_time() - cpu
-    finally:
-        servers.on_deliver.remove(on_deliver)
-        await smtp.quit()
-    latencies = [replied_at[m.player] - sent_at[m.player] for m in mails if m.player in replied_at]
-    note = f"{accepted}/{len(mails)} accepted"
-    if len(latencies) < len(mails):
-        note += f", only {len(latencies)} replies in {timeout:g}s"
+    timing = await send_letters(servers, mails, rate=rate, timeout=timeout, accepted=ACCEPTED)
+    note = f"{timing.accepted}/{len(mails)} accepted"
+    if len(timing.latencies) < len(mails):
+        note += f", only {len(timing.latencies)} replies in {timeout:g}s"
     if rate is not None:
         note = f"paced {rate:g}/s, {note}"
-    return Row(name, len(latencies), end - start, cpu, latencies, note)
+    return Row(name, len(timing.latencies), timing.seconds, timing.cpu, timing.latencies, note)
 
 
 async def measure_idle(daemon: MailDaemon, seconds: float) -> Row:
-    """CPU the running daemon (and the servers) use without mail for ``seconds``; count = IMAP
-    searches the intake made meanwhile (one per idle recheck)."""
+    """CPU this process (the running daemon, and the servers when they run here) uses without mail for
+    ``seconds``; count = IMAP searches the intake made meanwhile (one per idle recheck)."""
     await asyncio.sleep(1.0)  # let the last replies' bookkeeping finish
     searches, cpu, start = daemon.intake.stats.searches, time.process_time(), time.perf_counter()
     await asyncio.sleep(seconds)
@@ -188,12 +155,16 @@ class Rounds:
 
 
 async def measure(workdir: Path, args: argparse.Namespace) -> tuple[list[Row], Rounds]:
-    """Every measurement, on two sets of fresh embedded servers in this process: the raw
-    rates, then ``--rounds`` rounds of (echo bare, echo intake, pbem) at full speed, so that
-    a slow spell of the machine weighs on both sides alike, then the paced runs and pbem idle."""
-    async with EmbeddedMailServers() as raw, EmbeddedMailServers() as served:
-        rows = [row for row in await measure_imap(raw, args.n) if row.name != "IMAP FETCH all"]
-        rows.append(await measure_smtp(raw, args.n))
+    """Every measurement: the raw rates (servers in this process), then, on two sets of fresh
+    embedded servers (in this process or each in a process of its own, see ``--servers``),
+    ``--rounds`` rounds of (echo bare, echo intake, pbem) at full speed, so that a slow spell
+    of the machine weighs on both sides alike, then the paced runs and pbem idle."""
+    async with EmbeddedMailServers() as local:
+        rows = [row for row in await measure_imap(local, args.n) if row.name != "IMAP FETCH all"]
+        rows.append(await measure_smtp(local, args.n))
+    inline = args.servers == "inline"
+    async with (EmbeddedMailServers() if inline else MailWorld()) as raw, \
+            (EmbeddedMailServers() if inline else MailWorld()) as served:
         await served.add_user(GM)
         db = open_database(str(workdir / "pbem.db"))
         try:
@@ -273,6 +244,8 @@ def main() -> None:
     parser.add_argument("--timeout", type=float, default=60.0, help="seconds to wait for the last replies")
     parser.add_argument("--rounds", type=int, default=3,
                         help="rounds of echo and pbem at full speed, alternating (default 3)")
+    parser.add_argument("--servers", choices=("process", "inline"), default="process",
+                        help="the mail servers and players in a process of their own (default) or in this one")
     parser.add_argument("--profile", metavar="FILE", help="write a cProfile of the whole run to FILE")
     args = parser.parse_args()
     if not (0 < args.n <= 5000 and 0 < args.paced <= 5000 and 0 < args.rate <= 1000 and 0 < args.rounds <= 10):
@@ -290,7 +263,8 @@ def main() -> None:
             profiler.dump_stats(args.profile)
     print(format_rows(rows))
     print(verdict(rows, rounds))
-    print(f"(auth {args.auth}, resolve {args.resolve}; total {time.perf_counter() - started:.1f}s)")
+    print(f"(auth {args.auth}, resolve {args.resolve}, servers {args.servers}; load average "
+          f"{' '.join(f'{load:.2f}' for load in os.getloadavg())}; total {time.perf_counter() - started:.1f}s)")
 
 
 if __name__ == "__main__":

@@ -39,13 +39,15 @@ from typing import Any
 
 import aioimaplib
 import aiosmtplib
+from mail_world import Letter, MailWorld, send_letters
 
 from pbem.mail.config import ImapUrl
 from pbem.mail.embedded import EmbeddedMailServers
 from pbem.mail.intake import MailIntake, parse_fetch
 
 GM = "gm@bench.test"
-Responder = Callable[[EmbeddedMailServers, str, asyncio.Event], Coroutine[Any, Any, None]]
+Servers = EmbeddedMailServers | MailWorld
+Responder = Callable[[Servers, str, asyncio.Event], Coroutine[Any, Any, None]]
 _PARSER = BytesParser()
 
 
@@ -108,7 +110,7 @@ class _Clock:
         self.cpu = time.process_time() - self.cpu
 
 
-async def _imap(servers: EmbeddedMailServers, address: str) -> aioimaplib.IMAP4:
+async def _imap(servers: Servers, address: str) -> aioimaplib.IMAP4:
     client = aioimaplib.IMAP4(servers.host, servers.imap_port, timeout=30)
     await client.wait_hello_from_server()
     await client.login(address, servers.password)
@@ -174,7 +176,7 @@ def reply_to(raw: bytes, own_address: str) -> tuple[str, bytes]:
     return recipient, reply.encode()
 
 
-async def bare_echo(servers: EmbeddedMailServers, address: str, stop: asyncio.Event) -> None:
+async def bare_echo(servers: Servers, address: str, stop: asyncio.Event) -> None:
     """The bare responder: raw aioimaplib IDLE loop, stdlib parsing, aiosmtplib replies."""
     imap = await _imap(servers, address)
     smtp = aiosmtplib.SMTP(hostname=servers.host, port=servers.smtp_port, local_hostname="bench.test")
@@ -203,7 +205,7 @@ async def bare_echo(servers: EmbeddedMailServers, address: str, stop: asyncio.Ev
 def intake_echo(*, idle_recheck: float = 1.0) -> Responder:
     """A responder using MailIntake (IDLE) to take the mail and aiosmtplib to reply."""
 
-    async def run(servers: EmbeddedMailServers, address: str, stop: asyncio.Event) -> None:
+    async def run(servers: Servers, address: str, stop: asyncio.Event) -> None:
         smtp = aiosmtplib.SMTP(hostname=servers.host, port=servers.smtp_port, local_hostname="bench.test")
         await smtp.connect()
 
@@ -218,53 +220,29 @@ def intake_echo(*, idle_recheck: float = 1.0) -> Responder:
     return run
 
 
-async def measure_echo(servers: EmbeddedMailServers, responder: Responder, name: str, n: int, *,
+async def measure_echo(servers: Servers, responder: Responder, name: str, n: int, *,
                        rate: float | None = None, timeout: float = 60.0,
                        address: str = GM) -> Row:
     """Send n mails from n distinct players to `address` (at `rate` per second, or as fast as
     one SMTP connection goes) while `responder` runs; time each player's first reply.
-    A row with fewer than n latencies means replies were missing after `timeout` seconds."""
+    A row with fewer than n latencies means replies were missing after `timeout` seconds.
+    The row's CPU is this process's (see :func:`mail_world.send_letters`)."""
     await servers.add_user(address)
     tag = f"{name.replace(' ', '-')}-{time.monotonic_ns()}"
     players = [f"p{i}.{tag}@bench.test" for i in range(n)]
-    sent_at: dict[str, float] = {}
-    replied_at: dict[str, float] = {}
-    all_replied = asyncio.Event()
-
-    def on_deliver(to: str, raw: bytes) -> None:
-        if to in sent_at and to not in replied_at:
-            replied_at[to] = time.perf_counter()
-            if len(replied_at) == n:
-                all_replied.set()
-
-    servers.on_deliver.append(on_deliver)
     stop = asyncio.Event()
     task = asyncio.create_task(responder(servers, address, stop))
     await asyncio.sleep(0.2)  # let the responder log in and settle
-    mails = [order_mail(player, address, i) for i, player in enumerate(players)]
-    smtp = aiosmtplib.SMTP(hostname=servers.host, port=servers.smtp_port, local_hostname="bench.test")
-    await smtp.connect()
+    letters = [Letter(player, address, order_mail(player, address, i)) for i, player in enumerate(players)]
     try:
-        with _Clock() as clock:
-            start = time.perf_counter()
-            for i, player in enumerate(players):
-                if rate is not None:
-                    await asyncio.sleep(max(0.0, start + i / rate - time.perf_counter()))
-                sent_at[player] = time.perf_counter()
-                await smtp.sendmail(player, [address], mails[i])
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(all_replied.wait(), timeout)
-            end = max(replied_at.values(), default=time.perf_counter())
-        latencies = [replied_at[p] - sent_at[p] for p in players if p in replied_at]
-        note = "" if len(latencies) == n else f"only {len(latencies)}/{n} replies"
-        if rate is not None:
-            note = f"paced {rate:g}/s {note}".strip()
-        return Row(name, len(latencies), end - start, clock.cpu, latencies, note)
+        timing = await send_letters(servers, letters, rate=rate, timeout=timeout)
     finally:
-        servers.on_deliver.remove(on_deliver)
-        await smtp.quit()
         stop.set()
         await asyncio.wait_for(task, 10)
+    note = "" if len(timing.latencies) == n else f"only {len(timing.latencies)}/{n} replies"
+    if rate is not None:
+        note = f"paced {rate:g}/s {note}".strip()
+    return Row(name, len(timing.latencies), timing.seconds, timing.cpu, timing.latencies, note)
 
 
 async def measure_idle_cost(servers: EmbeddedMailServers, idle_recheck: float, seconds: float) -> Row:

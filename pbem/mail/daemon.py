@@ -14,19 +14,29 @@ Four loops share one database:
   instead of every seat being NMR'd;
 * sender: the outbox table -> SMTP, with retries.
 
-Handling mail and the clock's work run in one worker thread, so the event
-loop (IMAP intake, SMTP sending) never waits for them; the work one mail can
-cause is bounded besides (see :mod:`pbem.commands` and
-:mod:`pbem.mail.service`). Every loop is supervised: a failure is logged at
-once with its traceback and the loop restarts after a growing pause;
-transient database errors (locked, busy, disk full) are retried for ever,
-and only a loop that keeps failing otherwise stops the daemon
-(:attr:`MailDaemon.fatal`), for systemd to restart it.
+All database work runs in one worker thread, the database's only user:
+handling mail and the clock's work, and also storing the mail the intake
+takes and the outbox's claims and marks for the sender. The event loop (IMAP
+intake, SMTP sending) so never waits for a mail being handled nor for a
+database lock, and the database is used through one connection: a second
+connection (the event loop's, for the intake and the outbox) made each of the
+other's transactions start with an empty page cache, since SQLite drops a
+connection's cache whenever another one wrote, and waited in SQLite's busy
+handler whenever the other held the write lock, with the event loop standing
+still meanwhile. The work one mail can cause is bounded besides (see
+:mod:`pbem.commands` and :mod:`pbem.mail.service`).
+
+Every loop is supervised: a failure is logged at once with its traceback and
+the loop restarts after a growing pause; transient database errors (locked,
+busy, disk full) are retried for ever, and only a loop that keeps failing
+otherwise stops the daemon (:attr:`MailDaemon.fatal`), for systemd to restart
+it.
 """
 
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextlib
 import functools
 import gc
@@ -34,7 +44,7 @@ import logging
 import os
 import secrets
 import time
-from collections.abc import Awaitable, Callable, Collection
+from collections.abc import Awaitable, Callable, Collection, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -46,7 +56,7 @@ from pbem.deadlines import TurnClock
 from pbem.mail.config import ImapUrl, SmtpUrl
 from pbem.mail.intake import MailIntake
 from pbem.mail.mailstore import DatabaseOutbox, InboundStore
-from pbem.mail.outbox import MailSender
+from pbem.mail.outbox import MailSender, OutgoingMail
 from pbem.mail.service import MailService
 from pbem.mail.service import Outcome as HandleOutcome
 from pbem.mail.tokens import ReplyTokens
@@ -89,6 +99,9 @@ class DaemonOptions:
     row up to ``restart_longest``."""
     secret_file: Path | None = None
     """Where the key that signs reply addresses lives; None keeps it in the database."""
+    worker_wait: float = 0.05
+    """Longest the event loop stands still, in seconds, waiting for a piece of work it handed to the worker
+    thread before it goes back to its other work (see :meth:`MailDaemon._work`); 0 never waits."""
 
 
 class DaemonFailed(RuntimeError):
@@ -186,7 +199,7 @@ class MailDaemon:
         self.outbox = DatabaseOutbox(db)
         self.intake = MailIntake(imap, self._take, use_idle=options.use_idle, poll_interval=options.poll_interval,
                                  idle_recheck=options.idle_recheck, ready=self.caught_up)
-        self.sender = MailSender(smtp, self.outbox, retry_min=options.send_retry_min)
+        self.sender = MailSender(smtp, WorkerOutbox(self.outbox, self._work), retry_min=options.send_retry_min)
         self._new_mail = asyncio.Event()
         self._send_now = asyncio.Event()
         self._stored: list[int] = []  # inbound ids stored by the intake and not yet taken for processing
@@ -199,7 +212,7 @@ class MailDaemon:
         """How often each loop was restarted after a failure."""
 
     async def _take(self, uid: int, raw: bytes) -> None:
-        inbound_id = self.inbound.store(uid, raw)
+        inbound_id = await self._work(self.inbound.store, uid, raw)
         if inbound_id is not None:
             self._stored.append(inbound_id)
             self._idle.clear()
@@ -260,9 +273,23 @@ class MailDaemon:
         self._wake_sender()
 
     async def _work(self, function: Callable[..., T], *args: object) -> T:
-        """Run database work in the worker thread, so that the event loop goes on meanwhile."""
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._worker, functools.partial(function, *args))
+        """Run database work in the worker thread (the only one that uses the database) and return its
+        result; the event loop goes on with its other work once the work took longer than
+        ``options.worker_wait``.
+
+        Until then the loop waits, blocked: most work (a mail handled, a mail stored, a reply marked
+        sent) takes a few milliseconds, and while the loop runs too, the two threads hand the
+        interpreter lock back and forth at every database call of the worker and every network event of
+        the loop, which cost about a quarter more CPU per mail (bench/bench_mail.py). A slow mail or a
+        long turn resolution still runs in the worker while the loop fetches and sends: the loop
+        stands still for at most ``worker_wait`` per piece of work."""
+        future = self._worker.submit(function, *args)
+        if self.options.worker_wait > 0:
+            with contextlib.suppress(concurrent.futures.TimeoutError):
+                result = future.result(timeout=self.options.worker_wait)
+                await asyncio.sleep(0)  # the loop's other work gets its turn between two pieces
+                return result
+        return await asyncio.wrap_future(future)
 
     async def _supervise(self, name: str, body: Callable[[asyncio.Event], Awaitable[None]], stop: asyncio.Event,
                          *, once: bool = False) -> None:
@@ -301,7 +328,7 @@ class MailDaemon:
             pause = min(pause * 2, self.options.restart_longest)
 
     async def _send(self, stop: asyncio.Event) -> None:
-        self.outbox.release_claims()  # a restarted sender offers again what the failed one had taken
+        await self._work(self.outbox.release_claims)  # a restarted sender offers again what the failed one had taken
         await self.sender.run(stop, self._send_now)
 
     def _heartbeat(self) -> None:
@@ -385,3 +412,32 @@ class MailDaemon:
                 await asyncio.wait_for(stop.wait(), timeout=self.options.clock_interval)
             except TimeoutError:
                 pass
+
+
+class WorkerOutbox:
+    """The database outbox as the sender's :class:`~pbem.mail.outbox.OutboxQueue`: each call runs through
+    ``work`` (the daemon's database thread)."""
+
+    def __init__(self, outbox: DatabaseOutbox, work: Callable[..., Awaitable[object]]) -> None:
+        self._outbox = outbox
+        self._work = work
+
+    async def claim_due(self, now: datetime, limit: int) -> Sequence[OutgoingMail]:
+        """See :meth:`DatabaseOutbox.claim_due`."""
+        return await self._work(self._outbox.claim_due, now, limit)  # type: ignore[return-value]
+
+    async def mark_sent(self, mail_id: int, when: datetime) -> None:
+        """See :meth:`DatabaseOutbox.mark_sent`."""
+        await self._work(self._outbox.mark_sent, mail_id, when)
+
+    async def mark_retry(self, mail_id: int, error: str, next_attempt: datetime) -> None:
+        """See :meth:`DatabaseOutbox.mark_retry`."""
+        await self._work(self._outbox.mark_retry, mail_id, error, next_attempt)
+
+    async def mark_failed(self, mail_id: int, error: str) -> None:
+        """See :meth:`DatabaseOutbox.mark_failed`."""
+        await self._work(self._outbox.mark_failed, mail_id, error)
+
+    async def next_due(self) -> datetime | None:
+        """See :meth:`DatabaseOutbox.next_due`."""
+        return await self._work(self._outbox.next_due)  # type: ignore[return-value]

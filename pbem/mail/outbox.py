@@ -71,27 +71,28 @@ class OutgoingMail:
 
 
 class OutboxQueue(Protocol):
-    """The durable outbox, implemented by the caller (sync; called from the event loop)."""
+    """The durable outbox, implemented by the caller; the sender awaits each call, so a queue
+    kept in a database can do its work off the event loop (see :mod:`pbem.mail.daemon`)."""
 
-    def claim_due(self, now: datetime, limit: int) -> Sequence[OutgoingMail]:
+    async def claim_due(self, now: datetime, limit: int) -> Sequence[OutgoingMail]:
         """Up to `limit` unsent mails whose next attempt is at or before `now`, oldest first.
         The sender reports each claimed mail with exactly one mark_* call. Claims need not
         survive a restart: after one, every unsent mail is due again at its next attempt."""
         ...
 
-    def mark_sent(self, mail_id: int, when: datetime) -> None:
+    async def mark_sent(self, mail_id: int, when: datetime) -> None:
         """The server accepted the mail."""
         ...
 
-    def mark_retry(self, mail_id: int, error: str, next_attempt: datetime) -> None:
+    async def mark_retry(self, mail_id: int, error: str, next_attempt: datetime) -> None:
         """A temporary failure: count one more attempt, offer the mail again at next_attempt."""
         ...
 
-    def mark_failed(self, mail_id: int, error: str) -> None:
+    async def mark_failed(self, mail_id: int, error: str) -> None:
         """Give up on the mail for good."""
         ...
 
-    def next_due(self) -> datetime | None:
+    async def next_due(self) -> datetime | None:
         """The earliest next attempt among unsent, unclaimed mails; None when there are none."""
         ...
 
@@ -182,7 +183,7 @@ class MailSender:
         try:
             while not stop.is_set():
                 wake.clear()
-                mails = self.queue.claim_due(self._clock(), self.batch)
+                mails = await self.queue.claim_due(self._clock(), self.batch)
                 if mails:
                     self.idle.clear()
                     await self._send_batch(mails)
@@ -196,7 +197,7 @@ class MailSender:
     async def _sleep(self, stop: asyncio.Event, wake: asyncio.Event) -> None:
         loop = asyncio.get_running_loop()
         timeout = self.poll_interval
-        due = self.queue.next_due()
+        due = await self.queue.next_due()
         if due is not None:  # the floor keeps a queue whose next_due disagrees with claim_due from spinning
             timeout = min(timeout, max(_MIN_SLEEP, (due - self._clock()).total_seconds()))
         if self._smtp is not None:
@@ -216,28 +217,28 @@ class MailSender:
         connection_error: str | None = None
         for mail in mails:
             if connection_error is not None:
-                self._record(mail, _Failure(connection_error, permanent=False))
+                await self._record(mail, _Failure(connection_error, permanent=False))
                 continue
             failure = await self._send(mail)
-            self._record(mail, failure)
+            await self._record(mail, failure)
             if failure is not None and failure.connection:
                 connection_error = failure.error
 
-    def _record(self, mail: OutgoingMail, failure: _Failure | None) -> None:
+    async def _record(self, mail: OutgoingMail, failure: _Failure | None) -> None:
         now = self._clock()
         if failure is None:
-            self.queue.mark_sent(mail.id, now)
+            await self.queue.mark_sent(mail.id, now)
             self.stats.sent += 1
             return
         attempts = mail.attempts + 1
         if failure.permanent or attempts >= self.max_attempts:
             why = failure.error if failure.permanent else f"gave up after {attempts} attempts: {failure.error}"
-            self.queue.mark_failed(mail.id, why)
+            await self.queue.mark_failed(mail.id, why)
             self.stats.failed += 1
             _log.error("mail %s to %s failed: %s", mail.id, ", ".join(mail.recipients), why)
             return
         delay = min(self.retry_max, self.retry_min * 2**mail.attempts)
-        self.queue.mark_retry(mail.id, failure.error, now + timedelta(seconds=delay))
+        await self.queue.mark_retry(mail.id, failure.error, now + timedelta(seconds=delay))
         self.stats.retried += 1
         _log.warning("mail %s to %s: %s; attempt %d, retrying in %.0fs", mail.id,
                      ", ".join(mail.recipients), failure.error, attempts, delay)

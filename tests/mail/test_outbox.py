@@ -44,7 +44,7 @@ class MemoryQueue:
         self.entries[mail_id] = _Entry(mail, datetime.now(UTC))
         return mail_id
 
-    def claim_due(self, now: datetime, limit: int) -> Sequence[OutgoingMail]:
+    async def claim_due(self, now: datetime, limit: int) -> Sequence[OutgoingMail]:
         due = [e for e in self.entries.values() if e.status == "pending" and not e.claimed and e.due <= now]
         due.sort(key=lambda e: (e.due, e.mail.id))
         for entry in due[:limit]:
@@ -52,25 +52,25 @@ class MemoryQueue:
         return [OutgoingMail(e.mail.id, e.mail.sender, e.mail.recipients, e.mail.raw, e.attempts)
                 for e in due[:limit]]
 
-    def mark_sent(self, mail_id: int, when: datetime) -> None:
+    async def mark_sent(self, mail_id: int, when: datetime) -> None:
         entry = self.entries[mail_id]
         assert entry.claimed and entry.status == "pending"
         entry.status, entry.claimed, entry.sent_at = "sent", False, when
 
-    def mark_retry(self, mail_id: int, error: str, next_attempt: datetime) -> None:
+    async def mark_retry(self, mail_id: int, error: str, next_attempt: datetime) -> None:
         entry = self.entries[mail_id]
         assert entry.claimed and entry.status == "pending"
         entry.attempts += 1
         entry.errors.append(error)
         entry.due, entry.claimed = next_attempt, False
 
-    def mark_failed(self, mail_id: int, error: str) -> None:
+    async def mark_failed(self, mail_id: int, error: str) -> None:
         entry = self.entries[mail_id]
         assert entry.claimed and entry.status == "pending"
         entry.errors.append(error)
         entry.status, entry.claimed = "failed", False
 
-    def next_due(self) -> datetime | None:
+    async def next_due(self) -> datetime | None:
         return min((e.due for e in self.entries.values() if e.status == "pending" and not e.claimed),
                    default=None)
 
