@@ -377,8 +377,11 @@ def assert_dice_verified_from_mails(table: Table, folder: Path) -> None:
     ``pbem verify``; with one reported draw changed it fails."""
     verified = table.service.runner.verify(table.case.name)
     assert verified.is_identical, verified.mismatches
-    if table.game.facts().has_chance:
-        assert verified.draws_checked > 0
+    info = table.service.runner.info(table.case.name)
+    listed = len(info.row.setup_draws) + sum(len(record.draws) for record in table.service.runner.history(info.name))
+    assert verified.draws_checked == listed, (verified.draws_checked, listed)  # sealed draws are never listed
+    if table.game.facts().has_chance and not table.game.facts().has_hidden_information:
+        assert listed > 0
     folder.mkdir()
     paths = []
     for number, mail in enumerate(table.received):
