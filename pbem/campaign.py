@@ -14,7 +14,7 @@ from datetime import datetime, timedelta
 from sqlmodel import Session
 
 from pbem.clock import format_utc
-from pbem.core import GameError
+from pbem.core import GameError, InvalidInput
 from pbem.lockout import is_locked, record_failure
 from pbem.passwords import check_password, hash_password, new_password
 from pbem.service_options import parse_service_options
@@ -175,26 +175,28 @@ class Campaign:
             session.add(row)
 
     def set_deadline(self, name: str, when: datetime, *, session: Session | None = None) -> datetime:
-        """Set the deadline of the turn awaiting orders. Raises GameError when it is past or the game is over."""
+        """Set the deadline of the turn awaiting orders. Raises InvalidInput when it is past and
+        GameError when the game has no clock (forming or over)."""
         with self.runner.unit(session) as session:
             row = self.runner.load_game(session, name)
             if row.status not in ("active", "paused"):
                 raise GameError(f"game {name} is {row.status}; it has no deadline")
             if when <= self.runner.clock():
-                raise GameError(f"the deadline {format_utc(when)} is in the past")
+                raise InvalidInput(f"the deadline {format_utc(when)} is in the past")
             row.deadline = when
             row.reminded_turn = 0
             session.add(row)
             return when
 
     def extend(self, name: str, by: timedelta, *, session: Session | None = None) -> datetime:
-        """Move the deadline later by ``by`` (from now when there is none); return the new one."""
+        """Move the deadline later by ``by`` (from now when there is none); return the new one.
+        Raises InvalidInput for an extension that is not positive, GameError for a game without a clock."""
         with self.runner.unit(session) as session:
             row = self.runner.load_game(session, name)
             if row.status not in ("active", "paused"):
                 raise GameError(f"game {name} is {row.status}; it has no deadline")
             if by <= timedelta(0):
-                raise GameError("an extension must be positive")
+                raise InvalidInput(f"an extension must be positive, not {by}")
             row.deadline = max(row.deadline or self.runner.clock(), self.runner.clock()) + by
             row.reminded_turn = 0
             session.add(row)

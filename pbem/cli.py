@@ -13,7 +13,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from pbem.core import GameError, PbemError, UnknownGame, UnknownSeat
+from pbem.core import GameError, InvalidInput, PbemError, UnknownGame, UnknownSeat
 from pbem.checking import check_syntax
 from pbem.store import open_database
 from pbem.core.rng import commitment
@@ -68,7 +68,9 @@ def cmd_new(args: argparse.Namespace) -> int:
         info = runner.create_game(
             args.kind, args.game, seats=seats or None, players=args.players, options=options, seed=args.seed
         )
-    except GameError as error:  # a taken name, bad options or seats: the command line is at fault
+    except (GameError, InvalidInput) as error:  # a taken name, bad options or seats: the command line is at fault
+        if isinstance(error, (UnknownGame, UnknownSeat)):
+            raise
         raise UsageError(str(error)) from error
     print(f"Created {info.game.name} game {info.name}, seats {', '.join(info.seat_names)}.")
     if info.row.secret is not None:

@@ -23,13 +23,13 @@ from sqlmodel import Session, select
 from pbem.addresses import is_plain_address
 from pbem.checking import CheckResult, check_orders
 from pbem.clock import format_utc, utcnow
-from pbem.core import Event, Game, GameError, GameRng, Outcome, Phase, StaleTurn, UnknownGame, UnknownSeat
+from pbem.core import Event, Game, GameError, GameRng, InvalidInput, Outcome, Phase, StaleTurn, UnknownGame, UnknownSeat
 from pbem.core.rng import CURRENT_VERSION, LEGACY_VERSION, VERSIONS, commitment, derive_seed
 from pbem.core.protocol import score_to_json
 from pbem.games import find_game
 from pbem.orders import parser_for
 from pbem.reports import Fairness, ReportInput, render_report
-from pbem.service_options import SERVICE_OPTIONS, parse_service_options, service_defaults
+from pbem.service_options import SERVICE_OPTIONS, BadOption, parse_service_options, service_defaults
 from pbem.store import Database
 from pbem.store.tables import GameRow, SeatRow, SubmissionRow, TurnRecordRow
 
@@ -211,7 +211,7 @@ def _split_options(game: Game[Any, Any], options: Mapping[str, str]) -> tuple[di
             rules[key] = value.strip().lower()
         else:
             known = sorted([*SERVICE_OPTIONS, *game.options()])
-            raise GameError(f"unknown option {key!r} for {game.name}; options are: {', '.join(known)}")
+            raise BadOption(f"unknown option {key!r} for {game.name}; options are: {', '.join(known)}")
     return service, rules
 
 
@@ -253,25 +253,25 @@ class TurnRunner:
         players' salts. ``rng_version=1`` creates a game with the legacy generator
         seeded directly with ``seed`` (no commitment), as games were before.
 
-        Raises UnknownGame for an unknown kind, UnknownSeat for seat names the
-        game does not use, GameError for a taken name, bad options, player
-        count, a seed outside 0 to 2**63 - 1 (what the database holds) or a
-        seat address that is not a plain mail address.
+        Raises UnknownGame for an unknown kind, UnknownSeat for seat names the game
+        does not use, InvalidInput for a bad name, option, player count, a seed
+        outside 0 to 2**63 - 1 (what the database holds), a seat address that is not
+        a plain mail address or missing seats, and GameError for a taken name.
         """
         game = find_game(kind)
         if seed is not None and not 0 <= seed < 2**63:
-            raise GameError(f"seed {seed}: give a whole number from 0 to {2**63 - 1}")
+            raise InvalidInput(f"seed {seed}: give a whole number from 0 to {2**63 - 1}")
         name = name.strip()
         if not GAME_NAME.fullmatch(name):
-            raise GameError(f"game name {name!r}: use 1-20 letters, digits and '-', starting with a letter or digit")
+            raise InvalidInput(f"game name {name!r}: use 1-20 letters, digits and '-', starting with a letter or digit")
         service, rules = _split_options(game, options or {})
         count = len(seats) if seats else players
         if count is None:
-            raise GameError("give the seats or the number of players")
+            raise InvalidInput("give the seats or the number of players")
         if not game.min_players <= count <= game.max_players:
             wanted = (f"exactly {game.min_players}" if game.min_players == game.max_players
                       else f"{game.min_players} to {game.max_players}")
-            raise GameError(f"{game.name} is for {wanted} players, not {count}")
+            raise InvalidInput(f"{game.name} is for {wanted} players, not {count}")
         seat_names = game.seat_names(count)
         if seats:
             wanted = {s.upper() for s in seats}
@@ -281,10 +281,10 @@ class TurnRunner:
                 raise UnknownSeat(f"{game.name} has no seat {unknown[0]}; seats are {', '.join(seat_names)}")
             if len(wanted) != len(seat_names):
                 missing = [s for s in seat_names if s.upper() not in wanted]
-                raise GameError(f"seats missing: {', '.join(missing)}")
+                raise InvalidInput(f"seats missing: {', '.join(missing)}")
             for seat, address in seats.items():
                 if address is not None and not is_plain_address(address):
-                    raise GameError(f"seat {seat}: {address!r} is not a mail address such as alice@example.org")
+                    raise InvalidInput(f"seat {seat}: {address!r} is not a mail address such as alice@example.org")
         run = {**service_defaults(), **parse_service_options(service)}
         now = self.clock()
         row = GameRow(
@@ -301,7 +301,7 @@ class TurnRunner:
             gm_password_hash=gm_password_hash,
         )
         if rng_version not in VERSIONS:
-            raise GameError(f"random generator version {rng_version} is unknown; known: {VERSIONS}")
+            raise InvalidInput(f"random generator version {rng_version} is unknown; known: {VERSIONS}")
         if rng_version == LEGACY_VERSION:
             row.seed = seed if seed is not None else secrets.randbelow(2**31)
         else:
@@ -392,7 +392,7 @@ class TurnRunner:
                 raise GameError(f"game {name} is {row.status}; it takes no orders now")
             seat_row = self.load_seat(session, row, seat)
             if turn is not None and turn != row.turn:
-                raise StaleTurn(f"orders for turn {turn} of {name} refused as stale: the game is at turn {row.turn}")
+                raise StaleTurn(name, turn, row.turn)
             info = self.snapshot(session, row)
             game = info.game
             parsed = parser_for(game.name).parse(text)
@@ -778,11 +778,11 @@ class TurnRunner:
 
     def add_salt(self, name: str, seat: str, text: str, *, session: Session | None = None) -> list[str]:
         """Add a seat's salt to a forming game; it is mixed into the seed at START.
-        Returns the salts so far. Raises GameError once the game has started, for a
-        legacy game, or for an empty, overlong or excess salt."""
+        Returns the salts so far. Raises InvalidInput for an empty, overlong or multi-line
+        salt, GameError once the game has started, for a legacy game or past the salts allowed."""
         text = text.strip()
         if not text or len(text) > MAX_SALT_LENGTH or "\n" in text:
-            raise GameError(f"SALT takes one line of 1 to {MAX_SALT_LENGTH} characters")
+            raise InvalidInput(f"SALT takes one line of 1 to {MAX_SALT_LENGTH} characters")
         with self.unit(session) as session:
             row = self.load_game(session, name)
             if row.status != "forming":

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from pbem.addresses import is_plain_address
-from pbem.core import GameError
+from pbem.core import InvalidInput
 from pbem.turns import TurnRunner
 
 
@@ -24,6 +24,6 @@ def test_anything_else_is_refused(address: str) -> None:
 
 
 def test_a_game_is_not_created_with_a_seat_address_no_mail_can_reach(tiny_game: str, runner: TurnRunner) -> None:
-    with pytest.raises(GameError, match="seat 2: 'bob' is not a mail address"):
+    with pytest.raises(InvalidInput, match="seat 2: 'bob' is not a mail address"):
         runner.create_game("tiny", "t1", seats={"1": "a@example.org", "2": "bob"})
     assert runner.games() == []

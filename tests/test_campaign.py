@@ -7,7 +7,7 @@ from datetime import timedelta
 import pytest
 
 from pbem.campaign import Campaign, NotAuthorised
-from pbem.core import GameError
+from pbem.core import GameError, InvalidInput
 from pbem.passwords import hash_password
 from pbem.turns import TurnRunner
 
@@ -69,7 +69,7 @@ def test_extend_pause_and_resume_move_the_deadline(tiny_game: str, runner: TurnR
         runner.resolve("g")
     resumed = campaign.resume("g")
     assert resumed is not None and resumed >= deadline + timedelta(days=1)
-    with pytest.raises(GameError, match="past"):
+    with pytest.raises(InvalidInput, match="past"):
         campaign.set_deadline("g", runner.clock() - timedelta(minutes=1))
 
 

@@ -5,9 +5,10 @@ from __future__ import annotations
 import pytest
 from sqlalchemy.exc import IntegrityError
 
-from pbem.core import GameError, StaleTurn, UnknownGame, UnknownSeat
+from pbem.core import GameError, InvalidInput, StaleTurn, UnknownGame, UnknownSeat
 from pbem.store.tables import TurnRecordRow
 from pbem.core.rng import derive_seed
+from pbem.service_options import BadOption
 from pbem.turns import TurnRunner
 
 
@@ -117,7 +118,7 @@ def test_unknown_names_raise_specific_errors(tiny_game: str, runner: TurnRunner)
     name = new_tiny(runner)
     with pytest.raises(UnknownSeat, match="seats are 1, 2"):
         runner.submit(name, "9", "ADD 1")
-    with pytest.raises(GameError, match="unknown option"):
+    with pytest.raises(BadOption, match="unknown option 'colour' for tiny"):
         runner.create_game("tiny", "t2", seats={"1": "a@x", "2": "b@x"}, options={"colour": "red"})
     with pytest.raises(GameError, match="exists already"):
         new_tiny(runner)
@@ -143,8 +144,29 @@ def test_deadline_streak_counts_only_deadline_resolutions_with_everyone_nmr(tiny
 
 def test_a_seed_the_database_cannot_hold_is_refused(tiny_game: str, runner: TurnRunner) -> None:
     for seed in (-1, 2**63):
-        with pytest.raises(GameError, match="give a whole number from 0 to"):
+        with pytest.raises(InvalidInput, match="give a whole number from 0 to"):
             runner.create_game("tiny", "g", seats={"1": "a@example.org", "2": "b@example.org"}, seed=seed)
     row = runner.create_game("tiny", "g", seats={"1": "a@example.org", "2": "b@example.org"}, seed=2**63 - 1).row
     assert row.secret == str(2**63 - 1)  # a given seed is the committed secret; the seed is derived from it
     assert row.seed == derive_seed(str(2**63 - 1)) < 2**63
+
+
+SEATS = {"1": "a@example.org", "2": "b@example.org"}
+
+
+@pytest.mark.parametrize(("call", "error", "quoted"), [
+    (lambda r: r.create_game("tiny", "no way", seats=SEATS), InvalidInput, "'no way'"),
+    (lambda r: r.create_game("tiny", "g2", seats=SEATS, seed=-4), InvalidInput, "seed -4"),
+    (lambda r: r.create_game("tiny", "g2", seats=SEATS, options={"speed": "9"}), BadOption, "'speed'"),
+    (lambda r: r.create_game("tiny", "g2", seats={"1": "a@example.org", "2": "nobody"}), InvalidInput, "'nobody'"),
+    (lambda r: r.create_game("chess", "g2", seats=SEATS), UnknownGame, "'chess'"),
+    (lambda r: r.info("nope"), UnknownGame, "'nope'"),
+    (lambda r: r.submit("g", "7", "ADD 1"), UnknownSeat, "'7'"),
+    (lambda r: r.submit("g", "1", "ADD 1", turn=5), StaleTurn, "turn 5 of g"),
+])
+def test_input_errors_are_value_errors_that_quote_the_input(tiny_game: str, runner: TurnRunner, call: object,
+                                                             error: type[Exception], quoted: str) -> None:
+    runner.create_game("tiny", "g", seats=SEATS, seed=1)
+    with pytest.raises(error) as caught:
+        call(runner)  # type: ignore[operator]
+    assert isinstance(caught.value, ValueError) and quoted in str(caught.value)

@@ -10,7 +10,7 @@ import pytest
 from sqlalchemy import text
 from sqlmodel import select
 
-from pbem.core import GameError
+from pbem.core import GameError, InvalidInput
 from pbem.core.rng import LEGACY_VERSION, commitment, derive_seed
 from pbem.games import find_game
 from pbem.store import Database, open_database
@@ -65,7 +65,7 @@ def test_start_mixes_the_salts_in_and_the_reports_name_them(runner: TurnRunner) 
 def test_a_salt_must_be_one_short_line(runner: TurnRunner) -> None:
     runner.create_game(KIND, "fc", players=2)
     for bad in ["", "x" * 201, "two\nlines"]:
-        with pytest.raises(GameError, match="SALT takes one line"):
+        with pytest.raises(InvalidInput, match="SALT takes one line"):
             runner.add_salt("fc", first_seat(), bad)
 
 

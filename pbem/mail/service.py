@@ -53,7 +53,7 @@ from pbem.commands import (
     help_text,
     parse_script,
 )
-from pbem.core import PbemError, StaleTurn
+from pbem.core import InvalidInput, PbemError, StaleTurn
 from pbem.core.rng import commitment
 from pbem.games import find_game
 from pbem.mail.compose import compose_notice, compose_reply, reply_subject
@@ -497,10 +497,9 @@ class MailService:
                 reply: _Reply, outcome: Outcome) -> None:
         wanted = _SUBJECT_TURN.search(mail.subject)
         if wanted is not None and int(wanted.group(1)) != game.turn and game.status == "active":
-            raise StaleTurn(
+            raise StaleTurn(game.name, int(wanted.group(1)), game.turn, message=(
                 f"these orders answer turn {wanted.group(1)} of {game.name}, but the game is at turn {game.turn}; "
-                "they were refused as stale. Read the newest report and send orders for the current turn."
-            )
+                "they were refused as stale. Read the newest report and send orders for the current turn."))
         result = self.runner.submit(
             game.name, seat.name, command.orders.numbered_text, store=not command.check,
             source=f"mail:{mail.message_id}", session=session,
@@ -809,10 +808,10 @@ class MailService:
 
 
 def _whole_number(name: str, text: str, below: int) -> int:
-    """``text`` as a whole number from 0 to ``below`` - 1; raises PbemError naming the option otherwise."""
+    """``text`` as a whole number from 0 to ``below`` - 1; raises InvalidInput quoting it otherwise."""
     value = text.strip()
     if not value.isascii() or not value.isdigit() or len(value) > 20 or int(value) >= below:
-        raise PbemError(f"option {name}={text!r}: give a whole number from 0 to {below - 1}")
+        raise InvalidInput(f"option {name}={text!r}: give a whole number from 0 to {below - 1}")
     return int(value)
 
 
