@@ -36,7 +36,7 @@ from mail_raw import Row, format_rows  # noqa: E402
 
 from pbem.mail.config import ImapUrl, SmtpUrl  # noqa: E402
 from pbem.mail.daemon import MailDaemon, tune_gc_for_serving  # noqa: E402
-from pbem.mail.embedded import EmbeddedMailServers  # noqa: E402
+from pbem.sandbox.embedded import EmbeddedMailServers  # noqa: E402
 from pbem.store import open_database  # noqa: E402
 
 STRANGER = "eve@outside.bench"

@@ -68,8 +68,8 @@ from pbem.core import GameRng  # noqa: E402
 from pbem.games import find_game  # noqa: E402
 from pbem.mail.config import ImapUrl, SmtpUrl  # noqa: E402
 from pbem.mail.daemon import MailDaemon, tune_gc_for_serving  # noqa: E402
-from pbem.mail.embedded import EmbeddedMailServers  # noqa: E402
-from pbem.mail.mailclient import plain_mail  # noqa: E402
+from pbem.sandbox.embedded import EmbeddedMailServers  # noqa: E402
+from pbem.sandbox.mailclient import plain_mail  # noqa: E402
 from pbem.store import open_database  # noqa: E402
 
 GM = "gm@pbem.bench"

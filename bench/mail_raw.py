@@ -41,7 +41,7 @@ import aioimaplib
 import aiosmtplib
 
 from pbem.mail.config import ImapUrl
-from pbem.mail.embedded import EmbeddedMailServers
+from pbem.sandbox.embedded import EmbeddedMailServers
 from pbem.mail.intake import MailIntake, parse_fetch
 
 GM = "gm@bench.test"

@@ -223,12 +223,10 @@ def cmd_web(args: argparse.Namespace) -> int:
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
-    """``pbem demo --offline``: robots play a game to the end through the orders path."""
-    from pbem.demo import run_offline_demo
+    """``pbem demo [--offline]``: robots play a game to the end, by mail or through the orders path."""
+    from pbem.sandbox.demo import run_mail_demo, run_offline_demo
 
     if not args.offline:
-        from pbem.mail.demo import run_mail_demo
-
         return run_mail_demo(db_path=args.db, seed=args.seed, out=sys.stdout)
     return run_offline_demo(_runner(args), kind=args.kind, seed=args.seed, out=sys.stdout)
 

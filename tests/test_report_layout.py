@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from pbem.demo import run_offline_demo
+from pbem.sandbox.demo import run_offline_demo
 from pbem.games import GAMES
 from pbem.store import Database
 from pbem.turns import TurnRunner

@@ -12,7 +12,7 @@ from typing import TextIO
 
 from pbem.mail.config import ImapUrl, SmtpUrl
 from pbem.mail.daemon import DaemonOptions, MailDaemon, reply_tokens, tune_gc_for_serving
-from pbem.mail.embedded import EmbeddedMailServers
+from pbem.sandbox.embedded import EmbeddedMailServers
 from pbem.store import open_database
 from pbem.turns import TurnRunner
 from pbem.web.app import WebServer, make_app, parse_listen

@@ -12,8 +12,8 @@ from pathlib import Path
 
 from pbem.mail.config import ImapUrl, SmtpUrl
 from pbem.mail.daemon import DaemonOptions, MailDaemon
-from pbem.mail.embedded import EmbeddedMailServers
-from pbem.mail.mailclient import MailboxReader, ReceivedMail, plain_mail, send_mail
+from pbem.sandbox.embedded import EmbeddedMailServers
+from pbem.sandbox.mailclient import MailboxReader, ReceivedMail, plain_mail, send_mail
 from pbem.store import open_database
 from pbem.turns import TurnRunner
 

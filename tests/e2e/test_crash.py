@@ -1,7 +1,7 @@
 """Crash test: ``pbem serve`` is killed with SIGKILL at random moments while 200 order mails arrive.
 
 The mail servers run in a process of their own (``python -m
-pbem.mail.serve_mailboxes``), so they and the mailboxes outlive the game
+pbem.sandbox.mailboxes``), so they and the mailboxes outlive the game
 master. Eight Turkey Chase games (4 seats each, no deadline, resolved as soon
 as every seat has orders in) are set up directly in the database. Seats A-C
 of every game send eight mails each with legal orders (each one replaces the
@@ -56,7 +56,7 @@ from pbem.core import GameRng
 from pbem.mail.config import ImapUrl, SmtpUrl
 from pbem.mail.daemon import SECRET_KEY, setting
 from pbem.mail.intake import parse_fetch
-from pbem.mail.mailclient import ReceivedMail, plain_mail, read_mail
+from pbem.sandbox.mailclient import ReceivedMail, plain_mail, read_mail
 from pbem.mail.tokens import ReplyTokens
 from pbem.passwords import hash_password, new_password
 from pbem.store import open_database
@@ -192,7 +192,7 @@ async def read_line(process: asyncio.subprocess.Process, what: str) -> str:
 async def mail_servers(log: IO[bytes]) -> AsyncIterator[tuple[int, int]]:
     """Run the mail server process; yield (IMAP port, SMTP port); SIGTERM it at the end."""
     process = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "pbem.mail.serve_mailboxes", stdout=asyncio.subprocess.PIPE, stderr=log,
+        sys.executable, "-m", "pbem.sandbox.mailboxes", stdout=asyncio.subprocess.PIPE, stderr=log,
     )
     try:
         ready = json.loads(await read_line(process, "the mail servers"))

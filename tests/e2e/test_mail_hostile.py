@@ -33,7 +33,7 @@ from mail_games import (
 )
 from mail_harness import GM_ADDRESS, MailHarness, Person, running_service
 
-from pbem.mail.mailclient import MailboxReader, ReceivedMail, plain_mail
+from pbem.sandbox.mailclient import MailboxReader, ReceivedMail, plain_mail
 from pbem.mail.policy import DEFAULT_MAX_SIZE
 
 ALICE = PLAYERS["A"]

@@ -1,7 +1,10 @@
-"""``pbem demo``: robots play a whole game with the game master by real email.
+"""``pbem demo``: robots play a whole game, offline or with the game master by real email.
 
-One process starts the embedded IMAP and SMTP servers on 127.0.0.1, the
-mail daemon on the given database, a robot game master and four robot
+Offline (``pbem demo --offline``), each robot's orders go through the same
+call as ``pbem orders`` and a line per turn is printed.
+
+By mail, one process starts the embedded IMAP and SMTP servers on 127.0.0.1,
+the mail daemon on the given database, a robot game master and four robot
 players. The GM creates a Turkey Chase game by mail, the players join and
 answer every turn report with orders (SMTP in, replies read back over IMAP).
 Robot B makes a mistake now and then and corrects it after the check reply;
@@ -24,14 +27,79 @@ from pathlib import Path
 from typing import TextIO
 
 from pbem.core import GameRng
-from pbem.demo import robot_orders
+from pbem.games import find_game
 from pbem.mail.config import ImapUrl, SmtpUrl
 from pbem.mail.daemon import DaemonOptions, MailDaemon
-from pbem.mail.embedded import EmbeddedMailServers
-from pbem.mail.mailclient import ReceivedMail
-from pbem.mail.robots import MailRobot, RobotGm, RobotPlayer, is_report, subject_is
+from pbem.sandbox.embedded import EmbeddedMailServers
+from pbem.sandbox.mailclient import ReceivedMail
+from pbem.sandbox.robots import MailRobot, RobotGm, RobotPlayer, is_report, subject_is
 from pbem.store import open_database
-from pbem.turns import TurnRunner
+from pbem.turns import GAME_NAME, TurnRunner
+
+MAX_DEMO_TURNS = 2_000
+"""Most turns the offline demo plays before it gives up on an end."""
+
+
+def robot_orders(runner: TurnRunner, game_name: str, seat: str, rng: GameRng) -> str:
+    """Return the order text a robot sends for ``seat``: a random legal submission."""
+    info = runner.info(game_name)
+    orders = info.game.sample_orders(info.state, seat, rng)
+    return "\n".join(str(order) for order in orders) + "\n"
+
+
+def free_name(runner: TurnRunner, name: Callable[[int], str]) -> str:
+    """Return ``name(n)`` for the first number n from 1 on that names no game yet."""
+    taken = {row.name.lower() for row in runner.games()}
+    number = 1
+    while name(number).lower() in taken:
+        number += 1
+    return name(number)
+
+
+def run_offline_demo(runner: TurnRunner, *, kind: str, seed: int, out: TextIO) -> int:
+    """Create a game of ``kind`` with robot seats and play it to the end; return 0 when it ended.
+
+    Each robot's orders go through :meth:`TurnRunner.submit` (what ``pbem
+    orders`` calls); a line per turn and the final public report are printed.
+    """
+    rules = find_game(kind)
+    seats = rules.seat_names(rules.max_players)
+    name = free_name(runner, lambda number: _demo_name(rules.name, number))
+    runner.create_game(
+        rules.name, name, seats={s: f"robot-{s.lower()}@demo.invalid" for s in seats}, seed=seed,
+        options={"turn_hours": "0"},
+    )
+    robots = GameRng(seed)
+    for _ in range(MAX_DEMO_TURNS):
+        info = runner.info(name)
+        if info.outcome is not None:
+            break
+        assert info.phase is not None
+        for seat in info.phase.seats:
+            result = runner.submit(name, seat, robot_orders(runner, name, seat, robots))
+            if not result.is_clean:
+                out.write(result.render())
+        resolved = runner.resolve(name, reason="gm")
+        scores = runner.state_json(name)["scores"]
+        for turn in resolved.turns:
+            out.write(f"turn {turn.record.turn:>3} resolved; scores: "
+                      + ", ".join(f"{s}={v}" for s, v in scores.items()) + "\n")
+    else:
+        out.write(f"the demo stopped after {MAX_DEMO_TURNS} turns without an end\n")
+        return 1
+    history = runner.history(name)
+    last = history[-1].turn if history else 0
+    out.write(f"\nThe game ended with turn {last}. The final position:\n\n" + runner.report_text(name, None))
+    return 0
+
+
+def _demo_name(kind: str, number: int) -> str:
+    """``demo-KIND-N``, or ``demo-K-N`` from the kind's initials where that would be too long for a game name."""
+    name = f"demo-{kind}-{number}"
+    if GAME_NAME.fullmatch(name):
+        return name
+    return f"demo-{''.join(word[:1] for word in kind.split('-'))}-{number}"
+
 
 KIND = "turkey-chase"
 GM_SERVICE = "gm@pbem.localhost"
@@ -119,7 +187,7 @@ async def _run(db_path: str, seed: int, out: TextIO) -> int:
 
 async def _play(runner: TurnRunner, clock: DemoClock, gm: RobotGm, players: Sequence[RobotPlayer], *,
                 seed: int, out: TextIO, settle: Callable[[], Awaitable[None]]) -> int:
-    name = _free_name(runner)
+    name = free_name(runner, lambda n: f"mail-demo-{n}")
     await gm.create(KIND, name, f"seed={seed} nmr=feed")
     out.write(f"{gm.address} created {name} by mail (GM password {gm.password}).\n")
     for player in players:
@@ -211,14 +279,6 @@ async def _pass_deadline(runner: TurnRunner, clock: DemoClock, name: str, player
 
 def _orders(count: int) -> str:
     return f"{count} order" + ("" if count == 1 else "s")
-
-
-def _free_name(runner: TurnRunner) -> str:
-    taken = {row.name.lower() for row in runner.games()}
-    number = 1
-    while f"mail-demo-{number}" in taken:
-        number += 1
-    return f"mail-demo-{number}"
 
 
 def _write_transcripts(robots: Sequence[MailRobot], folder: Path, out: TextIO) -> None:
