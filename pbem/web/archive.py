@@ -17,7 +17,8 @@ from pbem.core import Event, GameRng, PbemError
 from pbem.mail.tokens import ReplyTokens
 from pbem.pictures import draw_svg
 from pbem.reports import ReportInput, render_report
-from pbem.turns import GameInfo, TurnRunner
+from pbem.service.api import GameService
+from pbem.service.snapshot import GameInfo
 
 
 class NotInArchive(PbemError):
@@ -50,29 +51,28 @@ class TurnPage:
 class Archive:
     """Reads games for the web pages; ``tokens`` checks private seat links."""
 
-    def __init__(self, runner: TurnRunner, tokens: ReplyTokens, *, clock: Callable[[], datetime]) -> None:
-        self.runner = runner
+    def __init__(self, service: GameService, tokens: ReplyTokens, *, clock: Callable[[], datetime]) -> None:
+        self.service = service
         self.tokens = tokens
         self.clock = clock
 
     def games(self) -> list[GameSummary]:
         """Return every game, newest first, with its seats but none of their addresses."""
         summaries = []
-        with self.runner.db.session() as session:
-            for row in sorted(self.runner.games(session=session), key=lambda r: r.created_at, reverse=True):
-                info = self.runner.snapshot(session, row)
-                seats = [(s.name, "resigned" if s.status == "resigned" else "taken" if s.address else "open")
-                         for s in info.seats]
-                summaries.append(GameSummary(
-                    name=row.name, kind=row.kind, title=info.game.title, status=row.status, turn=row.turn,
-                    deadline=format_utc(row.deadline) if row.deadline else None, seats=seats,
-                ))
+        for info in sorted(self.service.snapshots(), key=lambda i: i.row.created_at, reverse=True):
+            row = info.row
+            seats = [(s.name, "resigned" if s.status == "resigned" else "taken" if s.address else "open")
+                     for s in info.seats]
+            summaries.append(GameSummary(
+                name=row.name, kind=row.kind, title=info.rules.title, status=row.status, turn=row.turn,
+                deadline=format_utc(row.deadline) if row.deadline else None, seats=seats,
+            ))
         return summaries
 
     def info(self, name: str) -> GameInfo:
         """Return the game ``name`` if the archive shows it (started); raises :class:`NotInArchive`."""
         try:
-            info = self.runner.info(name)
+            info = self.service.info(name)
         except PbemError:
             raise NotInArchive(f"no game {name}") from None
         if info.row.status == "forming":
@@ -82,17 +82,8 @@ class Archive:
     def seat_of_link(self, token: str, today: date | None = None) -> tuple[GameInfo, str]:
         """Return the game and seat a private link opens; raises :class:`NotInArchive` for a link that
         is malformed, forged, expired or revoked (all alike: the page shows nothing)."""
-
-        def key_version(game: str, seat: str) -> int | None:
-            try:
-                with self.runner.db.session() as session:
-                    row = self.runner.load_game(session, game)
-                    return self.runner.load_seat(session, row, seat).key_version
-            except PbemError:
-                return None
-
         try:
-            game, seat = self.tokens.verify_link(token, key_version, today or self.clock().date())
+            game, seat = self.tokens.verify_link(token, self.service.key_version, today or self.clock().date())
         except PbemError:
             raise NotInArchive("no such page") from None
         info = self.info(game)
@@ -103,14 +94,14 @@ class Archive:
 
     def reports(self, info: GameInfo) -> list[ReportInput]:
         """Return the report input of every step of the game: the opening (turn 0), then each resolved turn."""
-        game, row = info.game, info.row
-        state = game.setup(info.seat_names, row.options, GameRng(row.seed))
-        steps = [ReportInput(row.name, game, state, 0, [], [], _phase(game, state), game.outcome(state))]
-        for record in self.runner.history(row.name):
-            state = game.load(record.state)
+        rules, row = info.rules, info.row
+        state = rules.setup(info.seat_names, row.options, GameRng(row.seed))
+        steps = [ReportInput(row.name, rules, state, 0, [], [], _phase(rules, state), rules.outcome(state))]
+        for record in self.service.history(row.name):
+            state = rules.load(record.state)
             steps.append(ReportInput(
-                row.name, game, state, record.turn, [Event.from_json(e) for e in record.events], record.nmr,
-                _phase(game, state), game.outcome(state),
+                row.name, rules, state, record.turn, [Event.from_json(e) for e in record.events], record.nmr,
+                _phase(rules, state), rules.outcome(state),
             ))
         return steps
 
@@ -125,16 +116,16 @@ class Archive:
         """Return every step of the game as ``seat`` (None: the public) sees it, with its text report."""
         pages = []
         for step in self.reports(info):
-            alt = f"{info.game.title} {info.name} after turn {step.turn}" + (f", seat {seat}" if seat else "")
+            alt = f"{info.rules.title} {info.name} after turn {step.turn}" + (f", seat {seat}" if seat else "")
             pages.append(TurnPage(step.turn, render_report(step, seat), picture_url(step.turn), alt))
         return pages
 
     @staticmethod
     def svg(step: ReportInput, seat: str | None) -> str:
         """Return the picture of one step as ``seat`` (None: the public) sees it."""
-        return draw_svg(step.game, step.game.view(step.state, seat), seat)
+        return draw_svg(step.rules, step.rules.view(step.state, seat), seat)
 
 
-def _phase(game: Any, state: Any) -> Any:
-    return None if game.outcome(state) is not None else game.phase(state)
+def _phase(rules: Any, state: Any) -> Any:
+    return None if rules.outcome(state) is not None else rules.phase(state)
 

@@ -60,7 +60,8 @@ from pbem.sandbox.mailclient import ReceivedMail, plain_mail, read_mail
 from pbem.mail.tokens import ReplyTokens
 from pbem.passwords import hash_password, new_password
 from pbem.store import open_database
-from pbem.turns import GameInfo, TurnRunner
+from pbem.service.api import GameService
+from pbem.service.snapshot import GameInfo
 
 SEED = 20_251_122
 GAMES = 8
@@ -119,7 +120,7 @@ class Progress:
 
 def robot_orders(info: GameInfo, seat: str, rng: GameRng) -> str:
     """A random legal set of orders for ``seat``, one per line."""
-    return "\n".join(str(order) for order in info.game.sample_orders(info.state, seat, rng)) + "\n"
+    return "\n".join(str(order) for order in info.rules.sample_orders(info.state, seat, rng)) + "\n"
 
 
 def set_up_games(db_path: Path) -> list[OrderMail]:
@@ -133,7 +134,7 @@ def set_up_games(db_path: Path) -> list[OrderMail]:
     try:
         setting(db, SECRET_KEY, SECRET.hex)
         tokens = ReplyTokens(SECRET)
-        runner = TurnRunner(db)
+        runner = GameService(db)
         robots = GameRng(SEED)
         shuffle = random.Random(SEED)
         today = datetime.now(UTC).date()
@@ -146,10 +147,10 @@ def set_up_games(db_path: Path) -> list[OrderMail]:
                                       options={"turn_hours": "0", "resolve": "early"})
             assert info.phase is not None and set(info.phase.seats) == set(seats)
             password = new_password()
-            with db.session() as session:
-                seat_row = runner.load_seat(session, runner.load_game(session, name), SIGNON_SEAT)
+            with runner.unit() as unit:
+                seat_row = unit.seat(unit.game(name), SIGNON_SEAT)
                 seat_row.password_hash = hash_password(password)
-                session.add(seat_row)
+                unit.add(seat_row)
             for seat, sender in seats.items():
                 if seat == SIGNON_SEAT:
                     body = f"SIGNON {name} {seat} {password}\n{robot_orders(info, seat, robots)}"

@@ -139,7 +139,7 @@ def test_a_whole_turkey_chase_game_is_played_by_mail(tmp_path: Path) -> None:
                 before = runner.info(GAME)
                 deadline = before.row.deadline
                 assert deadline is not None
-                defaults = [str(order) for order in before.game.default_orders(before.state, "D")]
+                defaults = [str(order) for order in before.rules.default_orders(before.state, "D")]
                 assert defaults, "with nmr=feed the NMR default of D feeds its birds"
                 # The daemon ticks right after storing each submission: no resolution without D.
                 assert runner.state_json(GAME)["turn"] == 2 and runner.missing_seats(GAME) == ["D"]
