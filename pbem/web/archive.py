@@ -19,6 +19,7 @@ from pbem.pictures import draw_svg
 from pbem.reports import ReportInput, render_report
 from pbem.service.api import GameService
 from pbem.service.snapshot import GameInfo
+from pbem.store.tables import GameStatus, SeatStatus
 
 
 class NotInArchive(PbemError):
@@ -61,7 +62,7 @@ class Archive:
         summaries = []
         for info in sorted(self.service.snapshots(), key=lambda i: i.row.created_at, reverse=True):
             row = info.row
-            seats = [(s.name, "resigned" if s.status == "resigned" else "taken" if s.address else "open")
+            seats = [(s.name, "resigned" if s.status == SeatStatus.RESIGNED else "taken" if s.address else "open")
                      for s in info.seats]
             summaries.append(GameSummary(
                 name=row.name, kind=row.kind, title=info.rules.title, status=row.status, turn=row.turn,
@@ -75,7 +76,7 @@ class Archive:
             info = self.service.info(name)
         except PbemError:
             raise NotInArchive(f"no game {name}") from None
-        if info.row.status == "forming":
+        if info.row.status == GameStatus.FORMING:
             raise NotInArchive(f"game {name} has not started")
         return info
 
