@@ -193,7 +193,6 @@ def cmd_upgrade_check(args: argparse.Namespace) -> int:
 def cmd_serve(args: argparse.Namespace) -> int:
     """``pbem serve [--imap URL --smtp URL] [--address A]``: the game master by mail."""
     import asyncio
-
     from datetime import timedelta
     from pathlib import Path
 

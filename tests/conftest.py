@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from pbem import games
-from pbem.store import Database, open_database
 from pbem.service.api import GameService
+from pbem.store import Database, open_database
 
 sys.path.insert(0, str(Path(__file__).parent / "support"))
 

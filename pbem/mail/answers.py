@@ -6,8 +6,8 @@ from pbem.clock import format_utc
 from pbem.commands import help_text
 from pbem.games import find_game
 from pbem.service.replay import ReplayResult
-from pbem.service.status import StatusView
 from pbem.service.seeds import commitment_of
+from pbem.service.status import StatusView
 from pbem.store.tables import GameRow, GameStatus
 
 

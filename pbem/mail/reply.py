@@ -4,6 +4,7 @@ bounded in size, with repeated answers folded; and how it goes out."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+
 from pbem.clock import format_utc
 from pbem.mail.compose import compose_reply, reply_subject
 from pbem.mail.mailstore import DatabaseOutbox

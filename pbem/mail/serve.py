@@ -13,8 +13,8 @@ from typing import TextIO
 from pbem.mail.config import ImapUrl, SmtpUrl
 from pbem.mail.daemon import DaemonOptions, MailDaemon, reply_tokens, tune_gc_for_serving
 from pbem.sandbox.embedded import EmbeddedMailServers
-from pbem.store import open_database
 from pbem.service.api import GameService
+from pbem.store import open_database
 from pbem.web.app import WebServer, make_app, parse_listen
 
 DEFAULT_ADDRESS = "gm@pbem.localhost"

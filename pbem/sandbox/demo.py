@@ -34,8 +34,8 @@ from pbem.sandbox.embedded import EmbeddedMailServers
 from pbem.sandbox.mailclient import ReceivedMail
 from pbem.sandbox.robots import MailRobot, RobotGm, RobotPlayer, is_report, subject_is
 from pbem.service.api import GameService
-from pbem.service.owing import owing_seats
 from pbem.service.creation import GAME_NAME
+from pbem.service.owing import owing_seats
 from pbem.store import open_database
 
 MAX_DEMO_TURNS = 2_000

@@ -30,8 +30,8 @@ import sys
 from collections.abc import Sequence
 from typing import TextIO
 
-from pbem.sandbox.embedded import DEFAULT_PASSWORD, EmbeddedMailServers
 from pbem.mail.serve import stop_on_signals
+from pbem.sandbox.embedded import DEFAULT_PASSWORD, EmbeddedMailServers
 
 HOST = "127.0.0.1"
 

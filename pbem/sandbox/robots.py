@@ -32,8 +32,8 @@ import aiosmtplib
 
 from pbem.clock import utcnow
 from pbem.mail.config import ImapUrl, SmtpUrl
-from pbem.sandbox.embedded import EmbeddedMailServers
 from pbem.mail.intake import MailIntake
+from pbem.sandbox.embedded import EmbeddedMailServers
 from pbem.sandbox.mailclient import ReceivedMail, plain_mail, read_mail
 
 __all__ = ["MailMatch", "MailRobot", "RobotGm", "RobotPlayer", "answers", "is_report", "subject_is"]

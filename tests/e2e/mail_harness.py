@@ -14,8 +14,8 @@ from pbem.mail.config import ImapUrl, SmtpUrl
 from pbem.mail.daemon import DaemonOptions, MailDaemon
 from pbem.sandbox.embedded import EmbeddedMailServers
 from pbem.sandbox.mailclient import MailboxReader, ReceivedMail, plain_mail, send_mail
-from pbem.store import open_database
 from pbem.service.api import GameService
+from pbem.store import open_database
 
 GM_ADDRESS = "gm@pbem.test"
 

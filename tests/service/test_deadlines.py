@@ -5,12 +5,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 
-from pbem.service.deadlines import TurnClock
-from pbem.store import Database
-from pbem.store.tables import SeatRow
 from pbem.service.api import GameService
+from pbem.service.deadlines import TurnClock
 from pbem.service.snapshot import GameInfo
 from pbem.service.unit import Unit
+from pbem.store import Database
+from pbem.store.tables import SeatRow
 
 START = datetime(2026, 11, 1, 12, 0, tzinfo=UTC)
 

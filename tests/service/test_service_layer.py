@@ -22,7 +22,8 @@ def test_statuses_are_enums_stored_as_their_values(tiny_game: str, runner: GameS
     forming = runner.create_game("tiny", "f", players=2, seed=1)
     running = runner.create_game("tiny", "r", seats=SEATS, seed=1)
     runner.resign("r", "2")
-    assert forming.row.status is GameStatus.FORMING and runner.info("r").row.status is GameStatus.ACTIVE
+    assert forming.row.status is GameStatus.FORMING and running.row.status is GameStatus.ACTIVE
+    assert runner.info("r").row.status is GameStatus.ACTIVE
     assert runner.info("r").seats[1].status is SeatStatus.RESIGNED
     with sqlite3.connect(tmp_path / "pbem.db") as raw:
         assert raw.execute("SELECT name, status FROM game ORDER BY name").fetchall() == [("f", "forming"),

@@ -6,10 +6,10 @@ import pytest
 from sqlalchemy.exc import IntegrityError
 
 from pbem.core import GameError, InvalidInput, StaleTurn, UnknownGame, UnknownSeat
-from pbem.store.tables import TurnRecordRow
 from pbem.core.rng import derive_seed
 from pbem.service.api import GameService
 from pbem.service.options import BadOption
+from pbem.store.tables import TurnRecordRow
 
 
 def new_tiny(runner: GameService, **options: str) -> str:
