@@ -38,7 +38,7 @@ from mail_world import Letter, MailWorld, stream_letters  # noqa: E402
 
 from pbem.mail.config import ImapUrl, SmtpUrl  # noqa: E402
 from pbem.mail.daemon import MailDaemon, tune_gc_for_serving  # noqa: E402
-from pbem.mail.embedded import EmbeddedMailServers  # noqa: E402
+from pbem.sandbox.embedded import EmbeddedMailServers  # noqa: E402
 from pbem.store import open_database  # noqa: E402
 
 STRANGER = "eve@outside.bench"

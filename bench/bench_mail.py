@@ -21,7 +21,7 @@ The raw IMAP and SMTP rows always use servers in this process.
   and the same with pbem's intake, at full speed and (echo bare) paced;
 * pbem: the real daemon (:class:`pbem.mail.daemon.MailDaemon`, default
   options) on a fresh SQLite file, with Turkey Chase games set up directly
-  through the TurnRunner (and Campaign for passwords). Players send order
+  through the game service (passwords too). Players send order
   mails by SMTP, like the echo players: each mail comes from a distinct seat
   and holds legal orders, so each is a real submission whose reply is the
   line-by-line check. ``--auth token`` (default) replies to the seat's reply
@@ -72,13 +72,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from mail_raw import Row, bare_echo, format_rows, intake_echo, measure_echo, measure_imap, measure_smtp  # noqa: E402
 from mail_world import Letter, MailWorld, send_letters  # noqa: E402
 
-from pbem.campaign import Campaign  # noqa: E402
 from pbem.core import GameRng  # noqa: E402
 from pbem.games import find_game  # noqa: E402
 from pbem.mail.config import ImapUrl, SmtpUrl  # noqa: E402
 from pbem.mail.daemon import MailDaemon, tune_gc_for_serving  # noqa: E402
-from pbem.mail.embedded import EmbeddedMailServers  # noqa: E402
-from pbem.mail.mailclient import plain_mail  # noqa: E402
+from pbem.sandbox.embedded import EmbeddedMailServers  # noqa: E402
+from pbem.sandbox.mailclient import plain_mail  # noqa: E402
 from pbem.store import open_database  # noqa: E402
 
 GM = "gm@pbem.bench"
@@ -97,21 +96,20 @@ def prepare_games(daemon: MailDaemon, count: int, *, auth: str, resolve: str, se
     """Create enough four-seat Turkey Chase games for ``count`` seats (started, one player
     address per seat) and return one order mail per seat, in seat order game by game."""
     game = find_game(KIND)
-    campaign = Campaign(daemon.runner)
     rng = GameRng(seed)
     mails: list[Letter] = []
     for number in range(math.ceil(count / 4)):
         name = f"bench-{number}"
         seats = {seat: f"{seat.lower()}{number}@players.bench" for seat in game.seat_names(4)}
-        info = daemon.runner.create_game(KIND, name, seats=seats, options={"resolve": resolve}, seed=number)
-        passwords = campaign.issue_passwords(name) if auth == "signon" else {}
+        info = daemon.service.create_game(KIND, name, seats=seats, options={"resolve": resolve}, seed=number)
+        passwords = daemon.service.issue_passwords(name) if auth == "signon" else {}
         for seat in info.seats:
             assert seat.address is not None
             orders = "\n".join(str(order) for order in game.sample_orders(info.state, seat.name, rng)) + "\n"
             if auth == "signon":
                 to, body = GM, f"SIGNON {name} {seat.name} {passwords[seat.name]}\n{orders}SIGNOFF\n"
             else:
-                to, body = daemon.service.notifier.reply_address(info.row, seat), orders
+                to, body = daemon.handler.notifier.reply_address(info.row, seat), orders
             message = plain_mail(seat.address, to, f"Re: [{name}] Turn 1", body)
             mails.append(Letter(seat.address, to, message.as_bytes()))
     return mails[:count]

@@ -42,7 +42,7 @@ import aiosmtplib
 from mail_world import Letter, MailWorld, send_letters
 
 from pbem.mail.config import ImapUrl
-from pbem.mail.embedded import EmbeddedMailServers
+from pbem.sandbox.embedded import EmbeddedMailServers
 from pbem.mail.intake import MailIntake, parse_fetch
 
 GM = "gm@bench.test"

@@ -7,7 +7,7 @@ also charges that process with the SMTP server's work, the delivery into the
 IMAP mailbox (pymap parses every message it stores) and the IMAP server's
 answers, and a responder that hands work to a thread pays for every switch
 of the lock between the servers and that thread. :class:`MailWorld` starts
-:class:`~pbem.mail.embedded.EmbeddedMailServers` in a child Python process
+:class:`~pbem.sandbox.embedded.EmbeddedMailServers` in a child Python process
 (``python bench/mail_world.py``) and sends the players' mail from there, so
 the measured process holds only the responder, as a deployment's does.
 
@@ -37,7 +37,7 @@ from typing import Any
 import aiosmtplib
 
 from pbem.mail.config import ImapUrl, SmtpUrl
-from pbem.mail.embedded import EmbeddedMailServers
+from pbem.sandbox.embedded import EmbeddedMailServers
 
 _HERE = Path(__file__).resolve().parent
 _LINE_LIMIT = 256 * 1024 * 1024  # one command may carry a few hundred mails
@@ -134,7 +134,7 @@ def _decode(items: Sequence[dict[str, str]]) -> list[Letter]:
 
 class MailWorld:
     """Embedded mail servers and the players' sending, in a child process; stands in for
-    :class:`~pbem.mail.embedded.EmbeddedMailServers` where a responder needs addresses and accounts."""
+    :class:`~pbem.sandbox.embedded.EmbeddedMailServers` where a responder needs addresses and accounts."""
 
     def __init__(self) -> None:
         self.host = "127.0.0.1"

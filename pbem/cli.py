@@ -1,5 +1,9 @@
 """The ``pbem`` command: run games offline from the shell, or serve them by mail.
 
+Every command calls the service layer (:class:`pbem.service.api.GameService`)
+and imports what it needs when it runs: ``pbem --help`` and ``pbem check``
+never load the database stack (bench/bench_startup.py measures it).
+
 Exit codes: 0 success; 1 orders refused (some line) or a game that cannot do
 what was asked; 2 usage errors (bad arguments, unknown game, kind or seat).
 """
@@ -12,12 +16,13 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from pbem.core import GameError, PbemError, UnknownGame, UnknownSeat
-from pbem.checking import check_syntax
-from pbem.store import open_database
-from pbem.core.rng import commitment
-from pbem.turns import ReplayResult, TurnRunner
+from pbem.core.errors import GameError, InvalidInput, PbemError, UnknownGame, UnknownSeat
+
+if TYPE_CHECKING:
+    from pbem.service.api import GameService
+    from pbem.service.replay import ReplayResult
 
 EXIT_OK = 0
 EXIT_REFUSED = 1
@@ -49,12 +54,16 @@ def _parse_pairs(pairs: Sequence[str], what: str) -> dict[str, str]:
     return result
 
 
-def _runner(args: argparse.Namespace) -> TurnRunner:
+def _service(args: argparse.Namespace) -> GameService:
+    """The game service on the database of ``--db`` (opened, and migrated as needed)."""
     if "://" not in args.db:
         path = Path(args.db).expanduser()
         if path.is_dir() or not path.parent.is_dir():
             raise UsageError(f"--db {args.db}: cannot open a database file there")
-    return TurnRunner(open_database(args.db))
+    from pbem.service.api import GameService
+    from pbem.store import open_database
+
+    return GameService(open_database(args.db))
 
 
 def cmd_new(args: argparse.Namespace) -> int:
@@ -63,33 +72,41 @@ def cmd_new(args: argparse.Namespace) -> int:
     options = _parse_pairs(args.option, "--option")
     if not seats and args.players is None:
         raise UsageError("give every seat with --seat SEAT=ADDRESS (or --players N to open seats for JOIN)")
-    runner = _runner(args)
+    service = _service(args)
     try:
-        info = runner.create_game(
+        info = service.create_game(
             args.kind, args.game, seats=seats or None, players=args.players, options=options, seed=args.seed
         )
-    except GameError as error:  # a taken name, bad options or seats: the command line is at fault
+    except (GameError, InvalidInput) as error:  # a taken name, bad options or seats: the command line is at fault
+        if isinstance(error, (UnknownGame, UnknownSeat)):
+            raise
         raise UsageError(str(error)) from error
-    print(f"Created {info.game.name} game {info.name}, seats {', '.join(info.seat_names)}.")
-    if info.row.secret is not None:
-        print(f"Seed commitment (SHA-256): {commitment(info.row.name, info.row.secret)}")
-    if info.row.status == "active":
-        print(runner.report_text(info.name, None), end="")
+    from pbem.service.seeds import commitment_of
+    from pbem.store.tables import GameStatus
+
+    print(f"Created {info.rules.name} game {info.name}, seats {', '.join(info.seat_names)}.")
+    commitment = commitment_of(info.row)
+    if commitment is not None:
+        print(f"Seed commitment (SHA-256): {commitment}")
+    if info.row.status == GameStatus.ACTIVE:
+        print(service.report_text(info.name, None), end="")
     return EXIT_OK
 
 
 def cmd_orders(args: argparse.Namespace) -> int:
     """``pbem orders GAME SEAT [FILE|-]``: submit orders and print the check."""
-    runner = _runner(args)
-    runner.info(args.game)  # unknown game: usage error before reading input
+    service = _service(args)
+    service.info(args.game)  # unknown game: usage error before reading input
     text = _read_text(args.file)
-    result = runner.submit(args.game, args.seat, text, turn=args.turn)
+    result = service.submit(args.game, args.seat, text, turn=args.turn)
     print(result.render(), end="")
     return EXIT_OK if result.is_clean else EXIT_REFUSED
 
 
 def cmd_check(args: argparse.Namespace) -> int:
     """``pbem check KIND [FILE|-]``: syntax check with no game."""
+    from pbem.service.checking import check_syntax
+
     result = check_syntax(args.kind, _read_text(args.file))
     print(result.render(), end="")
     return EXIT_OK if result.is_clean else EXIT_REFUSED
@@ -97,13 +114,13 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 def cmd_resolve(args: argparse.Namespace) -> int:
     """``pbem resolve GAME``: resolve the current turn now (NMR defaults for the missing)."""
-    runner = _runner(args)
-    resolution = runner.resolve(args.game, reason="gm")
-    for turn in resolution.turns:
+    service = _service(args)
+    resolved = service.resolve(args.game, reason="gm")
+    for turn in resolved.turns:
         nmr = f" (NMR: {', '.join(turn.record.nmr)})" if turn.record.nmr else ""
         how = " (forced)" if turn.record.reason == "forced" else ""
         print(f"Resolved turn {turn.record.turn}{how}{nmr}.")
-    info = runner.info(args.game)
+    info = service.info(args.game)
     if info.outcome is not None:
         print(f"Game over. {info.outcome.headline}.")
     return EXIT_OK
@@ -111,11 +128,11 @@ def cmd_resolve(args: argparse.Namespace) -> int:
 
 def cmd_show(args: argparse.Namespace) -> int:
     """``pbem show GAME [--as SEAT] [--json]``: the report, or the state as JSON."""
-    runner = _runner(args)
+    service = _service(args)
     if args.json:
-        print(json.dumps(runner.state_json(args.game, args.seat), indent=2, sort_keys=False))
+        print(json.dumps(service.state_json(args.game, args.seat), indent=2, sort_keys=False))
     else:
-        print(runner.report_text(args.game, args.seat), end="")
+        print(service.report_text(args.game, args.seat), end="")
     return EXIT_OK
 
 
@@ -136,17 +153,17 @@ def _print_replay(result: ReplayResult, what: str) -> int:
 
 def cmd_replay(args: argparse.Namespace) -> int:
     """``pbem replay GAME``: replay from the seed; exit 1 when any state differs."""
-    return _print_replay(_runner(args).replay(args.game), "Replayed")
+    return _print_replay(_service(args).replay(args.game), "Replayed")
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
     """``pbem verify GAME``: recompute every draw from the revealed seed; exit 1 on a mismatch."""
-    return _print_replay(_runner(args).verify(args.game), "Verified")
+    return _print_replay(_service(args).verify(args.game), "Verified")
 
 
 def cmd_reveal(args: argparse.Namespace) -> int:
     """``pbem reveal GAME``: end the game if it runs and print its secret, salts and seed."""
-    row = _runner(args).reveal(args.game)
+    row = _service(args).reveal(args.game)
     print(f"Game {row.name}: secret {row.secret}")
     for salt in row.salts:
         print(f"  salt {salt}")
@@ -156,27 +173,26 @@ def cmd_reveal(args: argparse.Namespace) -> int:
 
 def cmd_salt(args: argparse.Namespace) -> int:
     """``pbem salt GAME SEAT TEXT``: add a seat's entropy before the start."""
-    salts = _runner(args).add_salt(args.game, args.seat, args.text)
+    salts = _service(args).add_salt(args.game, args.seat, args.text)
     print(f"Game {args.game}: {len(salts)} salt(s), mixed into the seed at START.")
     return EXIT_OK
 
 
 def cmd_upgrade_check(args: argparse.Namespace) -> int:
     """``pbem upgrade-check``: replay every game; exit 1 when this code would resolve any differently."""
-    runner = _runner(args)
-    different = runner.upgrade_check()
+    service = _service(args)
+    different = service.upgrade_check()
     for result in different:
         print(f"{result.game}: {len(result.mismatches)} difference(s)")
         for mismatch in result.mismatches:
             print(f"  {mismatch}")
-    print(f"Checked {len(runner.games())} games: {len(different)} would resolve differently.")
+    print(f"Checked {len(service.games())} games: {len(different)} would resolve differently.")
     return EXIT_OK if not different else EXIT_REFUSED
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
     """``pbem serve [--imap URL --smtp URL] [--address A]``: the game master by mail."""
     import asyncio
-
     from datetime import timedelta
     from pathlib import Path
 
@@ -221,14 +237,12 @@ def cmd_web(args: argparse.Namespace) -> int:
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
-    """``pbem demo --offline``: robots play a game to the end through the orders path."""
-    from pbem.demo import run_offline_demo
+    """``pbem demo [--offline]``: robots play a game to the end, by mail or through the orders path."""
+    from pbem.sandbox.demo import run_mail_demo, run_offline_demo
 
     if not args.offline:
-        from pbem.mail.demo import run_mail_demo
-
         return run_mail_demo(db_path=args.db, seed=args.seed, out=sys.stdout)
-    return run_offline_demo(_runner(args), kind=args.kind, seed=args.seed, out=sys.stdout)
+    return run_offline_demo(_service(args), kind=args.kind, seed=args.seed, out=sys.stdout)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -52,6 +52,13 @@ RESERVED_WORDS = frozenset(
 )
 """First words that make a line among orders a command: no game's orders may start with one."""
 
+OPENING_WORDS = frozenset({"JOIN", "CREATE", "SIGNON", "GM", "HELP", "STATUS", "CHECK", "SALT", "VERIFY", "VIEWJSON"})
+"""Commands that may open a mail outside any session. A reply to a game mail whose first line starts
+with one of these that is not also in :data:`RESERVED_WORDS` is read as an ordinary command mail;
+any other first line is orders (so an order word such as Harvest Day's REVEAL, which is also a game
+master's command inside a GM session, starts the orders of a reply). No game's orders may start
+with one of these either."""
+
 
 class BadDuration(PbemError):
     """A duration that is not like ``2d``, ``12h``, ``1d6h`` or ``30m``, or is zero or too long."""
@@ -381,6 +388,9 @@ class SeatSession:
     check: bool = False
     orders: TextBlock = TextBlock()
     commands: tuple[SessionCommand, ...] = ()
+    check_line: TextLine | None = None
+    """The CHECK line of a session with ``check``: in a game whose rule book uses CHECK as an
+    order word, a session whose only line it is holds that order instead."""
 
     @property
     def is_token_reply(self) -> bool:
@@ -476,7 +486,8 @@ def parse_script(body: str, *, token_seat: bool = False, game: str | None = None
 
     With ``token_seat`` (the mail answers a reply-token address) the body
     starts inside a seat session, so it is orders, unless its first line is
-    a command whose word is not one of :data:`RESERVED_WORDS`; an empty token
+    a command that opens a mail (:data:`OPENING_WORDS`) and is not one of
+    :data:`RESERVED_WORDS`; an empty token
     session is left out. ``game`` is the game the subject names with a tag
     such as ``[tc-1]``: it stands in for the game name that a ``STATUS`` or
     a ``SIGNON <seat> <password>`` line leaves out. Line numbers count the
@@ -486,7 +497,7 @@ def parse_script(body: str, *, token_seat: bool = False, game: str | None = None
     lines = _BLANK.sub(" ", body.replace("\r\n", "\n").replace("\r", "\n")).split("\n")
     first = next((line.strip() for line in lines if line.strip()), "")
     first_word = _keyword_of(first)
-    starts_in_session = token_seat and (first_word is None or first_word in RESERVED_WORDS)
+    starts_in_session = token_seat and (first_word not in OPENING_WORDS or first_word in RESERVED_WORDS)
     builder = _ScriptBuilder(token_session=starts_in_session, game=game)
     for number, line in enumerate(lines, start=1):
         builder.feed(number, line)
@@ -781,7 +792,7 @@ class _Block:
     index: int
     orders: list[TextLine] = field(default_factory=list)
     commands: list[SessionCommand | GmCommand] = field(default_factory=list)
-    check: bool = False
+    check: TextLine | None = None
     fresh: bool = True
 
 
@@ -912,7 +923,7 @@ class _ScriptBuilder:
         if not self.block.fresh:
             message = "CHECK belongs on the line right after SIGNON; these orders are only checked, not stored"
             self._problem(line, None, text, message)
-        self.block.check = True
+        self.block.check = TextLine(line, text)
 
     def _open(self, mode: _Mode, head: SeatSession | CheckOrders | GmSession | CreateGame | None) -> None:
         self._close()
@@ -935,10 +946,11 @@ class _ScriptBuilder:
         orders = TextBlock(tuple(block.orders))
         head = block.head
         if isinstance(head, SeatSession):
-            if head.is_token_reply and orders.is_empty and not block.commands and not block.check:
+            if head.is_token_reply and orders.is_empty and not block.commands and block.check is None:
                 return
             commands = tuple(block.commands)
-            closed: Command = replace(head, check=block.check, orders=orders, commands=commands)  # type: ignore[arg-type]
+            closed: Command = replace(head, check=block.check is not None, orders=orders,  # type: ignore[arg-type]
+                                           commands=commands, check_line=block.check)  # type: ignore[arg-type]
         elif isinstance(head, CheckOrders):
             closed = replace(head, orders=orders)
         else:

@@ -8,7 +8,7 @@ way a player would draw it) and, if they like, ``events`` and ``summary``.
 Context of every report (all of it already filtered for the reader):
 ``game`` (game name), ``kind``, ``title``, ``seat`` (reader's seat, ``None``
 for the public/GM report), ``turn`` (the turn the report is about, 0 for the
-opening report), ``next_turn``, ``view`` (``game.view(state, seat)``),
+opening report), ``next_turn``, ``view`` (``rules.view(state, seat)``),
 ``events`` (visible :class:`~pbem.core.Event` objects of that turn),
 A game without templates of its own gets the common frame alone.
 ``phases`` (the events grouped: list of ``(phase, [events])`` in order),
@@ -31,11 +31,11 @@ from typing import Any
 import jinja2
 from markupsafe import Markup, escape
 
-from pbem.checking import CheckResult
 from pbem.core import Event, Game, Outcome, Phase
 from pbem.core.protocol import format_score
 from pbem.games import GAMES
 from pbem.resources import game_package_dir, template_dir
+from pbem.service.checking import CheckResult
 
 
 def _loader() -> jinja2.BaseLoader:
@@ -73,7 +73,7 @@ class ReportInput:
     """Everything a report is made from, before filtering for a reader."""
 
     game_name: str
-    game: Game[Any, Any]
+    rules: Game[Any, Any]
     state: Any
     turn: int
     events: Sequence[Event]
@@ -125,23 +125,23 @@ def _group(events: Sequence[Event]) -> list[tuple[str, list[Event]]]:
 def report_context(report: ReportInput, seat: str | None, *, picture: PictureRef | None = None,
                    seat_link: str | None = None) -> dict[str, Any]:
     """Return the template context for ``seat`` (``None`` = public), holding only what it may see."""
-    game = report.game
+    rules = report.rules
     visible = [e for e in report.events if e.is_visible_to(seat)]
     # Seats whose play the service makes itself are not asked for orders.
     owing = [] if report.phase is None else [
-        s for s in report.phase.seats if game.forced_orders(report.state, s) is None
+        s for s in report.phase.seats if rules.forced_orders(report.state, s) is None
     ]
     return {
         "game": report.game_name,
-        "kind": game.name,
-        "title": game.title,
+        "kind": rules.name,
+        "title": rules.title,
         "seat": seat,
         "turn": report.turn,
         "next_turn": report.turn + 1,
-        "view": game.view(report.state, seat),
+        "view": rules.view(report.state, seat),
         "events": visible,
         "phases": _group(visible),
-        "scores": {s: format_score(v) for s, v in game.scores(report.state).items()},
+        "scores": {s: format_score(v) for s, v in rules.scores(report.state).items()},
         "phase": report.phase,
         "owing": owing,
         "you_owe": seat in owing,
@@ -159,7 +159,7 @@ def render_report(report: ReportInput, seat: str | None, *, html: bool = False, 
     """Render the report of ``report`` for ``seat`` as plain text (or HTML, showing ``picture`` when given)."""
     suffix = "html" if html else "txt"
     template = environment(html=html).select_template(
-        [f"{report.game.name}/report.{suffix}.j2", f"common/report.{suffix}.j2"]
+        [f"{report.rules.name}/report.{suffix}.j2", f"common/report.{suffix}.j2"]
     )
     return template.render(report_context(report, seat, picture=picture, seat_link=seat_link))
 

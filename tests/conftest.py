@@ -1,4 +1,4 @@
-"""Shared fixtures: a fresh database file, a runner on it, and the test-only game ``tiny``."""
+"""Shared fixtures: a fresh database file, the game service on it, and the test-only game ``tiny``."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from pbem.service.api import GameService
 from pbem.store import Database, open_database
-from pbem.turns import TurnRunner
 
 sys.path.insert(0, str(Path(__file__).parent / "support"))
 
@@ -32,6 +32,6 @@ def db(tmp_path: Path) -> Iterator[Database]:
 
 
 @pytest.fixture
-def runner(db: Database) -> TurnRunner:
-    """A turn runner on the temporary database."""
-    return TurnRunner(db)
+def runner(db: Database) -> GameService:
+    """The game service on the temporary database (the fixture keeps the name the shared tests use)."""
+    return GameService(db)

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from pbem.addresses import is_plain_address
-from pbem.core import GameError
-from pbem.turns import TurnRunner
+from pbem.core import InvalidInput
+from pbem.service.api import GameService
 
 
 @pytest.mark.parametrize("address", ["alice@example.org", "a@x", "gm+tc-1.a.k1.20781.abc@pbem.test",
@@ -23,7 +23,7 @@ def test_anything_else_is_refused(address: str) -> None:
     assert not is_plain_address(address)
 
 
-def test_a_game_is_not_created_with_a_seat_address_no_mail_can_reach(tiny_game: str, runner: TurnRunner) -> None:
-    with pytest.raises(GameError, match="seat 2: 'bob' is not a mail address"):
+def test_a_game_is_not_created_with_a_seat_address_no_mail_can_reach(tiny_game: str, runner: GameService) -> None:
+    with pytest.raises(InvalidInput, match="seat 2: 'bob' is not a mail address"):
         runner.create_game("tiny", "t1", seats={"1": "a@example.org", "2": "bob"})
     assert runner.games() == []

@@ -341,3 +341,14 @@ def test_demo_offline_plays_to_the_end(tmp_path: Path) -> None:
     assert "every state matches" in ok(replay)
     assert finished.returncode == REFUSED and "finished" in finished.stderr
     assert resolve.returncode == REFUSED and "finished" in resolve.stderr
+
+
+@pytest.mark.parametrize("args", [["--help"], ["check", "turkey-chase", "-"]])
+def test_help_and_check_never_load_the_database_stack(args: list[str], tmp_path: Path) -> None:
+    code = ("import atexit, sys; atexit.register(lambda: print(sorted(m for m in ('sqlalchemy', 'sqlmodel', 'alembic', "
+            "'jinja2', 'aiosmtplib', 'aioimaplib') if m in sys.modules), file=sys.stderr)); "
+            f"sys.argv = ['pbem', *{args!r}]; from pbem.cli import main; sys.exit(main())")
+    run = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, input="MOVE F7-F8\n", capture_output=True,
+                         text=True, env=_env(), timeout=120)
+    assert run.returncode == OK, run.stderr
+    assert run.stderr.strip().splitlines()[-1] == "[]"

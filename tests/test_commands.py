@@ -248,6 +248,14 @@ def test_a_token_reply_starting_with_check_is_only_checked() -> None:
     session = only_command(parse_script("\nCHECK\nMOVE a1-a2\n", token_seat=True))
     assert isinstance(session, SeatSession)
     assert session.check and session.orders == block((3, "MOVE a1-a2"))
+    assert session.check_line == TextLine(2, "CHECK")
+
+
+def test_a_token_reply_starting_with_a_game_master_command_word_is_orders() -> None:
+    """Harvest Day's REVEAL is also the GM's REVEAL, which only stands inside a GM session: a reply to
+    a game mail that starts with it is orders, not a command mail."""
+    session = only_command(parse_script("REVEAL 4\n", token_seat=True))
+    assert session == SeatSession(0, None, None, None, orders=block((1, "REVEAL 4")))
 
 
 def test_a_token_reply_may_hold_session_commands() -> None:

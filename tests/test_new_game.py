@@ -27,7 +27,7 @@ from test_purity import assert_pure_rules, disallowed_imports, modules_loaded_by
 from pbem.games import GAMES, find_game
 from pbem.orders import parser_for
 from pbem.resources import game_package_dir
-from pbem.turns import TurnRunner
+from pbem.service.api import GameService
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = "sample_game"
@@ -66,7 +66,7 @@ def test_the_example_game_has_every_file_a_game_package_has() -> None:
 
 
 def test_a_copy_of_the_example_registered_with_one_line_passes_the_shared_tests(
-        sample_game: Path, runner: TurnRunner) -> None:
+        sample_game: Path, runner: GameService) -> None:
     assert package_files(sample_game) == EXAMPLE_FILES
     game = find_game(KIND)
     assert type(game).__module__ == f"{PACKAGE}.rules" and game.name == KIND
@@ -81,7 +81,7 @@ def test_a_copy_of_the_example_registered_with_one_line_passes_the_shared_tests(
     drawings.test_changing_what_a_seat_may_not_see_leaves_its_picture_unchanged(KIND)
 
 
-def test_its_help_orders_and_reports_come_from_its_own_package(sample_game: Path, runner: TurnRunner) -> None:
+def test_its_help_orders_and_reports_come_from_its_own_package(sample_game: Path, runner: GameService) -> None:
     game = find_game(KIND)
     assert game.help() == (sample_game / "HELP.txt").read_text(encoding="utf-8").strip()
     parsed = parser_for(KIND).parse("ADD 2\nADD x\n")

@@ -8,15 +8,15 @@ import re
 
 import pytest
 
-from pbem.demo import run_offline_demo
+from pbem.sandbox.demo import run_offline_demo
 from pbem.games import GAMES
 from pbem.store import Database
-from pbem.turns import TurnRunner
+from pbem.service.api import GameService
 
 
 @pytest.mark.parametrize("kind", sorted(GAMES))
 def test_a_finished_games_reports_have_no_stray_blank_lines(db: Database, kind: str) -> None:
-    runner = TurnRunner(db)
+    runner = GameService(db)
     out = io.StringIO()
     assert run_offline_demo(runner, kind=kind, seed=3, out=out) == 0
     report = out.getvalue().split("\n\n", 1)[1]
@@ -28,7 +28,7 @@ def test_a_finished_games_reports_have_no_stray_blank_lines(db: Database, kind: 
 
 
 def test_the_offline_demos_last_board_is_headed_with_the_turn_that_ended_the_game(db: Database) -> None:
-    runner = TurnRunner(db)
+    runner = GameService(db)
     out = io.StringIO()
     assert run_offline_demo(runner, kind="turkey-chase", seed=3, out=out) == 0
     last = int(re.findall(r"turn +(\d+) resolved", out.getvalue())[-1])

@@ -10,12 +10,12 @@ import pytest
 from sqlalchemy import text
 from sqlmodel import select
 
-from pbem.core import GameError
+from pbem.core import GameError, InvalidInput
 from pbem.core.rng import LEGACY_VERSION, commitment, derive_seed
 from pbem.games import find_game
 from pbem.store import Database, open_database
 from pbem.store.tables import TurnRecordRow
-from pbem.turns import TurnRunner
+from pbem.service.api import GameService
 
 KIND = "farm-cheesi"  # rolls dice every turn
 
@@ -28,14 +28,14 @@ def first_seat() -> str:
     return find_game(KIND).seat_names(2)[0]
 
 
-def play(runner: TurnRunner, name: str, turns: int) -> None:
+def play(runner: GameService, name: str, turns: int) -> None:
     for _ in range(turns):
         if runner.info(name).outcome is not None:
             return
         runner.resolve(name, reason="gm")
 
 
-def test_the_first_report_commits_to_the_secret_that_the_final_report_reveals(runner: TurnRunner) -> None:
+def test_the_first_report_commits_to_the_secret_that_the_final_report_reveals(runner: GameService) -> None:
     runner.create_game(KIND, "fc", players=2)
     info = runner.info("fc")
     assert info.row.secret is not None and len(info.row.secret) == 64
@@ -43,15 +43,14 @@ def test_the_first_report_commits_to_the_secret_that_the_final_report_reveals(ru
     assert runner.commitment("fc") == promised
 
 
-def test_start_mixes_the_salts_in_and_the_reports_name_them(runner: TurnRunner) -> None:
+def test_start_mixes_the_salts_in_and_the_reports_name_them(runner: GameService) -> None:
     runner.create_game(KIND, "fc", players=2, seed=17)
     salts = runner.add_salt("fc", "B", "  pick me  ")
     assert salts == ["B:pick me"]
-    with runner.db.session() as session:
-        for seat in runner.load_seats(session, runner.load_game(session, "fc")):
+    with runner.unit() as unit:
+        for seat in unit.seats(unit.game("fc")):
             seat.address = f"{seat.name.lower()}@example.org"
-            session.add(seat)
-        session.commit()
+            unit.add(seat)
     info = runner.start("fc")
     assert info.row.seed == derive_seed("17", ["B:pick me"]) != derive_seed("17")
     opening = runner.report_text("fc", None)
@@ -62,14 +61,14 @@ def test_start_mixes_the_salts_in_and_the_reports_name_them(runner: TurnRunner) 
         runner.add_salt("fc", first_seat(), "too late")
 
 
-def test_a_salt_must_be_one_short_line(runner: TurnRunner) -> None:
+def test_a_salt_must_be_one_short_line(runner: GameService) -> None:
     runner.create_game(KIND, "fc", players=2)
     for bad in ["", "x" * 201, "two\nlines"]:
-        with pytest.raises(GameError, match="SALT takes one line"):
+        with pytest.raises(InvalidInput, match="SALT takes one line"):
             runner.add_salt("fc", first_seat(), bad)
 
 
-def test_reveal_ends_the_game_and_the_revealed_secret_matches_the_commitment(runner: TurnRunner) -> None:
+def test_reveal_ends_the_game_and_the_revealed_secret_matches_the_commitment(runner: GameService) -> None:
     runner.create_game(KIND, "fc", seats=seats())
     promised = runner.commitment("fc")
     play(runner, "fc", 3)
@@ -84,7 +83,7 @@ def test_reveal_ends_the_game_and_the_revealed_secret_matches_the_commitment(run
     assert result.is_identical and result.draws_checked > 0
 
 
-def test_reports_list_the_draws_of_their_turn_with_counters(runner: TurnRunner) -> None:
+def test_reports_list_the_draws_of_their_turn_with_counters(runner: GameService) -> None:
     runner.create_game(KIND, "fc", seats=seats())
     play(runner, "fc", 2)
     last = runner.history("fc")[-1]
@@ -94,7 +93,7 @@ def test_reports_list_the_draws_of_their_turn_with_counters(runner: TurnRunner) 
     assert words.split()[-len(last.draws):] == [f"{c}:{n}={r}" for c, n, r in last.draws]
 
 
-def test_a_tampered_draw_is_detected_by_verify(runner: TurnRunner, db: Database) -> None:
+def test_a_tampered_draw_is_detected_by_verify(runner: GameService, db: Database) -> None:
     runner.create_game(KIND, "fc", seats=seats())
     play(runner, "fc", 3)
     runner.reveal("fc")
@@ -112,7 +111,7 @@ def test_a_tampered_draw_is_detected_by_verify(runner: TurnRunner, db: Database)
 def test_a_game_of_the_legacy_generator_replays_identically_after_the_migration(tmp_path: Path) -> None:
     path = tmp_path / "old.db"
     database = open_database(str(path))
-    runner = TurnRunner(database)
+    runner = GameService(database)
     runner.create_game(KIND, "old", seats=seats(), seed=42, rng_version=LEGACY_VERSION)
     play(runner, "old", 4)
     history = [(r.turn, r.rng_state, r.state) for r in runner.history("old")]
@@ -121,7 +120,7 @@ def test_a_game_of_the_legacy_generator_replays_identically_after_the_migration(
     # Take the schema back to before versions existed, as a database of the previous release looks.
     _alembic(path, "downgrade", "0005")
     database = open_database(str(path))  # migrates to the newest schema again
-    runner = TurnRunner(database)
+    runner = GameService(database)
     row = runner.info("old").row
     assert (row.rng_version, row.rules_version, row.secret) == (LEGACY_VERSION, 1, None)
     replay = runner.replay("old")
@@ -151,7 +150,7 @@ def _alembic(path: Path, command_name: str, revision: str) -> None:
 
 
 def test_replay_names_the_rules_versions_instead_of_reporting_a_mismatch(
-        runner: TurnRunner, monkeypatch: pytest.MonkeyPatch) -> None:
+        runner: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
     runner.create_game(KIND, "fc", seats=seats())
     play(runner, "fc", 2)
     before = len(runner.history("fc"))
@@ -177,7 +176,7 @@ def test_replay_names_the_rules_versions_instead_of_reporting_a_mismatch(
                                f"turns {before + 1}-{after}: rules version {new}, generator version 2"]
 
 
-def test_the_first_report_lists_the_setup_draws_and_verify_checks_them(runner: TurnRunner, db: Database) -> None:
+def test_the_first_report_lists_the_setup_draws_and_verify_checks_them(runner: GameService, db: Database) -> None:
     runner.create_game(KIND, "fc", seats=seats(), options={"start": "random"})  # the first player is drawn
     setup = runner.info("fc").row.setup_draws
     assert setup, "drawing the first player is a setup draw"

@@ -6,6 +6,7 @@ Games import from here and from the standard library only.
 from pbem.core.errors import (
     GameError,
     IllegalOrder,
+    InvalidInput,
     OrderSyntaxError,
     PbemError,
     StaleTurn,
@@ -30,6 +31,7 @@ __all__ = [
     "GameError",
     "GameRng",
     "IllegalOrder",
+    "InvalidInput",
     "Order",
     "OrderProblem",
     "OrderSyntaxError",

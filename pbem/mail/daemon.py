@@ -4,12 +4,12 @@ Four loops share one database:
 
 * intake: IMAP (IDLE or polling) -> the inbound table, committed before the
   message is flagged on the server;
-* processing: each stored, unhandled message -> :class:`MailService`
+* processing: each stored, unhandled message -> :class:`MailHandler`
   (orders, commands, reply) in one transaction, then, when the orders may
   have made a turn due (every owing seat's orders in for an early-resolving
   game, or a passed deadline), an immediate clock tick for that game so the
   turn resolves at once;
-* clock: deadlines, reminders, absences (:class:`~pbem.deadlines.TurnClock`),
+* clock: deadlines, reminders, absences (:class:`~pbem.service.deadlines.TurnClock`),
   and a heartbeat so that after an outage passed deadlines are extended
   instead of every seat being NMR'd;
 * sender: the outbox table -> SMTP, with retries.
@@ -24,7 +24,7 @@ other's transactions start with an empty page cache, since SQLite drops a
 connection's cache whenever another one wrote, and waited in SQLite's busy
 handler whenever the other held the write lock, with the event loop standing
 still meanwhile. The work one mail can cause is bounded besides (see
-:mod:`pbem.commands` and :mod:`pbem.mail.service`).
+:mod:`pbem.commands` and :mod:`pbem.mail.handler`).
 
 Every loop is supervised: a failure is logged at once with its traceback and
 the loop restarts after a growing pause; transient database errors (locked,
@@ -52,18 +52,17 @@ from pathlib import Path
 from typing import TypeVar
 
 from pbem.clock import utcnow
-from pbem.deadlines import TurnClock
 from pbem.mail.config import ImapUrl, SmtpUrl
+from pbem.mail.handler import HandledMail, MailHandler
 from pbem.mail.intake import MailIntake
 from pbem.mail.mailstore import DatabaseOutbox, InboundStore
 from pbem.mail.outbox import MailSender, OutgoingMail
-from pbem.mail.service import MailService
-from pbem.mail.service import Outcome as HandleOutcome
 from pbem.mail.tokens import ReplyTokens
 from pbem.mail.retention import purge_old_mail
+from pbem.service.api import GameService
+from pbem.service.deadlines import TurnClock
 from pbem.store import Database, is_transient_error
 from pbem.store.tables import SettingRow
-from pbem.turns import TurnRunner
 
 _log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -191,10 +190,10 @@ class MailDaemon:
         self.db = db
         self.options = options
         self.clock = clock
-        self.runner = TurnRunner(db, clock=clock)
-        self.service = MailService(self.runner, address=address, tokens=reply_tokens(db, options.secret_file),
+        self.service = GameService(db, clock=clock)
+        self.handler = MailHandler(self.service, address=address, tokens=reply_tokens(db, options.secret_file),
                                    clock=clock, web_url=web_url)
-        self.turn_clock = TurnClock(self.runner, self.service.notifier)
+        self.turn_clock = TurnClock(self.service, self.handler.notifier)
         self.inbound = InboundStore(db)
         self.outbox = DatabaseOutbox(db)
         self.intake = MailIntake(imap, self._take, use_idle=options.use_idle, poll_interval=options.poll_interval,
@@ -369,12 +368,12 @@ class MailDaemon:
             except TimeoutError:
                 backlog = True  # quiet for a second: look in the database again, whoever stored there
 
-    def _handle(self, inbound_id: int) -> HandleOutcome | None:
+    def _handle(self, inbound_id: int) -> HandledMail | None:
         """Handle one stored mail (in the worker thread); None when it failed for good and was marked so.
         Raises transient database errors (the mail stays unhandled, to be tried again)."""
         started = time.perf_counter()
         try:
-            outcome = self.service.handle(inbound_id)
+            outcome = self.handler.handle(inbound_id)
         except Exception as error:
             if is_transient_error(error):
                 raise

@@ -11,16 +11,18 @@ import logging
 from collections.abc import Callable, Sequence
 from datetime import datetime
 
-from sqlmodel import Session
-
 from pbem.addresses import is_plain_address
+from pbem.clock import format_utc
 from pbem.mail.compose import BinaryPart, compose_report
 from pbem.mail.mailstore import DatabaseOutbox
+from pbem.mail.preferences import wants_view_json
 from pbem.mail.tokens import ReplyTokens
 from pbem.pictures import MissingDrawing, picture
 from pbem.reports import MailSection, OrdersWanted, PictureRef, ReportInput, render_mail_html, render_report
-from pbem.store.tables import AddressPreferenceRow, GameRow, SeatRow
-from pbem.turns import GameInfo, Resolution
+from pbem.service.resolution import ResolvedTurns
+from pbem.service.snapshot import GameInfo
+from pbem.service.unit import Unit
+from pbem.store.tables import GameRow, SeatRow
 
 FROM_NAME = "pbem game master"
 _TO_GM = ("\n\nA plain reply to this mail goes to the GM as press. To send orders, reply to your turn report "
@@ -32,8 +34,9 @@ _log = logging.getLogger(__name__)
 class MailNotifier:
     """Queues reports and notices for the seats and GM of a game.
 
-    Implements :class:`pbem.deadlines.Notifier` and is registered as a
-    :class:`pbem.turns.TurnRunner` ``on_resolved`` listener.
+    Implements :class:`pbem.service.deadlines.Notifier` and is registered as an
+    ``on_resolved`` listener of :class:`pbem.service.api.GameService`. Every mail is queued
+    in the caller's unit of work.
     """
 
     def __init__(self, *, address: str, tokens: ReplyTokens, clock: Callable[[], datetime],
@@ -61,7 +64,7 @@ class MailNotifier:
         link = self.seat_link(row, seat)
         return f"\nYour seat's own page, with its history: {link}\n" if link else ""
 
-    def send_report(self, session: Session, info: GameInfo, report: ReportInput) -> None:
+    def send_report(self, unit: Unit, info: GameInfo, report: ReportInput) -> None:
         """Queue the report for every seat (its own view) and the public report for the GM."""
         row = info.row
         subject = f"[{row.name}] Turn {row.turn}" if info.outcome is None else f"[{row.name}] Final report"
@@ -71,11 +74,11 @@ class MailNotifier:
             link = self.seat_link(row, seat)
             ref, inline = self._picture(report, row, seat.name)
             attachments = ()
-            if wants_view_json(session, seat.address):
-                view = json.dumps(report.game.view(report.state, seat.name), indent=1, sort_keys=True)
+            if wants_view_json(unit.session, seat.address):
+                view = json.dumps(report.rules.view(report.state, seat.name), indent=1, sort_keys=True)
                 attachments = (BinaryPart("view.json", "application/json", view.encode()),)
             self._queue(
-                session, row, seat.address, subject,
+                unit, row, seat.address, subject,
                 render_report(report, seat.name, seat_link=link),
                 render_report(report, seat.name, html=True, picture=ref, seat_link=link),
                 reply_to=self.reply_address(row, seat), purpose="report", inline=inline, attachments=attachments,
@@ -83,7 +86,7 @@ class MailNotifier:
         if row.gm_address:
             ref, inline = self._picture(report, row, None)
             self._queue(
-                session, row, row.gm_address, subject,
+                unit, row, row.gm_address, subject,
                 render_report(report, None), render_report(report, None, html=True, picture=ref), purpose="report",
                 inline=inline,
             )
@@ -93,56 +96,56 @@ class MailNotifier:
         """The picture of the reader's view: how the HTML refers to it, and the inline PNG part (none for
         a game without a drawing: the shared test of every game makes sure a hosted game has one)."""
         try:
-            drawn = picture(report.game, report.game.view(report.state, seat), seat)
+            drawn = picture(report.rules, report.rules.view(report.state, seat), seat)
         except MissingDrawing:
-            _log.warning("game %s: kind %s has no drawing; report sent without a picture", row.name, report.game.name)
+            _log.warning("game %s: kind %s has no drawing; report sent without a picture", row.name, report.rules.name)
             return None, ()
         who = seat.lower() if seat else "public"
         content_id = f"board.{row.name}.{row.turn}.{who}@{self.address.rpartition('@')[2]}"
         ref = PictureRef(f"cid:{content_id}", drawn.alt, drawn.width, drawn.height)
         return ref, (BinaryPart(f"board-{row.name}-{row.turn}-{who}.png", "image/png", drawn.png, content_id),)
 
-    def on_resolved(self, session: Session, info: GameInfo, resolution: Resolution) -> None:
+    def on_resolved(self, unit: Unit, info: GameInfo, resolved: ResolvedTurns) -> None:
         """Queue the reports of a resolution (every turn it resolved, in one report)."""
-        for turn in resolution.turns:
+        for turn in resolved.turns:
             _log.info("game %s: turn %s resolved (%s)", info.row.name, turn.record.turn, turn.record.reason,
                       extra={"game": info.row.name, "turn": turn.record.turn, "reason": turn.record.reason})
-        self.send_report(session, info, resolution.report)
+        self.send_report(unit, info, resolved.report)
 
-    def remind(self, session: Session, info: GameInfo, seats: Sequence[SeatRow]) -> None:
+    def remind(self, unit: Unit, info: GameInfo, seats: Sequence[SeatRow]) -> None:
         """Remind ``seats`` that their orders are missing, with the deadline."""
         row = info.row
-        deadline = row.deadline.strftime("%Y-%m-%d %H:%M UTC") if row.deadline else "the deadline"
+        deadline = format_utc(row.deadline) if row.deadline else "the deadline"
         for seat in seats:
             if not seat.address:
                 continue
             subject = f"[{row.name}] Reminder: turn {row.turn} orders due"
-            text = (f"Reminder: game {row.name} ({info.game.title}) has no orders from seat {seat.name} for "
+            text = (f"Reminder: game {row.name} ({info.rules.title}) has no orders from seat {seat.name} for "
                     f"turn {row.turn}. They are due by {deadline}.")
             link = self._link_line(row, seat)
             body = (f"{text}\n\nReply to this mail with your orders, one per line. "
-                    f"Send HELP {info.game.name} for the order syntax.\n") + link
+                    f"Send HELP {info.rules.name} for the order syntax.\n") + link
             sections = [MailSection(text), *([MailSection(link.strip())] if link else [])]
-            html = render_mail_html(subject, sections, ask=OrdersWanted(info.game.name, deadline))
-            self._queue(session, row, seat.address, subject, body, html,
+            html = render_mail_html(subject, sections, ask=OrdersWanted(info.rules.name, deadline))
+            self._queue(unit, row, seat.address, subject, body, html,
                         reply_to=self.reply_address(row, seat), purpose="reminder")
 
-    def tell_gm(self, session: Session, info: GameInfo, text: str) -> None:
+    def tell_gm(self, unit: Unit, info: GameInfo, text: str) -> None:
         """Queue a notice to the GM of the game (nothing when it has none)."""
         if info.row.gm_address:
-            self._queue(session, info.row, info.row.gm_address, f"[{info.row.name}] GM notice", text + "\n",
+            self._queue(unit, info.row, info.row.gm_address, f"[{info.row.name}] GM notice", text + "\n",
                         None, purpose="notice")
 
-    def tell_players(self, session: Session, info: GameInfo, text: str) -> None:
+    def tell_players(self, unit: Unit, info: GameInfo, text: str) -> None:
         """Queue a notice to every seat of the game and its GM."""
         for seat in info.seats:
             if seat.address:
-                self._queue(session, info.row, seat.address, f"[{info.row.name}] Notice",
+                self._queue(unit, info.row, seat.address, f"[{info.row.name}] Notice",
                             text + _TO_GM + self._link_line(info.row, seat), None,
                             reply_to=self.reply_address(info.row, seat, press_from="gm"), purpose="notice")
-        self.tell_gm(session, info, text)
+        self.tell_gm(unit, info, text)
 
-    def tell_address(self, session: Session, row: GameRow, to: str, subject: str, text: str,
+    def tell_address(self, unit: Unit, row: GameRow, to: str, subject: str, text: str,
                      *, seat: SeatRow | None = None, secret: bool = False, press_from: str | None = None,
                      asks_orders: bool = False) -> None:
         """Queue a notice to one address; with ``secret`` (it holds a password) the body is not kept
@@ -160,10 +163,10 @@ class MailNotifier:
             reply_to = self.reply_address(row, seat, press_from=press_from or "gm")
             text = text if press_from else text + _TO_GM.rstrip("\n")
         link = self._link_line(row, seat) if seat is not None and seat.address == to else ""
-        self._queue(session, row, to, f"[{row.name}] {subject}", text + "\n" + link, None, reply_to=reply_to,
+        self._queue(unit, row, to, f"[{row.name}] {subject}", text + "\n" + link, None, reply_to=reply_to,
                     purpose="notice", secret=secret)
 
-    def _queue(self, session: Session, row: GameRow, to: str, subject: str, body: str, html: str | None,
+    def _queue(self, unit: Unit, row: GameRow, to: str, subject: str, body: str, html: str | None,
                *, reply_to: str | None = None, purpose: str, secret: bool = False,
                inline: tuple[BinaryPart, ...] = (), attachments: tuple[BinaryPart, ...] = ()) -> None:
         if not is_plain_address(to):  # stored before addresses were checked: the turn must go on regardless
@@ -174,19 +177,5 @@ class MailNotifier:
             body=body, html=html, reply_to=reply_to, subject=subject, now=self.clock(), inline=inline,
             attachments=attachments,
         )
-        DatabaseOutbox.enqueue(session, message, purpose=purpose, secret=secret)
+        DatabaseOutbox.enqueue(unit.session, message, purpose=purpose, secret=secret)
 
-
-def wants_view_json(session: Session, address: str) -> bool:
-    """True when ``address`` asked (VIEWJSON ON) for the seat's view as a JSON attachment to its reports."""
-    row = session.get(AddressPreferenceRow, address.lower())
-    return row is not None and row.view_json
-
-
-def set_view_json(session: Session, address: str, *, on: bool, now: datetime) -> None:
-    """Record whether reports to ``address`` carry the seat's view as JSON (the VIEWJSON ON/OFF command)."""
-    row = session.get(AddressPreferenceRow, address.lower())
-    if row is None:
-        row = AddressPreferenceRow(address=address.lower(), view_json=on, updated_at=now)
-    row.view_json, row.updated_at = on, now
-    session.add(row)

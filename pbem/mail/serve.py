@@ -12,9 +12,9 @@ from typing import TextIO
 
 from pbem.mail.config import ImapUrl, SmtpUrl
 from pbem.mail.daemon import DaemonOptions, MailDaemon, reply_tokens, tune_gc_for_serving
-from pbem.mail.embedded import EmbeddedMailServers
+from pbem.sandbox.embedded import EmbeddedMailServers
+from pbem.service.api import GameService
 from pbem.store import open_database
-from pbem.turns import TurnRunner
 from pbem.web.app import WebServer, make_app, parse_listen
 
 DEFAULT_ADDRESS = "gm@pbem.localhost"
@@ -65,8 +65,7 @@ async def serve(
         out.write(f"pbem serves as {address}: mail HELP to it for the commands. Database: {db_path}.\n")
         out.write(f"Watching {imap_url}, sending through {smtp_url}. Stop with Ctrl-C.\n")
         if listen is not None:
-            runner = TurnRunner(db)
-            web_server = WebServer(make_app(runner, reply_tokens(db, secret_file)), *listen)
+            web_server = WebServer(make_app(GameService(db), reply_tokens(db, secret_file)), *listen)
             await web_server.start()
             web_url = web_url or web_server.url
             out.write(f"The web archive is at {web_server.url}/ (links in mail: {web_url}/...).\n")
@@ -133,7 +132,7 @@ async def serve_web(*, db_path: str, listen: str, out: TextIO, stop: asyncio.Eve
     host, port = parse_listen(listen)
     stop = stop_on_signals(stop)
     db = open_database(db_path)
-    web_server = WebServer(make_app(TurnRunner(db), reply_tokens(db, secret_file)), host, port)
+    web_server = WebServer(make_app(GameService(db), reply_tokens(db, secret_file)), host, port)
     try:
         await web_server.start()
         out.write(f"The web archive of {db_path} is at {web_server.url}/. Stop with Ctrl-C.\n")

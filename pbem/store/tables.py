@@ -6,11 +6,47 @@ orders as canonical order text, events as ``Event.to_json`` data.
 
 from __future__ import annotations
 
+import enum
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, Column, LargeBinary, UniqueConstraint
+from sqlalchemy import JSON, Column, LargeBinary, String, UniqueConstraint
+from sqlalchemy.engine import Dialect
+from sqlalchemy.types import TypeDecorator
 from sqlmodel import Field, SQLModel
+
+
+class GameStatus(enum.StrEnum):
+    """Where a game is in its life; stored as its value (``forming``, ``active``, ...)."""
+
+    FORMING = "forming"  # created, waiting for JOINs and START
+    ACTIVE = "active"  # running: turns take orders and resolve
+    PAUSED = "paused"  # running, with the clock stopped
+    FINISHED = "finished"  # over (by its rules, or ended by the GM)
+
+
+class SeatStatus(enum.StrEnum):
+    """Whether a seat's holder plays on; stored as its value."""
+
+    ACTIVE = "active"
+    RESIGNED = "resigned"  # gets NMR defaults until the GM replaces the player
+
+
+class _StatusColumn(TypeDecorator[enum.StrEnum]):
+    """A text column holding the value of one of the status enums, read back as the enum member."""
+
+    impl = String
+    cache_ok = True
+
+    def __init__(self, kind: type[enum.StrEnum]) -> None:
+        super().__init__()
+        self.kind = kind
+
+    def process_bind_param(self, value: Any, dialect: Dialect) -> str | None:
+        return None if value is None else self.kind(value).value
+
+    def process_result_value(self, value: Any, dialect: Dialect) -> enum.StrEnum | None:
+        return None if value is None else self.kind(value)
 
 
 class GameRow(SQLModel, table=True):
@@ -23,7 +59,8 @@ class GameRow(SQLModel, table=True):
     kind: str
     options: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
     seed: int
-    status: str = "active"  # active | paused | finished
+    status: GameStatus = Field(default=GameStatus.ACTIVE,
+                               sa_column=Column(_StatusColumn(GameStatus), nullable=False))
     turn: int = 1  # the turn awaiting orders; resolved turns are 1..turn-1
     state: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
     rng_state: list[Any] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
@@ -63,7 +100,7 @@ class SeatRow(SQLModel, table=True):
     address: str | None = None
     password_hash: str | None = None
     key_version: int = 1  # bumped on REPLACE so old reply tokens stop working
-    status: str = "active"  # active | resigned
+    status: SeatStatus = Field(default=SeatStatus.ACTIVE, sa_column=Column(_StatusColumn(SeatStatus), nullable=False))
     absent_since: datetime | None = None  # the deadline this seat missed, while it stays silent
     absence_reported: bool = False  # the GM was told this seat is absent
     failed_logins: int = 0  # wrong SIGNON passwords in a row (see pbem.lockout)

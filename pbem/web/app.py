@@ -29,7 +29,8 @@ from aiohttp import web
 from pbem.clock import utcnow
 from pbem.mail.tokens import ReplyTokens
 from pbem.reports import environment
-from pbem.turns import GameInfo, TurnRunner
+from pbem.service.api import GameService
+from pbem.service.snapshot import GameInfo
 from pbem.web.archive import Archive, NotInArchive
 
 _log = logging.getLogger(__name__)
@@ -41,10 +42,10 @@ _HEADERS = {
 }
 
 
-def make_app(runner: TurnRunner, tokens: ReplyTokens, *, clock: Callable[[], datetime] = utcnow) -> web.Application:
-    """Return the web archive application over ``runner``'s database, checking links with ``tokens``."""
+def make_app(service: GameService, tokens: ReplyTokens, *, clock: Callable[[], datetime] = utcnow) -> web.Application:
+    """Return the web archive application over ``service``'s database, checking links with ``tokens``."""
     app = web.Application(middlewares=[_not_found])
-    app[_ARCHIVE] = Archive(runner, tokens, clock=clock)
+    app[_ARCHIVE] = Archive(service, tokens, clock=clock)
     app.add_routes([
         web.get("/", game_list),
         web.get("/game/{game}", game_page),

@@ -20,8 +20,9 @@ from pbem.core import Event, GameRng, PbemError
 from pbem.mail.tokens import ReplyTokens
 from pbem.pictures import draw_svg
 from pbem.reports import ReportInput, render_report
-from pbem.store.tables import TurnRecordRow
-from pbem.turns import GameInfo, TurnRunner
+from pbem.service.api import GameService
+from pbem.service.snapshot import GameInfo
+from pbem.store.tables import GameStatus, SeatStatus, TurnRecordRow
 
 
 class NotInArchive(PbemError):
@@ -69,49 +70,39 @@ class Window:
 class Archive:
     """Reads games for the web pages; ``tokens`` checks private seat links."""
 
-    def __init__(self, runner: TurnRunner, tokens: ReplyTokens, *, clock: Callable[[], datetime]) -> None:
-        self.runner = runner
+    def __init__(self, service: GameService, tokens: ReplyTokens, *, clock: Callable[[], datetime]) -> None:
+        self.service = service
         self.tokens = tokens
         self.clock = clock
 
     def games(self) -> list[GameSummary]:
         """Return every game, newest first, with its seats but none of their addresses."""
         summaries = []
-        with self.runner.db.session() as session:
-            for row in sorted(self.runner.games(session=session), key=lambda r: r.created_at, reverse=True):
-                info = self.runner.snapshot(session, row)
-                seats = [(s.name, "resigned" if s.status == "resigned" else "taken" if s.address else "open")
-                         for s in info.seats]
-                summaries.append(GameSummary(
-                    name=row.name, kind=row.kind, title=info.game.title, status=row.status, turn=row.turn,
-                    deadline=format_utc(row.deadline) if row.deadline else None, seats=seats,
-                ))
+        for info in sorted(self.service.snapshots(), key=lambda i: i.row.created_at, reverse=True):
+            row = info.row
+            seats = [(s.name, "resigned" if s.status == SeatStatus.RESIGNED else "taken" if s.address else "open")
+                     for s in info.seats]
+            summaries.append(GameSummary(
+                name=row.name, kind=row.kind, title=info.rules.title, status=row.status, turn=row.turn,
+                deadline=format_utc(row.deadline) if row.deadline else None, seats=seats,
+            ))
         return summaries
 
     def info(self, name: str) -> GameInfo:
         """Return the game ``name`` if the archive shows it (started); raises :class:`NotInArchive`."""
         try:
-            info = self.runner.info(name)
+            info = self.service.info(name)
         except PbemError:
             raise NotInArchive(f"no game {name}") from None
-        if info.row.status == "forming":
+        if info.row.status == GameStatus.FORMING:
             raise NotInArchive(f"game {name} has not started")
         return info
 
     def seat_of_link(self, token: str, today: date | None = None) -> tuple[GameInfo, str]:
         """Return the game and seat a private link opens; raises :class:`NotInArchive` for a link that
         is malformed, forged, expired or revoked (all alike: the page shows nothing)."""
-
-        def key_version(game: str, seat: str) -> int | None:
-            try:
-                with self.runner.db.session() as session:
-                    row = self.runner.load_game(session, game)
-                    return self.runner.load_seat(session, row, seat).key_version
-            except PbemError:
-                return None
-
         try:
-            game, seat = self.tokens.verify_link(token, key_version, today or self.clock().date())
+            game, seat = self.tokens.verify_link(token, self.service.key_version, today or self.clock().date())
         except PbemError:
             raise NotInArchive("no such page") from None
         info = self.info(game)
@@ -123,20 +114,20 @@ class Archive:
     def last_turn(self, info: GameInfo) -> int:
         """Return the newest step of the game (0: nothing resolved yet, the opening only)."""
         query = select(func.max(TurnRecordRow.turn)).where(TurnRecordRow.game_id == info.row.id)
-        with self.runner.db.session() as session:
+        with self.service.db.session() as session:
             return int(session.exec(query).one() or 0)
 
     def steps(self, info: GameInfo, first: int, last: int) -> list[ReportInput]:
         """Return the report input of the steps ``first`` to ``last`` (0 = the opening, then each resolved
         turn): one read of those turns' records, whatever the length of the game."""
-        game, row = info.game, info.row
+        game, row = info.rules, info.row
         steps = []
         if first <= 0 <= last:
             state = game.setup(info.seat_names, row.options, GameRng(row.seed))
             steps.append(ReportInput(row.name, game, state, 0, [], [], _phase(game, state), game.outcome(state)))
         wanted = (TurnRecordRow.game_id == row.id, TurnRecordRow.turn >= max(first, 1), TurnRecordRow.turn <= last)
         query = select(TurnRecordRow).where(*wanted).order_by(TurnRecordRow.turn)  # type: ignore[arg-type]
-        with self.runner.db.session() as session:
+        with self.service.db.session() as session:
             for record in session.exec(query):
                 state = game.load(record.state)
                 steps.append(ReportInput(
@@ -168,16 +159,16 @@ class Archive:
         """Return the steps of ``window`` as ``seat`` (None: the public) sees them, each with its text report."""
         pages = []
         for step in self.steps(info, window.first, window.last):
-            alt = f"{info.game.title} {info.name} after turn {step.turn}" + (f", seat {seat}" if seat else "")
+            alt = f"{info.rules.title} {info.name} after turn {step.turn}" + (f", seat {seat}" if seat else "")
             pages.append(TurnPage(step.turn, render_report(step, seat), picture_url(step.turn), alt))
         return pages
 
     @staticmethod
     def svg(step: ReportInput, seat: str | None) -> str:
         """Return the picture of one step as ``seat`` (None: the public) sees it."""
-        return draw_svg(step.game, step.game.view(step.state, seat), seat)
+        return draw_svg(step.rules, step.rules.view(step.state, seat), seat)
 
 
-def _phase(game: Any, state: Any) -> Any:
-    return None if game.outcome(state) is not None else game.phase(state)
+def _phase(rules: Any, state: Any) -> Any:
+    return None if rules.outcome(state) is not None else rules.phase(state)
 

@@ -13,7 +13,7 @@ import aiosmtplib
 from mail_harness import GM_ADDRESS, MailHarness, Person
 from sqlmodel import select
 
-from pbem.mail.mailclient import ReceivedMail
+from pbem.sandbox.mailclient import ReceivedMail
 from pbem.store.tables import InboundMessageRow, OutboundMessageRow
 
 PLAYERS = {"A": "alice@players.test", "B": "bob@players.test", "C": "carol@players.test", "D": "dave@players.test"}

@@ -12,10 +12,10 @@ from pathlib import Path
 
 from pbem.mail.config import ImapUrl, SmtpUrl
 from pbem.mail.daemon import DaemonOptions, MailDaemon
-from pbem.mail.embedded import EmbeddedMailServers
-from pbem.mail.mailclient import MailboxReader, ReceivedMail, plain_mail, send_mail
+from pbem.sandbox.embedded import EmbeddedMailServers
+from pbem.sandbox.mailclient import MailboxReader, ReceivedMail, plain_mail, send_mail
+from pbem.service.api import GameService
 from pbem.store import open_database
-from pbem.turns import TurnRunner
 
 GM_ADDRESS = "gm@pbem.test"
 
@@ -75,9 +75,9 @@ class MailHarness:
         self.db_path = db_path
 
     @property
-    def runner(self) -> TurnRunner:
-        """The daemon's turn runner (same database)."""
-        return self.daemon.runner
+    def runner(self) -> GameService:
+        """The daemon's game service (same database)."""
+        return self.daemon.service
 
     def person(self, address: str) -> Person:
         """A person with the given address."""

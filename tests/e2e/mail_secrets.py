@@ -15,7 +15,7 @@ from mail_games import eventually
 from mail_harness import MailHarness, Person
 
 from pbem.core import Game, GameRng
-from pbem.mail.mailclient import ReceivedMail, read_mail
+from pbem.sandbox.mailclient import ReceivedMail, read_mail
 from pbem.orders import OrderParser
 
 MAIL_TIMEOUT = 10.0

@@ -1,7 +1,7 @@
 """Crash test: ``pbem serve`` is killed with SIGKILL at random moments while 200 order mails arrive.
 
 The mail servers run in a process of their own (``python -m
-pbem.mail.serve_mailboxes``), so they and the mailboxes outlive the game
+pbem.sandbox.mailboxes``), so they and the mailboxes outlive the game
 master. Eight Turkey Chase games (4 seats each, no deadline, resolved as soon
 as every seat has orders in) are set up directly in the database. Seats A-C
 of every game send eight mails each with legal orders (each one replaces the
@@ -56,11 +56,12 @@ from pbem.core import GameRng
 from pbem.mail.config import ImapUrl, SmtpUrl
 from pbem.mail.daemon import SECRET_KEY, setting
 from pbem.mail.intake import parse_fetch
-from pbem.mail.mailclient import ReceivedMail, plain_mail, read_mail
+from pbem.sandbox.mailclient import ReceivedMail, plain_mail, read_mail
 from pbem.mail.tokens import ReplyTokens
 from pbem.passwords import hash_password, new_password
 from pbem.store import open_database
-from pbem.turns import GameInfo, TurnRunner
+from pbem.service.api import GameService
+from pbem.service.snapshot import GameInfo
 
 SEED = 20_251_122
 GAMES = 8
@@ -119,7 +120,7 @@ class Progress:
 
 def robot_orders(info: GameInfo, seat: str, rng: GameRng) -> str:
     """A random legal set of orders for ``seat``, one per line."""
-    return "\n".join(str(order) for order in info.game.sample_orders(info.state, seat, rng)) + "\n"
+    return "\n".join(str(order) for order in info.rules.sample_orders(info.state, seat, rng)) + "\n"
 
 
 def set_up_games(db_path: Path) -> list[OrderMail]:
@@ -133,7 +134,7 @@ def set_up_games(db_path: Path) -> list[OrderMail]:
     try:
         setting(db, SECRET_KEY, SECRET.hex)
         tokens = ReplyTokens(SECRET)
-        runner = TurnRunner(db)
+        runner = GameService(db)
         robots = GameRng(SEED)
         shuffle = random.Random(SEED)
         today = datetime.now(UTC).date()
@@ -146,10 +147,10 @@ def set_up_games(db_path: Path) -> list[OrderMail]:
                                       options={"turn_hours": "0", "resolve": "early"})
             assert info.phase is not None and set(info.phase.seats) == set(seats)
             password = new_password()
-            with db.session() as session:
-                seat_row = runner.load_seat(session, runner.load_game(session, name), SIGNON_SEAT)
+            with runner.unit() as unit:
+                seat_row = unit.seat(unit.game(name), SIGNON_SEAT)
                 seat_row.password_hash = hash_password(password)
-                session.add(seat_row)
+                unit.add(seat_row)
             for seat, sender in seats.items():
                 if seat == SIGNON_SEAT:
                     body = f"SIGNON {name} {seat} {password}\n{robot_orders(info, seat, robots)}"
@@ -192,7 +193,7 @@ async def read_line(process: asyncio.subprocess.Process, what: str) -> str:
 async def mail_servers(log: IO[bytes]) -> AsyncIterator[tuple[int, int]]:
     """Run the mail server process; yield (IMAP port, SMTP port); SIGTERM it at the end."""
     process = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "pbem.mail.serve_mailboxes", stdout=asyncio.subprocess.PIPE, stderr=log,
+        sys.executable, "-m", "pbem.sandbox.mailboxes", stdout=asyncio.subprocess.PIPE, stderr=log,
     )
     try:
         ready = json.loads(await read_line(process, "the mail servers"))

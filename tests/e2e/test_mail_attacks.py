@@ -29,7 +29,8 @@ from pbem.commands import MAX_COMMANDS
 from pbem.lockout import FREE_FAILURES
 from pbem.mail.daemon import DaemonOptions
 from pbem.mail.mailstore import OVERSIZED_PREFIX
-from pbem.mail.service import MAX_CREATIONS_PER_DAY, MAX_CREATIONS_PER_MAIL, MAX_REPLY
+from pbem.mail.gm_commands import MAX_CREATIONS_PER_DAY, MAX_CREATIONS_PER_MAIL
+from pbem.mail.reply import MAX_REPLY
 from pbem.store.tables import InboundMessageRow, OutboundMessageRow, SeatRow, SettingRow
 
 QUICK = DaemonOptions(idle_recheck=0.5, send_retry_min=0.5, clock_interval=0.1, restart_first=0.2,

@@ -27,7 +27,7 @@ def test_no_seat_loses_a_turn_it_tried_to_play(tmp_path: Path) -> None:
         async with running_service(tmp_path) as service:
             game = await open_game(service)
             alice, bob, carol, dave = (game.players[s] for s in "ABCD")
-            limit = service.daemon.service.query_limiter.max_mails
+            limit = service.daemon.handler.query_limiter.max_mails
 
             # Alice orders, then says READY: the turn does not wait for her any more.
             await alice.reply(game.reports["A"], OPENING_ORDERS["A"] + "READY\n")

@@ -20,7 +20,7 @@ from mail_harness import MailHarness, Person, running_service
 
 from pbem.core import GameRng
 from pbem.games import find_game
-from pbem.mail.mailclient import ReceivedMail, plain_mail
+from pbem.sandbox.mailclient import ReceivedMail, plain_mail
 
 GAME_SECONDS = 150.0
 MAIL_TIMEOUT = 15.0

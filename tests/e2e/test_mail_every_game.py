@@ -47,9 +47,9 @@ from pbem.core import Game, GameRng
 from pbem.core.rng import CURRENT_VERSION, derive_seed
 from pbem.games import GAMES, find_game
 from pbem.mail.daemon import DaemonOptions
-from pbem.mail.mailclient import ReceivedMail, plain_mail
+from pbem.sandbox.mailclient import ReceivedMail, plain_mail
 from pbem.reports import render_report
-from pbem.turns import GameInfo
+from pbem.service.snapshot import GameInfo
 
 pytestmark = pytest.mark.slow
 

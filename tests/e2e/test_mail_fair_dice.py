@@ -11,7 +11,7 @@ from pathlib import Path
 from mail_harness import Person, running_service
 
 from pbem.core.rng import derive_seed
-from pbem.mail.mailclient import ReceivedMail
+from pbem.sandbox.mailclient import ReceivedMail
 
 SEATS = {"A": "ann@players.test", "B": "ben@players.test", "C": "cy@players.test", "D": "di@players.test"}
 

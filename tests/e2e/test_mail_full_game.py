@@ -2,7 +2,7 @@
 
 Real IMAP and SMTP servers on 127.0.0.1 (the harness), the real daemon on a
 clock the test moves, and people who read their mailboxes over IMAP
-(:class:`pbem.mail.robots.MailRobot`). Along the way: orders corrected after
+(:class:`pbem.sandbox.robots.MailRobot`). Along the way: orders corrected after
 the check, plain replies, SIGNON and CHECK, an NMR seat with its reminder and
 deadline resolution, early resolution, EXTEND, REPLACE, STATUS, ORDERS and
 PRESS; then robot orders play the game to its end.
@@ -21,9 +21,9 @@ from mail_harness import GM_ADDRESS, MailHarness, running_service
 
 from pbem.clock import format_utc
 from pbem.core import GameRng
-from pbem.demo import robot_orders
-from pbem.mail.mailclient import ReceivedMail, read_mail
-from pbem.mail.robots import MailMatch, RobotGm, RobotPlayer, answers, is_report, subject_is
+from pbem.sandbox.demo import robot_orders
+from pbem.sandbox.mailclient import ReceivedMail, read_mail
+from pbem.sandbox.robots import MailMatch, RobotGm, RobotPlayer, answers, is_report, subject_is
 
 GAME = "tc1"
 ADDRESSES = ("ann@example.org", "bert@example.org", "cleo@example.org", "dirk@example.org")
@@ -139,7 +139,7 @@ def test_a_whole_turkey_chase_game_is_played_by_mail(tmp_path: Path) -> None:
                 before = runner.info(GAME)
                 deadline = before.row.deadline
                 assert deadline is not None
-                defaults = [str(order) for order in before.game.default_orders(before.state, "D")]
+                defaults = [str(order) for order in before.rules.default_orders(before.state, "D")]
                 assert defaults, "with nmr=feed the NMR default of D feeds its birds"
                 # The daemon ticks right after storing each submission: no resolution without D.
                 assert runner.state_json(GAME)["turn"] == 2 and runner.missing_seats(GAME) == ["D"]

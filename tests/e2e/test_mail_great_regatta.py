@@ -22,8 +22,8 @@ from mail_harness import GM_ADDRESS, MailHarness, running_service
 from pbem.core import GameRng
 from pbem.games import find_game
 from pbem.games.great_regatta.orders import Roll, RollUntil, Stop
-from pbem.mail.mailclient import ReceivedMail, read_mail
-from pbem.mail.robots import RobotGm, RobotPlayer, subject_is
+from pbem.sandbox.mailclient import ReceivedMail, read_mail
+from pbem.sandbox.robots import RobotGm, RobotPlayer, subject_is
 
 NAME = "regatta"
 SEED = 3

@@ -32,7 +32,7 @@ from mail_secrets import (
 
 from pbem.core import GameRng
 from pbem.games import find_game
-from pbem.mail.mailclient import ReceivedMail, read_mail
+from pbem.sandbox.mailclient import ReceivedMail, read_mail
 
 NAME = "trade-1"
 SEED = 31

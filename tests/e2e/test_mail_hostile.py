@@ -33,7 +33,7 @@ from mail_games import (
 )
 from mail_harness import GM_ADDRESS, MailHarness, Person, running_service
 
-from pbem.mail.mailclient import MailboxReader, ReceivedMail, plain_mail
+from pbem.sandbox.mailclient import MailboxReader, ReceivedMail, plain_mail
 from pbem.mail.policy import DEFAULT_MAX_SIZE
 
 ALICE = PLAYERS["A"]
@@ -89,7 +89,7 @@ def test_an_expired_reply_address_is_refused_and_a_younger_one_works(tmp_path: P
     async def scenario() -> None:
         async with running_service(tmp_path) as service:
             game = await open_game(service)
-            alice, tokens, today = game.players["A"], service.daemon.service.tokens, service.clock().date()
+            alice, tokens, today = game.players["A"], service.daemon.handler.desk.tokens, service.clock().date()
             expired = tokens.address_for(GM_ADDRESS, "tc-1", "a", 1, today - timedelta(days=61))
             await alice.send(OPENING_ORDERS["A"], subject="Re: [tc-1] Turn 1", to=expired)
             answer = await alice.last()
@@ -420,7 +420,7 @@ def test_a_robot_answering_every_mail_unmarked_from_a_seat_address_is_cut_off(tm
     async def scenario() -> None:
         async with running_service(tmp_path) as service:
             game = await open_game(service)
-            limit = service.daemon.service.rate_limiter.max_mails
+            limit = service.daemon.handler.rate_limiter.max_mails
             alice = game.players["A"]
             stop = asyncio.Event()  # alice's mail program answers everything, to its Reply-To, marking nothing
             echo = asyncio.create_task(answer_everything(service, ALICE, (), stop, cap=limit + 5))
@@ -480,7 +480,7 @@ hQEMA0z3
 
 def test_malformed_mail_is_stored_logged_answered_when_possible_and_the_daemon_goes_on(
         tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
-    caplog.set_level(logging.WARNING, logger="pbem.mail.service")
+    caplog.set_level(logging.WARNING, logger="pbem.mail.handler")
 
     async def scenario() -> None:
         async with running_service(tmp_path) as service:
@@ -552,7 +552,7 @@ def test_a_flooding_stranger_is_rate_limited_but_a_players_orders_never_are(tmp_
         async with running_service(tmp_path) as service:
             game = await open_game(service)
             alice, bob = game.players["A"], game.players["B"]
-            limit = service.daemon.service.rate_limiter.max_mails
+            limit = service.daemon.handler.rate_limiter.max_mails
             moves = ("MOVE F7-F8", "MOVE F7-G7")
             flood = [plain_mail(ALICE, GM_ADDRESS, f"orders {number}",
                                 f"SIGNON tc-1 A {game.passwords['A']}\nFEED F1\n{moves[number % 2]}\n")

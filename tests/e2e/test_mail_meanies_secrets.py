@@ -26,7 +26,7 @@ from mail_secrets import mailbox, newest_report, readable, sealed_counters, star
 
 from pbem.core import GameRng
 from pbem.games import find_game
-from pbem.mail.mailclient import ReceivedMail
+from pbem.sandbox.mailclient import ReceivedMail
 
 NAME = "meanies-1"
 SEED = 12

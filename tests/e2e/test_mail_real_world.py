@@ -23,7 +23,7 @@ import pytest
 from mail_games import OPENING_ORDERS, PLAYERS, inbound_row, open_game, send_raw
 from mail_harness import GM_ADDRESS, running_service
 
-from pbem.mail.mailclient import plain_mail
+from pbem.sandbox.mailclient import plain_mail
 
 ALICE = PLAYERS["A"]
 

@@ -32,7 +32,7 @@ from pbem.games import find_game
 from pbem.games.shelloker.orders import Call, Check, Fold, Raise
 from pbem.games.shelloker.rules import legal_actions
 from pbem.games.shelloker.state import COLOURS, ShellokerState, listed
-from pbem.mail.mailclient import ReceivedMail
+from pbem.sandbox.mailclient import ReceivedMail
 
 NAME = "shell-1"
 SEED = 22

@@ -9,7 +9,7 @@ from pathlib import Path
 from mail_harness import GM_ADDRESS, running_service
 
 from pbem.mail.daemon import DaemonOptions
-from pbem.mail.mailclient import plain_mail
+from pbem.sandbox.mailclient import plain_mail
 
 
 def test_create_join_start_and_reply_with_orders(tmp_path: Path) -> None:

@@ -15,7 +15,7 @@ from typing import Any, TypeVar
 import pytest
 from aiosmtpd.smtp import SMTP
 
-from pbem.mail.embedded import EmbeddedMailServers
+from pbem.sandbox.embedded import EmbeddedMailServers
 
 T = TypeVar("T")
 

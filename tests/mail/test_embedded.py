@@ -10,7 +10,7 @@ import aiosmtplib
 import pytest
 
 from pbem.mail.config import ImapUrl, SmtpUrl
-from pbem.mail.embedded import EmbeddedMailServers, NotRunning
+from pbem.sandbox.embedded import EmbeddedMailServers, NotRunning
 from pbem.mail.intake import parse_fetch
 
 

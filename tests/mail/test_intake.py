@@ -12,7 +12,7 @@ import aiosmtplib
 import pytest
 
 from pbem.mail.config import ImapUrl
-from pbem.mail.embedded import EmbeddedMailServers
+from pbem.sandbox.embedded import EmbeddedMailServers
 from pbem.mail.intake import MailIntake, _ImapSession, parse_fetch
 
 GM = "gm@example.org"

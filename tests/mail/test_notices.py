@@ -9,20 +9,20 @@ from pbem.mail.notices import MailNotifier
 from pbem.mail.tokens import ReplyTokens
 from pbem.store import Database
 from pbem.store.tables import OutboundMessageRow
-from pbem.turns import TurnRunner
+from pbem.service.api import GameService
 
 
 def test_a_stored_address_no_mail_can_reach_is_skipped_and_the_turn_still_resolves(
         tiny_game: str, db: Database) -> None:
-    runner = TurnRunner(db)
+    runner = GameService(db)
     notifier = MailNotifier(address="gm@pbem.test", tokens=ReplyTokens(b"k" * 16), clock=utcnow)
     runner.on_resolved.append(notifier.on_resolved)
     runner.create_game("tiny", "t1", seats={"1": "a@example.org", "2": "b@example.org"}, seed=3,
                        gm_address="boss@example.org")
-    with db.session() as session:  # an address stored before addresses were checked
-        seat = runner.load_seat(session, runner.load_game(session, "t1"), "1")
+    with runner.unit() as unit:  # an address stored before addresses were checked
+        seat = unit.seat(unit.game("t1"), "1")
         seat.address = "alice"
-        session.add(seat)
+        unit.add(seat)
     runner.resolve("t1")
     assert runner.info("t1").row.turn == 2
     with db.session() as session:

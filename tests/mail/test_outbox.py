@@ -13,7 +13,7 @@ import pytest
 from aiosmtpd.smtp import SMTP, Envelope, Session
 
 from pbem.mail.config import SmtpUrl
-from pbem.mail.embedded import EmbeddedMailServers
+from pbem.sandbox.embedded import EmbeddedMailServers
 from pbem.mail.outbox import MailSender, OutgoingMail
 
 Until = Callable[..., Awaitable[None]]

@@ -15,7 +15,7 @@ from pbem.mail.notices import MailNotifier
 from pbem.mail.tokens import ReplyTokens
 from pbem.store import Database
 from pbem.store.tables import OutboundMessageRow
-from pbem.turns import TurnRunner
+from pbem.service.api import GameService
 from png_check import decode_png
 
 SEATS = {"A": "alice@example.org", "B": "bob@example.org", "C": "carol@example.org", "D": "dave@example.org"}
@@ -34,7 +34,7 @@ def reports(db: Database) -> dict[str, EmailMessage]:
 
 def test_every_report_shows_its_readers_picture_inline_and_keeps_the_ascii_board(db: Database) -> None:
     tokens = ReplyTokens(b"k" * 16)
-    runner = TurnRunner(db)
+    runner = GameService(db)
     notifier = MailNotifier(address="gm@pbem.test", tokens=tokens, clock=utcnow, web_url="http://127.0.0.1:8080")
     runner.on_resolved.append(notifier.on_resolved)
     runner.create_game("turkey-chase", "tc-1", seats=SEATS, seed=3, gm_address="boss@example.org")

@@ -12,7 +12,7 @@ from datetime import date
 from pbem.mail.daemon import reply_tokens
 from pbem.mail.tokens import ReplyTokens
 from pbem.store import Database
-from pbem.turns import TurnRunner
+from pbem.service.api import GameService
 from pbem.web.app import WebServer, make_app
 
 TC_SEATS = {"A": "alice@example.org", "B": "bob@example.org", "C": "carol@example.org", "D": "dave@example.org"}
@@ -24,7 +24,7 @@ class Site:
     """A running archive: its base URL, the runner over its database and the link signer."""
 
     url: str
-    runner: TurnRunner
+    runner: GameService
     tokens: ReplyTokens
 
     def link(self, game: str, seat: str, *, issued: date | None = None, version: int = 1) -> str:
@@ -32,7 +32,7 @@ class Site:
         return f"{self.url}/seat/{self.tokens.link_token(game, seat, version, issued or date.today())}"
 
 
-def play_turns(runner: TurnRunner, game: str, turns: int) -> None:
+def play_turns(runner: GameService, game: str, turns: int) -> None:
     """Resolve ``turns`` turns of ``game`` with the NMR defaults (or until it ends)."""
     for _ in range(turns):
         if runner.info(game).outcome is not None:
@@ -43,7 +43,7 @@ def play_turns(runner: TurnRunner, game: str, turns: int) -> None:
 def serve_site(db: Database) -> Iterator[Site]:
     """Serve a web archive serving: tc-1 (turkey chase, 3 turns), tp-1 (three pyramids, 4 turns), f-1 (forming),
     tp-end (three pyramids played to its end)."""
-    runner = TurnRunner(db)
+    runner = GameService(db)
     runner.create_game("turkey-chase", "tc-1", seats=TC_SEATS, seed=5)
     play_turns(runner, "tc-1", 3)
     runner.create_game("three-pyramids", "tp-1", seats=TP_SEATS, seed=7)

@@ -26,7 +26,7 @@ from pbem.mail.notices import MailNotifier
 from pbem.mail.tokens import ReplyTokens
 from pbem.store import Database
 from pbem.store.tables import OutboundMessageRow
-from pbem.turns import TurnRunner
+from pbem.service.api import GameService
 
 pytestmark = pytest.mark.browser
 
@@ -122,7 +122,7 @@ def test_a_long_game_steps_from_page_to_page_in_a_browser(site: Site, tmp_path: 
 
 def test_a_private_seat_page_with_a_valid_link_in_a_browser(site: Site, tmp_path: Path) -> None:
     info = site.runner.info("tp-1")
-    hand = info.game.view(info.state, "2")["hand"]["text"]
+    hand = info.rules.view(info.state, "2")["hand"]["text"]
 
     async def scenario(browser: Browser) -> None:
         assert await browser.open(site.link("tp-1", "2")) == 200
@@ -155,7 +155,7 @@ def test_a_private_seat_page_with_a_bad_link_in_a_browser_is_404_with_no_data(
 
 def test_a_reports_html_part_shows_its_inline_picture_in_a_browser(db: Database, tmp_path: Path) -> None:
     require_chromium()
-    runner = TurnRunner(db)
+    runner = GameService(db)
     notifier = MailNotifier(address="gm@pbem.test", tokens=ReplyTokens(b"k" * 16), clock=utcnow)
     runner.on_resolved.append(notifier.on_resolved)
     runner.create_game("turkey-chase", "tc-1", seats=TC_SEATS, seed=3)

@@ -15,13 +15,13 @@ from web_site import TC_SEATS
 
 from pbem.mail.serve import serve
 from pbem.store import open_database
-from pbem.turns import TurnRunner
+from pbem.service.api import GameService
 
 
 def make_game(db_path: Path) -> None:
     db = open_database(str(db_path))
     try:
-        TurnRunner(db).create_game("turkey-chase", "tc-1", seats=TC_SEATS, seed=5)
+        GameService(db).create_game("turkey-chase", "tc-1", seats=TC_SEATS, seed=5)
     finally:
         db.close()
 

@@ -57,9 +57,9 @@ def test_a_private_link_opens_the_seats_own_view_and_nobody_elses(site: Site) ->
     status, _, page = get(site.link("tp-1", "1"))
     assert status == 200 and "private page of seat 1" in page
     info = site.runner.info("tp-1")
-    hand_1 = info.game.view(info.state, "1")["hand"]["text"]
+    hand_1 = info.rules.view(info.state, "1")["hand"]["text"]
     assert hand_1 in page  # the seat's own hand, in its reports
-    other = info.game.view(info.state, "2")["hand"]["text"]
+    other = info.rules.view(info.state, "2")["hand"]["text"]
     if other != hand_1:
         assert other not in page
     token = site.link("tp-1", "1").rsplit("/", 1)[1]

@@ -8,7 +8,7 @@ from game_views import report_input
 
 from pbem.games.days_work.drawing import draw
 from pbem.reports import render_report
-from pbem.turns import TurnRunner
+from pbem.service.api import GameService
 
 
 def _position():  # type: ignore[no-untyped-def]
@@ -52,7 +52,7 @@ def test_the_picture_shows_discs_and_buildings_in_the_players_colours() -> None:
     assert svg.count('fill="#f8f8f8"') >= 3  # white's disc, hut and temple cube
 
 
-def test_a_tie_is_reported_as_a_draw_by_the_runner(runner: TurnRunner) -> None:
+def test_a_tie_is_reported_as_a_draw_by_the_runner(runner: GameService) -> None:
     """[R] "In case of a tie, the game is a draw": Outcome.draw; reports say "Draw", the JSON of
     pbem show --json has no winners and the outcome "draw"."""
     runner.create_game("all-in-a-days-work", "d1", seats={"1": "a@example.org", "2": "b@example.org"}, seed=3,

@@ -13,12 +13,12 @@ import pytest
 
 from pbem.core import GameError, GameRng
 from pbem.games import find_game
-from pbem.turns import TurnRunner
+from pbem.service.api import GameService
 
 PBEM = Path(sys.executable).with_name("pbem")
 
 
-def test_a_solo_quest_runs_through_the_runner_to_a_cooperative_defeat(runner: TurnRunner) -> None:
+def test_a_solo_quest_runs_through_the_runner_to_a_cooperative_defeat(runner: GameService) -> None:
     runner.create_game("epic-quest", "eq", seats={"1": "solo@example.org"}, seed=5,
                        options={"turn_hours": "0", "max_rounds": "2"})
     info = runner.info("eq")
@@ -43,7 +43,7 @@ def test_a_solo_quest_runs_through_the_runner_to_a_cooperative_defeat(runner: Tu
     assert runner.replay("eq").is_identical
 
 
-def test_a_bad_map_is_refused_when_the_game_is_created(runner: TurnRunner) -> None:
+def test_a_bad_map_is_refused_when_the_game_is_created(runner: GameService) -> None:
     with pytest.raises(GameError, match=r"option map=ffeff/f\.f\.f/gb\.\.y: the green portal a3 touches the blue"):
         runner.create_game("epic-quest", "eq", seats={"1": "solo@example.org"}, options={"map": "FFEFF/F.F.F/GB..Y"})
     assert runner.games() == []

@@ -16,7 +16,7 @@ from pbem.core import GameRng
 from pbem.games.festival_of_statues.drawing import draw
 from pbem.games.festival_of_statues.orders import Move
 from pbem.reports import render_report
-from pbem.turns import TurnRunner
+from pbem.service.api import GameService
 
 PICTURE = """
 . . . . . .
@@ -65,7 +65,7 @@ def test_the_picture_shades_the_die_line_and_rings_the_readers_statues() -> None
     assert svg.count('stroke-width="2"') == 4  # seat 2's four statues are ringed
 
 
-def test_a_draw_is_reported_as_a_draw_by_the_runner(runner: TurnRunner) -> None:
+def test_a_draw_is_reported_as_a_draw_by_the_runner(runner: GameService) -> None:
     """X1 and X7: the round cap ends the game with Outcome.draw; reports say "Draw", the JSON has
     no winners and the outcome "draw"."""
     runner.create_game("festival-of-statues", "f1", seats={"1": "a@example.org", "2": "b@example.org"}, seed=3,

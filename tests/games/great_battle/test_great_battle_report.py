@@ -8,7 +8,7 @@ from great_battle_builders import GAME, battle
 
 from pbem.games.great_battle.drawing import draw
 from pbem.reports import render_report
-from pbem.turns import TurnRunner
+from pbem.service.api import GameService
 
 
 def _position():  # type: ignore[no-untyped-def]
@@ -45,7 +45,7 @@ def test_the_picture_names_every_hex_and_rings_the_readers_units() -> None:
     assert svg.count('stroke-width="2"') == 2  # seat 2's two units are ringed
 
 
-def test_a_double_wipe_out_is_reported_as_a_draw_by_the_runner(runner: TurnRunner) -> None:
+def test_a_double_wipe_out_is_reported_as_a_draw_by_the_runner(runner: GameService) -> None:
     """[R] both generals lose their last units at once: a draw; reports say "Draw", the JSON of
     pbem show --json has no winners and the outcome "draw"."""
     runner.create_game("great-battle", "b1", seats={"1": "a@example.org", "2": "b@example.org"}, seed=3,

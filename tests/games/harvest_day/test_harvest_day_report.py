@@ -9,7 +9,7 @@ from harvest_builders import GAME, island
 from pbem.core import GameRng
 from pbem.games.harvest_day.drawing import draw
 from pbem.reports import render_report
-from pbem.turns import TurnRunner
+from pbem.service.api import GameService
 
 
 def test_the_board_is_a_table_of_territories_workers_and_control() -> None:
@@ -33,7 +33,7 @@ def test_the_picture_has_six_territories_and_the_ring_path_on_side_b() -> None:
     assert ring.count("<line") == line.count("<line") + 3
 
 
-def test_a_stored_reveal_reaches_no_other_seat_before_the_phase_resolves(runner: TurnRunner) -> None:
+def test_a_stored_reveal_reaches_no_other_seat_before_the_phase_resolves(runner: GameService) -> None:
     """Plan 4.5: "The reveal is hidden until the phase resolves": the game keeps no secret in its
     state (hidden_variant is the identity), and the service holds the sealed order."""
     runner.create_game("harvest-day", "hd", seats={"1": "a@example.org", "2": "b@example.org"}, seed=3,

@@ -10,11 +10,12 @@ from datetime import UTC, datetime
 from sqlmodel import Session
 
 from pbem.core import GameRng
-from pbem.deadlines import TurnClock
+from pbem.service.deadlines import TurnClock
 from pbem.games import find_game
 from pbem.store import Database
 from pbem.store.tables import SeatRow
-from pbem.turns import GameInfo, TurnRunner
+from pbem.service.api import GameService
+from pbem.service.snapshot import GameInfo
 
 GAME = find_game("honest-trade")
 NOW = datetime(2026, 11, 1, 12, 0, tzinfo=UTC)
@@ -33,13 +34,13 @@ class QuietNotifier:
         """Send nothing."""
 
 
-def _submit(runner: TurnRunner, seat: str, text: str) -> None:
+def _submit(runner: GameService, seat: str, text: str) -> None:
     result = runner.submit("g", seat, text)
     assert result.is_clean and not result.general, result.render()
 
 
 def test_windows_close_when_all_answered_or_by_the_gm_and_silence_passes(db: Database) -> None:
-    runner = TurnRunner(db, clock=lambda: NOW)
+    runner = GameService(db, clock=lambda: NOW)
     clock = TurnClock(runner, QuietNotifier())
     runner.create_game("honest-trade", "g", seats={s: f"p{s}@example.org" for s in "123"}, seed=5,
                        options={"turn_hours": "0", "window_hours": "6"})
@@ -93,7 +94,7 @@ def test_windows_close_when_all_answered_or_by_the_gm_and_silence_passes(db: Dat
 
 
 def test_a_report_tells_a_seat_its_own_secret_colour_and_no_other(db: Database) -> None:
-    runner = TurnRunner(db, clock=lambda: NOW)
+    runner = GameService(db, clock=lambda: NOW)
     runner.create_game("honest-trade", "g", seats={s: f"p{s}@example.org" for s in "1234"}, seed=8,
                        options={"turn_hours": "0"})
     secrets = runner.info("g").state.secrets

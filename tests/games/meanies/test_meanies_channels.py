@@ -20,7 +20,7 @@ from meanies_builders import GAME
 from pbem.core import GameError, GameRng
 from pbem.mail.daemon import reply_tokens
 from pbem.store import open_database
-from pbem.turns import TurnRunner
+from pbem.service.api import GameService
 from pbem.web.archive import Archive
 
 KIND = "meanies-in-our-midst"
@@ -35,7 +35,7 @@ ORDER = re.compile(rf"\b(?:KEEP|GIVE)\s+{_C}\s+{_C}", re.IGNORECASE)
 GIFT = re.compile(rf"seat \d+[^.\n]*\b(?:gives?|gave|keeps?|kept)\b[^.\n]*\b{_C}", re.IGNORECASE)
 
 
-def _play(runner: TurnRunner) -> None:
+def _play(runner: GameService) -> None:
     runner.create_game(KIND, NAME, seats={s: f"p{s}@example.org" for s in SEATS}, seed=SEED,
                        options={"turn_hours": "0"})
     robots = GameRng(SEED + 1)
@@ -50,7 +50,7 @@ def _play(runner: TurnRunner) -> None:
     pytest.fail("the game did not end in 20 steps")
 
 
-def _hands(runner: TurnRunner) -> dict[str, set[str]]:
+def _hands(runner: GameService) -> dict[str, set[str]]:
     """Every hand each seat drew, as the text of its own draw events."""
     hands: dict[str, set[str]] = defaultdict(set)
     for record in runner.history(NAME):
@@ -68,7 +68,7 @@ def _pbem(db: Path, *args: str) -> str:
     return done.stdout
 
 
-def _archive(runner: TurnRunner, reader: str | None) -> str:
+def _archive(runner: GameService, reader: str | None) -> str:
     archive = Archive(runner, reply_tokens(runner.db), clock=lambda: datetime.now(UTC))
     info = archive.info(NAME)
     window = archive.window(info, None)
@@ -82,7 +82,7 @@ def test_no_channel_shows_another_seats_cubes_or_who_gave_which(tmp_path: Path) 
     db_path = tmp_path / "pbem.db"
     db = open_database(str(db_path))
     try:
-        runner = TurnRunner(db)
+        runner = GameService(db)
         _play(runner)
         hands = _hands(runner)
         assert hands and set(hands) <= set(SEATS)
@@ -119,7 +119,7 @@ def test_the_seed_of_a_finished_game_stays_secret(tmp_path: Path) -> None:
     """The seed recomputes every sealed mission draw, so this game never reveals it (HELP)."""
     db = open_database(str(tmp_path / "pbem.db"))
     try:
-        runner = TurnRunner(db)
+        runner = GameService(db)
         _play(runner)
         secret = runner.info(NAME).row.secret
         assert secret and secret not in runner.report_text(NAME, None)

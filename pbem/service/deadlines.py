@@ -1,12 +1,12 @@
 """The turn clock: what happens to running games as time passes.
 
-Each :meth:`TurnClock.tick` looks at every active game and, in one
-transaction per game and action: resolves it early when every owing seat has
-sent orders (unless the GM asked for deadline-only resolution), resolves it
-at its deadline with NMR defaults, pauses it after 3 deadlines in a row with
-every seat NMR, reminds seats without orders before the deadline, and tells
-the GM about a seat still silent a grace period after a missed deadline.
-Messages go through a :class:`Notifier` inside the same transaction.
+Each :meth:`TurnClock.tick` looks at every active game and, in one unit of
+work per game and action: resolves it early when every owing seat has sent
+orders (unless the GM asked for deadline-only resolution), resolves it at its
+deadline with NMR defaults, pauses it after 3 deadlines in a row with every
+seat NMR, reminds seats without orders before the deadline, and tells the GM
+about a seat still silent a grace period after a missed deadline. Messages go
+through a :class:`Notifier` inside the same unit.
 """
 
 from __future__ import annotations
@@ -17,14 +17,17 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Protocol
 
-from sqlalchemy import func
-from sqlmodel import Session, select
+from sqlmodel import select
 
 from pbem.clock import format_utc
 from pbem.core import GameError
+from pbem.service import control, due, owing, queries, resolution
+from pbem.service.api import GameService
+from pbem.service.resolution import ResolvedTurns
+from pbem.service.snapshot import GameInfo
+from pbem.service.unit import Unit
 from pbem.store import is_transient_error
-from pbem.store.tables import GameRow, SeatRow, SubmissionRow
-from pbem.turns import GameInfo, Resolution, TurnRunner
+from pbem.store.tables import GameRow, GameStatus, SeatRow
 
 _log = logging.getLogger(__name__)
 
@@ -32,17 +35,17 @@ NMR_PAUSE_STREAK = 3
 
 
 class Notifier(Protocol):
-    """Where the clock's messages go (the mail layer queues them in the same transaction)."""
+    """Where the clock's messages go (the mail side queues them in the same unit of work)."""
 
-    def remind(self, session: Session, info: GameInfo, seats: Sequence[SeatRow]) -> None:
+    def remind(self, unit: Unit, info: GameInfo, seats: Sequence[SeatRow]) -> None:
         """Remind ``seats`` that their orders for the current turn are missing."""
         ...
 
-    def tell_gm(self, session: Session, info: GameInfo, text: str) -> None:
+    def tell_gm(self, unit: Unit, info: GameInfo, text: str) -> None:
         """Send the game's GM a notice."""
         ...
 
-    def tell_players(self, session: Session, info: GameInfo, text: str) -> None:
+    def tell_players(self, unit: Unit, info: GameInfo, text: str) -> None:
         """Send every seat of the game a notice."""
         ...
 
@@ -51,7 +54,7 @@ class Notifier(Protocol):
 class TickResult:
     """What one tick did."""
 
-    resolutions: list[Resolution]
+    resolutions: list[ResolvedTurns]
     reminders: int
     paused: list[str]
     absences: int = 0  # seats reported to their GM as absent
@@ -60,8 +63,8 @@ class TickResult:
 class TurnClock:
     """Drives deadlines, early resolution, reminders and absence reports for all games."""
 
-    def __init__(self, runner: TurnRunner, notifier: Notifier) -> None:
-        self.runner = runner
+    def __init__(self, service: GameService, notifier: Notifier) -> None:
+        self.service = service
         self.notifier = notifier
         self._phase_seats: dict[int, tuple[int, frozenset[str]]] = {}  # game id -> (turn, seats owing orders)
         self.failing: dict[str, str] = {}
@@ -75,17 +78,16 @@ class TurnClock:
             return []
         outage = now - last_seen
         extended: list[str] = []
-        with self.runner.db.session() as session:
-            for row in session.exec(select(GameRow).where(GameRow.status == "active")):
+        with self.service.unit() as unit:
+            for row in queries.games_with_status(unit.session, GameStatus.ACTIVE):
                 if row.deadline is None or not last_seen < row.deadline <= now:
                     continue
                 row.deadline = row.deadline + outage
-                session.add(row)
-                session.flush()
-                info = self.runner.snapshot(session, row)
+                unit.add(row)
+                unit.session.flush()
                 minutes = round(outage.total_seconds() / 60)
                 self.notifier.tell_players(
-                    session, info,
+                    unit, unit.snapshot(row),
                     f"The game master was out of service for about {minutes} minute(s) and the deadline "
                     f"passed meanwhile. The deadline is extended by the outage to {format_utc(row.deadline)}.",
                 )
@@ -96,18 +98,18 @@ class TurnClock:
         """Do everything that is due at ``now``; only for the active games among ``games`` when given
         (the daemon passes the games that just got orders, so one mail does not cost a look at every
         game; such a tick looks for what orders can make due, and absences wait for the next full tick)."""
-        resolutions: list[Resolution] = []
+        resolutions: list[ResolvedTurns] = []
         reminders = 0
         paused: list[str] = []
         absences = 0
         for name in self._due_games(now, games):
             try:
                 try:
-                    resolution = self._maybe_resolve(name, now)
+                    resolved = self._maybe_resolve(name, now)
                 except GameError:
                     continue  # resolved or paused meanwhile by someone else
-                if resolution is not None:
-                    resolutions.append(resolution)
+                if resolved is not None:
+                    resolutions.append(resolved)
                     if self._maybe_pause(name):
                         paused.append(name)
                     continue
@@ -129,11 +131,11 @@ class TurnClock:
         self.failing[name] = repr(error)
         _log.error("game %s: clock work failed; the game is skipped until it works again", name, exc_info=error)
         try:
-            with self.runner.db.session() as session:
-                row = self.runner.load_game(session, name)
+            with self.service.unit() as unit:
+                row = unit.game(name)
                 if row.gm_address:
                     self.notifier.tell_gm(
-                        session, self.runner.snapshot(session, row),
+                        unit, unit.snapshot(row),
                         f"Game {name}: its deadlines cannot be computed ({error}); no deadline, reminder or "
                         "early resolution happens for it until this is fixed. Check its options (SET) or "
                         "resolve the turn with PROCESS.")
@@ -145,11 +147,12 @@ class TurnClock:
         ``now``, from light queries only: a passed deadline or reminder time, every owing seat's
         orders in for an early-resolving game (and its delay passed), or (without ``games``) a
         seat absent past its grace and not yet reported. Other games are not loaded at all."""
-        due: set[str] = set()
-        with self.runner.db.session() as session:
+        due_names: set[str] = set()
+        with self.service.unit() as unit:
+            session = unit.session
             query = select(GameRow.id, GameRow.name, GameRow.turn, GameRow.deadline, GameRow.reminder_hours,
                            GameRow.reminded_turn, GameRow.resolve_when, GameRow.early_delay_minutes
-                           ).where(GameRow.status == "active")
+                           ).where(GameRow.status == GameStatus.ACTIVE)
             if games is not None:
                 query = query.where(GameRow.name.in_(list(games)))  # type: ignore[attr-defined]
             active = session.exec(query).all()
@@ -162,39 +165,28 @@ class TurnClock:
                     if deadline is not None and (
                         now >= deadline or (reminded_turn < turn and now >= deadline - timedelta(hours=reminder_hours))
                     ):
-                        due.add(name)
+                        due_names.add(name)
                     elif when == "early":
                         early[game_id] = (turn, delay)
                 except (OverflowError, ValueError) as error:  # a value stored before options were checked
                     self._isolate(name, error)
             if early:
-                received: dict[int, dict[str, datetime]] = {}
-                for game_id, seat, last in session.exec(
-                    select(SubmissionRow.game_id, SubmissionRow.seat, func.max(SubmissionRow.received_at))
-                    .join(GameRow, GameRow.id == SubmissionRow.game_id)
-                    .where(SubmissionRow.turn == GameRow.turn, GameRow.status == "active",
-                           SubmissionRow.game_id.in_(list(early)))  # type: ignore[attr-defined]
-                    .group_by(SubmissionRow.game_id, SubmissionRow.seat)
-                ):
-                    received.setdefault(game_id, {})[seat] = last
-                for game_id, seats in received.items():
+                for game_id, received in queries.received_this_turn(session, early).items():
                     turn, delay = early[game_id]
                     try:
-                        owing = self._owing(session, game_id, turn)
-                        if owing and owing <= seats.keys():
-                            if now >= max(seats[seat] for seat in owing) + timedelta(minutes=delay):
-                                due.add(names[game_id])
+                        last = owing.all_in_since(self._owing(unit, game_id, turn), received)
+                        if last is not None and now >= last + timedelta(minutes=delay):
+                            due_names.add(names[game_id])
                     except Exception as error:
                         if is_transient_error(error):
                             raise
                         self._isolate(names[game_id], error)
             if games is not None:  # READY from every owing seat makes a deadline-only game due at once
                 for game_id, name, *_rest in active:
-                    if name not in due and game_id not in early:
+                    if name not in due_names and game_id not in early:
                         row = session.get(GameRow, game_id)
-                        phase = self.runner.snapshot(session, row).phase if row is not None else None
-                        if row is not None and phase is not None and self.runner.all_ready(session, row, phase):
-                            due.add(name)
+                        if row is not None and owing.all_ready(unit, unit.snapshot(row)):
+                            due_names.add(name)
             if games is None:  # new orders cannot make an absence due: those wait for the full tick
                 absent = session.exec(
                     select(SeatRow.game_id, SeatRow.absent_since, GameRow.grace_hours)
@@ -205,113 +197,82 @@ class TurnClock:
                 for game_id, since, grace in absent:
                     try:
                         if game_id in names and now >= since + timedelta(hours=grace):
-                            due.add(names[game_id])
+                            due_names.add(names[game_id])
                     except (OverflowError, ValueError) as error:
                         self._isolate(names[game_id], error)
-        return sorted(due)
+        return sorted(due_names)
 
-    def _owing(self, session: Session, game_id: int, turn: int) -> frozenset[str]:
+    def _owing(self, unit: Unit, game_id: int, turn: int) -> frozenset[str]:
         """The seats that owe orders for ``turn`` of a game, remembered per game until its turn
         changes: a game's state, and so its phase, changes only when a turn is resolved."""
         known = self._phase_seats.get(game_id)
         if known is not None and known[0] == turn:
             return known[1]
-        row = session.get(GameRow, game_id)
+        row = unit.session.get(GameRow, game_id)
         assert row is not None
-        phase = self.runner.snapshot(session, row).phase
-        seats = frozenset(phase.seats) if phase is not None and row.turn == turn else frozenset()
+        seats = frozenset(owing.owing_seats(unit.snapshot(row))) if row.turn == turn else frozenset()
         self._phase_seats[game_id] = (row.turn, seats)
         return seats
 
-    def _maybe_resolve(self, name: str, now: datetime) -> Resolution | None:
-        with self.runner.db.session() as session:
-            row = self.runner.load_game(session, name)
-            info = self.runner.snapshot(session, row)
-            if info.phase is None:
-                return None
-            turn = row.turn
-            if row.deadline is not None and now >= row.deadline:
-                reason = "deadline"
-            elif row.resolve_when == "early" and self._all_in_since(session, row, info) is not None:
-                last = self._all_in_since(session, row, info)
-                assert last is not None
-                if now < last + timedelta(minutes=row.early_delay_minutes):
-                    return None
-                reason = "all-in"
-            elif self.runner.all_ready(session, row, info.phase):
-                reason = "all-ready"
-            else:
-                return None
-        return self.runner.resolve(name, reason=reason, expected_turn=turn)
-
-    @staticmethod
-    def _all_in_since(session: Session, row: GameRow, info: GameInfo) -> datetime | None:
-        assert info.phase is not None
-        latest: datetime | None = None
-        for seat in info.phase.seats:
-            received = session.exec(
-                select(func.max(SubmissionRow.received_at)).where(
-                    SubmissionRow.game_id == row.id, SubmissionRow.seat == seat, SubmissionRow.turn == row.turn
-                )
-            ).one()
-            if received is None:
-                return None
-            latest = received if latest is None or received > latest else latest
-        return latest
+    def _maybe_resolve(self, name: str, now: datetime) -> ResolvedTurns | None:
+        with self.service.unit() as unit:
+            info = unit.info(name)
+            reason = due.due_reason(unit, info, now)
+            turn = info.row.turn
+        if reason is None:
+            return None
+        with self.service.unit() as unit:
+            return resolution.resolve(unit, name, reason=reason, expected_turn=turn)
 
     def _maybe_pause(self, name: str) -> bool:
-        with self.runner.db.session() as session:
-            row = self.runner.load_game(session, name)
-            if row.status != "active" or row.nmr_streak < NMR_PAUSE_STREAK:
+        with self.service.unit() as unit:
+            row = unit.game(name)
+            if row.status != GameStatus.ACTIVE or row.nmr_streak < NMR_PAUSE_STREAK:
                 return False
-            row.status, row.paused_at = "paused", self.runner.clock()
-            session.add(row)
-            session.flush()
+            control.pause(unit, name)
+            unit.session.flush()
             self.notifier.tell_gm(
-                session, self.runner.snapshot(session, row),
+                unit, unit.snapshot(row),
                 f"Game {name} is paused: {row.nmr_streak} deadlines in a row passed with no orders from any seat. "
                 "Send RESUME to go on, or END to stop it.",
             )
             return True
 
     def _maybe_remind(self, name: str, now: datetime) -> int:
-        with self.runner.db.session() as session:
-            row = self.runner.load_game(session, name)
+        with self.service.unit() as unit:
+            row = unit.game(name)
             if row.deadline is None or row.reminded_turn >= row.turn:
                 return 0
             if now < row.deadline - timedelta(hours=row.reminder_hours):
                 return 0
-            info = self.runner.snapshot(session, row)
+            info = unit.snapshot(row)
             if info.phase is None:
                 return 0
-            missing = [
-                seat for seat in info.seats
-                if seat.name in info.phase.seats and seat.address
-                and self.runner.current_submission(session, row, seat.name) is None
-            ]
+            missing = set(owing.missing_seats(unit, info))
+            silent = [seat for seat in info.seats if seat.name in missing and seat.address]
             row.reminded_turn = row.turn
-            session.add(row)
-            if missing:
-                self.notifier.remind(session, info, missing)
-            return len(missing)
+            unit.add(row)
+            if silent:
+                self.notifier.remind(unit, info, silent)
+            return len(silent)
 
     def _report_absent(self, name: str, now: datetime) -> int:
-        with self.runner.db.session() as session:
-            row = self.runner.load_game(session, name)
+        with self.service.unit() as unit:
+            row = unit.game(name)
             grace = timedelta(hours=row.grace_hours)
             absent = [
-                seat for seat in self.runner.load_seats(session, row)
+                seat for seat in unit.seats(row)
                 if seat.absent_since is not None and not seat.absence_reported and now >= seat.absent_since + grace
             ]
             if not absent:
                 return 0
             for seat in absent:
                 seat.absence_reported = True
-                session.add(seat)
-            session.flush()
+                unit.add(seat)
+            unit.session.flush()
             names = ", ".join(f"{s.name} ({s.address})" for s in absent)
             self.notifier.tell_gm(
-                session, self.runner.snapshot(session, row),
+                unit, unit.snapshot(row),
                 f"Game {name}: seat(s) {names} sent no orders since a deadline more than "
                 f"{row.grace_hours:g} hours ago. Consider REPLACE <seat> <address>.",
             )

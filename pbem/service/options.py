@@ -14,10 +14,10 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from pbem.core import GameError
+from pbem.core import InvalidInput
 
 
-class BadOption(GameError, ValueError):
+class BadOption(InvalidInput):
     """An option value outside its documented range, or not of its type; the message quotes it."""
 
 

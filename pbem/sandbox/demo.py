@@ -1,7 +1,10 @@
-"""``pbem demo``: robots play a whole game with the game master by real email.
+"""``pbem demo``: robots play a whole game, offline or with the game master by real email.
 
-One process starts the embedded IMAP and SMTP servers on 127.0.0.1, the
-mail daemon on the given database, a robot game master and four robot
+Offline (``pbem demo --offline``), each robot's orders go through the same
+call as ``pbem orders`` and a line per turn is printed.
+
+By mail, one process starts the embedded IMAP and SMTP servers on 127.0.0.1,
+the mail daemon on the given database, a robot game master and four robot
 players. The GM creates a Turkey Chase game by mail, the players join and
 answer every turn report with orders (SMTP in, replies read back over IMAP).
 Robot B makes a mistake now and then and corrects it after the check reply;
@@ -24,14 +27,80 @@ from pathlib import Path
 from typing import TextIO
 
 from pbem.core import GameRng
-from pbem.demo import robot_orders
+from pbem.games import find_game
 from pbem.mail.config import ImapUrl, SmtpUrl
 from pbem.mail.daemon import DaemonOptions, MailDaemon
-from pbem.mail.embedded import EmbeddedMailServers
-from pbem.mail.mailclient import ReceivedMail
-from pbem.mail.robots import MailRobot, RobotGm, RobotPlayer, is_report, subject_is
+from pbem.sandbox.embedded import EmbeddedMailServers
+from pbem.sandbox.mailclient import ReceivedMail
+from pbem.sandbox.robots import MailRobot, RobotGm, RobotPlayer, is_report, subject_is
+from pbem.service.api import GameService
+from pbem.service.creation import GAME_NAME
+from pbem.service.owing import owing_seats
 from pbem.store import open_database
-from pbem.turns import TurnRunner
+
+MAX_DEMO_TURNS = 2_000
+"""Most turns the offline demo plays before it gives up on an end."""
+
+
+def robot_orders(service: GameService, game_name: str, seat: str, rng: GameRng) -> str:
+    """Return the order text a robot sends for ``seat``: a random legal submission."""
+    info = service.info(game_name)
+    orders = info.rules.sample_orders(info.state, seat, rng)
+    return "\n".join(str(order) for order in orders) + "\n"
+
+
+def free_name(service: GameService, name: Callable[[int], str]) -> str:
+    """Return ``name(n)`` for the first number n from 1 on that names no game yet."""
+    taken = {row.name.lower() for row in service.games()}
+    number = 1
+    while name(number).lower() in taken:
+        number += 1
+    return name(number)
+
+
+def run_offline_demo(service: GameService, *, kind: str, seed: int, out: TextIO) -> int:
+    """Create a game of ``kind`` with robot seats and play it to the end; return 0 when it ended.
+
+    Each robot's orders go through :meth:`GameService.submit` (what ``pbem
+    orders`` calls); a line per turn and the final public report are printed.
+    """
+    rules = find_game(kind)
+    seats = rules.seat_names(rules.max_players)
+    name = free_name(service, lambda number: _demo_name(rules.name, number))
+    service.create_game(
+        rules.name, name, seats={s: f"robot-{s.lower()}@demo.invalid" for s in seats}, seed=seed,
+        options={"turn_hours": "0"},
+    )
+    robots = GameRng(seed)
+    for _ in range(MAX_DEMO_TURNS):
+        info = service.info(name)
+        if info.outcome is not None:
+            break
+        for seat in owing_seats(info):
+            result = service.submit(name, seat, robot_orders(service, name, seat, robots))
+            if not result.is_clean:
+                out.write(result.render())
+        resolved = service.resolve(name, reason="gm")
+        scores = service.state_json(name)["scores"]
+        for turn in resolved.turns:
+            out.write(f"turn {turn.record.turn:>3} resolved; scores: "
+                      + ", ".join(f"{s}={v}" for s, v in scores.items()) + "\n")
+    else:
+        out.write(f"the demo stopped after {MAX_DEMO_TURNS} turns without an end\n")
+        return 1
+    history = service.history(name)
+    last = history[-1].turn if history else 0
+    out.write(f"\nThe game ended with turn {last}. The final position:\n\n" + service.report_text(name, None))
+    return 0
+
+
+def _demo_name(kind: str, number: int) -> str:
+    """``demo-KIND-N``, or ``demo-K-N`` from the kind's initials where that would be too long for a game name."""
+    name = f"demo-{kind}-{number}"
+    if GAME_NAME.fullmatch(name):
+        return name
+    return f"demo-{''.join(word[:1] for word in kind.split('-'))}-{number}"
+
 
 KIND = "turkey-chase"
 GM_SERVICE = "gm@pbem.localhost"
@@ -105,7 +174,7 @@ async def _run(db_path: str, seed: int, out: TextIO) -> int:
                 for each in robots:
                     await servers.add_user(each.address)
                     await stack.enter_async_context(each)
-                code = await _play(daemon.runner, clock, gm, players, seed=seed, out=out, settle=daemon.caught_up)
+                code = await _play(daemon.service, clock, gm, players, seed=seed, out=out, settle=daemon.caught_up)
         except (TimeoutError, RuntimeError) as error:
             out.write(f"The demo stopped: {error}\n")
             code = 1
@@ -117,9 +186,9 @@ async def _run(db_path: str, seed: int, out: TextIO) -> int:
     return code
 
 
-async def _play(runner: TurnRunner, clock: DemoClock, gm: RobotGm, players: Sequence[RobotPlayer], *,
+async def _play(service: GameService, clock: DemoClock, gm: RobotGm, players: Sequence[RobotPlayer], *,
                 seed: int, out: TextIO, settle: Callable[[], Awaitable[None]]) -> int:
-    name = _free_name(runner)
+    name = free_name(service, lambda n: f"mail-demo-{n}")
     await gm.create(KIND, name, f"seed={seed} nmr=feed")
     out.write(f"{gm.address} created {name} by mail (GM password {gm.password}).\n")
     for player in players:
@@ -133,19 +202,19 @@ async def _play(runner: TurnRunner, clock: DemoClock, gm: RobotGm, players: Sequ
     rng = GameRng(seed)
     for _ in range(MAX_TURNS):
         clock.advance(timedelta(hours=1))  # the robots read their mail an hour later
-        turn = runner.info(name).row.turn
-        notes = await _send_orders(runner, name, players, reports, rng, turn)
+        turn = service.info(name).row.turn
+        notes = await _send_orders(service, name, players, reports, rng, turn)
         await settle()  # a check reply can arrive just before the resolution its orders caused
-        if runner.info(name).row.turn == turn:  # not resolved at once: some orders are missing
-            await _pass_deadline(runner, clock, name, players, runner.missing_seats(name), notes)
+        if service.info(name).row.turn == turn:  # not resolved at once: some orders are missing
+            await _pass_deadline(service, clock, name, players, service.missing_seats(name), notes)
         reports = {player.seat: await player.next_report() for player in players}
         final = await gm.expect(is_report(name))
-        scores = runner.state_json(name)["scores"]
+        scores = service.state_json(name)["scores"]
         out.write(f"turn {turn:>2}: " + "; ".join(f"{seat} {notes[seat]}" for seat in sorted(notes))
                   + " -> scores " + ", ".join(f"{s}={v}" for s, v in scores.items()) + "\n")
         out.flush()
         if final.subject == f"[{name}] Final report":
-            state = runner.state_json(name)
+            state = service.state_json(name)
             winners = " and ".join(state["winners"])
             word = "winner" if len(state["winners"]) == 1 else "winners"
             result = f"{word} {winners}" if winners else {"draw": "a draw", "loss": "nobody wins"}[state["outcome"]]
@@ -156,7 +225,7 @@ async def _play(runner: TurnRunner, clock: DemoClock, gm: RobotGm, players: Sequ
     return 1
 
 
-async def _send_orders(runner: TurnRunner, name: str, players: Sequence[RobotPlayer],
+async def _send_orders(service: GameService, name: str, players: Sequence[RobotPlayer],
                        reports: dict[str, ReceivedMail], rng: GameRng, turn: int) -> dict[str, str]:
     """Each robot answers its newest report; returns a note per seat for the progress line.
 
@@ -169,7 +238,7 @@ async def _send_orders(runner: TurnRunner, name: str, players: Sequence[RobotPla
         if player.seat == SLEEPY_SEAT and turn == SLEEPY_TURN:
             notes[player.seat] = "sent nothing"
             continue
-        plans[player.seat] = robot_orders(runner, name, player.seat, rng)
+        plans[player.seat] = robot_orders(service, name, player.seat, rng)
         if not plans[player.seat].strip():
             notes[player.seat] = "had nothing to order"
             del plans[player.seat]
@@ -195,10 +264,10 @@ async def _send_orders(runner: TurnRunner, name: str, players: Sequence[RobotPla
     return notes
 
 
-async def _pass_deadline(runner: TurnRunner, clock: DemoClock, name: str, players: Sequence[RobotPlayer],
+async def _pass_deadline(service: GameService, clock: DemoClock, name: str, players: Sequence[RobotPlayer],
                          missing: Sequence[str], notes: dict[str, str]) -> None:
     """Move the clock to the reminder (the silent robots get one), then past the deadline."""
-    row = runner.info(name).row
+    row = service.info(name).row
     assert row.deadline is not None, "a demo game always has a deadline"
     deadline = row.deadline
     clock.set(deadline - timedelta(hours=row.reminder_hours) + timedelta(minutes=1))
@@ -211,14 +280,6 @@ async def _pass_deadline(runner: TurnRunner, clock: DemoClock, name: str, player
 
 def _orders(count: int) -> str:
     return f"{count} order" + ("" if count == 1 else "s")
-
-
-def _free_name(runner: TurnRunner) -> str:
-    taken = {row.name.lower() for row in runner.games()}
-    number = 1
-    while f"mail-demo-{number}" in taken:
-        number += 1
-    return f"mail-demo-{number}"
 
 
 def _write_transcripts(robots: Sequence[MailRobot], folder: Path, out: TextIO) -> None:

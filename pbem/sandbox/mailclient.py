@@ -15,7 +15,7 @@ from email.utils import make_msgid
 
 import aiosmtplib
 
-from pbem.mail.embedded import EmbeddedMailServers
+from pbem.sandbox.embedded import EmbeddedMailServers
 
 
 @dataclass(frozen=True)

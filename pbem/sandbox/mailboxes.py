@@ -1,8 +1,8 @@
 """Run the embedded IMAP and SMTP servers as a process of their own.
 
-    python -m pbem.mail.serve_mailboxes [--imap-port N] [--smtp-port M] [--password P] [--verbose]
+    python -m pbem.sandbox.mailboxes [--imap-port N] [--smtp-port M] [--password P] [--verbose]
 
-Starts :class:`~pbem.mail.embedded.EmbeddedMailServers` on 127.0.0.1 (port 0,
+Starts :class:`~pbem.sandbox.embedded.EmbeddedMailServers` on 127.0.0.1 (port 0,
 the default, picks a free port) and keeps them running until SIGTERM or
 SIGINT. When both servers listen, one JSON line goes to standard output, e.g.::
 
@@ -30,8 +30,8 @@ import sys
 from collections.abc import Sequence
 from typing import TextIO
 
-from pbem.mail.embedded import DEFAULT_PASSWORD, EmbeddedMailServers
 from pbem.mail.serve import stop_on_signals
+from pbem.sandbox.embedded import DEFAULT_PASSWORD, EmbeddedMailServers
 
 HOST = "127.0.0.1"
 
@@ -56,7 +56,7 @@ async def serve_mailboxes(
 def main(argv: Sequence[str] | None = None) -> int:
     """Parse the command line and serve; return the exit code (2 when a port is taken)."""
     parser = argparse.ArgumentParser(
-        prog="python -m pbem.mail.serve_mailboxes",
+        prog="python -m pbem.sandbox.mailboxes",
         description="Local IMAP and SMTP servers on 127.0.0.1 (mail kept in memory) until SIGTERM.",
     )
     parser.add_argument("--imap-port", type=int, default=0, help="IMAP port (default 0: a free port)")

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from pbem.clock import format_utc
 from pbem.core import Game, OrderProblem
 from pbem.games import find_game
 from pbem.orders import LineProblem, OrderLine, ParsedOrders, parser_for
@@ -29,7 +30,7 @@ class CheckResult:
     turn: int | None = None
     version: int | None = None
     received_at: datetime | None = None
-    deadline: str | None = None
+    deadline: datetime | None = None
     replaced_previous: bool = False
     standing: int | None = None
     """When nothing was stored because no line was accepted: the version of the orders that stand (0: none)."""
@@ -83,7 +84,7 @@ class CheckResult:
                 out.append("No line was accepted, so nothing was stored: you have no orders for this turn yet. "
                            "Send corrected orders before the deadline.")
         if self.deadline:
-            out.append(f"Deadline: {self.deadline}.")
+            out.append(f"Deadline: {format_utc(self.deadline)}.")
         return out
 
     def render(self) -> str:

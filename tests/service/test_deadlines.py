@@ -5,13 +5,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 
-from sqlmodel import Session
-
-from pbem.campaign import Campaign
-from pbem.deadlines import TurnClock
+from pbem.service.api import GameService
+from pbem.service.deadlines import TurnClock
+from pbem.service.snapshot import GameInfo
+from pbem.service.unit import Unit
 from pbem.store import Database
 from pbem.store.tables import SeatRow
-from pbem.turns import GameInfo, TurnRunner
 
 START = datetime(2026, 11, 1, 12, 0, tzinfo=UTC)
 
@@ -32,26 +31,26 @@ class RecordingNotifier:
         self.gm: list[str] = []
         self.players: list[str] = []
 
-    def remind(self, session: Session, info: GameInfo, seats: Sequence[SeatRow]) -> None:
+    def remind(self, unit: Unit, info: GameInfo, seats: Sequence[SeatRow]) -> None:
         self.reminded.append((info.name, [s.name for s in seats]))
 
-    def tell_gm(self, session: Session, info: GameInfo, text: str) -> None:
+    def tell_gm(self, unit: Unit, info: GameInfo, text: str) -> None:
         self.gm.append(text)
 
-    def tell_players(self, session: Session, info: GameInfo, text: str) -> None:
+    def tell_players(self, unit: Unit, info: GameInfo, text: str) -> None:
         self.players.append(text)
 
 
-def setup(db: Database, **options: str) -> tuple[TurnRunner, TurnClock, RecordingNotifier, Clock]:
+def setup(db: Database, **options: str) -> tuple[GameService, TurnClock, RecordingNotifier, Clock]:
     clock = Clock()
-    runner = TurnRunner(db, clock=clock)
+    runner = GameService(db, clock=clock)
     notifier = RecordingNotifier()
     runner.create_game("tiny", "g", seats={"1": "a@x.org", "2": "b@x.org"}, seed=2,
                        options={"turn_hours": "24", "target": "40", **options})
     return runner, TurnClock(runner, notifier), notifier, clock
 
 
-def on_move(runner: TurnRunner) -> str:
+def on_move(runner: GameService) -> str:
     phase = runner.info("g").phase
     assert phase is not None
     return phase.seats[0]
@@ -102,7 +101,7 @@ def test_three_all_nmr_deadlines_pause_the_game_and_tell_the_gm(tiny_game: str, 
         turn_clock.tick(clock.now)
     assert runner.info("g").row.status == "paused"
     assert any("paused" in text for text in notifier.gm)
-    Campaign(runner).resume("g")
+    runner.resume("g")
     assert runner.info("g").row.status == "active"
 
 

@@ -10,7 +10,7 @@ write it as an mbox file any mail program opens.
 newest report with orders, correct orders after the check reply) and
 :class:`RobotGm` what a game master does (create and start a game). The
 orders themselves come from the caller (for example
-:func:`pbem.demo.robot_orders`): robots only carry them by mail. Used by
+:func:`pbem.sandbox.demo.robot_orders`): robots only carry them by mail. Used by
 ``pbem demo`` and reusable by tests and benchmarks.
 """
 
@@ -32,9 +32,9 @@ import aiosmtplib
 
 from pbem.clock import utcnow
 from pbem.mail.config import ImapUrl, SmtpUrl
-from pbem.mail.embedded import EmbeddedMailServers
 from pbem.mail.intake import MailIntake
-from pbem.mail.mailclient import ReceivedMail, plain_mail, read_mail
+from pbem.sandbox.embedded import EmbeddedMailServers
+from pbem.sandbox.mailclient import ReceivedMail, plain_mail, read_mail
 
 __all__ = ["MailMatch", "MailRobot", "RobotGm", "RobotPlayer", "answers", "is_report", "subject_is"]
 

@@ -1,0 +1,60 @@
+"""The words of the answers the game master mails back: STATUS, VERIFY, HELP, the seed commitment."""
+
+from __future__ import annotations
+
+from pbem.clock import format_utc
+from pbem.commands import help_text
+from pbem.games import find_game
+from pbem.service.replay import ReplayResult
+from pbem.service.seeds import commitment_of
+from pbem.service.status import StatusView
+from pbem.store.tables import GameRow, GameStatus
+
+
+def status_text(view: StatusView) -> str:
+    """STATUS of a game: its kind, status and turn, the seed commitment (and the secret once
+    revealed), the open seats or the scores, and the result or whom the turn waits for."""
+    lines = [f"Game {view.name} ({view.title}), {view.status}, turn {view.turn}."]
+    if view.commitment is not None:
+        lines.append(f"Seed commitment (SHA-256 of the game name, a newline and the secret): {view.commitment}.")
+        if view.revealed_secret is not None:
+            lines.append(f"Seed revealed: {view.revealed_secret} (VERIFY {view.name} checks every draw).")
+    if view.status == GameStatus.FORMING:
+        lines.append(f"Open seats: {', '.join(view.open_seats or []) or 'none'}.")
+    else:
+        lines.append("Scores: " + ", ".join(f"{s} {v}" for s, v in (view.scores or {}).items()) + ".")
+    if view.outcome_headline is not None:
+        lines.append(f"Finished. {view.outcome_headline}.")
+    elif view.waiting_for is not None:
+        lines.append(f"Waiting for orders from: {', '.join(view.waiting_for) or 'nobody (all in)'}.")
+        if view.deadline:
+            lines.append(f"Deadline: {format_utc(view.deadline)}.")
+    return "\n".join(lines)
+
+
+def verify_text(result: ReplayResult) -> str:
+    """VERIFY of a game: the rules versions, every mismatch, and the verdict."""
+    lines = [*result.versions, *result.mismatches]
+    verdict = ("every state and draw matches" if result.is_identical
+               else f"{len(result.mismatches)} mismatch(es)")
+    lines.append(f"Verified {result.turns} turns, {result.draws_checked} draws of {result.game}: {verdict}.")
+    return "\n".join(lines)
+
+
+def help_for(kind: str | None) -> str:
+    """HELP: the command reference, or with ``kind`` that game kind's order syntax."""
+    if not kind:
+        return help_text()
+    rules = find_game(kind)
+    text = rules.help().strip("\n")
+    titled = text.lower().startswith(rules.title.lower())
+    return text if titled else f"{rules.title} ({rules.name}) orders:\n\n{text}"
+
+
+def commitment_line(row: GameRow) -> str:
+    """The line that commits the game to its dice before any is rolled (empty for a game without one)."""
+    promised = commitment_of(row)
+    if promised is None:
+        return ""
+    return (f"\nSeed commitment (SHA-256 of the game name, a newline and the secret): "
+            f"{promised}. The secret is revealed with the final report.")

@@ -1,0 +1,69 @@
+"""One mail being answered: the unit of work it runs in, the mail, the reply being written and
+what it did; and the parts of the game master every answer needs."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from pbem.mail.notices import MailNotifier
+from pbem.mail.parse import IncomingMail
+from pbem.mail.reply import Reply
+from pbem.mail.tokens import ReplyTokens
+from pbem.service.unit import Unit
+
+
+@dataclass
+class HandledMail:
+    """What handling one mail did, for logs and tests."""
+
+    status: str  # handled | ignored | failed
+    reason: str = ""
+    submitted: list[tuple[str, str]] = field(default_factory=list)  # (game, seat) whose orders were stored
+    accepted: int = 0  # order lines accepted and stored
+    by_reply_address: bool = False  # a seat signed on by its reply address, from the seat's own address
+    due: set[str] = field(default_factory=set)  # games the orders may have made due: worth a clock tick now
+    password_failed: bool = False  # a password of this mail was wrong: no further one is checked
+    created: int = 0  # games this mail created
+    held_password: bool = False  # the mail held a password (SIGNON, GM): its stored copy is redacted
+    acted: bool = False  # a seat signed on and something was done for it (orders accepted, a command)
+    sender: str = ""  # for the log line of the mail
+    game: str = ""
+    seat: str = ""
+    done: list[str] = field(default_factory=list)  # the commands carried out, as words (JOIN, orders, HELP)
+
+
+@dataclass(frozen=True)
+class Desk:
+    """The parts of the game master every answer needs: its address, the signer of reply
+    addresses, the notifier that queues mail, and the clock."""
+
+    address: str
+    tokens: ReplyTokens
+    notifier: MailNotifier
+    clock: Callable[[], datetime]
+
+
+@dataclass
+class Conversation:
+    """One mail being answered, in one unit of work: ``token_address`` is the reply address it was
+    sent to (if any), ``tag`` the game named in its subject (if any)."""
+
+    desk: Desk
+    unit: Unit
+    mail: IncomingMail
+    reply: Reply
+    handled: HandledMail
+    token_address: str | None = None
+    tag: str | None = None
+
+    @property
+    def notifier(self) -> MailNotifier:
+        """The notifier that queues mail in this conversation's unit."""
+        return self.desk.notifier
+
+    @property
+    def source(self) -> str:
+        """What submissions made by this mail record as their source."""
+        return f"mail:{self.mail.message_id}"

@@ -1,0 +1,204 @@
+"""What a GM does by mail, each by one call to the service: CREATE, and in a GM session START,
+SEAT, SET, DEADLINE, EXTEND, PAUSE, RESUME, PROCESS, REPLACE, REVEAL, END, PRESS, HELP, STATUS.
+Players hear of what concerns them."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from datetime import timedelta
+from typing import Any
+
+from pbem.clock import format_utc
+from pbem.commands import (
+    AssignSeat,
+    CreateGame,
+    EndGame,
+    Extend,
+    GmCommand,
+    GmSession,
+    Help,
+    Pause,
+    Press,
+    ProcessTurn,
+    Replace,
+    Resume,
+    Reveal,
+    SetDeadline,
+    SetOptions,
+    StartGame,
+    Status,
+)
+from pbem.core import InvalidInput, PbemError
+from pbem.games import find_game
+from pbem.mail.answers import commitment_line, help_for
+from pbem.mail.conversation import Conversation
+from pbem.mail.press import send_press
+from pbem.mail.seat_commands import show_status
+from pbem.mail.signon import check_gm
+from pbem.service import control, creation, queries, reporting, resolution, seats, seeds
+from pbem.store.tables import GameRow, GameStatus
+
+MAX_CREATIONS_PER_MAIL = 3
+MAX_CREATIONS_PER_DAY = 10
+"""Games one address may create in one mail, and in 24 hours."""
+
+
+def create(conv: Conversation, command: CreateGame) -> None:
+    """CREATE: a new forming game whose GM is the sender, then the GM commands after it."""
+    handled, sender = conv.handled, conv.mail.sender
+    if handled.created >= MAX_CREATIONS_PER_MAIL:
+        raise PbemError(f"CREATE {command.game}: at most {MAX_CREATIONS_PER_MAIL} games are created per mail")
+    since = conv.desk.clock() - timedelta(days=1)
+    if queries.games_created_since(conv.unit.session, sender, since) >= MAX_CREATIONS_PER_DAY:
+        raise PbemError(f"CREATE {command.game}: at most {MAX_CREATIONS_PER_DAY} games are created per address "
+                        "in 24 hours")
+    options = dict(command.options)
+    kind = find_game(command.kind)
+    players = _whole_number("players", options.pop("players", str(kind.max_players)), 2**31)
+    seed_text = options.pop("seed", None)
+    seed = _whole_number("seed", seed_text, 2**63) if seed_text is not None else None
+    info, password = creation.create_for_gm(conv.unit, command.kind, command.game, gm_address=sender,
+                                            players=players, options=options, seed=seed)
+    handled.created += 1
+    conv.reply.secret, conv.reply.tag_game = True, command.game
+    conv.reply.add(
+        f"Created {kind.title} game {info.name} for {players} players; you are its GM.\n"
+        f"Your GM password is {password}: start GM mails with GM {info.name} {password}.\n"
+        f"Players join with: JOIN {info.name}" + commitment_line(info.row)
+    )
+    _run_gm_commands(conv, info.row, command.commands)
+
+
+def gm_session(conv: Conversation, command: GmSession) -> None:
+    """GM <game> <password>: the GM commands after it, once the password is right."""
+    check_gm(conv, command)
+    _run_gm_commands(conv, conv.unit.game(command.game), command.commands)
+
+
+def _run_gm_commands(conv: Conversation, row: GameRow, commands: tuple[GmCommand, ...]) -> None:
+    """Carry out each GM command for the game; a refused one does not stop the others."""
+    for command in commands:
+        conv.reply.line = command.line
+        try:
+            _GM_COMMANDS[type(command)](conv, row, command)
+        except (PbemError, ValueError) as error:
+            conv.reply.refuse(command.line, error)
+
+
+def _start(conv: Conversation, row: GameRow, command: StartGame) -> None:
+    unit, name = conv.unit, row.name
+    issued = seats.issue_passwords(unit, name)
+    info = creation.start(unit, name)
+    for seat in info.seats:
+        if seat.name in issued and seat.address:
+            conv.notifier.tell_address(
+                unit, row, seat.address, "Your seat",
+                f"You play seat {seat.name} of game {name}. Your password is {issued[seat.name]}; "
+                "a plain reply to your turn report signs you on.", seat=seat, secret=True)
+    conv.notifier.send_report(unit, info, reporting.last_report(unit, name))
+    conv.reply.add(f"Game {name} started; the opening report went to every seat.")
+
+
+def _set_deadline(conv: Conversation, row: GameRow, command: SetDeadline) -> None:
+    when = control.set_deadline(conv.unit, row.name, command.when)
+    _announce(conv, row, f"The GM set the deadline of turn {row.turn} to {format_utc(when)}.")
+    conv.reply.add(f"Deadline set to {format_utc(when)}.")
+
+
+def _extend(conv: Conversation, row: GameRow, command: Extend) -> None:
+    when = control.extend(conv.unit, row.name, command.by)
+    _announce(conv, row, f"The GM extended the deadline of turn {row.turn} to {format_utc(when)}.")
+    conv.reply.add(f"Deadline extended to {format_utc(when)}.")
+
+
+def _pause(conv: Conversation, row: GameRow, command: Pause) -> None:
+    control.pause(conv.unit, row.name)
+    _announce(conv, row, f"The GM paused game {row.name}; no deadline runs until it resumes.")
+    conv.reply.add(f"Game {row.name} paused.")
+
+
+def _resume(conv: Conversation, row: GameRow, command: Resume) -> None:
+    when = control.resume(conv.unit, row.name)
+    deadline = f" The deadline is {format_utc(when)}." if when else ""
+    _announce(conv, row, f"The GM resumed game {row.name}.{deadline}")
+    conv.reply.add(f"Game {row.name} resumed.{deadline}")
+
+
+def _replace(conv: Conversation, row: GameRow, command: Replace) -> None:
+    unit, name = conv.unit, row.name
+    old = unit.seat(row, command.seat).address
+    joined = seats.replace(unit, name, command.seat, command.address.lower())
+    seat = unit.seat(row, joined.seat)
+    conv.notifier.tell_address(
+        unit, row, seat.address or command.address, "You take over a seat",
+        f"The GM gave you seat {seat.name} of game {name}. Your password is {joined.password}; "
+        "a plain reply to this mail or a turn report signs you on. Send STATUS " + name + " to see where "
+        "the game stands.", seat=seat, secret=True, asks_orders=row.status == GameStatus.ACTIVE)
+    if old and old != seat.address:
+        conv.notifier.tell_address(unit, row, old, "Seat replaced",
+                                   f"The GM gave your seat {seat.name} of game {name} to another player.")
+    conv.reply.add(f"Seat {seat.name} of {name} now belongs to {seat.address}; they were told.")
+
+
+def _assign_seat(conv: Conversation, row: GameRow, command: AssignSeat) -> None:
+    seat = seats.assign(conv.unit, row.name, command.seat, command.address)
+    conv.reply.add(f"Seat {seat.name} of {row.name} is assigned to {seat.address}; they get their password at START.")
+
+
+def _set_options(conv: Conversation, row: GameRow, command: SetOptions) -> None:
+    options = dict(command.options)
+    control.set_options(conv.unit, row.name, options)
+    conv.reply.add("Options set: " + ", ".join(f"{k}={v}" for k, v in options.items()) + ".")
+
+
+def _process(conv: Conversation, row: GameRow, command: ProcessTurn) -> None:
+    resolved = resolution.resolve(conv.unit, row.name, reason="gm")
+    turns = ", ".join(str(t.record.turn) for t in resolved.turns)
+    conv.reply.add(f"Resolved turn(s) {turns} of {row.name}; the reports went out.")
+
+
+def _reveal(conv: Conversation, row: GameRow, command: Reveal) -> None:
+    unit = conv.unit
+    seeds.reveal(unit, row.name)
+    conv.notifier.send_report(unit, unit.snapshot(row), reporting.last_report(unit, row.name))
+    conv.reply.add(f"Game {row.name} ended and its seed revealed: secret {row.secret}. "
+                   "The final report went to every seat; players can now VERIFY it.")
+
+
+def _end(conv: Conversation, row: GameRow, command: EndGame) -> None:
+    unit = conv.unit
+    control.end(unit, row.name)
+    conv.notifier.send_report(unit, unit.snapshot(row), reporting.last_report(unit, row.name))
+    conv.reply.add(f"Game {row.name} ended; the final report went to every seat.")
+
+
+def _announce(conv: Conversation, row: GameRow, text: str) -> None:
+    """Tell every player of the game (and its GM) what the GM did."""
+    conv.notifier.tell_players(conv.unit, conv.unit.snapshot(row), text)
+
+
+def _whole_number(name: str, text: str, below: int) -> int:
+    """``text`` as a whole number from 0 to ``below`` - 1; raises InvalidInput quoting it otherwise."""
+    value = text.strip()
+    if not value.isascii() or not value.isdigit() or len(value) > 20 or int(value) >= below:
+        raise InvalidInput(f"option {name}={text!r}: give a whole number from 0 to {below - 1}")
+    return int(value)
+
+
+_GM_COMMANDS: Mapping[type, Callable[[Conversation, GameRow, Any], None]] = {
+    StartGame: _start,
+    SetDeadline: _set_deadline,
+    Extend: _extend,
+    Pause: _pause,
+    Resume: _resume,
+    Replace: _replace,
+    AssignSeat: _assign_seat,
+    SetOptions: _set_options,
+    ProcessTurn: _process,
+    Reveal: _reveal,
+    EndGame: _end,
+    Press: lambda conv, row, command: send_press(conv, row, "GM", command),
+    Help: lambda conv, row, command: conv.reply.add(help_for(command.kind)),
+    Status: lambda conv, row, command: show_status(conv, command.game or row.name),
+}
+"""What each GM command does, given the GM's game."""

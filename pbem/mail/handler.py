@@ -1,0 +1,250 @@
+"""Handling one stored mail: who sent it, what it asks, and the reply.
+
+:meth:`MailHandler.handle` runs in one unit of work: the changes the mail
+makes (orders, joins, GM actions, resolutions), the reply and any other mail
+it causes are committed together with the mark that the mail was handled,
+so a crash anywhere either leaves the mail to be handled again from scratch
+or has handled it completely, never half. What a mail's commands do is the
+service's (:mod:`pbem.service`); this module reads the mail, applies the mail
+policy (what is never answered, size and rate limits) and sends the reply.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Mapping
+from datetime import datetime, timedelta
+from typing import Any
+
+from pbem.clock import format_utc
+from pbem.commands import (
+    CheckOrders,
+    CreateGame,
+    GmSession,
+    Help,
+    Join,
+    Salt,
+    Script,
+    SeatSession,
+    Status,
+    Verify,
+    ViewJson,
+    parse_script,
+)
+from pbem.core import PbemError
+from pbem.mail import gm_commands, seat_commands
+from pbem.mail.answers import help_for
+from pbem.mail.compose import compose_notice
+from pbem.mail.conversation import Conversation, Desk, HandledMail
+from pbem.mail.mailstore import DatabaseOutbox, InboundStore
+from pbem.mail.notices import FROM_NAME, MailNotifier
+from pbem.mail.parse import IncomingMail, MalformedMail, parse_mail, subject_tag
+from pbem.mail.policy import DEFAULT_MAX_SIZE, RateLimiter, is_oversized, never_answer_reason
+from pbem.mail.press import press_reply
+from pbem.mail.reply import Reply, reply_limit, send_reply
+from pbem.mail.tokens import ReplyTokens, is_token_address, press_author
+from pbem.service import due
+from pbem.service.api import GameService
+from pbem.service.unit import Unit
+
+_log = logging.getLogger(__name__)
+
+
+class MailHandler:
+    """Turns stored inbound mail into calls to the game service, and replies."""
+
+    def __init__(
+        self,
+        service: GameService,
+        *,
+        address: str,
+        tokens: ReplyTokens,
+        clock: Callable[[], datetime],
+        max_size: int = DEFAULT_MAX_SIZE,
+        rate_limiter: RateLimiter | None = None,
+        query_limiter: RateLimiter | None = None,
+        web_url: str | None = None,
+    ) -> None:
+        self.service = service
+        self.address = address.lower()
+        self.clock = clock
+        self.max_size = max_size
+        self.rate_limiter = rate_limiter or RateLimiter()
+        self.query_limiter = query_limiter or RateLimiter()
+        """STATUS, CHECK and HELP mails count here, apart from the rest."""
+        self.notifier = MailNotifier(address=self.address, tokens=tokens, clock=clock, web_url=web_url)
+        self.desk = Desk(self.address, tokens, self.notifier, clock)
+        service.on_resolved.append(self.notifier.on_resolved)
+
+    # --- the one entry point ----------------------------------------------------
+
+    def handle(self, inbound_id: int) -> HandledMail:
+        """Handle one stored inbound mail completely, in one unit of work; return what was done."""
+        with self.service.unit() as unit:
+            status, raw, size = InboundStore.stored(unit.session, inbound_id)
+            if status != "new":
+                return HandledMail("ignored", "handled before")
+            try:
+                handled = self._handle(unit, raw, size, inbound_id)
+            except MalformedMail as error:
+                _log.warning("inbound %s: malformed mail: %s", inbound_id, error)
+                handled = HandledMail("failed", f"malformed: {error}")
+                sender = error.sender
+                if sender and sender != self.address and self.rate_limiter.allow(sender, self.clock()):
+                    self._refuse_unreadable(unit, sender, str(error), inbound_id)
+            InboundStore.set_status(unit.session, inbound_id, "handled" if handled.status != "failed" else "failed",
+                                    handled.reason)
+            if handled.held_password:
+                InboundStore.redact(unit.session, inbound_id, raw)
+            return handled
+
+    def _handle(self, unit: Unit, raw: bytes, size: int, inbound_id: int) -> HandledMail:
+        # An oversized body is never decoded: 10 MB of HTML would hold the event loop for many seconds.
+        mail = parse_mail(raw, headers_only=is_oversized(size, self.max_size), size=size)
+        reason = never_answer_reason(mail, [self.address])
+        if reason is not None:
+            _log.info("inbound %s from %s ignored: %s", inbound_id, mail.sender, reason)
+            return HandledMail("ignored", reason)
+        now = self.clock()
+        reply = Reply(limit=reply_limit(mail.size))
+        if is_oversized(mail.size, self.max_size):
+            if self.rate_limiter.is_limited(mail.sender, now):
+                return HandledMail("ignored", "rate limited")
+            reply.add(f"Your mail is {mail.size:,} bytes, over the limit of {self.max_size:,} bytes, so it was not "
+                      "read. Send your orders as a short plain-text mail.")
+            send_reply(unit, self.notifier, mail, reply, inbound_id)
+            self.rate_limiter.count(mail.sender, now)
+            return HandledMail("handled", "oversized")
+        token_address = next((a for a in mail.recipients if is_token_address(a)), None)
+        author = press_author(token_address) if token_address is not None else None
+        conv = Conversation(self.desk, unit, mail, reply, HandledMail("handled"), token_address)
+        if author is not None:  # a reply to a press mail: press back to its author, never orders
+            try:
+                press_reply(conv, author)
+            except (PbemError, ValueError) as error:
+                if self.rate_limiter.is_limited(mail.sender, now):
+                    return HandledMail("ignored", "rate limited")
+                self.rate_limiter.count(mail.sender, now)
+                reply.add(f"REFUSED: {error}")
+            send_reply(unit, self.notifier, mail, reply, inbound_id)
+            return _described(conv, ["press reply"])
+        conv.tag = subject_tag(mail.subject)
+        script = parse_script(mail.body, token_seat=token_address is not None, game=conv.tag)
+        limiter = self.query_limiter if _only_queries(script) else self.rate_limiter
+        limited = limiter.is_limited(mail.sender, now)
+        if limited and not _claims_seat(script):
+            # Strangers and loops: no answer, but one notice when the pause starts. Mail that signs on a
+            # seat is still handled below: a player's orders are never dropped by the rate limit.
+            self._tell_limited(unit, mail, limiter, now, inbound_id)
+            _log.warning("inbound %s from %s ignored: rate limit", inbound_id, mail.sender)
+            return HandledMail("ignored", "rate limited")
+        _run_script(conv, script)
+        handled = conv.handled
+        for name in {game for game, _ in handled.submitted}:
+            if due.may_be_due(unit, unit.info(name), now):
+                handled.due.add(name)
+        if not handled.acted:
+            # A player whose mail did something for their seat (orders accepted, a command carried out) is
+            # not a flood; a mail program answering every mail from the game (nothing accepted) is one, and
+            # a loop: it is counted, and past the limit it is no longer answered.
+            if limited:
+                self._tell_limited(unit, mail, limiter, now, inbound_id)
+                return HandledMail("ignored", "rate limited")
+            limiter.count(mail.sender, now)
+        send_reply(unit, self.notifier, mail, reply, inbound_id)
+        return _described(conv, [_command_word(c) for c in script.commands])
+
+    def _tell_limited(self, unit: Unit, mail: IncomingMail, limiter: RateLimiter, now: datetime,
+                      inbound_id: int) -> None:
+        """Queue the one notice a sender gets when the rate limit starts to hold their mail back."""
+        resume = limiter.first_refusal(mail.sender, now)
+        if resume is None:
+            return
+        kind = "STATUS, CHECK and HELP mails" if limiter is self.query_limiter else "mails"
+        reply = Reply()
+        reply.add(f"You sent more than {limiter.max_mails} {kind} within {_hours(limiter.window)}, so such mail "
+                  f"from {mail.sender} is not answered until {format_utc(resume)}. Orders for your seat (a reply "
+                  "to a game mail, or SIGNON with your password) are still handled and answered.")
+        send_reply(unit, self.notifier, mail, reply, inbound_id)
+
+    def _refuse_unreadable(self, unit: Unit, sender: str, problem: str, inbound_id: int) -> None:
+        message = compose_notice(
+            to=sender, from_address=self.address, from_name=FROM_NAME, now=self.clock(),
+            subject="Your mail could not be read",
+            body=f"Your mail could not be read ({problem}). Please send your orders again as plain text.\n",
+        )
+        DatabaseOutbox.enqueue(unit.session, message, purpose="reply", inbound_id=inbound_id)
+
+
+def _run_script(conv: Conversation, script: Script) -> None:
+    """Answer the script's problems, then carry out its commands in mail order; a refused command
+    does not stop the others."""
+    reply = conv.reply
+    conv.handled.held_password = any(isinstance(c, GmSession) or (isinstance(c, SeatSession) and c.password)
+                                     for c in script.commands)
+    for problem in script.problems:
+        reply.line = problem.line
+        reply.add(f"line {problem.line}: {problem.text}\n" + " " * (problem.column + len(f"line {problem.line}: ") - 1)
+                  + f"^\nREFUSED: {problem.message}")
+    if script.stopped:
+        reply.line = 10**9
+        reply.add(f"Not read further: {script.stopped}.")
+    if script.is_empty:
+        reply.add("No commands or orders found in your mail. Send HELP for the list of commands.")
+        return
+    for command in script.commands:
+        reply.line = command.line
+        try:
+            _COMMANDS[type(command)](conv, command)
+        except (PbemError, ValueError) as error:
+            reply.refuse(command.line, error)
+
+
+_COMMANDS: Mapping[type, Callable[[Conversation, Any], None]] = {
+    Join: seat_commands.join,
+    ViewJson: seat_commands.view_json,
+    Status: lambda conv, command: seat_commands.show_status(conv, command.game or conv.tag),
+    Help: lambda conv, command: conv.reply.add(help_for(command.kind)),
+    Salt: seat_commands.salt,
+    Verify: seat_commands.verify,
+    CheckOrders: seat_commands.check_kind,
+    SeatSession: seat_commands.seat_session,
+    GmSession: gm_commands.gm_session,
+    CreateGame: gm_commands.create,
+}
+"""What each command at the top of a mail does."""
+
+
+def _only_queries(script: Script) -> bool:
+    """True when every command of the mail only asks (STATUS, HELP, CHECK): those are limited apart."""
+    return bool(script.commands) and all(
+        isinstance(c, (Status, Help, CheckOrders)) or (isinstance(c, SeatSession) and c.check and not c.commands)
+        for c in script.commands)
+
+
+def _claims_seat(script: Script) -> bool:
+    """True when the mail speaks for a seat (a reply to a game mail, or SIGNON) to act, not only to check."""
+    return any(isinstance(c, SeatSession) and not c.check for c in script.commands)
+
+
+def _hours(window: timedelta) -> str:
+    hours = window.total_seconds() / 3600
+    return "an hour" if hours == 1 else f"{hours:g} hours"
+
+
+def _described(conv: Conversation, done: list[str]) -> HandledMail:
+    """What the mail did, with who sent it, the game and seat it spoke for, and its commands as words (for the log)."""
+    handled = conv.handled
+    handled.sender, handled.done = conv.mail.sender, done
+    if conv.reply.row is not None:
+        handled.game = conv.reply.row.name
+        handled.seat = conv.reply.seat.name if conv.reply.seat is not None else ""
+    return handled
+
+
+def _command_word(command: object) -> str:
+    """A word for a command in the log: ``orders`` for a seat session, else the command's keyword."""
+    if isinstance(command, SeatSession):
+        return "check" if command.check else "orders"
+    return {"GmSession": "GM", "CreateGame": "CREATE", "CheckOrders": "CHECK"}.get(
+        type(command).__name__, type(command).__name__.upper())

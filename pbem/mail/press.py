@@ -1,0 +1,65 @@
+"""Press: messages between players (and the GM) relayed by the game master, each signed with
+its author's seat; a plain reply to a press mail goes back to its author as press."""
+
+from __future__ import annotations
+
+from pbem.commands import Press
+from pbem.mail.conversation import Conversation
+from pbem.mail.signon import seat_by_token
+from pbem.store.tables import GameRow, SeatRow
+
+
+def send_press(conv: Conversation, row: GameRow, author: str, command: Press) -> None:
+    """PRESS from ``author`` (a seat, or ``GM``) to the seats it names (or all): relay it and answer."""
+    unit = conv.unit
+    seats = unit.seats(row)
+    targets = seats if command.is_broadcast else [unit.seat(row, s) for s in command.to]
+    text = command.text.text.strip()
+    if not text:
+        conv.reply.add("PRESS with no text: nothing was sent.")
+        return
+    sent = _relay(conv, row, author, [seat for seat in targets if seat.name != author], text)
+    conv.reply.add(f"Press relayed to {', '.join(sent) or 'nobody'}.")
+
+
+def press_reply(conv: Conversation, author: str) -> None:
+    """A plain reply to a press mail from ``author`` (a seat, or ``gm``): its text goes back to the
+    author as press, never as orders."""
+    assert conv.token_address is not None
+    row, seat = seat_by_token(conv, conv.token_address)
+    conv.reply.row, conv.reply.seat = row, seat
+    conv.handled.acted = True
+    text = conv.mail.body.strip()
+    if not text:
+        conv.reply.add("Your reply to the press had no text: nothing was sent.")
+        return
+    if author == "gm":
+        sent = _relay(conv, row, seat.name, [], text, gm=True)
+    else:
+        sent = _relay(conv, row, seat.name, [conv.unit.seat(row, author)], text)
+    conv.reply.add(f"Your reply went as press to {', '.join(sent) or 'nobody'} (it was not read as orders). To "
+                   "send orders, reply to a turn report.")
+
+
+def _relay(conv: Conversation, row: GameRow, author: str, targets: list[SeatRow], text: str,
+           *, gm: bool = False) -> list[str]:
+    """Send press from ``author`` (a seat, or ``GM``) to ``targets`` (and to the GM with ``gm``), and
+    the GM a copy of press between players; each mail says at its top that a plain reply goes back to
+    the author as press. Returns the seats (and "GM") it went to."""
+    unit, notifier = conv.unit, conv.notifier
+    note = (f"Press from {author} in game {row.name}. A plain reply to this mail goes back to {author} as "
+            "press; send orders by replying to a turn report.")
+    sent = []
+    for seat in targets:
+        if seat.address:
+            notifier.tell_address(unit, row, seat.address, f"Press from {author}", f"{note}\n\n{text}", seat=seat,
+                                  press_from=author)
+            sent.append(seat.name)
+    if gm and row.gm_address:
+        notifier.tell_address(unit, row, row.gm_address, f"Press from {author}",
+                              f"Press from {author} in game {row.name}:\n\n{text}")
+        sent.append("GM")
+    elif row.gm_address and author != "GM":
+        notifier.tell_address(unit, row, row.gm_address, f"Press from {author} (copy)",
+                              f"Press from {author} to {', '.join(sent) or 'nobody'}:\n\n{text}")
+    return sent

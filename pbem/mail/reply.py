@@ -1,0 +1,121 @@
+"""The reply to one mail while it is written: its sections in the order of the mail's lines,
+bounded in size, with repeated answers folded; and how it goes out."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from pbem.clock import format_utc
+from pbem.mail.compose import compose_reply, reply_subject
+from pbem.mail.mailstore import DatabaseOutbox
+from pbem.mail.notices import FROM_NAME, MailNotifier
+from pbem.mail.parse import IncomingMail, subject_tag
+from pbem.reports import MailSection, OrdersWanted, render_mail_html
+from pbem.service.checking import CheckResult
+from pbem.service.unit import Unit
+from pbem.store.tables import GameRow, SeatRow
+
+MAX_REPLY = 64_000
+"""Most characters of text in one reply."""
+REPLY_FLOOR = 16_000
+REPLY_MULTIPLE = 20
+"""A reply is at most this many times the size of the mail it answers (but may always be ``REPLY_FLOOR``
+long): a forged sender must not turn a small mail into a big one sent to somebody else."""
+FOOTER = "pbem game master. Send HELP for the commands."
+
+
+def reply_limit(mail_size: int) -> int:
+    """The most characters a reply to a mail of ``mail_size`` bytes may hold."""
+    return min(MAX_REPLY, max(REPLY_FLOOR, REPLY_MULTIPLE * mail_size))
+
+
+@dataclass
+class Reply:
+    """The reply being written: its sections, and the seat it speaks to (for Reply-To).
+
+    At most ``limit`` characters are kept; an answer repeating one given
+    before is counted, not repeated; :meth:`text` says what was left out.
+    """
+
+    limit: int = MAX_REPLY
+    line: int = 0  # the mail line whose command is being answered: sections are listed in line order
+    sections: list[tuple[int, int, MailSection]] = field(default_factory=list)
+    row: GameRow | None = None  # the game of the seat the mail spoke for
+    seat: SeatRow | None = None
+    secret: bool = False  # holds a password: the sent copy is not kept
+    tag_game: str | None = None  # a game this reply starts the player on (JOIN, CREATE): its tag goes in the subject
+    size: int = 0
+    repeats: dict[str, int] = field(default_factory=dict)
+    left_out: int = 0
+
+    def add(self, text: str, *, check: CheckResult | None = None, intro: str = "") -> None:
+        """Add a section (with ``check``: an order check, shown as a table in HTML), unless it repeats one
+        (then it is counted) or the reply is full (then it is dropped)."""
+        text = text.rstrip() + "\n"
+        if text in self.repeats:
+            self.repeats[text] += 1
+        elif self.size + len(text) > self.limit:
+            self.left_out += 1
+        else:
+            self.repeats[text] = 0
+            self.sections.append((self.line, len(self.sections), MailSection(text, check, intro)))
+            self.size += len(text)
+
+    def refuse(self, line: int, error: Exception) -> None:
+        """Add the refusal of the command on mail line ``line`` (0: not tied to a line)."""
+        self.line = line
+        where = f"line {line}: " if line else ""
+        self.add(f"{where}REFUSED: {error}")
+
+    def ordered(self) -> list[MailSection]:
+        """The reply's sections in mail line order, then a note for each folded repeat and for what did
+        not fit."""
+        notes = [f"{first_line(text)}: answered once above; {count:,} more identical answer(s) left out."
+                 for text, count in self.repeats.items() if count]
+        if self.left_out:
+            notes.append(f"This reply is limited to {self.limit:,} characters: {self.left_out:,} more answer(s) "
+                         "were left out. Send fewer commands per mail.")
+        ordered = [section for _, _, section in sorted(self.sections, key=lambda entry: entry[:2])]
+        return ordered + [MailSection(note + "\n") for note in notes]
+
+    def text(self) -> str:
+        """The reply as plain text: :meth:`ordered` joined."""
+        return "\n".join(section.text for section in self.ordered())
+
+    @property
+    def asks_for(self) -> OrdersWanted | None:
+        """What to ask for when a check in the reply wants (corrected) orders."""
+        for _, _, section in self.sections:
+            check = section.check
+            if check is not None and check.asks_for_orders:
+                return OrdersWanted(check.kind, format_utc(check.deadline) if check.deadline else None)
+        return None
+
+
+def first_line(text: str) -> str:
+    """The first line of ``text``, cut to 60 characters."""
+    line = text.strip().split("\n", 1)[0]
+    return line if len(line) <= 60 else line[:57] + "..."
+
+
+def send_reply(unit: Unit, notifier: MailNotifier, mail: IncomingMail, reply: Reply, inbound_id: int) -> None:
+    """Queue ``reply`` to ``mail`` in the unit's outbox: from the game master, with the seat's reply
+    address and private link when it speaks to the seat's holder, an HTML part when it holds an order
+    check, and the game's tag in the subject when it starts the player on a game."""
+    reply_to, link = None, None
+    if reply.row is not None and reply.seat is not None and reply.seat.address == mail.sender:
+        reply_to = notifier.reply_address(reply.row, reply.seat)
+        link = notifier.seat_link(reply.row, reply.seat)
+    sections = reply.ordered()
+    if link:
+        sections.append(MailSection(f"Your seat's own page, with its history: {link}"))
+    body = "\n".join(section.text for section in sections) + f"\n-- \n{FOOTER}\n"
+    # An order check gets an HTML part (a table that keeps its carets); short answers stay plain text.
+    html = (render_mail_html(reply_subject(mail.subject), sections, ask=reply.asks_for, footer=FOOTER)
+            if any(section.check is not None for section in sections) else None)
+    subject = None
+    if reply.tag_game is not None and subject_tag(mail.subject) != reply.tag_game.lower():
+        subject = f"[{reply.tag_game}] {reply_subject(mail.subject)}"  # mail clients file by the game tag
+    message = compose_reply(mail, from_address=notifier.address, from_name=FROM_NAME, body=body, html=html,
+                            now=notifier.clock(), reply_to=reply_to, subject=subject)
+    DatabaseOutbox.enqueue(unit.session, message, purpose="reply", inbound_id=inbound_id, secret=reply.secret)

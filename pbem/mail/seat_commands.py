@@ -1,0 +1,195 @@
+"""What players do by mail, each by one call to the service: JOIN, SALT, VERIFY, CHECK, STATUS,
+HELP, VIEWJSON, and a seat's session (orders, READY, NOORDERS, ORDERS, RESIGN, PRESS)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import replace
+from typing import Any
+
+from pbem.commands import (
+    CheckOrders,
+    Help,
+    Join,
+    NoOrders,
+    Press,
+    Ready,
+    Resign,
+    Salt,
+    SeatSession,
+    ShowOrders,
+    Status,
+    TextBlock,
+    TextLine,
+    Verify,
+    ViewJson,
+)
+from pbem.core import PbemError, StaleTurn
+from pbem.games import find_game
+from pbem.mail.answers import commitment_line, help_for, status_text, verify_text
+from pbem.mail.conversation import Conversation
+from pbem.mail.preferences import set_view_json
+from pbem.mail.press import send_press
+from pbem.mail.signon import signed_on_seat
+from pbem.service import replay, seats, seeds, status, submissions
+from pbem.service.checking import check_syntax
+from pbem.store.tables import GameRow, SeatRow
+
+# The turn a game mail's subject names: "[tc-1] Turn 3", "[tc-1] Reminder: turn 3 orders due".
+_SUBJECT_TURN = re.compile(r"\][^\[\]]*?\bturn\s+(\d+)\b", re.I)
+
+
+def join(conv: Conversation, command: Join) -> None:
+    """JOIN: take a seat of a forming game; the GM is told."""
+    sender = conv.mail.sender
+    joined = seats.join(conv.unit, command.game, sender, command.seat)
+    info = joined.info
+    seat = conv.unit.seat(info.row, joined.seat)
+    conv.reply.row, conv.reply.seat, conv.reply.secret, conv.reply.tag_game = info.row, seat, True, info.name
+    conv.reply.add(
+        f"You joined game {joined.game} ({info.rules.title}) as seat {joined.seat}.\n"
+        f"Your password is {joined.password} (for SIGNON {joined.game} {joined.seat} {joined.password}); "
+        "you rarely need it: a plain reply to any mail from this game signs you on.\n"
+        "The game starts when the GM sends START." + commitment_line(info.row)
+    )
+    if joined.open_seats:
+        conv.notifier.tell_gm(conv.unit, info, f"{sender} joined {info.name} as seat {joined.seat}; "
+                                               f"open seats: {', '.join(joined.open_seats)}.")
+    else:
+        conv.notifier.tell_gm(conv.unit, info, f"{sender} joined {info.name} as seat {joined.seat}; "
+                                               "every seat is taken. Send START to begin.")
+
+
+def view_json(conv: Conversation, command: ViewJson) -> None:
+    """VIEWJSON ON|OFF: whether turn reports to the sender carry the seat's view as JSON."""
+    sender = conv.mail.sender
+    set_view_json(conv.unit.session, sender, on=command.on, now=conv.desk.clock())
+    conv.reply.add(f"VIEWJSON {'ON' if command.on else 'OFF'}: turn reports to {sender} "
+                   + ("will carry your seat's view as a JSON attachment, view.json." if command.on
+                      else "will no longer carry your seat's view as JSON."))
+
+
+def show_status(conv: Conversation, name: str | None) -> None:
+    """STATUS of the game called ``name``."""
+    if name is None:
+        raise PbemError("STATUS needs a game name")
+    conv.reply.add(status_text(status.status_view(conv.unit, name)))
+
+
+def salt(conv: Conversation, command: Salt) -> None:
+    """SALT: a player's entropy for the seed of the one forming game the sender holds a seat of
+    (the one in the subject's tag when there are several)."""
+    held = seats.forming_seats_of(conv.unit, conv.mail.sender, conv.tag)
+    if len(held) != 1:
+        where = f"game {conv.tag}" if conv.tag else "a forming game"
+        raise PbemError(f"SALT is taken from a seat of {where} before its start; send it from the address "
+                        "you joined with (with the game in the subject as [game] if you joined several)")
+    info, seat = held[0]
+    salts = seeds.add_salt(conv.unit, info.name, seat.name, command.text)
+    conv.reply.add(f"Your salt for {info.name} is noted ({len(salts)} so far); it is mixed into the seed at "
+                   "START and named in the first report.")
+
+
+def verify(conv: Conversation, command: Verify) -> None:
+    """VERIFY: recompute every draw of a game whose seed is revealed."""
+    conv.reply.add(verify_text(replay.verify(conv.unit, command.game)))
+
+
+def check_kind(conv: Conversation, command: CheckOrders) -> None:
+    """CHECK <kind>: the syntax of the lines after it, against a game kind, without any game."""
+    result = check_syntax(command.kind, command.orders.numbered_text)
+    intro = f"Syntax check against {result.kind} (nothing stored):"
+    conv.reply.add(f"{intro}\n" + result.render(), check=result, intro=intro)
+
+
+def seat_session(conv: Conversation, command: SeatSession) -> None:
+    """A seat's session (a reply to a game mail, or SIGNON): its orders, then its commands."""
+    row, seat = signed_on_seat(conv, command)
+    command = _check_as_order(row, command)
+    conv.handled.by_reply_address = conv.handled.by_reply_address or command.is_token_reply
+    conv.reply.row, conv.reply.seat = row, seat
+    if not command.orders.is_empty:
+        _orders(conv, row, seat, command)
+    conv.handled.acted = conv.handled.acted or bool(conv.handled.accepted) or bool(command.commands) or command.check
+    for sub in command.commands:
+        conv.reply.line = sub.line
+        try:
+            _SESSION_COMMANDS[type(sub)](conv, row, seat, sub)
+        except (PbemError, ValueError) as error:
+            conv.reply.refuse(sub.line, error)
+
+
+def _check_as_order(row: GameRow, command: SeatSession) -> SeatSession:
+    """A session whose only line is CHECK, in a game whose rule book uses CHECK as an order word
+    (Shelloker), holds that order; CHECK followed by orders stays the check without storing."""
+    line = command.check_line
+    if line is None or not command.orders.is_empty or "CHECK" not in getattr(find_game(row.kind), "command_words_as_orders", ()):
+        return command
+    return replace(command, check=False, orders=TextBlock((TextLine(line.number, line.text),)), check_line=None)
+
+
+def _orders(conv: Conversation, row: GameRow, seat: SeatRow, command: SeatSession) -> None:
+    """The orders of a seat session: checked, and stored unless the session is a CHECK. Orders
+    answering a game mail of an earlier turn are refused as stale."""
+    wanted = _SUBJECT_TURN.search(conv.mail.subject)
+    try:
+        result = submissions.submit(
+            conv.unit, row.name, seat.name, command.orders.numbered_text, store=not command.check,
+            turn=int(wanted.group(1)) if wanted is not None else None, source=conv.source,
+        )
+    except StaleTurn as stale:
+        raise StaleTurn(stale.game, stale.turn, stale.current, message=(
+            f"these orders answer turn {stale.turn} of {stale.game}, but the game is at turn {stale.current}; "
+            "they were refused as stale. Read the newest report and send orders for the current turn.")) from stale
+    intro = "CHECK only, nothing stored:" if command.check else ""
+    conv.reply.add((f"{intro}\n" if intro else "") + result.render(), check=result, intro=intro)
+    if result.version is not None:
+        conv.handled.submitted.append((row.name, seat.name))
+        conv.handled.accepted += len(result.accepted)
+
+
+def _ready_or_not(conv: Conversation, row: GameRow, seat: SeatRow, command: Ready | NoOrders) -> None:
+    """READY (the seat's orders are final) or NOORDERS (withdrawn: it holds)."""
+    ready = isinstance(command, Ready)
+    version = submissions.withdraw(conv.unit, row.name, seat.name, ready=ready, source=conv.source)
+    conv.handled.submitted.append((row.name, seat.name))
+    if ready:
+        current = submissions.current_orders(conv.unit, row.name, seat.name)
+        held = "" if current is not None and current.orders else " You have no orders: you hold this turn."
+        conv.reply.add(f"READY: your orders v{version} for turn {row.turn} of {row.name} are final; the turn "
+                       f"does not wait for you.{held}")
+    else:
+        conv.reply.add(f"NOORDERS: your orders for turn {row.turn} of {row.name} are withdrawn (v{version} is "
+                       "an empty set: you hold). Send orders again to replace it.")
+
+
+def _show_orders(conv: Conversation, row: GameRow, seat: SeatRow, command: ShowOrders) -> None:
+    """ORDERS: the seat's current orders."""
+    current = submissions.current_orders(conv.unit, row.name, seat.name)
+    if current is None:
+        conv.reply.add(f"You have no orders for turn {row.turn} of {row.name} yet.")
+    else:
+        lines = "\n".join(current.orders) or "(an empty set of orders: you hold)"
+        conv.reply.add(f"Your orders v{current.version} for turn {row.turn} of {row.name}:\n{lines}")
+
+
+def _resign(conv: Conversation, row: GameRow, seat: SeatRow, command: Resign) -> None:
+    """RESIGN: the seat leaves the game; the GM is told."""
+    seats.resign(conv.unit, row.name, seat.name)
+    conv.notifier.tell_gm(conv.unit, conv.unit.snapshot(row),
+                          f"Seat {seat.name} ({conv.mail.sender}) resigned from {row.name}. "
+                          "It gets NMR defaults until you REPLACE it.")
+    conv.reply.add(f"You resigned seat {seat.name} of {row.name}. The GM was told.")
+
+
+_SESSION_COMMANDS: Mapping[type, Callable[[Conversation, GameRow, SeatRow, Any], None]] = {
+    Ready: _ready_or_not,
+    NoOrders: _ready_or_not,
+    ShowOrders: _show_orders,
+    Resign: _resign,
+    Press: lambda conv, row, seat, command: send_press(conv, row, seat.name, command),
+    Help: lambda conv, row, seat, command: conv.reply.add(help_for(command.kind)),
+    Status: lambda conv, row, seat, command: show_status(conv, command.game or row.name),
+}
+"""What each command of a seat's session does, given the session's game and seat."""

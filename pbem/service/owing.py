@@ -1,0 +1,59 @@
+"""Who owes orders, and whether all orders are in: decided here and nowhere else.
+
+The seats that owe orders are the seats of the game's current phase (none
+before the start and after the end). A seat has sent its orders for the turn
+once it stored any submission for it (an empty one too: NOORDERS); it is
+READY when its newest submission says so.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping
+from datetime import datetime
+
+from pbem.service import queries
+from pbem.service.snapshot import GameInfo
+from pbem.service.unit import Unit
+
+
+def owing_seats(info: GameInfo) -> tuple[str, ...]:
+    """The seats that owe orders in the game's current phase, in phase order."""
+    return tuple(info.phase.seats) if info.phase is not None else ()
+
+
+def not_your_turn(info: GameInfo, seat: str) -> str | None:
+    """Why ``seat`` cannot send orders now (``it is not your turn: waiting for B``), or None when it owes some."""
+    owing = owing_seats(info)
+    if seat in owing:
+        return None
+    return f"it is not your turn: waiting for {', '.join(owing) or 'nobody'}"
+
+
+def missing_seats(unit: Unit, info: GameInfo) -> list[str]:
+    """The seats that owe orders and have stored none for the turn, in phase order."""
+    return [seat for seat in owing_seats(info) if queries.current_submission(unit.session, info.row, seat) is None]
+
+
+def all_in_since(owing: Collection[str], received: Mapping[str, datetime]) -> datetime | None:
+    """When the last of the ``owing`` seats' orders arrived, given when each seat's newest
+    submission for the turn arrived (``received``); None while a seat owing orders sent none
+    (or when nobody owes any)."""
+    if not owing or not set(owing) <= received.keys():
+        return None
+    return max(received[seat] for seat in owing)
+
+
+def all_in(unit: Unit, info: GameInfo) -> datetime | None:
+    """:func:`all_in_since` for one active game, from the database."""
+    received = queries.received_this_turn(unit.session, [info.row.id]).get(info.row.id, {})  # type: ignore[list-item]
+    return all_in_since(owing_seats(info), received)
+
+
+def all_ready(unit: Unit, info: GameInfo) -> bool:
+    """True when every seat owing orders said READY for the turn (in its newest submission)."""
+    owing = owing_seats(info)
+    for seat in owing:
+        current = queries.current_submission(unit.session, info.row, seat)
+        if current is None or not current.ready:
+            return False
+    return bool(owing)

@@ -1,0 +1,92 @@
+"""The service's reads of the database, each one query; the statements of the hot paths
+are built once (building one costs more than running it on SQLite, and SQLAlchemy then
+also keeps their cache keys)."""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from datetime import datetime
+
+from sqlalchemy import bindparam, func, insert
+from sqlmodel import Session, select
+
+from pbem.store.tables import GameRow, GameStatus, SeatRow, SubmissionRow, TurnRecordRow
+
+_SUBMISSIONS = SubmissionRow.__table__  # type: ignore[attr-defined]
+INSERT_SUBMISSION = insert(_SUBMISSIONS)
+"""Stores one submission as one INSERT on the session's connection, in its transaction (what the
+session reads next comes from the database): no ORM object to build and flush."""
+_LATEST_VERSION = select(func.max(_SUBMISSIONS.c.version)).where(
+    _SUBMISSIONS.c.game_id == bindparam("game_id"), _SUBMISSIONS.c.seat == bindparam("seat"),
+    _SUBMISSIONS.c.turn == bindparam("turn"),
+)
+_GAME_BY_NAME = select(GameRow).where(func.lower(GameRow.name) == bindparam("key"))
+_SEATS_OF_GAME = select(SeatRow).where(SeatRow.game_id == bindparam("game_id")).order_by(
+    SeatRow.position  # type: ignore[arg-type]
+)
+_CURRENT_SUBMISSION = (
+    select(SubmissionRow)
+    .where(SubmissionRow.game_id == bindparam("game_id"), SubmissionRow.seat == bindparam("seat"),
+           SubmissionRow.turn == bindparam("turn"))
+    .order_by(SubmissionRow.version.desc())  # type: ignore[attr-defined]
+)
+
+
+def game_by_name(session: Session, name: str) -> GameRow | None:
+    """The row of the game called ``name`` (any case), or None."""
+    return session.execute(_GAME_BY_NAME, {"key": name.strip().lower()}).scalars().first()
+
+
+def seats_of(session: Session, game_id: int | None) -> list[SeatRow]:
+    """A game's seats in turn order."""
+    return list(session.execute(_SEATS_OF_GAME, {"game_id": game_id}).scalars())
+
+
+def latest_version(session: Session, row: GameRow, seat: str) -> int:
+    """The highest version of the seat's submissions for the turn awaiting orders (0: none)."""
+    found = session.connection().execute(_LATEST_VERSION, {"game_id": row.id, "seat": seat, "turn": row.turn})
+    return found.scalar_one() or 0
+
+
+def current_submission(session: Session, row: GameRow, seat: str) -> SubmissionRow | None:
+    """The seat's newest submission for the turn awaiting orders, or None."""
+    found = session.execute(_CURRENT_SUBMISSION, {"game_id": row.id, "seat": seat, "turn": row.turn})
+    return found.scalars().first()
+
+
+def received_this_turn(session: Session, game_ids: Collection[int]) -> dict[int, dict[str, datetime]]:
+    """For each of the active games ``game_ids``: the seats that sent a submission for the turn
+    awaiting orders, with when the newest one arrived. One query for all the games."""
+    received: dict[int, dict[str, datetime]] = {}
+    for game_id, seat, last in session.exec(
+        select(SubmissionRow.game_id, SubmissionRow.seat, func.max(SubmissionRow.received_at))
+        .join(GameRow, GameRow.id == SubmissionRow.game_id)
+        .where(SubmissionRow.turn == GameRow.turn, GameRow.status == GameStatus.ACTIVE,
+               SubmissionRow.game_id.in_(list(game_ids)))  # type: ignore[attr-defined]
+        .group_by(SubmissionRow.game_id, SubmissionRow.seat)
+    ):
+        received.setdefault(game_id, {})[seat] = last
+    return received
+
+
+def history(session: Session, row: GameRow) -> list[TurnRecordRow]:
+    """Every resolved turn of a game, in order."""
+    query = select(TurnRecordRow).where(TurnRecordRow.game_id == row.id).order_by(TurnRecordRow.turn)
+    return list(session.exec(query))
+
+
+def all_games(session: Session) -> list[GameRow]:
+    """Every game, oldest first."""
+    return list(session.exec(select(GameRow).order_by(GameRow.id)))  # type: ignore[arg-type]
+
+
+def games_with_status(session: Session, status: GameStatus) -> list[GameRow]:
+    """The games with ``status``, oldest first."""
+    return list(session.exec(select(GameRow).where(GameRow.status == status).order_by(GameRow.id)))  # type: ignore[arg-type]
+
+
+def games_created_since(session: Session, gm_address: str, since: datetime) -> int:
+    """How many games ``gm_address`` created from ``since`` on."""
+    query = select(func.count()).select_from(GameRow).where(
+        GameRow.gm_address == gm_address, GameRow.created_at >= since)  # type: ignore[arg-type]
+    return int(session.exec(query).one())

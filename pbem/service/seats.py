@@ -1,0 +1,129 @@
+"""Who holds the seats of a game: joining, the GM seating and replacing players,
+resigning, and the passwords each seat gets."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pbem.core import GameError
+from pbem.passwords import hash_password, new_password
+from pbem.service import queries
+from pbem.service.snapshot import GameInfo
+from pbem.service.unit import Unit
+from pbem.store.tables import GameStatus, SeatRow, SeatStatus
+
+
+@dataclass(frozen=True)
+class Joined:
+    """A seat taken (JOIN) or handed over (REPLACE): the game, the seat, its password (shown once),
+    and the game as it stands now."""
+
+    game: str
+    seat: str
+    password: str
+    info: GameInfo
+
+    @property
+    def open_seats(self) -> list[str]:
+        """The seats of the game nobody holds yet."""
+        return [s.name for s in self.info.seats if not s.address]
+
+
+def join(unit: Unit, name: str, address: str, seat: str | None = None) -> Joined:
+    """Give ``address`` an open seat of a forming game (the named one, or the first open).
+
+    Raises GameError when the game is not forming, the seat is taken, or the
+    address holds a seat of this game already.
+    """
+    row = unit.game(name)
+    if row.status != GameStatus.FORMING:
+        raise GameError(f"game {name} is not open for joining (it is {row.status})")
+    seats = unit.seats(row)
+    if any(s.address == address for s in seats):
+        raise GameError(f"{address} holds a seat of {name} already")
+    if seat is None:
+        open_seats = [s for s in seats if not s.address]
+        if not open_seats:
+            raise GameError(f"game {name} has no open seat")
+        target = open_seats[0]
+    else:
+        target = unit.seat(row, seat)
+        if target.address:
+            raise GameError(f"seat {target.name} of {name} is taken")
+    password = new_password()
+    target.address = address
+    target.password_hash = hash_password(password)
+    unit.add(target)
+    return Joined(row.name, target.name, password, unit.snapshot(row))
+
+
+def assign(unit: Unit, name: str, seat: str, address: str) -> SeatRow:
+    """Give a seat of a forming game to ``address`` (the GM's SEAT); its password comes at START.
+
+    Raises GameError once the game has started or when the seat is taken.
+    """
+    row = unit.game(name)
+    seat_row = unit.seat(row, seat)
+    if row.status != GameStatus.FORMING:
+        raise GameError(f"SEAT works only before START; use REPLACE {seat} {address}")
+    if seat_row.address:
+        raise GameError(f"seat {seat_row.name} of {name} is taken by {seat_row.address}")
+    seat_row.address = address.lower()
+    unit.add(seat_row)
+    return seat_row
+
+
+def issue_passwords(unit: Unit, name: str) -> dict[str, str]:
+    """Give every seat that has an address but no password a fresh one; return them (shown once)."""
+    issued: dict[str, str] = {}
+    for seat in unit.seats(unit.game(name)):
+        if seat.address and not seat.password_hash:
+            issued[seat.name] = new_password()
+            seat.password_hash = hash_password(issued[seat.name])
+            unit.add(seat)
+    return issued
+
+
+def replace(unit: Unit, name: str, seat: str, address: str) -> Joined:
+    """Give a seat to a new address: new password, old reply addresses void, absence cleared.
+    Raises GameError for a finished game."""
+    row = unit.game(name)
+    if row.status == GameStatus.FINISHED:
+        raise GameError(f"game {name} is finished")
+    seat_row = unit.seat(row, seat)
+    password = new_password()
+    seat_row.address = address
+    seat_row.password_hash = hash_password(password)
+    seat_row.key_version += 1
+    seat_row.status = SeatStatus.ACTIVE
+    seat_row.absent_since, seat_row.absence_reported = None, False
+    unit.add(seat_row)
+    return Joined(row.name, seat_row.name, password, unit.snapshot(row))
+
+
+def resign(unit: Unit, name: str, seat: str) -> None:
+    """Mark a seat resigned: it gets NMR defaults until the GM replaces it."""
+    row = unit.game(name)
+    seat_row = unit.seat(row, seat)
+    seat_row.status = SeatStatus.RESIGNED
+    unit.add(seat_row)
+
+
+def seat_of_address(unit: Unit, name: str, address: str) -> SeatRow | None:
+    """Return the seat of ``name`` that ``address`` holds, if any."""
+    for seat in unit.seats(unit.game(name)):
+        if seat.address and seat.address.lower() == address.lower():
+            return seat
+    return None
+
+
+def forming_seats_of(unit: Unit, address: str, game: str | None = None) -> list[tuple[GameInfo, SeatRow]]:
+    """The seats ``address`` holds in forming games (only in the game called ``game`` when given)."""
+    held = []
+    for row in queries.games_with_status(unit.session, GameStatus.FORMING):
+        if game is not None and row.name.lower() != game.lower():
+            continue
+        for seat in unit.seats(row):
+            if seat.address == address:
+                held.append((unit.snapshot(row), seat))
+    return held

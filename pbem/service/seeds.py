@@ -1,0 +1,55 @@
+"""The committed seed of a game: players' salts before the start, the commitment, the reveal."""
+
+from __future__ import annotations
+
+from pbem.core import GameError, InvalidInput
+from pbem.core.rng import commitment
+from pbem.service.unit import Unit
+from pbem.store.tables import GameRow, GameStatus
+
+MAX_SALTS = 20
+MAX_SALT_LENGTH = 200
+
+
+def is_revealed(row: GameRow) -> bool:
+    """True when a game's secret may be shown: the game has finished."""
+    return row.status == GameStatus.FINISHED
+
+
+def commitment_of(row: GameRow) -> str | None:
+    """The published SHA-256 commitment of a game's secret (None for a legacy game)."""
+    return commitment(row.name, row.secret) if row.secret is not None else None
+
+
+def add_salt(unit: Unit, name: str, seat: str, text: str) -> list[str]:
+    """Add a seat's salt to a forming game; it is mixed into the seed at START.
+    Returns the salts so far. Raises InvalidInput for an empty, overlong or multi-line
+    salt, GameError once the game has started, for a legacy game or past the salts allowed."""
+    text = text.strip()
+    if not text or len(text) > MAX_SALT_LENGTH or "\n" in text:
+        raise InvalidInput(f"SALT takes one line of 1 to {MAX_SALT_LENGTH} characters")
+    row = unit.game(name)
+    if row.status != GameStatus.FORMING:
+        raise GameError(f"game {name} has started; salt is taken only before the start")
+    if row.secret is None:
+        raise GameError(f"game {name} uses the legacy generator and takes no salt")
+    if len(row.salts) >= MAX_SALTS:
+        raise GameError(f"game {name} has {MAX_SALTS} salts already")
+    row.salts = [*row.salts, f"{seat}:{text}"]
+    unit.add(row)
+    return list(row.salts)
+
+
+def reveal(unit: Unit, name: str) -> GameRow:
+    """End a game early if need be and return its row, whose secret may now be shown.
+    Raises GameError for a legacy game with no commitment."""
+    row = unit.game(name)
+    if row.secret is None:
+        raise GameError(f"{name} was created before seeds were committed; its seed is {row.seed}")
+    if row.status != GameStatus.FINISHED:
+        row.status = GameStatus.FINISHED
+        row.ended_by_gm = True
+        row.deadline = None
+        unit.add(row)
+    unit.session.flush()
+    return row

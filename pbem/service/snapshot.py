@@ -1,0 +1,71 @@
+"""A game as stored, read back through its rules: :class:`GameInfo`."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from pbem.core import Game, Outcome, Phase, UnknownSeat
+from pbem.games import find_game
+from pbem.store.tables import GameRow, GameStatus, SeatRow
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """A snapshot of a game: its row, its rules, its state and what it waits for.
+
+    ``state``, ``phase`` and ``outcome`` are None while the game is forming;
+    ``phase`` is None once it has an outcome.
+    """
+
+    row: GameRow
+    rules: Game[Any, Any]
+    state: Any
+    seats: list[SeatRow]
+    phase: Phase | None
+    outcome: Outcome | None
+
+    @property
+    def name(self) -> str:
+        """The game's name."""
+        return self.row.name
+
+    @property
+    def seat_names(self) -> list[str]:
+        """Seat names in turn order."""
+        return [seat.name for seat in self.seats]
+
+    def seat_name(self, seat: str) -> str:
+        """Return the game's spelling of ``seat`` (any case). Raises UnknownSeat naming the seats there are."""
+        for name in self.seat_names:
+            if name.upper() == seat.strip().upper():
+                return name
+        raise UnknownSeat(f"game {self.name} has no seat {seat!r}; seats are {', '.join(self.seat_names)}")
+
+
+def read_game(row: GameRow, seats: Sequence[SeatRow]) -> GameInfo:
+    """Return the snapshot of a game from its row and seats: state loaded, outcome (the
+    leaders win a game the GM ended) and phase computed by its rules."""
+    rules = find_game(row.kind)
+    if row.status == GameStatus.FORMING:
+        return GameInfo(row, rules, None, list(seats), None, None)
+    state = rules.load(row.state)
+    outcome = rules.outcome(state)
+    if outcome is None and row.ended_by_gm:
+        outcome = leaders_win(rules, state)
+    phase = None if outcome is not None else rules.phase(state)
+    return GameInfo(row, rules, state, list(seats), phase, outcome)
+
+
+def leaders_win(rules: Game[Any, Any], state: Any) -> Outcome:
+    """The outcome of a game the GM ended: the seats with the highest score win."""
+    scores = rules.scores(state)
+    best = max(scores.values())
+    return Outcome(tuple(s for s, v in scores.items() if v == best), "The GM ended the game; the leaders win.")
+
+
+def rules_version_of(rules: Game[Any, Any]) -> int:
+    """Return the rules version a game's code implements (``rules_version`` on the game
+    class; 1 when it declares none). Bump it whenever a rules change alters outcomes."""
+    return int(getattr(rules, "rules_version", 1))

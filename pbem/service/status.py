@@ -1,0 +1,75 @@
+"""A game's standing for someone asking about it: what STATUS tells, and the JSON of
+``pbem show --json``. Only public facts, or a seat's own view when asked as that seat."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from pbem.core.protocol import score_to_json
+from pbem.service import owing, seeds
+from pbem.service.unit import Unit
+from pbem.store.tables import GameStatus
+
+
+@dataclass(frozen=True)
+class StatusView:
+    """What STATUS says about a game."""
+
+    name: str
+    title: str
+    status: GameStatus
+    turn: int
+    commitment: str | None  # None for a legacy game
+    revealed_secret: str | None  # once the game is over
+    open_seats: list[str] | None  # while forming
+    scores: dict[str, int | float] | None  # once started
+    outcome_headline: str | None  # once over
+    waiting_for: list[str] | None  # while a phase waits for orders: the seats that owe some and sent none
+    deadline: datetime | None
+
+
+def status_view(unit: Unit, name: str) -> StatusView:
+    """Return what STATUS says about the game called ``name``. Raises UnknownGame."""
+    info = unit.info(name)
+    row = info.row
+    forming = row.status == GameStatus.FORMING
+    return StatusView(
+        name=row.name,
+        title=info.rules.title,
+        status=row.status,
+        turn=row.turn,
+        commitment=seeds.commitment_of(row),
+        revealed_secret=row.secret if seeds.is_revealed(row) else None,
+        open_seats=[s.name for s in info.seats if not s.address] if forming else None,
+        scores=None if forming else {s: score_to_json(v) for s, v in info.rules.scores(info.state).items()},
+        outcome_headline=info.outcome.headline if info.outcome is not None else None,
+        waiting_for=owing.missing_seats(unit, info) if info.outcome is None and info.phase is not None else None,
+        deadline=row.deadline,
+    )
+
+
+def state_json(unit: Unit, name: str, seat: str | None = None) -> dict[str, Any]:
+    """Return the game as JSON: game, kind, turn, status, scores, once finished winners,
+    outcome (win, shared, draw or loss) and outcome_reason, and state: the game's view
+    (with ``seat``, that seat's secrets too). Raises UnknownGame, UnknownSeat."""
+    info = unit.info(name)
+    if seat is not None:
+        seat = info.seat_name(seat)
+    row = info.row
+    data: dict[str, Any] = {"game": info.name, "kind": info.rules.name, "turn": row.turn, "status": row.status.value}
+    if row.status == GameStatus.FORMING:
+        data["seats"] = {s.name: bool(s.address) for s in info.seats}
+        return data
+    data["scores"] = {s: score_to_json(v) for s, v in info.rules.scores(info.state).items()}
+    if info.outcome is not None:
+        data["winners"] = list(info.outcome.winners)
+        data["outcome"] = info.outcome.kind.value
+        data["outcome_reason"] = info.outcome.reason
+    else:
+        data["phase"] = info.phase.name if info.phase else None
+        data["owing"] = list(owing.owing_seats(info))
+        data["deadline"] = row.deadline.isoformat() if row.deadline else None
+    data["state"] = info.rules.view(info.state, seat)
+    return data

@@ -1,0 +1,103 @@
+"""A seat's orders for the turn: checking them, storing them as a new version, withdrawing
+them (NOORDERS), marking them final (READY), and reading them back.
+
+Every submission is for the turn awaiting orders; orders said to be for
+another turn are refused as stale, never applied.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from pbem.core import GameError, StaleTurn
+from pbem.orders import parser_for
+from pbem.service import owing, queries
+from pbem.service.checking import CheckResult, check_orders
+from pbem.service.unit import Unit
+from pbem.store.tables import GameRow, GameStatus, SeatRow, SubmissionRow
+
+
+def submit(unit: Unit, name: str, seat: str, text: str, *, turn: int | None = None, store: bool = True,
+           source: str = "cli") -> CheckResult:
+    """Check a seat's orders and, when ``store``, keep the accepted lines as the seat's new
+    orders for the turn (a new version replacing earlier ones: a submission is the whole set).
+
+    A submission without any accepted line stores nothing and leaves the
+    earlier orders standing (``standing`` on the result says which), so a
+    mistyped mail never withdraws orders or counts as orders in: :func:`withdraw`
+    does that on purpose. Nothing is stored either when the submission as a
+    whole is refused. Raises UnknownGame, UnknownSeat, GameError (the game takes
+    no orders), StaleTurn (``turn`` given and not the turn awaiting orders).
+    """
+    row, seat_row = _taking_orders(unit, name, seat, turn)
+    info = unit.snapshot(row)
+    rules = info.rules
+    parsed = parser_for(rules.name).parse(text)
+    refusal = owing.not_your_turn(info, seat_row.name)
+    if refusal is not None:
+        result = CheckResult(lines=parsed.lines, general=[refusal])
+    else:
+        result = check_orders(rules, info.state, seat_row.name, parsed)
+    result.game, result.kind, result.seat, result.turn = row.name, rules.name, seat_row.name, row.turn
+    result.deadline = row.deadline
+    if not store or result.general:
+        return result
+    previous = queries.latest_version(unit.session, row, seat_row.name)
+    if not result.accepted:
+        result.standing = previous
+        return result
+    now = unit.now()
+    _insert(unit, row, seat_row, version=previous + 1, text=text, orders=[str(order) for order in result.accepted],
+            problems=[{"line": line.number, "text": line.text, "message": line.problem.message,
+                       "column": line.problem.column} for line in result.lines if line.problem is not None],
+            source=source, received_at=now)
+    result.version, result.received_at, result.replaced_previous = previous + 1, now, previous > 0
+    return result
+
+
+def withdraw(unit: Unit, name: str, seat: str, *, ready: bool = False, source: str = "cli") -> int:
+    """Store an empty set of orders for the seat (NOORDERS: it holds this turn), or with ``ready``
+    mark its standing orders (none: an empty set) as final (READY). Returns the stored version.
+
+    Either way the seat counts as having sent its orders; a READY seat is not
+    waited for even when the game resolves only at its deadline. Raises
+    GameError when the game takes no orders or it is not the seat's turn.
+    """
+    row, seat_row = _taking_orders(unit, name, seat, None)
+    refusal = owing.not_your_turn(unit.snapshot(row), seat_row.name)
+    if refusal is not None:
+        raise GameError(refusal)
+    previous = queries.latest_version(unit.session, row, seat_row.name)
+    current = queries.current_submission(unit.session, row, seat_row.name) if ready else None
+    _insert(unit, row, seat_row, version=previous + 1, text=current.text if current is not None else "",
+            orders=list(current.orders) if current is not None else [], problems=[], source=source,
+            received_at=unit.now(), ready=ready)
+    return previous + 1
+
+
+def current_orders(unit: Unit, name: str, seat: str) -> SubmissionRow | None:
+    """Return the seat's newest stored submission for the turn awaiting orders, or None."""
+    row = unit.game(name)
+    return queries.current_submission(unit.session, row, unit.seat(row, seat).name)
+
+
+def _taking_orders(unit: Unit, name: str, seat: str, turn: int | None) -> tuple[GameRow, SeatRow]:
+    """The game and seat, when the game takes orders and (``turn`` given) is at that turn."""
+    row = unit.game(name)
+    if row.status != GameStatus.ACTIVE:
+        raise GameError(f"game {name} is {row.status}; it takes no orders now")
+    seat_row = unit.seat(row, seat)
+    if turn is not None and turn != row.turn:
+        raise StaleTurn(name, turn, row.turn)
+    return row, seat_row
+
+
+def _insert(unit: Unit, row: GameRow, seat_row: SeatRow, *, version: int, text: str, orders: list[str],
+            problems: list[dict[str, object]], source: str, received_at: datetime, ready: bool = False) -> None:
+    """Store one submission of the seat for the turn; a seat that sends anything is no longer absent."""
+    unit.session.connection().execute(queries.INSERT_SUBMISSION, {
+        "game_id": row.id, "seat": seat_row.name, "turn": row.turn, "version": version, "text": text,
+        "orders": orders, "problems": problems, "received_at": received_at, "source": source, "ready": ready})
+    if seat_row.absent_since is not None:
+        seat_row.absent_since, seat_row.absence_reported = None, False
+        unit.add(seat_row)

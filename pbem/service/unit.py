@@ -1,0 +1,89 @@
+"""One unit of work: a database transaction and the games it has loaded.
+
+Every service operation takes a :class:`Unit` and does its work in it; the
+caller decides where a unit begins and ends (:meth:`GameService.unit
+<pbem.service.api.GameService.unit>`): one per command-line call, one per mail
+(its reply and everything it changed commit together), one per game and clock
+action. Nothing in the service opens a transaction of its own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from sqlmodel import Session
+
+from pbem.core import UnknownGame, UnknownSeat
+from pbem.service import queries
+from pbem.service.snapshot import GameInfo, read_game
+from pbem.store.tables import GameRow, SeatRow
+
+if TYPE_CHECKING:
+    from pbem.service.resolution import ResolvedTurns
+
+ResolvedListener = Callable[["Unit", GameInfo, "ResolvedTurns"], None]
+"""Called in the unit that resolved turns, before it commits (the mail side queues the reports)."""
+
+
+class Unit:
+    """One database transaction of the service, with the game rows it loaded.
+
+    A game and its seats are loaded once per unit (the session's identity map
+    holds the rows anyway), so handling one mail reads each game only once.
+    """
+
+    def __init__(self, session: Session, *, clock: Callable[[], datetime],
+                 on_resolved: Sequence[ResolvedListener] = ()) -> None:
+        self.session = session
+        self.clock = clock
+        self.on_resolved = tuple(on_resolved)
+        self._games: dict[str, GameRow] = {}
+        self._seats: dict[int | None, list[SeatRow]] = {}
+
+    def now(self) -> datetime:
+        """The service's time now (UTC)."""
+        return self.clock()
+
+    def add(self, row: Any) -> None:
+        """Have the transaction write ``row`` (new or changed)."""
+        self.session.add(row)
+
+    def game(self, name: str) -> GameRow:
+        """Return the row of the game called ``name`` (any case). Raises UnknownGame quoting the name."""
+        key = name.strip().lower()
+        row = self._games.get(key)
+        if row is None:
+            row = queries.game_by_name(self.session, key)
+            if row is None:
+                raise UnknownGame(f"no game named {name!r}")
+            self._games[key] = row
+        return row
+
+    def seats(self, row: GameRow) -> list[SeatRow]:
+        """Return a game's seats in turn order (a new list; the rows are the unit's).
+
+        Seats are only ever added when a game is created, before anything loads them.
+        """
+        found = self._seats.get(row.id)
+        if found is None:
+            found = self._seats[row.id] = queries.seats_of(self.session, row.id)
+        return list(found)
+
+    def seat(self, row: GameRow, seat: str) -> SeatRow:
+        """Return one seat of a game by name (any case). Raises UnknownSeat naming the seats there are."""
+        seats = self.seats(row)
+        for seat_row in seats:
+            if seat_row.name.upper() == seat.strip().upper():
+                return seat_row
+        names = ", ".join(s.name for s in seats)
+        raise UnknownSeat(f"game {row.name} has no seat {seat!r}; seats are {names}")
+
+    def snapshot(self, row: GameRow) -> GameInfo:
+        """Return the game's snapshot as it stands in this unit now."""
+        return read_game(row, self.seats(row))
+
+    def info(self, name: str) -> GameInfo:
+        """Return the snapshot of the game called ``name``. Raises UnknownGame."""
+        return self.snapshot(self.game(name))

@@ -1,0 +1,88 @@
+"""The service layer's own promises: one unit of work per call, stored statuses, input errors,
+and the one place that decides who owes orders."""
+
+from __future__ import annotations
+
+import sqlite3
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from pbem.core import GameError, InvalidInput, StaleTurn, UnknownGame, UnknownSeat
+from pbem.service import owing, submissions
+from pbem.service.api import GameService
+from pbem.service.options import BadOption
+from pbem.store.tables import GameStatus, SeatStatus
+
+SEATS = {"1": "a@example.org", "2": "b@example.org"}
+
+
+def test_statuses_are_enums_stored_as_their_values(tiny_game: str, runner: GameService, tmp_path: Path) -> None:
+    forming = runner.create_game("tiny", "f", players=2, seed=1)
+    running = runner.create_game("tiny", "r", seats=SEATS, seed=1)
+    runner.resign("r", "2")
+    assert forming.row.status is GameStatus.FORMING and running.row.status is GameStatus.ACTIVE
+    assert runner.info("r").row.status is GameStatus.ACTIVE
+    assert runner.info("r").seats[1].status is SeatStatus.RESIGNED
+    with sqlite3.connect(tmp_path / "pbem.db") as raw:
+        assert raw.execute("SELECT name, status FROM game ORDER BY name").fetchall() == [("f", "forming"),
+                                                                                         ("r", "active")]
+        assert raw.execute("SELECT status FROM seat WHERE name = '2' AND game_id = "
+                           "(SELECT id FROM game WHERE name = 'r')").fetchone() == ("resigned",)
+
+
+@pytest.mark.parametrize(("call", "error", "quoted"), [
+    (lambda s: s.create_game("tiny", "no way", seats=SEATS), InvalidInput, "'no way'"),
+    (lambda s: s.create_game("tiny", "g2", seats=SEATS, seed=-4), InvalidInput, "seed -4"),
+    (lambda s: s.create_game("tiny", "g2", seats=SEATS, options={"speed": "9"}), BadOption, "'speed'"),
+    (lambda s: s.create_game("tiny", "g2", seats={"1": "a@example.org", "2": "nobody"}), InvalidInput, "'nobody'"),
+    (lambda s: s.create_game("chess", "g2", seats=SEATS), UnknownGame, "'chess'"),
+    (lambda s: s.info("nope"), UnknownGame, "'nope'"),
+    (lambda s: s.submit("g", "7", "ADD 1"), UnknownSeat, "'7'"),
+    (lambda s: s.submit("g", "1", "ADD 1", turn=5), StaleTurn, "turn 5 of g"),
+    (lambda s: s.set_options("g", {"turn_hours": "soon"}), BadOption, "'soon'"),
+    (lambda s: s.extend("g", timedelta(hours=-1)), InvalidInput, "-1 day"),
+])
+def test_input_errors_are_value_errors_that_quote_the_input(tiny_game: str, runner: GameService, call: object,
+                                                             error: type[Exception], quoted: str) -> None:
+    runner.create_game("tiny", "g", seats=SEATS, seed=1)
+    with pytest.raises(error) as caught:
+        call(runner)  # type: ignore[operator]
+    assert isinstance(caught.value, ValueError) and quoted in str(caught.value)
+
+
+def test_a_unit_of_work_commits_everything_or_nothing(tiny_game: str, runner: GameService) -> None:
+    runner.create_game("tiny", "g", seats=SEATS, seed=1)
+    seat = owing.owing_seats(runner.info("g"))[0]
+    with pytest.raises(GameError), runner.unit() as unit:
+        assert submissions.submit(unit, "g", seat, "ADD 1").version == 1
+        assert submissions.current_orders(unit, "g", seat) is not None  # seen inside the unit
+        raise GameError("something later in the same mail failed")
+    assert runner.current_orders("g", seat) is None
+    with runner.unit() as unit:
+        assert unit.game("G") is unit.game("g")  # loaded once per unit, whatever the case
+        submissions.submit(unit, "g", seat, "ADD 1")
+    assert runner.current_orders("g", seat) is not None
+
+
+def test_all_in_is_the_newest_of_the_owing_seats_orders() -> None:
+    early, late = datetime(2026, 1, 1, tzinfo=UTC), datetime(2026, 1, 2, tzinfo=UTC)
+    assert owing.all_in_since(("A", "B"), {"A": early, "B": late, "C": late + timedelta(days=1)}) == late
+    assert owing.all_in_since(("A", "B"), {"A": early}) is None
+    assert owing.all_in_since((), {"A": early}) is None
+
+
+def test_who_owes_orders_is_the_phase_and_the_others_are_told_to_wait(tiny_game: str, runner: GameService) -> None:
+    info = runner.create_game("tiny", "g", seats=SEATS, seed=1)
+    [mover] = owing.owing_seats(info)
+    other = next(seat for seat in info.seat_names if seat != mover)
+    assert owing.not_your_turn(info, mover) is None
+    assert owing.not_your_turn(info, other) == f"it is not your turn: waiting for {mover}"
+    assert runner.missing_seats("g") == [mover]
+    refused = runner.submit("g", other, "ADD 1")
+    assert refused.general == [f"it is not your turn: waiting for {mover}"] and refused.version is None
+    with pytest.raises(GameError, match=f"waiting for {mover}"):
+        runner.withdraw("g", other)
+    runner.withdraw("g", mover, ready=True)
+    assert runner.missing_seats("g") == []
