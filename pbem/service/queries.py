@@ -20,7 +20,7 @@ _LATEST_VERSION = select(func.max(_SUBMISSIONS.c.version)).where(
     _SUBMISSIONS.c.game_id == bindparam("game_id"), _SUBMISSIONS.c.seat == bindparam("seat"),
     _SUBMISSIONS.c.turn == bindparam("turn"),
 )
-_GAME_BY_NAME = select(GameRow).where(func.lower(GameRow.name) == bindparam("key"))
+_GAME_BY_NAME = select(GameRow).where(GameRow.name_key == bindparam("key"))
 _SEATS_OF_GAME = select(SeatRow).where(SeatRow.game_id == bindparam("game_id")).order_by(
     SeatRow.position  # type: ignore[arg-type]
 )

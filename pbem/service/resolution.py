@@ -106,8 +106,8 @@ def _resolve_one(unit: Unit, info: GameInfo, reason: str) -> ResolvedTurn:
             orders[seat] = list(rules.default_orders(state, seat))
         else:
             orders[seat] = parser.parse("\n".join(submission.orders)).orders
-    rng = GameRng.from_state(row.rng_state)
-    rng_before = row.rng_state
+    rng_before = unit.rng_state(row)
+    rng = GameRng.from_state(rng_before)
     current_rules = rules_version_of(rules)
     if row.rules_version != current_rules:
         row.rules_version = current_rules  # the game goes on under the rules this code implements
@@ -136,7 +136,7 @@ def _resolve_one(unit: Unit, info: GameInfo, reason: str) -> ResolvedTurn:
     unit.add(record)
     row.turn = turn + 1
     row.state = record.state
-    row.rng_state = rng.get_state()
+    unit.set_rng_state(row, rng.get_state())
     if outcome is not None:
         row.status = GameStatus.FINISHED
         row.deadline = None

@@ -18,7 +18,7 @@ from sqlmodel import Session
 from pbem.core import UnknownGame, UnknownSeat
 from pbem.service import queries
 from pbem.service.snapshot import GameInfo, read_game
-from pbem.store.tables import GameRow, SeatRow
+from pbem.store.tables import GameRngRow, GameRow, SeatRow
 
 if TYPE_CHECKING:
     from pbem.service.resolution import ResolvedTurns
@@ -79,6 +79,20 @@ class Unit:
                 return seat_row
         names = ", ".join(s.name for s in seats)
         raise UnknownSeat(f"game {row.name} has no seat {seat!r}; seats are {names}")
+
+    def rng_state(self, row: GameRow) -> list[Any]:
+        """The stored state of the game's random generator (empty before the game is set up)."""
+        found = self.session.get(GameRngRow, row.id)
+        return list(found.state) if found is not None else []
+
+    def set_rng_state(self, row: GameRow, state: list[Any]) -> None:
+        """Store the state of the game's random generator (kept apart from the game row)."""
+        found = self.session.get(GameRngRow, row.id)
+        if found is None:
+            found = GameRngRow(game_id=row.id, state=state)
+        else:
+            found.state = state
+        self.session.add(found)
 
     def snapshot(self, row: GameRow) -> GameInfo:
         """Return the game's snapshot as it stands in this unit now."""

@@ -1,6 +1,7 @@
 """The daemon's event loop never waits for the database: while another program holds SQLite's
 write lock (a backup, a long transaction), the loop goes on, and the mail that arrived meanwhile is
-answered once the lock is gone. Through the real daemon, real mail servers and a real SQLite file."""
+answered once the lock is gone. Through the real daemon, real mail servers and a real SQLite file
+(on every engine: the write lock is SQLite's)."""
 
 from __future__ import annotations
 
@@ -31,12 +32,12 @@ async def longest_stall(stop: asyncio.Event, tick: float = 0.01) -> float:
 
 def test_the_event_loop_goes_on_while_another_program_holds_the_database_write_lock(tmp_path: Path) -> None:
     async def scenario() -> None:
-        async with running_service(tmp_path, options=QUICK) as service:
+        async with running_service(tmp_path, options=QUICK, db_url=str(tmp_path / "pbem.db")) as service:
             eve = service.person("eve@outside.test")
             await eve.send("HELP\n")
             assert "pbem commands" in (await eve.last()).body  # the daemon is up and has used the database
 
-            other = sqlite3.connect(service.db_path, timeout=0, isolation_level=None)
+            other = sqlite3.connect(service.db_url, timeout=0, isolation_level=None)
             stop = asyncio.Event()
             watcher = asyncio.create_task(longest_stall(stop))
             try:

@@ -3,11 +3,9 @@ and the one place that decides who owes orders."""
 
 from __future__ import annotations
 
-import sqlite3
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
-
 import pytest
+from databases import query
 
 from pbem.core import GameError, InvalidInput, StaleTurn, UnknownGame, UnknownSeat
 from pbem.service import owing, submissions
@@ -18,18 +16,16 @@ from pbem.store.tables import GameStatus, SeatStatus
 SEATS = {"1": "a@example.org", "2": "b@example.org"}
 
 
-def test_statuses_are_enums_stored_as_their_values(tiny_game: str, runner: GameService, tmp_path: Path) -> None:
+def test_statuses_are_enums_stored_as_their_values(tiny_game: str, runner: GameService, db_url: str) -> None:
     forming = runner.create_game("tiny", "f", players=2, seed=1)
     running = runner.create_game("tiny", "r", seats=SEATS, seed=1)
     runner.resign("r", "2")
     assert forming.row.status is GameStatus.FORMING and running.row.status is GameStatus.ACTIVE
     assert runner.info("r").row.status is GameStatus.ACTIVE
     assert runner.info("r").seats[1].status is SeatStatus.RESIGNED
-    with sqlite3.connect(tmp_path / "pbem.db") as raw:
-        assert raw.execute("SELECT name, status FROM game ORDER BY name").fetchall() == [("f", "forming"),
-                                                                                         ("r", "active")]
-        assert raw.execute("SELECT status FROM seat WHERE name = '2' AND game_id = "
-                           "(SELECT id FROM game WHERE name = 'r')").fetchone() == ("resigned",)
+    assert query(db_url, "SELECT name, status FROM game ORDER BY name") == [("f", "forming"), ("r", "active")]
+    assert query(db_url, "SELECT status FROM seat WHERE name = '2' AND game_id = "
+                         "(SELECT id FROM game WHERE name = 'r')") == [("resigned",)]
 
 
 @pytest.mark.parametrize(("call", "error", "quoted"), [
