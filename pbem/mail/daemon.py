@@ -14,7 +14,14 @@ Four loops share one database:
   instead of every seat being NMR'd;
 * sender: the outbox table -> SMTP, with retries.
 
-All database work runs in one worker thread, the database's only user:
+Several daemons may share one PostgreSQL database and one mailbox (SQLite
+serves one daemon: a second one on the same file is refused at start, see
+:func:`single_daemon`): one of them fetches (:mod:`pbem.mail.leader`), and
+every one handles the next new mail (its row lock: no mail is handled twice),
+works on the due games (each game's row lock: no turn resolves twice) and
+sends the outbox (leases: another daemon takes a dead one's mail over).
+
+All database work of a daemon runs in one worker thread, the database's only user:
 handling mail and the clock's work, and also storing the mail the intake
 takes and the outbox's claims and marks for the sender. The event loop (IMAP
 intake, SMTP sending) so never waits for a mail being handled nor for a
@@ -38,29 +45,33 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
+import fcntl
 import functools
 import gc
 import logging
 import os
 import secrets
 import time
-from collections.abc import Awaitable, Callable, Collection, Sequence
+from collections.abc import Awaitable, Callable, Collection, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import TypeVar
 
+from sqlalchemy.exc import IntegrityError
+
 from pbem.clock import utcnow
 from pbem.mail.config import ImapUrl, SmtpUrl
-from pbem.mail.handler import HandledMail, MailHandler
+from pbem.mail.handler import HandledMail, MailFailed, MailHandler
 from pbem.mail.intake import MailIntake
-from pbem.mail.mailstore import DatabaseOutbox, InboundStore
+from pbem.mail.leader import IntakeLeadership
+from pbem.mail.mailstore import DEFAULT_LEASE, DatabaseOutbox, InboundStore
 from pbem.mail.outbox import MailSender, OutgoingMail
-from pbem.mail.tokens import ReplyTokens
 from pbem.mail.retention import purge_old_mail
+from pbem.mail.tokens import ReplyTokens
 from pbem.service.api import GameService
-from pbem.service.deadlines import TurnClock
+from pbem.service.deadlines import CLOCK_BATCH, TurnClock
 from pbem.store import Database, is_transient_error
 from pbem.store.tables import SettingRow
 
@@ -69,7 +80,8 @@ T = TypeVar("T")
 
 HEARTBEAT_SECONDS = 5.0
 PURGE_SECONDS = 3600.0
-PROCESS_BATCH = 100  # stored messages taken per pass of the processing loop
+CONFLICT_RETRIES = 3
+"""Times a mail is handled again after it collided with another daemon's work (a unique key both wrote)."""
 SECRET_KEY = "reply_token_secret"
 LAST_SEEN_KEY = "last_seen"
 MAX_FAILURES = 8
@@ -101,10 +113,48 @@ class DaemonOptions:
     worker_wait: float = 0.05
     """Longest the event loop stands still, in seconds, waiting for a piece of work it handed to the worker
     thread before it goes back to its other work (see :meth:`MailDaemon._work`); 0 never waits."""
+    shared_poll: float = 0.2
+    """On a database shared with other daemons: how often, in seconds, a daemon looks for mail the
+    fetcher stored and for mail the others queued (its own it handles and sends at once)."""
+    election_retry: float = 2.0
+    """On a shared database: how often a daemon that does not fetch tries to become the fetcher."""
+    outbox_lease: timedelta = DEFAULT_LEASE
+    """How long a sender's claim on queued mail lasts before another daemon may send it."""
 
 
 class DaemonFailed(RuntimeError):
     """A loop of the daemon kept failing and the daemon stopped; the message says which and why."""
+
+
+class AnotherDaemon(ValueError):
+    """A second daemon on a SQLite file: refused (SQLite serves one daemon; PostgreSQL serves several)."""
+
+
+@contextlib.contextmanager
+def single_daemon(db: Database) -> Iterator[None]:
+    """Hold, for the block, the one daemon's place on a SQLite file: an exclusive lock on the file
+    ``<database>-lock`` beside it, which the system releases when the process ends, however it ends.
+    Nothing to hold on a database that daemons share (PostgreSQL). Raises :class:`AnotherDaemon` when
+    another process holds it."""
+    path = db.engine.url.database
+    if db.shared or not path or path == ":memory:":
+        yield
+        return
+    lock_path = f"{path}-lock"
+    descriptor = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        try:
+            fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise AnotherDaemon(
+                f"another pbem serve is running on {path}: a SQLite database serves one daemon. Stop the "
+                "other one, or keep the games in PostgreSQL (--db postgresql+psycopg://...) to run several"
+            ) from None
+        yield
+    finally:
+        os.close(descriptor)
+
+
 
 
 def tune_gc_for_serving() -> None:
@@ -147,24 +197,40 @@ def secret_key(db: Database, path: Path | None) -> bytes:
 
 
 def setting(db: Database, key: str, make: Callable[[], str] | None = None) -> str | None:
-    """Return an installation setting; when absent and ``make`` is given, store ``make()`` and return it."""
+    """Return an installation setting; when absent and ``make`` is given, store ``make()`` and return it.
+    When daemons starting together both make one, the first stored wins and both return it."""
     with db.session() as session:
         row = session.get(SettingRow, key)
         if row is not None:
             return row.value
         if make is None:
             return None
-        row = SettingRow(key=key, value=make())
-        session.add(row)
-        return row.value
+        value = make()
+    if _insert_setting(db, key, value):
+        return value
+    return setting(db, key)
 
 
 def store_setting(db: Database, key: str, value: str) -> None:
-    """Set an installation setting."""
+    """Set an installation setting (whichever daemon writes last wins)."""
     with db.session() as session:
-        row = session.get(SettingRow, key) or SettingRow(key=key, value=value)
-        row.value = value
-        session.add(row)
+        row = session.get(SettingRow, key)
+        if row is not None:
+            row.value = value
+            session.add(row)
+            return
+    if not _insert_setting(db, key, value):
+        store_setting(db, key, value)
+
+
+def _insert_setting(db: Database, key: str, value: str) -> bool:
+    """Store a new setting; False when another process stored the key first (its unique key refused ours)."""
+    try:
+        with db.session() as session:
+            session.add(SettingRow(key=key, value=value))
+    except IntegrityError:
+        return False
+    return True
 
 
 def reply_tokens(db: Database, secret_file: Path | None = None) -> ReplyTokens:
@@ -195,14 +261,18 @@ class MailDaemon:
                                    clock=clock, web_url=web_url)
         self.turn_clock = TurnClock(self.service, self.handler.notifier)
         self.inbound = InboundStore(db)
-        self.outbox = DatabaseOutbox(db)
+        self.outbox = DatabaseOutbox(db, lease=options.outbox_lease)
         self.intake = MailIntake(imap, self._take, use_idle=options.use_idle, poll_interval=options.poll_interval,
                                  idle_recheck=options.idle_recheck, ready=self.caught_up)
-        self.sender = MailSender(smtp, WorkerOutbox(self.outbox, self._work), retry_min=options.send_retry_min)
+        # On a shared database the others queue mail too: the sender looks for it often.
+        self.sender = MailSender(smtp, WorkerOutbox(self.outbox, self._work), retry_min=options.send_retry_min,
+                                 **({"poll_interval": options.shared_poll * 5} if db.shared else {}))
+        self.leadership = IntakeLeadership(db) if db.shared else None
+        """Whether this daemon fetches, on a shared database (None: it always fetches)."""
         self._new_mail = asyncio.Event()
         self._send_now = asyncio.Event()
-        self._stored: list[int] = []  # inbound ids stored by the intake and not yet taken for processing
         self._idle = asyncio.Event()  # set while the processing loop has handled all the intake stored
+        self._conflicts: dict[int, int] = {}  # inbound id -> times it collided with another daemon's work
         self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="pbem-work")
         self.handled = 0
         self.fatal: str | None = None
@@ -213,7 +283,6 @@ class MailDaemon:
     async def _take(self, uid: int, raw: bytes) -> None:
         inbound_id = await self._work(self.inbound.store, uid, raw)
         if inbound_id is not None:
-            self._stored.append(inbound_id)
             self._idle.clear()
         self._new_mail.set()
 
@@ -243,7 +312,7 @@ class MailDaemon:
         try:
             await self._supervise("start", self._start, stop, once=True)
             tasks = [
-                asyncio.create_task(self._supervise("intake", self.intake.run, stop), name="intake"),
+                asyncio.create_task(self._supervise("intake", self._intake, stop), name="intake"),
                 asyncio.create_task(self._supervise("sender", self._send, stop), name="sender"),
                 asyncio.create_task(self._supervise("process", self._process, stop), name="process"),
                 asyncio.create_task(self._supervise("clock", self._tick, stop), name="clock"),
@@ -267,7 +336,9 @@ class MailDaemon:
         if extended:
             _log.warning("deadlines extended after an outage: %s", ", ".join(extended))
         await self._work(self._heartbeat)
-        await self._work(self._purge)  # at each start too: a daemon restarted often still purges
+        if not self.db.shared:  # alone on the database: every lease was a dead predecessor's
+            await self._work(functools.partial(self.outbox.release_claims, everyone=True))
+        await self._purge_all()  # at each start too: a daemon restarted often still purges
         self._new_mail.set()  # handle whatever was stored but not handled before a restart
         self._wake_sender()
 
@@ -326,6 +397,46 @@ class MailDaemon:
                 await asyncio.wait_for(stop.wait(), timeout=pause)
             pause = min(pause * 2, self.options.restart_longest)
 
+    async def _intake(self, stop: asyncio.Event) -> None:
+        """Fetch mail: always on a database of its own; on a shared one while this daemon is the elected
+        fetcher, trying to become it every ``options.election_retry`` seconds otherwise."""
+        leadership = self.leadership
+        if leadership is None:
+            await self.intake.run(stop)
+            return
+        loop = asyncio.get_running_loop()
+        while not stop.is_set():
+            if await loop.run_in_executor(None, leadership.try_lead):
+                _log.info("this daemon fetches the mail now")
+                fetching = asyncio.Event()  # set when this daemon stops fetching: stopped, or the lock lost
+                watcher = asyncio.create_task(self._watch_leadership(leadership, stop, fetching))
+                try:
+                    await self.intake.run(fetching)
+                finally:
+                    watcher.cancel()
+                    with contextlib.suppress(asyncio.CancelledError):
+                        await watcher
+                    await loop.run_in_executor(None, leadership.resign)
+                if not stop.is_set():
+                    _log.warning("this daemon no longer fetches the mail (the fetcher's lock was lost)")
+                continue
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(stop.wait(), timeout=self.options.election_retry)
+
+    async def _watch_leadership(self, leadership: IntakeLeadership, stop: asyncio.Event,
+                                fetching: asyncio.Event) -> None:
+        """Set ``fetching`` once ``stop`` is set or the fetcher's lock is lost (checked every
+        ``options.election_retry`` seconds)."""
+        loop = asyncio.get_running_loop()
+        try:
+            while True:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(stop.wait(), timeout=self.options.election_retry)
+                if stop.is_set() or not await loop.run_in_executor(None, leadership.still_leading):
+                    return
+        finally:
+            fetching.set()
+
     async def _send(self, stop: asyncio.Event) -> None:
         await self._work(self.outbox.release_claims)  # a restarted sender offers again what the failed one had taken
         await self.sender.run(stop, self._send_now)
@@ -333,54 +444,47 @@ class MailDaemon:
     def _heartbeat(self) -> None:
         store_setting(self.db, LAST_SEEN_KEY, self.clock().isoformat())
 
-    def _purge(self) -> None:
-        """Drop the text of mail handled or sent longer than ``options.retention`` ago."""
-        purge_old_mail(self.db, self.clock() - self.options.retention)
+    def _purge(self) -> bool:
+        """Drop the text of some mail handled or sent longer than ``options.retention`` ago; True when
+        there may be more (the purge goes a bounded batch at a time, between other work)."""
+        return purge_old_mail(self.db, self.clock() - self.options.retention).more
+
+    async def _purge_all(self) -> None:
+        while await self._work(self._purge):
+            pass
 
     async def _process(self, stop: asyncio.Event) -> None:
-        handled_upto = 0  # every stored message with an id up to this one is handled or failed
-        backlog = True  # the database first (mail stored before a restart), then what the intake stores
+        quiet = self.options.shared_poll if self.db.shared else 1.0
         while not stop.is_set():
             self._new_mail.clear()
-            if backlog:
-                batch = await self._work(functools.partial(self.inbound.pending, PROCESS_BATCH, after=handled_upto))
-                backlog = len(batch) == PROCESS_BATCH
-                if backlog:
-                    self._new_mail.set()  # more are waiting: come back without sleeping
-            else:
-                batch = [inbound_id for inbound_id in self._stored if inbound_id > handled_upto]
-                self._stored.clear()
-            for inbound_id in batch:
-                # A transient database error leaves the mail stored and unhandled, and the supervisor
-                # restarts this loop after a pause: it then reads the backlog from the database again.
-                outcome = await self._work(self._handle, inbound_id)
-                handled_upto = inbound_id
-                if outcome is None:
-                    continue
+            # A transient database error leaves the mail stored and unhandled, and the supervisor restarts
+            # this loop after a pause: it then takes the oldest unhandled mail again.
+            while not stop.is_set() and (outcome := await self._work(self._handle_next)) is not None:
+                if not isinstance(outcome, HandledMail):
+                    continue  # failed for good (marked so), or collided with another daemon (tried again)
                 self.handled += 1
                 if outcome.due:  # orders in that may let a turn resolve early (or a deadline passed):
                     await self._run_clock(games=outcome.due)  # resolved before the reply goes out
                 self._wake_sender()
-            if not self._stored:
+            if not self._new_mail.is_set():
                 self._idle.set()
-            try:
-                await asyncio.wait_for(self._new_mail.wait(), timeout=1.0)
-            except TimeoutError:
-                backlog = True  # quiet for a second: look in the database again, whoever stored there
+            with contextlib.suppress(TimeoutError):  # quiet for a while: look in the database again, whoever stored
+                await asyncio.wait_for(self._new_mail.wait(), timeout=quiet)
 
-    def _handle(self, inbound_id: int) -> HandledMail | None:
-        """Handle one stored mail (in the worker thread); None when it failed for good and was marked so.
+    def _handle_next(self) -> HandledMail | bool | None:
+        """Handle the oldest unhandled mail (in the worker thread); return what was done, False when it
+        failed for good (and was marked so) or is to be tried again, None when there is no mail to handle.
         Raises transient database errors (the mail stays unhandled, to be tried again)."""
         started = time.perf_counter()
         try:
-            outcome = self.handler.handle(inbound_id)
-        except Exception as error:
-            if is_transient_error(error):
-                raise
-            _log.exception("inbound %s could not be handled", inbound_id)  # a bug: keep the mail, go on
-            with self.db.session() as session:
-                InboundStore.set_status(session, inbound_id, "failed", "internal error")
+            found = self.handler.handle_next()
+        except MailFailed as failure:
+            self._failed(failure)
+            return False
+        if found is None:
             return None
+        inbound_id, outcome = found
+        self._conflicts.pop(inbound_id, None)
         ms = (time.perf_counter() - started) * 1000
         done = ", ".join(outcome.done) or outcome.reason or outcome.status
         where = f" {outcome.game}/{outcome.seat}" if outcome.seat else f" {outcome.game}" if outcome.game else ""
@@ -389,28 +493,55 @@ class MailDaemon:
                                             "seat": outcome.seat, "done": done, "ms": round(ms, 1)})
         return outcome
 
+    def _failed(self, failure: MailFailed) -> None:
+        """A mail could not be handled: when it collided with another daemon's work (a unique key both
+        wrote), it is tried again, up to :data:`CONFLICT_RETRIES` times; otherwise (a bug) it is marked
+        failed and kept, and the daemon goes on."""
+        inbound_id, error = failure.inbound_id, failure.__cause__
+        if isinstance(error, IntegrityError) and self._conflicts.get(inbound_id, 0) < CONFLICT_RETRIES:
+            self._conflicts[inbound_id] = self._conflicts.get(inbound_id, 0) + 1
+            _log.info("inbound %s collided with another daemon's work; handling it again", inbound_id)
+            return
+        self._conflicts.pop(inbound_id, None)
+        _log.error("inbound %s could not be handled", inbound_id, exc_info=error)
+        with self.db.session() as session:
+            status, _raw, _size = InboundStore.stored(session, inbound_id)
+            if status == "new":
+                InboundStore.set_status(session, inbound_id, "failed", "internal error")
+
     async def _run_clock(self, games: Collection[str] | None = None) -> None:
         result = await self._work(functools.partial(self.turn_clock.tick, self.clock(), games=games))
-        if result.resolutions or result.reminders or result.paused or result.absences:
+        if result.did_something:
             self._wake_sender()
 
-    async def _tick(self, stop: asyncio.Event) -> None:
-        beat = 0.0
-        purged = 0.0
+    async def _clock_pass(self, stop: asyncio.Event) -> None:
+        """Work on every game that is due, one game per piece of work (mail is handled in between), a
+        bounded batch of due games at a time."""
         while not stop.is_set():
-            await self._run_clock()
-            beat += self.options.clock_interval
-            purged += self.options.clock_interval
-            if beat >= HEARTBEAT_SECONDS:
+            now = self.clock()
+            batch = await self._work(self.turn_clock.due_games, now)
+            for game_id in batch:
+                result = await self._work(self.turn_clock.work_on, game_id, now)
+                if result.did_something:
+                    self._wake_sender()
+                if stop.is_set():
+                    return
+            if len(batch) < CLOCK_BATCH:
+                return
+
+    async def _tick(self, stop: asyncio.Event) -> None:
+        loop = asyncio.get_running_loop()
+        beat = purged = loop.time()
+        while not stop.is_set():
+            await self._clock_pass(stop)
+            if loop.time() - beat >= HEARTBEAT_SECONDS:
                 await self._work(self._heartbeat)
-                beat = 0.0
-            if purged >= PURGE_SECONDS:
-                await self._work(self._purge)
-                purged = 0.0
-            try:
+                beat = loop.time()
+            if loop.time() - purged >= PURGE_SECONDS:
+                await self._purge_all()
+                purged = loop.time()
+            with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(stop.wait(), timeout=self.options.clock_interval)
-            except TimeoutError:
-                pass
 
 
 class WorkerOutbox:

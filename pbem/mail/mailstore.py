@@ -2,23 +2,29 @@
 
 Inbound: a message is stored (raw bytes, Message-ID, UID) and committed before
 the intake flags it on the server; a message seen again (after a crash, or
-delivered twice) is recognised by its Message-ID and not stored again.
+delivered twice) is recognised by its Message-ID and not stored again. It is
+handled in one transaction that holds its row lock: several daemons take the
+next new mail each with ``FOR UPDATE SKIP LOCKED``, so none takes a mail
+another is handling, and a daemon that dies mid-mail loses its connection and
+with it the lock, so another one handles the mail from scratch.
 Outbound: replies and reports are queued in the same transaction as the
-change they report, and the SMTP sender drains the queue.
+change they report, and the SMTP sender drains the queue: replies first, then
+reports and notices, each claimed for a lease (``lease_until``) that another
+daemon's sender takes over when the holder died before it recorded the mail.
 """
 
 from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 from email.parser import BytesHeaderParser
 from email.policy import compat32
 
-from sqlalchemy import bindparam, insert, update
+from sqlalchemy import bindparam, case, insert, or_, update
 from sqlalchemy import select as sa_select
 from sqlalchemy.exc import IntegrityError
-from sqlmodel import Session, func, select
+from sqlmodel import Session, func
 
 from pbem.clock import utcnow
 from pbem.mail.compose import ComposedMail
@@ -28,19 +34,27 @@ from pbem.mail.policy import DEFAULT_MAX_SIZE
 from pbem.store import Database
 from pbem.store.tables import InboundMessageRow, OutboundMessageRow
 
-
 _INBOUND = InboundMessageRow.__table__  # type: ignore[attr-defined]
 _OUTBOUND = OutboundMessageRow.__table__  # type: ignore[attr-defined]
 # Statements built once (SQLAlchemy then also keeps their cache keys): building a statement
 # costs more than running it on SQLite.
 _STORE_INBOUND = insert(_INBOUND)
 _INBOUND_STATUS_RAW = sa_select(_INBOUND.c.status, _INBOUND.c.raw, _INBOUND.c.size).where(
-    _INBOUND.c.id == bindparam("_id"))
+    _INBOUND.c.id == bindparam("_id")).with_for_update()
+_NEXT_NEW = (sa_select(_INBOUND.c.id).where(_INBOUND.c.status == "new").order_by(_INBOUND.c.id).limit(1)
+             .with_for_update(skip_locked=True))
+_NEW_AFTER = (sa_select(_INBOUND.c.id).where(_INBOUND.c.status == "new", _INBOUND.c.id > bindparam("after"))
+              .order_by(_INBOUND.c.id).limit(bindparam("limit")))
 _SET_INBOUND_STATUS = update(_INBOUND).where(_INBOUND.c.id == bindparam("_id"))
 _ENQUEUE = insert(_OUTBOUND)
 _UPDATE_OUTBOUND = update(_OUTBOUND).where(_OUTBOUND.c.id == bindparam("_id"))
 _SECRET_RAW = sa_select(_OUTBOUND.c.raw).where(_OUTBOUND.c.id == bindparam("_id"), _OUTBOUND.c.secret)
 REDACTED_BODY = b"(body removed after handling: it held a password)\r\n"
+REPLY_PRIORITY, OTHER_PRIORITY = 0, 1
+"""Replies to mail are sent before reports, reminders and notices queued earlier."""
+DEFAULT_LEASE = timedelta(seconds=60)
+"""How long a sender's claim on queued mail lasts: longer than sending a batch takes, even over a slow
+server (each SMTP command waits at most 30 s); after it another daemon's sender may send the mail."""
 
 
 def redacted(raw: bytes) -> bytes:
@@ -90,17 +104,17 @@ class InboundStore:
             return None
 
     def pending(self, limit: int = 100, *, after: int = 0) -> list[int]:
-        """Return the ids of stored messages not yet handled, oldest first; only ids above
-        ``after`` when given (a caller that knows every message up to ``after`` was handled
-        saves a scan of the whole table: status has no index)."""
-        with self.db.session() as session:
-            query = (
-                select(InboundMessageRow.id)
-                .where(InboundMessageRow.id > after, InboundMessageRow.status == "new")  # type: ignore[operator]
-                .order_by(InboundMessageRow.id)
-                .limit(limit)
-            )
-            return [i for i in session.exec(query) if i is not None]
+        """Return the ids of stored messages not yet handled, oldest first; only ids above ``after``
+        when given (an index holds the new messages, so this costs what it returns)."""
+        with self.db.engine.connect() as connection:
+            return [row.id for row in connection.execute(_NEW_AFTER, {"after": after, "limit": limit})]
+
+    @staticmethod
+    def claim_next(session: Session) -> int | None:
+        """Lock the oldest stored message not yet handled for ``session``'s transaction and return its id;
+        None when there is none, or when other transactions hold the lock of every one (``SKIP LOCKED``:
+        another daemon is handling them)."""
+        return session.connection().execute(_NEXT_NEW).scalar()
 
     @staticmethod
     def status_and_raw(session: Session, inbound_id: int) -> tuple[str, bytes]:
@@ -112,7 +126,8 @@ class InboundStore:
     @staticmethod
     def stored(session: Session, inbound_id: int) -> tuple[str, bytes, int]:
         """Return one stored message's status, stored bytes, and size as received (the bytes of an
-        oversized mail are only its beginning), read in ``session``'s transaction."""
+        oversized mail are only its beginning), read in ``session``'s transaction, which holds the
+        message's lock from then on (waiting while another transaction handles it)."""
         found = session.connection().execute(_INBOUND_STATUS_RAW, {"_id": inbound_id}).first()
         if found is None:
             raise KeyError(f"no inbound message {inbound_id}")
@@ -133,10 +148,19 @@ class InboundStore:
 
 
 class DatabaseOutbox:
-    """The outbox table as an :class:`~pbem.mail.outbox.OutboxQueue`, plus enqueueing."""
+    """The outbox table as an :class:`~pbem.mail.outbox.OutboxQueue`, plus enqueueing.
 
-    def __init__(self, db: Database) -> None:
+    A claim sets the mails' ``lease_until``: until then no other sender (of this
+    daemon or another one) claims them. Recording a mail ends its lease; a
+    restarted sender ends the leases it held (:meth:`release_claims`); the
+    leases of a daemon that died end by themselves, and another daemon's sender
+    then sends those mails (once more, if the dead one had sent a mail and not
+    yet recorded it: delivery is at least once).
+    """
+
+    def __init__(self, db: Database, *, lease: timedelta = DEFAULT_LEASE) -> None:
         self.db = db
+        self.lease = lease
         self._claimed: set[int] = set()
 
     @staticmethod
@@ -152,40 +176,58 @@ class DatabaseOutbox:
             _ENQUEUE,
             {"created_at": now, "sender": mail.sender, "recipients": list(mail.recipients), "raw": mail.raw,
              "status": "queued", "attempts": 0, "next_attempt_at": now, "purpose": purpose,
-             "inbound_id": inbound_id, "secret": secret},
+             "inbound_id": inbound_id, "secret": secret,
+             "priority": REPLY_PRIORITY if purpose == "reply" else OTHER_PRIORITY},
         )
 
-    def release_claims(self) -> None:
-        """Forget every claim: a restarted sender offers again what a failed one had taken but not recorded."""
-        self._claimed.clear()
+    def release_claims(self, *, everyone: bool = False) -> None:
+        """End the leases this outbox holds (with ``everyone``, every lease: a daemon alone on its database
+        at its start, since any lease is then a dead predecessor's): a restarted sender offers again what
+        a failed one had taken but not recorded."""
+        claimed, self._claimed = sorted(self._claimed), set()
+        table = _OUTBOUND.c
+        with self.db.engine.begin() as connection:
+            if everyone:
+                connection.execute(update(_OUTBOUND).where(table.status == "queued", table.lease_until.is_not(None))
+                                   .values(lease_until=None))
+            elif claimed:
+                connection.execute(update(_OUTBOUND).where(table.id.in_(claimed)).values(lease_until=None))
 
     def claim_due(self, now: datetime, limit: int) -> Sequence[OutgoingMail]:
-        """Return up to ``limit`` queued mails due at ``now`` that are not claimed already."""
+        """Claim and return up to ``limit`` queued mails due at ``now`` that no sender holds a lease on:
+        replies first, then the longest due."""
         table = _OUTBOUND.c
-        query = (  # plain columns over a connection: no ORM objects (a third of the time)
-            sa_select(table.id, table.sender, table.recipients, table.raw, table.attempts)
-            .where(table.status == "queued", table.next_attempt_at <= now)
-            .order_by(table.id)
-            .limit(limit + len(self._claimed))
-        )
-        with self.db.engine.connect() as connection:
-            rows = [row for row in connection.execute(query) if row.id not in self._claimed][:limit]
-        claimed = []
-        for row in rows:
-            self._claimed.add(row.id)
-            claimed.append(OutgoingMail(row.id, row.sender, tuple(row.recipients), row.raw, row.attempts))
+        free = or_(table.lease_until.is_(None), table.lease_until <= now)
+        due = (sa_select(table.id)
+               .where(table.status == "queued", table.next_attempt_at <= now, free)
+               .order_by(table.priority, table.next_attempt_at, table.id)
+               .limit(limit)
+               .with_for_update(skip_locked=True))
+        with self.db.engine.begin() as connection:  # plain columns over a connection: no ORM objects
+            ids = [row.id for row in connection.execute(due)]
+            if not ids:
+                return []
+            connection.execute(update(_OUTBOUND).where(table.id.in_(ids)).values(lease_until=now + self.lease))
+            rows = connection.execute(
+                sa_select(table.id, table.sender, table.recipients, table.raw, table.attempts)
+                .where(table.id.in_(ids)).order_by(table.priority, table.next_attempt_at, table.id))
+            claimed = [OutgoingMail(row.id, row.sender, tuple(row.recipients), row.raw, row.attempts)
+                       for row in rows]
+        self._claimed.update(ids)
         return claimed
 
     def _finish(self, mail_id: int, **values: object) -> None:
         self._claimed.discard(mail_id)
         with self.db.engine.begin() as connection:  # one UPDATE: no ORM session needed (half the time)
-            connection.execute(update(OutboundMessageRow).where(OutboundMessageRow.id == mail_id).values(**values))
+            connection.execute(update(OutboundMessageRow).where(OutboundMessageRow.id == mail_id)  # type: ignore[arg-type]
+                               .values(lease_until=None, **values))
 
     def mark_sent(self, mail_id: int, when: datetime) -> None:
         """Record that the server accepted the mail; a secret mail's body is removed at once."""
         self._claimed.discard(mail_id)
         with self.db.engine.begin() as connection:
-            connection.execute(_UPDATE_OUTBOUND, {"_id": mail_id, "status": "sent", "sent_at": when})
+            connection.execute(_UPDATE_OUTBOUND, {"_id": mail_id, "status": "sent", "sent_at": when,
+                                                  "lease_until": None})
             secret = connection.execute(_SECRET_RAW, {"_id": mail_id}).scalar()
             if secret is not None:
                 connection.execute(_UPDATE_OUTBOUND, {"_id": mail_id, "raw": redacted(secret)})
@@ -201,10 +243,13 @@ class DatabaseOutbox:
         self._finish(mail_id, status="failed", last_error=error[:1000], attempts=OutboundMessageRow.attempts + 1)
 
     def next_due(self) -> datetime | None:
-        """Return the earliest next attempt among queued, unclaimed mails."""
+        """Return when the next queued mail that this outbox did not claim becomes due: its next attempt,
+        or the end of the lease another sender holds on it when that is later."""
         table = _OUTBOUND.c
-        query = sa_select(func.min(table.next_attempt_at)).where(
-            table.status == "queued", table.id.not_in(self._claimed)
-        )
+        when = case((table.lease_until > table.next_attempt_at, table.lease_until), else_=table.next_attempt_at)
+        query = sa_select(func.min(when)).where(table.status == "queued")
+        if self._claimed:
+            query = query.where(table.id.not_in(sorted(self._claimed)))
         with self.db.engine.connect() as connection:
-            return connection.execute(query).scalar_one()
+            found = connection.execute(query).scalar_one()
+        return found

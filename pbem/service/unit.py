@@ -35,10 +35,14 @@ class Unit:
     """
 
     def __init__(self, session: Session, *, clock: Callable[[], datetime],
-                 on_resolved: Sequence[ResolvedListener] = ()) -> None:
+                 on_resolved: Sequence[ResolvedListener] = (), lock: bool = False) -> None:
         self.session = session
         self.clock = clock
         self.on_resolved = tuple(on_resolved)
+        self.lock = lock
+        """Whether the games this unit loads are locked until it ends (``SELECT ... FOR UPDATE`` on
+        PostgreSQL; SQLite has one writer at a time anyway), so that two daemons never change one
+        game at once: a unit that may change a game locks it."""
         self._games: dict[str, GameRow] = {}
         self._seats: dict[int | None, list[SeatRow]] = {}
 
@@ -55,10 +59,19 @@ class Unit:
         key = name.strip().lower()
         row = self._games.get(key)
         if row is None:
-            row = queries.game_by_name(self.session, key)
+            row = queries.game_by_name(self.session, key, lock=self.lock)
             if row is None:
                 raise UnknownGame(f"no game named {name!r}")
             self._games[key] = row
+        return row
+
+    def claim(self, game_id: int, *, due_by: datetime | None = None, wait: bool = False) -> GameRow | None:
+        """Lock and return the row of game ``game_id`` for this unit; None when it is gone, when (``due_by``
+        given) the clock has nothing due for it by then, or when another daemon holds its lock (unless
+        ``wait``: then wait for it)."""
+        row = queries.claim_game(self.session, game_id, due_by=due_by, wait=wait)
+        if row is not None:
+            self._games[row.name_key] = row
         return row
 
     def seats(self, row: GameRow) -> list[SeatRow]:

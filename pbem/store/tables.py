@@ -126,7 +126,7 @@ def wake_time(row: GameRow) -> datetime | None:
         if row.absent_at is not None:
             times.append(row.absent_at + timedelta(hours=row.grace_hours))
     except (OverflowError, ValueError):  # a value stored before options were checked: look at it now
-        return row.deadline or row.orders_at or row.absent_at or row.created_at
+        return row.created_at
     return min(times) if times else None
 
 

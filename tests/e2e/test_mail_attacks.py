@@ -31,7 +31,7 @@ from pbem.mail.daemon import DaemonOptions
 from pbem.mail.mailstore import OVERSIZED_PREFIX
 from pbem.mail.gm_commands import MAX_CREATIONS_PER_DAY, MAX_CREATIONS_PER_MAIL
 from pbem.mail.reply import MAX_REPLY
-from pbem.store.tables import InboundMessageRow, OutboundMessageRow, SeatRow, SettingRow
+from pbem.store.tables import GameRow, InboundMessageRow, OutboundMessageRow, SeatRow, SettingRow
 
 QUICK = DaemonOptions(idle_recheck=0.5, send_retry_min=0.5, clock_interval=0.1, restart_first=0.2,
                       restart_longest=0.5)
@@ -82,7 +82,9 @@ def test_one_game_whose_clock_fails_is_set_aside_and_every_other_game_goes_on(tm
                           "START\n")
             await gm.receive(2)
             with service.daemon.db.session() as session:  # as stored before options were checked
-                session.execute(text("UPDATE game SET reminder_hours = 1e300 WHERE name = 'evil'"))
+                evil = session.exec(select(GameRow).where(GameRow.name == "evil")).one()
+                evil.reminder_hours = 1e300
+                session.add(evil)
             clock.advance(hours=49)  # past the deadline of tc-1's turn 1
             notices = [mail for mail in await gm.receive(2) if "evil" in mail.subject]
             assert notices and "its deadlines cannot be computed" in notices[0].body

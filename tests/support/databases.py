@@ -136,7 +136,11 @@ def _server() -> PostgresServer:
                 pytest.fail(reason + "; CI must run them")
             pytest.skip(reason)
         server = PostgresServer(binaries)
-        server.start()
+        try:
+            server.start()
+        except BaseException:
+            server.stop()
+            raise
         _Settings.server = server
         atexit.register(stop_server)
     return _Settings.server
@@ -197,9 +201,10 @@ class PostgresServer:
         open_database(self.url(TEMPLATE)).close()
 
     def stop(self) -> None:
-        """Stop the server at once and remove its directory."""
+        """Stop the server at once (when it runs) and remove its directory."""
         try:
-            self._run(str(self.binaries / "pg_ctl"), "-D", str(self.data), "-m", "immediate", "-w", "stop")
+            if (self.data / "postmaster.pid").exists():
+                self._run(str(self.binaries / "pg_ctl"), "-D", str(self.data), "-m", "immediate", "-w", "stop")
         finally:
             shutil.rmtree(self.root, ignore_errors=True)
 
