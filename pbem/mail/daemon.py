@@ -79,6 +79,8 @@ _log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 HEARTBEAT_SECONDS = 5.0
+STOP_GRACE = 2.0
+"""Seconds the loops get to end by themselves once the daemon is told to stop; then they are cancelled."""
 PURGE_SECONDS = 3600.0
 CONFLICT_RETRIES = 3
 """Times a mail is handled again after it collided with another daemon's work (a unique key both wrote)."""
@@ -321,11 +323,14 @@ class MailDaemon:
                 await stop.wait()
             finally:
                 self._new_mail.set()
-                done, pending = await asyncio.wait(tasks, timeout=10)
+                _done, pending = await asyncio.wait(tasks, timeout=STOP_GRACE)
                 for task in pending:
+                    _log.info("stopping: %s did not end within %g s; cancelled", task.get_name(), STOP_GRACE)
                     task.cancel()
+                await asyncio.gather(*pending, return_exceptions=True)
         finally:
-            self._worker.shutdown(wait=True)
+            # The piece of work under way ends (one mail, or one game's clock work); queued ones are dropped.
+            self._worker.shutdown(wait=True, cancel_futures=True)
         if self.fatal is not None:
             raise DaemonFailed(self.fatal)
 

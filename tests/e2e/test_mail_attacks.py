@@ -337,8 +337,8 @@ def test_secrets_are_not_kept_in_stored_mail_and_the_key_can_live_in_a_file(tmp_
 
 
 def test_a_full_disk_stops_nothing_for_good_and_every_mail_is_answered_once_space_is_back(tmp_path: Path) -> None:
-    async def scenario() -> None:
-        async with running_service(tmp_path, options=QUICK) as service:
+    async def scenario() -> None:  # on a SQLite file with every engine: its page cap makes the disk full
+        async with running_service(tmp_path, options=QUICK, db_url=str(tmp_path / "pbem.db")) as service:
             game = await open_game(service)
             limit: dict[str, int | None] = {"pages": None}
 
