@@ -20,8 +20,9 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 from email.parser import BytesHeaderParser
 from email.policy import compat32
+from email.utils import getaddresses
 
-from sqlalchemy import bindparam, case, insert, or_, update
+from sqlalchemy import bindparam, case, exists, insert, or_, update
 from sqlalchemy import select as sa_select
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, func
@@ -41,8 +42,14 @@ _OUTBOUND = OutboundMessageRow.__table__  # type: ignore[attr-defined]
 _STORE_INBOUND = insert(_INBOUND)
 _INBOUND_STATUS_RAW = sa_select(_INBOUND.c.status, _INBOUND.c.raw, _INBOUND.c.size).where(
     _INBOUND.c.id == bindparam("_id")).with_for_update()
-_NEXT_NEW = (sa_select(_INBOUND.c.id).where(_INBOUND.c.status == "new").order_by(_INBOUND.c.id).limit(1)
-             .with_for_update(skip_locked=True))
+_OLDER = _INBOUND.alias("older")
+_NEXT_NEW = (  # the oldest new mail whose sender has no older one waiting (which another daemon may be handling)
+    sa_select(_INBOUND.c.id)
+    .where(_INBOUND.c.status == "new",
+           ~exists().where(_OLDER.c.status == "new", _OLDER.c.sender == _INBOUND.c.sender,
+                           _OLDER.c.id < _INBOUND.c.id))
+    .order_by(_INBOUND.c.id).limit(1)
+    .with_for_update(skip_locked=True))
 _NEW_AFTER = (sa_select(_INBOUND.c.id).where(_INBOUND.c.status == "new", _INBOUND.c.id > bindparam("after"))
               .order_by(_INBOUND.c.id).limit(bindparam("limit")))
 _SET_INBOUND_STATUS = update(_INBOUND).where(_INBOUND.c.id == bindparam("_id"))
@@ -64,11 +71,17 @@ def redacted(raw: bytes) -> bytes:
 
 def message_id_of(raw: bytes) -> str:
     """Return the Message-ID of a raw message, or a stable one made from its bytes when it has none."""
+    return _identity(raw)[0]
+
+
+def _identity(raw: bytes) -> tuple[str, str]:
+    """The Message-ID of a raw message (see :func:`message_id_of`) and its sender: the first address of
+    its From field in lower case ('' when there is none); mail from one sender is handled in order."""
     headers = BytesHeaderParser(policy=compat32).parsebytes(raw)
     value = str(headers.get("Message-ID", "") or "").strip()
-    if value:
-        return value[:500]
-    return f"<sha256-{hashlib.sha256(raw).hexdigest()}@pbem.invalid>"
+    message_id = value[:500] if value else f"<sha256-{hashlib.sha256(raw).hexdigest()}@pbem.invalid>"
+    found = [address for _name, address in getaddresses([str(headers.get("From", "") or "")]) if address]
+    return message_id, (found[0].strip().lower()[:320] if found else "")
 
 
 OVERSIZED_PREFIX = 64 * 1024
@@ -89,7 +102,7 @@ class InboundStore:
 
     def store(self, uid: int | None, raw: bytes) -> int | None:
         """Store a message and commit; return its row id, or None when its Message-ID was stored before."""
-        message_id = message_id_of(raw)
+        message_id, sender = _identity(raw)
         size = len(raw)
         kept = raw if size <= self.max_size else raw[:OVERSIZED_PREFIX]
         try:
@@ -97,7 +110,7 @@ class InboundStore:
                 result = connection.execute(  # a Message-ID stored before fails its unique index
                     _STORE_INBOUND,
                     {"message_id": message_id, "uid": uid, "raw": kept, "size": size, "received_at": utcnow(),
-                     "status": "new"},
+                     "status": "new", "sender": sender},
                 )
                 return int(result.inserted_primary_key[0])
         except IntegrityError:
@@ -113,7 +126,9 @@ class InboundStore:
     def claim_next(session: Session) -> int | None:
         """Lock the oldest stored message not yet handled for ``session``'s transaction and return its id;
         None when there is none, or when other transactions hold the lock of every one (``SKIP LOCKED``:
-        another daemon is handling them)."""
+        another daemon is handling them). A message waits while an older one from its sender is not
+        handled yet: one sender's mail is handled in the order it arrived (a later mail's orders replace
+        an earlier one's), whichever daemon handles it."""
         return session.connection().execute(_NEXT_NEW).scalar()
 
     @staticmethod

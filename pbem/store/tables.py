@@ -217,7 +217,11 @@ class InboundMessageRow(SQLModel, table=True):
 
     __tablename__ = "inbound_message"
     __table_args__ = (Index("ix_inbound_message_new", "id", sqlite_where=text("status = 'new'"),
-                            postgresql_where=text("status = 'new'")),)
+                            postgresql_where=text("status = 'new'")),
+                      Index("ix_inbound_message_new_by_sender", "sender", "id", sqlite_where=text("status = 'new'"),
+                            postgresql_where=text("status = 'new'")),
+                      Index("ix_inbound_message_kept", "handled_at", sqlite_where=text("length(raw) > 0"),
+                            postgresql_where=text("length(raw) > 0")))
 
     id: int | None = _big_id()
     message_id: str = Field(index=True, unique=True)
@@ -226,6 +230,7 @@ class InboundMessageRow(SQLModel, table=True):
     size: int | None = Field(default=None, sa_column=Column(BigInteger, nullable=True))
     """The size of the mail as received, when ``raw`` holds only part of it."""
     received_at: datetime
+    sender: str = ""  # the From address in lower case: one sender's mail is handled in arrival order
     status: str = "new"  # new | handled | failed
     error: str | None = None
     handled_at: datetime | None = None

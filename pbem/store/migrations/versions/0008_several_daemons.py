@@ -13,7 +13,8 @@
   games that are due.
 * The outbox: ``priority`` (replies before reports) and ``lease_until`` (a
   sender's claim, taken over by another sender once it ends), and the indexes
-  the claims and the retention use; inbound: an index of the new mail.
+  the claims and the retention use; inbound: the sender (one sender's mail is
+  handled in arrival order) and an index of the new mail.
 
 Revision ID: 0008
 """
@@ -75,8 +76,12 @@ def upgrade() -> None:
     op.create_index("ix_outbound_message_queue", "outbound_message", ["priority", "next_attempt_at", "id"],
                     sqlite_where=_QUEUED, postgresql_where=_QUEUED)
     op.create_index("ix_outbound_message_created_at", "outbound_message", ["created_at"])
+    with op.batch_alter_table("inbound_message") as batch:
+        batch.add_column(sa.Column("sender", sa.String, nullable=False, server_default=""))
     op.create_index("ix_inbound_message_new", "inbound_message", ["id"], sqlite_where=_NEW_MAIL,
                     postgresql_where=_NEW_MAIL)
+    op.create_index("ix_inbound_message_new_by_sender", "inbound_message", ["sender", "id"],
+                    sqlite_where=_NEW_MAIL, postgresql_where=_NEW_MAIL)
     op.create_index("ix_inbound_message_kept", "inbound_message", ["handled_at"], sqlite_where=_KEPT_TEXT,
                     postgresql_where=_KEPT_TEXT)
 
@@ -113,7 +118,10 @@ def downgrade() -> None:
     PostgreSQL columns stay wide: narrowing them could lose values)."""
     bind = op.get_bind()
     op.drop_index("ix_inbound_message_kept", "inbound_message")
+    op.drop_index("ix_inbound_message_new_by_sender", "inbound_message")
     op.drop_index("ix_inbound_message_new", "inbound_message")
+    with op.batch_alter_table("inbound_message") as batch:
+        batch.drop_column("sender")
     op.drop_index("ix_outbound_message_created_at", "outbound_message")
     op.drop_index("ix_outbound_message_queue", "outbound_message")
     with op.batch_alter_table("outbound_message") as batch:
