@@ -61,10 +61,12 @@ class UnsupportedSvg(PbemError):
     """SVG with an element or attribute the picture renderer does not paint (draw with pbem.core.svg.Canvas)."""
 
 
+@lru_cache(maxsize=32)
 def svg_to_png(svg: str) -> bytes:
     """Return ``svg`` (as :class:`pbem.core.svg.Canvas` writes it) as a PNG of one pixel per SVG unit.
 
-    The same SVG always gives the same bytes. A PNG that would be over
+    The same SVG always gives the same bytes, so the last few are kept: a turn's reports to
+    seats that see the same picture (every seat, in a game without secrets) paint it once. A PNG that would be over
     :data:`MAX_PNG` bytes gets a palette of :data:`FEWER_COLOURS` colours.
     Raises :class:`UnsupportedSvg` for SVG this renderer does not paint.
     """

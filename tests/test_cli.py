@@ -371,3 +371,9 @@ def test_help_and_check_never_load_the_database_stack(args: list[str], tmp_path:
                          text=True, env=_env(), timeout=120)
     assert run.returncode == OK, run.stderr
     assert run.stderr.strip().splitlines()[-1] == "[]"
+
+
+def test_a_seed_over_32_bits(tmp_path: Path) -> None:
+    out = ok(pbem(tmp_path, "new", "turkey-chase", "big-1", *SEATS, "--seed", "3000000000"))
+    assert "Created turkey-chase game big-1" in out
+    assert state(tmp_path, "big-1")["turn"] == 1
