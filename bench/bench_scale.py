@@ -501,6 +501,7 @@ def main() -> None:
     if not (0 < args.n <= 5000 and PLAYED < args.games <= 100_000 and 0 <= args.storm <= 100_000):
         parser.error(f"-n must be 1..5000, --games {PLAYED + 1}..100000, --storm 0..100000")
     logging.basicConfig(level=logging.ERROR)
+    signal.signal(signal.SIGTERM, signal.default_int_handler)  # stopped: the PostgreSQL server goes too
     tune_gc_for_serving()
     started = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="pbem-scale-") as tmp:

@@ -122,6 +122,8 @@ class DaemonOptions:
     """On a shared database: how often a daemon that does not fetch tries to become the fetcher."""
     outbox_lease: timedelta = DEFAULT_LEASE
     """How long a sender's claim on queued mail lasts before another daemon may send it."""
+    clock_yield: float = 5.0
+    """Longest the clock waits, after a game that queued mail, for the sender to have sent what is due."""
 
 
 class DaemonFailed(RuntimeError):
@@ -139,7 +141,7 @@ def single_daemon(db: Database) -> Iterator[None]:
     Nothing to hold on a database that daemons share (PostgreSQL). Raises :class:`AnotherDaemon` when
     another process holds it."""
     path = db.engine.url.database
-    if db.shared or not path or path == ":memory:":
+    if db.engine.dialect.name != "sqlite" or not path or path == ":memory:":
         yield
         return
     lock_path = f"{path}-lock"
@@ -188,9 +190,16 @@ def secret_key(db: Database, path: Path | None) -> bytes:
         return bytes.fromhex(stored)
     if not path.exists():
         value = setting(db, SECRET_KEY) or secrets.token_hex(32)
-        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        draft = path.with_name(f".{path.name}.{os.getpid()}")
+        descriptor = os.open(draft, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         with os.fdopen(descriptor, "w") as file:
             file.write(value + "\n")
+        try:
+            os.link(draft, path)  # whole or not at all, and only if no daemon starting beside this one was first
+        except FileExistsError:
+            return bytes.fromhex(path.read_text().strip())
+        finally:
+            draft.unlink()
         with db.session() as session:
             row = session.get(SettingRow, SECRET_KEY)
             if row is not None:
@@ -521,7 +530,9 @@ class MailDaemon:
 
     async def _clock_pass(self, stop: asyncio.Event) -> None:
         """Work on every game that is due, one game per piece of work (mail is handled in between), a
-        bounded batch of due games at a time."""
+        bounded batch of due games at a time. After a game that queued mail, the clock lets the sender
+        send it first (for at most ``options.clock_yield`` seconds): in a deadline storm reports then go
+        out as they are made, instead of every mark of a sent mail waiting behind the next game's work."""
         while not stop.is_set():
             now = self.clock()
             batch = await self._work(self.turn_clock.due_games, now)
@@ -529,6 +540,8 @@ class MailDaemon:
                 result = await self._work(self.turn_clock.work_on, game_id, now)
                 if result.did_something:
                     self._wake_sender()
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(self.sender.idle.wait(), self.options.clock_yield)
                 if stop.is_set():
                     return
             if len(batch) < CLOCK_BATCH:

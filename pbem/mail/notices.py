@@ -77,17 +77,18 @@ class MailNotifier:
             if wants_view_json(unit.session, seat.address):
                 view = json.dumps(report.rules.view(report.state, seat.name), indent=1, sort_keys=True)
                 attachments = (BinaryPart("view.json", "application/json", view.encode()),)
+            text = render_report(report, seat.name, seat_link=link)
             self._queue(
-                unit, row, seat.address, subject,
-                render_report(report, seat.name, seat_link=link),
-                render_report(report, seat.name, html=True, picture=ref, seat_link=link),
+                unit, row, seat.address, subject, text,
+                render_report(report, seat.name, html=True, picture=ref, seat_link=link, text=text),
                 reply_to=self.reply_address(row, seat), purpose="report", inline=inline, attachments=attachments,
             )
         if row.gm_address:
             ref, inline = self._picture(report, row, None)
             self._queue(
                 unit, row, row.gm_address, subject,
-                render_report(report, None), render_report(report, None, html=True, picture=ref), purpose="report",
+                text := render_report(report, None), render_report(report, None, html=True, picture=ref, text=text),
+                purpose="report",
                 inline=inline,
             )
 
