@@ -7,7 +7,9 @@ In one run:
 * mail rate: ``pbem serve`` (real processes) answering ``-n`` order mails sent at full speed, with the mail
   servers and players in a process of their own (bench/mail_world.py): 1 daemon on SQLite, 1 on
   PostgreSQL, 2 and 3 on PostgreSQL; mails per second (first send to last reply), the daemons' CPU per
-  mail, the reply latency (median, p99), and how long the daemons took to stop on SIGTERM;
+  mail, the reply latency (median, p99: at full speed mostly the wait behind the mails sent before),
+  then the reply latency of ``--paced`` mails sent at ``--rate`` per second, and how long the daemons
+  took to stop on SIGTERM;
 * games: in this process, the CPU of handling one order mail (its whole unit of work: reading, checking,
   storing, the reply queued) and the time of one clock pass, with 10 active games in the database and
   then with ``--games`` (the same 10 played, the rest idle), on each engine;
@@ -238,31 +240,35 @@ class Rate:
     cpu: float
     latencies: list[float]
     stop_seconds: float
+    paced: list[float] = field(default_factory=list)
 
     @property
     def per_second(self) -> float:
         return self.mails / self.seconds if self.seconds else math.nan
 
-    def latency_ms(self, quantile: float) -> float:
-        ordered = sorted(self.latencies)
+    def latency_ms(self, quantile: float, *, paced: bool = False) -> float:
+        ordered = sorted(self.paced if paced else self.latencies)
         if not ordered:
             return math.nan
         return ordered[max(0, math.ceil(quantile * len(ordered)) - 1)] * 1000
 
     def line(self) -> str:
         return (f"{self.name:<26}{self.mails:>6}{self.per_second:>9.1f}{self.cpu / max(1, self.mails) * 1000:>11.2f}"
-                f"{self.latency_ms(0.5):>10.1f}{self.latency_ms(0.99):>9.1f}{self.stop_seconds:>9.2f}")
+                f"{self.latency_ms(0.5):>10.1f}{self.latency_ms(0.99):>9.1f}{self.latency_ms(0.5, paced=True):>10.1f}"
+                f"{self.latency_ms(0.99, paced=True):>9.1f}{self.stop_seconds:>9.2f}")
 
 
-async def mail_rate(engines: Engines, engine: str, daemons: int, n: int, workdir: Path) -> Rate:
-    """``n`` order mails at full speed to ``daemons`` daemons on a new database of ``engine``."""
+async def mail_rate(engines: Engines, engine: str, daemons: int, n: int, workdir: Path, *, paced: int,
+                    rate: float) -> Rate:
+    """``n`` order mails at full speed to ``daemons`` daemons on a new database of ``engine``, then ``paced``
+    more at ``rate`` per second."""
     db_url = engines.new(engine)
     db = open_database(db_url)
     try:
         daemon = offline_daemon(db)  # stores the reply-token key the served daemons use
-        games = math.ceil((WARMUP + n) / 4)
+        games = math.ceil((WARMUP + n + paced) / 4)
         make_games(db, games, options={"resolve": "deadline"})
-        letters = order_letters(daemon, [f"g{i}" for i in range(games)], WARMUP + n)
+        letters = order_letters(daemon, [f"g{i}" for i in range(games)], WARMUP + n + paced)
     finally:
         db.close()
     async with MailWorld() as world:
@@ -272,14 +278,16 @@ async def mail_rate(engines: Engines, engine: str, daemons: int, n: int, workdir
         try:
             await send_letters(world, letters[:WARMUP], rate=None, timeout=60)
             cpu = serving.cpu()
-            timing = await send_letters(world, letters[WARMUP:], rate=None, timeout=120, accepted=ACCEPTED)
+            timing = await send_letters(world, letters[WARMUP : WARMUP + n], rate=None, timeout=120,
+                                        accepted=ACCEPTED)
             cpu = serving.cpu() - cpu
+            steady = await send_letters(world, letters[WARMUP + n :], rate=rate, timeout=60) if paced else None
         finally:
             stop = await serving.stop()
     if timing.accepted < n:
         print(f"  ({engine}, {daemons} daemon(s): only {timing.accepted}/{n} orders accepted)")
     return Rate(f"{daemons} daemon(s) on {engine}", len(timing.latencies), timing.seconds, cpu, timing.latencies,
-                stop)
+                stop, steady.latencies if steady is not None else [])
 
 
 @dataclass
@@ -447,12 +455,15 @@ async def run(args: argparse.Namespace, workdir: Path) -> None:
         if engines.missing:
             print(engines.missing)
         print("Mail rate: order mails at full speed, pbem serve processes, mail world in a process of its own")
-        print(f"{'daemons':<26}{'mails':>6}{'per s':>9}{'cpu ms/m':>11}{'median ms':>10}{'p99 ms':>9}{'stop s':>9}")
+        print(f"{'':<56}{f'paced {args.rate:g}/s':>19}")
+        print(f"{'daemons':<26}{'mails':>6}{'per s':>9}{'cpu ms/m':>11}{'median ms':>10}{'p99 ms':>9}"
+              f"{'median ms':>10}{'p99 ms':>9}{'stop s':>9}")
         rates: dict[tuple[str, int], Rate] = {}
         setups = [(databases.SQLITE, 1)] + [(databases.POSTGRESQL, n) for n in (1, 2, 3)]
         for engine, daemons in setups:
             if engine in engines.wanted:
-                rates[engine, daemons] = rate = await mail_rate(engines, engine, daemons, args.n, workdir)
+                rates[engine, daemons] = rate = await mail_rate(engines, engine, daemons, args.n, workdir,
+                                                                paced=args.paced, rate=args.rate)
                 print(rate.line(), flush=True)
         print()
         print(f"Games: CPU of handling one order mail, and one clock pass (idle games), with {PLAYED} and "
@@ -493,6 +504,8 @@ async def run(args: argparse.Namespace, workdir: Path) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("-n", type=int, default=300, help="order mails in each mail-rate run (default 300)")
+    parser.add_argument("--paced", type=int, default=100, help="mails sent paced after each full-speed run")
+    parser.add_argument("--rate", type=float, default=10.0, help="mails per second when paced (default 10)")
     parser.add_argument("--games", type=int, default=10_000, help="active games in the games section (default 10000)")
     parser.add_argument("--mails", type=int, default=150, help="mails handled per measurement there (default 150)")
     parser.add_argument("--storm", type=int, default=10_000, help="games in the deadline storm; 0 skips it")
