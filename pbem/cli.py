@@ -63,7 +63,7 @@ def _service(args: argparse.Namespace) -> GameService:
     from pbem.service.api import GameService
     from pbem.store import open_database
 
-    return GameService(open_database(args.db))
+    return GameService(open_database(args.db), actor="command line")
 
 
 def cmd_new(args: argparse.Namespace) -> int:
@@ -175,6 +175,13 @@ def cmd_salt(args: argparse.Namespace) -> int:
     """``pbem salt GAME SEAT TEXT``: add a seat's entropy before the start."""
     salts = _service(args).add_salt(args.game, args.seat, args.text)
     print(f"Game {args.game}: {len(salts)} salt(s), mixed into the seed at START.")
+    return EXIT_OK
+
+
+def cmd_log(args: argparse.Namespace) -> int:
+    """``pbem log GAME``: the game's audit log, every GM action and automatic decision with time and actor."""
+    for entry in _service(args).log(args.game):
+        print(entry.line())
     return EXIT_OK
 
 
@@ -291,6 +298,7 @@ def build_parser() -> argparse.ArgumentParser:
         ("replay", "replay a game from its seed and compare every state", cmd_replay),
         ("verify", "recompute every draw of a finished game from its revealed seed", cmd_verify),
         ("reveal", "end a game and reveal its committed secret and seed", cmd_reveal),
+        ("log", "print a game's audit log: every GM action and automatic decision, with time and actor", cmd_log),
     ]:
         one_game = add(name, what)
         one_game.add_argument("game")

@@ -343,6 +343,13 @@ class ProcessTurn:
 
 
 @dataclass(frozen=True)
+class ShowLog:
+    """LOG (GM): the game's audit log, every GM action and automatic decision with time and actor."""
+
+    line: int
+
+
+@dataclass(frozen=True)
 class EndGame:
     """END: end the game now."""
 
@@ -364,6 +371,7 @@ GmCommand = (
     | ProcessTurn
     | EndGame
     | Reveal
+    | ShowLog
     | Press
     | Help
     | Status
@@ -567,6 +575,7 @@ Game masters
   PRESS <seat> ... | PRESS ALL     a message to players, signed GM
   END                              end the game now
   REVEAL                           end the game and reveal its seed, so players can VERIFY it
+  LOG                              the game's audit log: every GM action and automatic decision
 
 Lines starting with # between commands are comments.
 """
@@ -647,6 +656,9 @@ class _LineTransformer(Transformer[Token, _Parsed]):
 
     def reveal(self, children: list[Token]) -> Reveal:
         return Reveal(self.number)
+
+    def log(self, children: list[Token]) -> ShowLog:
+        return ShowLog(self.number)
 
     def help(self, children: list[Token]) -> Help:
         return Help(self.number, _name(children[0]) if children else None)

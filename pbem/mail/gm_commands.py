@@ -25,6 +25,7 @@ from pbem.commands import (
     Reveal,
     SetDeadline,
     SetOptions,
+    ShowLog,
     StartGame,
     Status,
 )
@@ -35,9 +36,11 @@ from pbem.mail.conversation import Conversation
 from pbem.mail.press import send_press
 from pbem.mail.seat_commands import show_status
 from pbem.mail.signon import check_gm
-from pbem.service import control, creation, queries, reporting, resolution, seats, seeds
+from pbem.service import audit, control, creation, queries, reporting, resolution, seats, seeds
 from pbem.store.tables import GameRow, GameStatus
 
+LOG_LINES = 200
+"""Most entries of the audit log a LOG reply lists (the newest)."""
 MAX_CREATIONS_PER_MAIL = 3
 MAX_CREATIONS_PER_DAY = 10
 """Games one address may create in one mail, and in 24 hours."""
@@ -53,6 +56,7 @@ def create(conv: Conversation, command: CreateGame) -> None:
         raise PbemError(f"CREATE {command.game}: at most {MAX_CREATIONS_PER_DAY} games are created per address "
                         "in 24 hours")
     options = dict(command.options)
+    conv.unit.actor = f"gm {sender}"
     kind = find_game(command.kind)
     players = _whole_number("players", options.pop("players", str(kind.max_players)), 2**31)
     seed_text = options.pop("seed", None)
@@ -72,6 +76,7 @@ def create(conv: Conversation, command: CreateGame) -> None:
 def gm_session(conv: Conversation, command: GmSession) -> None:
     """GM <game> <password>: the GM commands after it, once the password is right."""
     check_gm(conv, command)
+    conv.unit.actor = f"gm {conv.mail.sender}"
     _run_gm_commands(conv, conv.unit.game(command.game), command.commands)
 
 
@@ -172,6 +177,13 @@ def _end(conv: Conversation, row: GameRow, command: EndGame) -> None:
     conv.reply.add(f"Game {row.name} ended; the final report went to every seat.")
 
 
+def _show_log(conv: Conversation, row: GameRow, command: ShowLog) -> None:
+    entries = audit.entries(conv.unit, row.name, last=LOG_LINES)
+    lines = "\n".join(entry.line() for entry in entries)
+    more = f" (the newest {LOG_LINES}; pbem log {row.name} prints all)" if len(entries) == LOG_LINES else ""
+    conv.reply.add(f"Audit log of {row.name}{more}:\n{lines}")
+
+
 def _announce(conv: Conversation, row: GameRow, text: str) -> None:
     """Tell every player of the game (and its GM) what the GM did."""
     conv.notifier.tell_players(conv.unit, conv.unit.snapshot(row), text)
@@ -197,6 +209,7 @@ _GM_COMMANDS: Mapping[type, Callable[[Conversation, GameRow, Any], None]] = {
     ProcessTurn: _process,
     Reveal: _reveal,
     EndGame: _end,
+    ShowLog: _show_log,
     Press: lambda conv, row, command: send_press(conv, row, "GM", command),
     Help: lambda conv, row, command: conv.reply.add(help_for(command.kind)),
     Status: lambda conv, row, command: show_status(conv, command.game or row.name),

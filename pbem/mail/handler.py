@@ -194,6 +194,7 @@ def _run_script(conv: Conversation, script: Script) -> None:
         return
     for command in script.commands:
         reply.line = command.line
+        conv.unit.actor = conv.mail.sender
         try:
             _COMMANDS[type(command)](conv, command)
         except (PbemError, ValueError) as error:

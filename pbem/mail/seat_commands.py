@@ -106,6 +106,7 @@ def check_kind(conv: Conversation, command: CheckOrders) -> None:
 def seat_session(conv: Conversation, command: SeatSession) -> None:
     """A seat's session (a reply to a game mail, or SIGNON): its orders, then its commands."""
     row, seat = signed_on_seat(conv, command)
+    conv.unit.actor = f"seat {seat.name} {conv.mail.sender}"
     command = _check_as_order(row, command)
     conv.handled.by_reply_address = conv.handled.by_reply_address or command.is_token_reply
     conv.reply.row, conv.reply.seat = row, seat

@@ -21,7 +21,7 @@ from sqlmodel import select
 
 from pbem.clock import format_utc
 from pbem.core import GameError
-from pbem.service import control, due, owing, queries, resolution
+from pbem.service import audit, control, due, owing, queries, resolution
 from pbem.service.api import GameService
 from pbem.service.resolution import ResolvedTurns
 from pbem.service.snapshot import GameInfo
@@ -84,8 +84,10 @@ class TurnClock:
                     continue
                 row.deadline = row.deadline + outage
                 unit.add(row)
-                unit.session.flush()
                 minutes = round(outage.total_seconds() / 60)
+                audit.record(unit, row, "EXTEND", f"deadline of turn {row.turn} extended by the service's outage "
+                             f"of about {minutes} minute(s) to {format_utc(row.deadline)}")
+                unit.session.flush()
                 self.notifier.tell_players(
                     unit, unit.snapshot(row),
                     f"The game master was out of service for about {minutes} minute(s) and the deadline "
@@ -229,7 +231,7 @@ class TurnClock:
             row = unit.game(name)
             if row.status != GameStatus.ACTIVE or row.nmr_streak < NMR_PAUSE_STREAK:
                 return False
-            control.pause(unit, name)
+            control.pause(unit, name, reason=f"{row.nmr_streak} deadlines in a row with no orders from any seat")
             unit.session.flush()
             self.notifier.tell_gm(
                 unit, unit.snapshot(row),
@@ -269,8 +271,10 @@ class TurnClock:
             for seat in absent:
                 seat.absence_reported = True
                 unit.add(seat)
-            unit.session.flush()
             names = ", ".join(f"{s.name} ({s.address})" for s in absent)
+            audit.record(unit, row, "SILENT", f"GM told that seat(s) {names} sent no orders for "
+                         f"{row.grace_hours:g} hours after a deadline")
+            unit.session.flush()
             self.notifier.tell_gm(
                 unit, unit.snapshot(row),
                 f"Game {name}: seat(s) {names} sent no orders since a deadline more than "

@@ -18,7 +18,7 @@ from sqlalchemy import update
 from pbem.core import GameError, GameRng
 from pbem.orders import parser_for
 from pbem.reports import ReportInput
-from pbem.service import due, owing, queries, reporting
+from pbem.service import audit, due, owing, queries, reporting
 from pbem.service.snapshot import GameInfo, rules_version_of
 from pbem.service.unit import Unit
 from pbem.store.tables import GameRow, GameStatus, SubmissionRow, TurnRecordRow
@@ -144,6 +144,8 @@ def _resolve_one(unit: Unit, info: GameInfo, reason: str) -> ResolvedTurn:
         row.deadline = due.next_deadline(row, unit.now())
     _count_silence(unit, info, nmr, reason, record)
     unit.add(row)
+    audit.record(unit, row, "RESOLVE", f"turn {turn} resolved ({reason})" + (f"; NMR: {', '.join(nmr)}" if nmr else "")
+                 + (f"; game over: {outcome.headline}" if outcome is not None else ""))
     unit.session.flush()
     phase = None if outcome is not None else rules.phase(result.state)
     report = reporting.turn_report(row, rules, result.state, turn=turn, events=result.events, nmr=nmr,

@@ -200,3 +200,18 @@ class AddressPreferenceRow(SQLModel, table=True):
     address: str = Field(primary_key=True)
     view_json: bool = False  # attach the seat's view as JSON to every turn report
     updated_at: datetime
+
+
+class AuditEntryRow(SQLModel, table=True):
+    """One step in a game's audit log: a GM action or a decision the service took by itself, with
+    when and by whom (``gm <address>``, ``seat B <address>``, ``service``, ``command line``)."""
+
+    __tablename__ = "audit_entry"
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="game.id", index=True)
+    at: datetime
+    actor: str
+    action: str  # a word: EXTEND, RESOLVE, ROLLBACK, ABSENT, ...
+    text: str  # what happened, in words
+    data: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))

@@ -1,0 +1,33 @@
+"""The campaign toolkit: the audit log of every GM action and automatic decision.
+
+Revision ID: 0008
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+from alembic import op
+
+revision = "0008"
+down_revision = "0007"
+branch_labels = None
+depends_on = None
+
+
+def upgrade() -> None:
+    """Create audit_entry."""
+    op.create_table(
+        "audit_entry",
+        sa.Column("id", sa.Integer, primary_key=True),
+        sa.Column("game_id", sa.Integer, sa.ForeignKey("game.id"), nullable=False, index=True),
+        sa.Column("at", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("actor", sa.String, nullable=False),
+        sa.Column("action", sa.String, nullable=False),
+        sa.Column("text", sa.String, nullable=False),
+        sa.Column("data", sa.JSON, nullable=False, server_default="{}"),
+    )
+
+
+def downgrade() -> None:
+    """Drop audit_entry."""
+    op.drop_table("audit_entry")
