@@ -185,6 +185,42 @@ def cmd_log(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_deadline(args: argparse.Namespace) -> int:
+    """``pbem deadline GAME WHEN``: set the deadline of the current turn (UTC, an offset or an IANA zone)."""
+    from pbem.clock import format_utc
+    from pbem.commands import parse_when
+
+    when = _service(args).set_deadline(args.game, parse_when(args.when))
+    print(f"Deadline of {args.game} set to {format_utc(when)}.")
+    return EXIT_OK
+
+
+def cmd_extend(args: argparse.Namespace) -> int:
+    """``pbem extend GAME DURATION``: move the deadline of the current turn later."""
+    from pbem.clock import format_utc
+    from pbem.commands import parse_duration
+
+    when = _service(args).extend(args.game, parse_duration(args.duration))
+    print(f"Deadline of {args.game} extended to {format_utc(when)}.")
+    return EXIT_OK
+
+
+def cmd_prefs(args: argparse.Namespace) -> int:
+    """``pbem prefs ADDRESS [--zone Z]``: what mail to an address looks like, as its SET commands set it."""
+    from pbem.mail import preferences
+    from pbem.zones import read_zone
+
+    service = _service(args)
+    with service.unit() as unit:
+        now = unit.now()
+        if args.zone is not None:
+            preferences.set_zone(unit.session, args.address, read_zone(args.zone), now=now)
+        row = preferences.preferences_of(unit.session, args.address)
+        print(f"{args.address.lower()}: zone {(row.zone if row else None) or 'UTC'}, "
+              f"view.json {'on' if row and row.view_json else 'off'}")
+    return EXIT_OK
+
+
 def cmd_upgrade_check(args: argparse.Namespace) -> int:
     """``pbem upgrade-check``: replay every game; exit 1 when this code would resolve any differently."""
     service = _service(args)
@@ -309,6 +345,22 @@ def build_parser() -> argparse.ArgumentParser:
     salt.add_argument("seat")
     salt.add_argument("text")
     salt.set_defaults(func=cmd_salt)
+
+    deadline = add("deadline", "set the deadline of the current turn: 2026-11-25 18:00 (UTC), with an offset "
+                               "(+01:00) or a time zone (2026-11-25 19:00 Europe/Berlin)")
+    deadline.add_argument("game")
+    deadline.add_argument("when")
+    deadline.set_defaults(func=cmd_deadline)
+
+    extend = add("extend", "move the deadline of the current turn later: 2d, 12h, 1d6h, 30m")
+    extend.add_argument("game")
+    extend.add_argument("duration")
+    extend.set_defaults(func=cmd_extend)
+
+    prefs = add("prefs", "show or set what mail to an address looks like (its SET commands by mail)")
+    prefs.add_argument("address")
+    prefs.add_argument("--zone", help="show deadlines in this IANA time zone, with UTC beside (UTC: UTC alone)")
+    prefs.set_defaults(func=cmd_prefs)
 
     check = add("upgrade-check", "replay every game and list those this code would resolve differently")
     check.set_defaults(func=cmd_upgrade_check)

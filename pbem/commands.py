@@ -39,6 +39,7 @@ from pbem.addresses import is_plain_address
 from pbem.core import PbemError
 from pbem.orders import describe_syntax_error
 from pbem.resources import grammar_dir
+from pbem.zones import BadZone, read_zone
 
 MAX_GAME_NAME = 20
 """Longest game name CREATE accepts (reply addresses must stay under 64 characters)."""
@@ -52,7 +53,8 @@ RESERVED_WORDS = frozenset(
 )
 """First words that make a line among orders a command: no game's orders may start with one."""
 
-OPENING_WORDS = frozenset({"JOIN", "CREATE", "SIGNON", "GM", "HELP", "STATUS", "CHECK", "SALT", "VERIFY", "VIEWJSON"})
+OPENING_WORDS = frozenset({"JOIN", "CREATE", "SIGNON", "GM", "HELP", "STATUS", "CHECK", "SALT", "VERIFY", "VIEWJSON",
+                           "SET"})
 """Commands that may open a mail outside any session. A reply to a game mail whose first line starts
 with one of these that is not also in :data:`RESERVED_WORDS` is read as an ordinary command mail;
 any other first line is orders (so an order word such as Harvest Day's REVEAL, which is also a game
@@ -92,7 +94,7 @@ def parse_duration(text: str) -> timedelta:
 _WHEN = re.compile(
     r"(?P<year>\d{4})-(?P<month>\d{1,2})-(?P<day>\d{1,2})"
     r"(?:(?:T|\s+)(?P<hour>\d{1,2}):(?P<minute>\d{2})(?::(?P<second>\d{2}))?)?"
-    r"\s*(?P<zone>Z|UTC|GMT|[+-]\d{2}:?\d{2})?",
+    r"\s*(?P<zone>Z|UTC|GMT|[+-]\d{2}:?\d{2}|[A-Za-z][A-Za-z0-9_+-]*/[A-Za-z0-9_+/-]+)?",
     re.I,
 )
 
@@ -101,9 +103,13 @@ def parse_when(text: str) -> datetime:
     """Return the moment written as an ISO-like date and time, in UTC.
 
     Accepts ``2026-11-25 18:00`` (UTC), ``2026-11-25T18:00Z``, seconds, and
-    a zone ``Z``, ``UTC``, ``GMT`` or ``+01:00`` (converted to UTC). Raises
-    :class:`BadDateTime` naming the text when it has another form, has no
-    time of day, or names a day or time that does not exist.
+    a zone ``Z``, ``UTC``, ``GMT``, ``+01:00`` or an IANA name such as
+    ``Europe/Berlin`` (the local time there on that day, daylight saving
+    time included; converted to UTC). Raises :class:`BadDateTime` naming the
+    text when it has another form, has no time of day, names a day or time
+    that does not exist (also a local time skipped when the clocks go
+    forward), a local time that happens twice (when they go back: the
+    message asks for the offset), or an unknown zone.
     """
     found = _WHEN.fullmatch(text.strip())
     if found is None:
@@ -120,7 +126,37 @@ def parse_when(text: str) -> datetime:
     hour, minute, second = int(found["hour"]), int(found["minute"]), int(found["second"] or 0)
     if hour > 23 or minute > 59 or second > 59:
         raise BadDateTime(f'"{text}": there is no time of day {hour:02}:{minute:02}:{second:02}')
-    return datetime(year, month, day, hour, minute, second, tzinfo=_zone(text, found["zone"])).astimezone(UTC)
+    zone = found["zone"]
+    if zone is not None and "/" in zone:
+        return _local_time(text, datetime(year, month, day, hour, minute, second), zone)
+    return datetime(year, month, day, hour, minute, second, tzinfo=_zone(text, zone)).astimezone(UTC)
+
+
+def _local_time(text: str, local: datetime, zone_name: str) -> datetime:
+    """The UTC moment of the wall-clock time ``local`` in the IANA zone ``zone_name``, refusing a time
+    that does not exist there or happens twice."""
+    try:
+        zone = read_zone(zone_name)
+    except BadZone as error:
+        raise BadDateTime(f'"{text}": {error}') from None
+    first, second = local.replace(tzinfo=zone, fold=0), local.replace(tzinfo=zone, fold=1)
+    moment = first.astimezone(UTC)
+    if moment.astimezone(zone).replace(tzinfo=None) != local:
+        raise BadDateTime(f'"{text}": there is no {local:%H:%M} on {local:%Y-%m-%d} in {zone.key} (the clocks '
+                          "go forward then)")
+    if first.utcoffset() != second.utcoffset():
+        offsets = " or ".join(_offset(d) for d in (first, second))
+        raise BadDateTime(f'"{text}": {local:%H:%M} happens twice on {local:%Y-%m-%d} in {zone.key} (the clocks '
+                          f"go back then); write the offset instead of the zone: {offsets}")
+    return moment
+
+
+def _offset(moment: datetime) -> str:
+    offset = moment.utcoffset()
+    assert offset is not None
+    minutes = int(offset.total_seconds() // 60)
+    sign = "-" if minutes < 0 else "+"
+    return f"{moment:%Y-%m-%d %H:%M} {sign}{abs(minutes) // 60:02}:{abs(minutes) % 60:02}"
 
 
 def _zone(text: str, zone: str | None) -> timezone:
@@ -189,6 +225,14 @@ class ViewJson:
 
     line: int
     on: bool
+
+
+@dataclass(frozen=True)
+class SetZone:
+    """SET ZONE <IANA name>: deadlines in mail to the sender's address are shown in that zone, with UTC beside."""
+
+    line: int
+    zone: str
 
 
 @dataclass(frozen=True)
@@ -372,6 +416,7 @@ GmCommand = (
     | EndGame
     | Reveal
     | ShowLog
+    | SetZone
     | Press
     | Help
     | Status
@@ -436,7 +481,7 @@ class CreateGame:
     commands: tuple[GmCommand, ...] = ()
 
 
-Command = Join | ViewJson | Status | Help | SeatSession | CheckOrders | GmSession | CreateGame | Salt | Verify
+Command = Join | ViewJson | SetZone | Status | Help | SeatSession | CheckOrders | GmSession | CreateGame | Salt | Verify
 """What a script holds at its top level."""
 
 
@@ -550,6 +595,9 @@ Players
   HELP [<kind>]                    this text, or the order syntax of a game kind
   VIEWJSON ON | VIEWJSON OFF       every turn report to your address carries (or no longer
                                    carries) your seat's view as a JSON attachment, view.json
+  SET ZONE <zone>                  show deadlines in mail to your address in this time zone
+                                   (an IANA name such as Europe/Berlin), with UTC beside;
+                                   SET ZONE UTC for UTC alone
   SIGNOFF                          end of your orders (or of a GM session)
 
 Replying to a mail from a game signs you on: the text of your reply is your
@@ -565,8 +613,9 @@ Game masters
   SEAT <seat> <address>            give a seat to a player before the start
   SET <option>=<value> ...         change options before the start
   START                            start the game
-  DEADLINE <date> <time>           the deadline of this turn, in UTC:
-                                   2026-11-25 18:00 or 2026-11-25T18:00Z
+  DEADLINE <date> <time> [<zone>]  the deadline of this turn, in UTC (2026-11-25 18:00 or
+                                   2026-11-25T18:00Z), or local time in a zone:
+                                   2026-11-25 19:00 Europe/Berlin
   EXTEND <duration>                move the deadline later: 2d, 12h, 1d6h, 30m
   PAUSE                            stop the clock
   RESUME                           restart the clock
@@ -656,6 +705,12 @@ class _LineTransformer(Transformer[Token, _Parsed]):
 
     def reveal(self, children: list[Token]) -> Reveal:
         return Reveal(self.number)
+
+    def set_zone(self, children: list[Token]) -> SetZone:
+        try:
+            return SetZone(self.number, read_zone(str(children[0])).key)
+        except BadZone as error:
+            raise _LineError(str(error), children[0].column) from None
 
     def log(self, children: list[Token]) -> ShowLog:
         return ShowLog(self.number)
@@ -779,6 +834,7 @@ _TERMINAL_WORDS: Mapping[str, str] = {
     "DURATION": "a duration such as 2d or 12h",
     "ADDRESS": "a mail address",
     "SALT_TEXT": "some text of your own",
+    "ZONE_NAME": "a time zone such as Europe/Berlin",
     "OPTION": "an option such as players=4",
     "VALUE": "a value after =",
     "EQUAL": '"="',
@@ -907,6 +963,8 @@ class _ScriptBuilder:
                 self._bare_check(line, text)
             case Join() | ViewJson():
                 self._close()
+                self.commands.append(parsed)
+            case SetZone() if block is None:
                 self.commands.append(parsed)
             case Status() | Help() if block is not None and mode in ("seat", "gm"):
                 block.commands.append(parsed)

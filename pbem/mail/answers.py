@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pbem.clock import format_utc
+from pbem.zones import mark
 from pbem.commands import help_text
 from pbem.games import find_game
 from pbem.service.replay import ReplayResult
@@ -28,7 +28,7 @@ def status_text(view: StatusView) -> str:
     elif view.waiting_for is not None:
         lines.append(f"Waiting for orders from: {', '.join(view.waiting_for) or 'nobody (all in)'}.")
         if view.deadline:
-            lines.append(f"Deadline: {format_utc(view.deadline)}.")
+            lines.append(f"Deadline: {mark(view.deadline)}.")
     return "\n".join(lines)
 
 

@@ -8,7 +8,7 @@ from collections.abc import Callable, Mapping
 from datetime import timedelta
 from typing import Any
 
-from pbem.clock import format_utc
+from pbem.zones import mark
 from pbem.commands import (
     AssignSeat,
     CreateGame,
@@ -25,6 +25,7 @@ from pbem.commands import (
     Reveal,
     SetDeadline,
     SetOptions,
+    SetZone,
     ShowLog,
     StartGame,
     Status,
@@ -34,6 +35,7 @@ from pbem.games import find_game
 from pbem.mail.answers import commitment_line, help_for
 from pbem.mail.conversation import Conversation
 from pbem.mail.press import send_press
+from pbem.mail import seat_commands
 from pbem.mail.seat_commands import show_status
 from pbem.mail.signon import check_gm
 from pbem.service import audit, control, creation, queries, reporting, resolution, seats, seeds
@@ -106,14 +108,14 @@ def _start(conv: Conversation, row: GameRow, command: StartGame) -> None:
 
 def _set_deadline(conv: Conversation, row: GameRow, command: SetDeadline) -> None:
     when = control.set_deadline(conv.unit, row.name, command.when)
-    _announce(conv, row, f"The GM set the deadline of turn {row.turn} to {format_utc(when)}.")
-    conv.reply.add(f"Deadline set to {format_utc(when)}.")
+    _announce(conv, row, f"The GM set the deadline of turn {row.turn} to {mark(when)}.")
+    conv.reply.add(f"Deadline set to {mark(when)}.")
 
 
 def _extend(conv: Conversation, row: GameRow, command: Extend) -> None:
     when = control.extend(conv.unit, row.name, command.by)
-    _announce(conv, row, f"The GM extended the deadline of turn {row.turn} to {format_utc(when)}.")
-    conv.reply.add(f"Deadline extended to {format_utc(when)}.")
+    _announce(conv, row, f"The GM extended the deadline of turn {row.turn} to {mark(when)}.")
+    conv.reply.add(f"Deadline extended to {mark(when)}.")
 
 
 def _pause(conv: Conversation, row: GameRow, command: Pause) -> None:
@@ -124,7 +126,7 @@ def _pause(conv: Conversation, row: GameRow, command: Pause) -> None:
 
 def _resume(conv: Conversation, row: GameRow, command: Resume) -> None:
     when = control.resume(conv.unit, row.name)
-    deadline = f" The deadline is {format_utc(when)}." if when else ""
+    deadline = f" The deadline is {mark(when)}." if when else ""
     _announce(conv, row, f"The GM resumed game {row.name}.{deadline}")
     conv.reply.add(f"Game {row.name} resumed.{deadline}")
 
@@ -210,6 +212,7 @@ _GM_COMMANDS: Mapping[type, Callable[[Conversation, GameRow, Any], None]] = {
     Reveal: _reveal,
     EndGame: _end,
     ShowLog: _show_log,
+    SetZone: lambda conv, row, command: seat_commands.zone(conv, command),
     Press: lambda conv, row, command: send_press(conv, row, "GM", command),
     Help: lambda conv, row, command: conv.reply.add(help_for(command.kind)),
     Status: lambda conv, row, command: show_status(conv, command.game or row.name),

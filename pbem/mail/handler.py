@@ -16,7 +16,7 @@ from collections.abc import Callable, Mapping
 from datetime import datetime, timedelta
 from typing import Any
 
-from pbem.clock import format_utc
+from pbem.zones import mark
 from pbem.commands import (
     CheckOrders,
     CreateGame,
@@ -26,6 +26,7 @@ from pbem.commands import (
     Salt,
     Script,
     SeatSession,
+    SetZone,
     Status,
     Verify,
     ViewJson,
@@ -163,7 +164,7 @@ class MailHandler:
         kind = "STATUS, CHECK and HELP mails" if limiter is self.query_limiter else "mails"
         reply = Reply()
         reply.add(f"You sent more than {limiter.max_mails} {kind} within {_hours(limiter.window)}, so such mail "
-                  f"from {mail.sender} is not answered until {format_utc(resume)}. Orders for your seat (a reply "
+                  f"from {mail.sender} is not answered until {mark(resume)}. Orders for your seat (a reply "
                   "to a game mail, or SIGNON with your password) are still handled and answered.")
         send_reply(unit, self.notifier, mail, reply, inbound_id)
 
@@ -204,6 +205,7 @@ def _run_script(conv: Conversation, script: Script) -> None:
 _COMMANDS: Mapping[type, Callable[[Conversation, Any], None]] = {
     Join: seat_commands.join,
     ViewJson: seat_commands.view_json,
+    SetZone: seat_commands.zone,
     Status: lambda conv, command: seat_commands.show_status(conv, command.game or conv.tag),
     Help: lambda conv, command: conv.reply.add(help_for(command.kind)),
     Salt: seat_commands.salt,

@@ -9,13 +9,13 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from datetime import datetime
 
 from pbem.addresses import is_plain_address
-from pbem.clock import format_utc
 from pbem.mail.compose import BinaryPart, compose_report
 from pbem.mail.mailstore import DatabaseOutbox
-from pbem.mail.preferences import wants_view_json
+from pbem.mail.preferences import wants_view_json, zone_of
 from pbem.mail.tokens import ReplyTokens
 from pbem.pictures import MissingDrawing, picture
 from pbem.reports import MailSection, OrdersWanted, PictureRef, ReportInput, render_mail_html, render_report
@@ -23,6 +23,7 @@ from pbem.service.resolution import ResolvedTurns
 from pbem.service.snapshot import GameInfo
 from pbem.service.unit import Unit
 from pbem.store.tables import GameRow, SeatRow
+from pbem.zones import localize, mark
 
 FROM_NAME = "pbem game master"
 _TO_GM = ("\n\nA plain reply to this mail goes to the GM as press. To send orders, reply to your turn report "
@@ -68,6 +69,8 @@ class MailNotifier:
         """Queue the report for every seat (its own view) and the public report for the GM."""
         row = info.row
         subject = f"[{row.name}] Turn {row.turn}" if info.outcome is None else f"[{row.name}] Final report"
+        if report.deadline_at is not None:  # written in each reader's time zone
+            report = replace(report, deadline=mark(report.deadline_at))
         for seat in info.seats:
             if not seat.address:
                 continue
@@ -115,7 +118,7 @@ class MailNotifier:
     def remind(self, unit: Unit, info: GameInfo, seats: Sequence[SeatRow]) -> None:
         """Remind ``seats`` that their orders are missing, with the deadline."""
         row = info.row
-        deadline = format_utc(row.deadline) if row.deadline else "the deadline"
+        deadline = mark(row.deadline) if row.deadline else "the deadline"
         for seat in seats:
             if not seat.address:
                 continue
@@ -172,6 +175,8 @@ class MailNotifier:
         if not is_plain_address(to):  # stored before addresses were checked: the turn must go on regardless
             _log.warning("game %s: no %s to %r: not a mail address; REPLACE the seat to fix it", row.name, purpose, to)
             return
+        zone = zone_of(unit.session, to)
+        body, html = localize(body, zone), localize(html, zone) if html is not None else None
         message = compose_report(
             game=row.name, turn=row.turn, to=to, from_address=self.address, from_name=FROM_NAME,
             body=body, html=html, reply_to=reply_to, subject=subject, now=self.clock(), inline=inline,

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from pbem.clock import format_utc
+from pbem.zones import localize, mark
 from pbem.mail.compose import compose_reply, reply_subject
 from pbem.mail.mailstore import DatabaseOutbox
 from pbem.mail.notices import FROM_NAME, MailNotifier
 from pbem.mail.parse import IncomingMail, subject_tag
+from pbem.mail.preferences import zone_of
 from pbem.reports import MailSection, OrdersWanted, render_mail_html
 from pbem.service.checking import CheckResult
 from pbem.service.unit import Unit
@@ -88,7 +89,7 @@ class Reply:
         for _, _, section in self.sections:
             check = section.check
             if check is not None and check.asks_for_orders:
-                return OrdersWanted(check.kind, format_utc(check.deadline) if check.deadline else None)
+                return OrdersWanted(check.kind, mark(check.deadline) if check.deadline else None)
         return None
 
 
@@ -113,6 +114,8 @@ def send_reply(unit: Unit, notifier: MailNotifier, mail: IncomingMail, reply: Re
     # An order check gets an HTML part (a table that keeps its carets); short answers stay plain text.
     html = (render_mail_html(reply_subject(mail.subject), sections, ask=reply.asks_for, footer=FOOTER)
             if any(section.check is not None for section in sections) else None)
+    zone = zone_of(unit.session, mail.sender)  # every deadline in the reply in the reader's time zone
+    body, html = localize(body, zone), localize(html, zone) if html is not None else None
     subject = None
     if reply.tag_game is not None and subject_tag(mail.subject) != reply.tag_game.lower():
         subject = f"[{reply.tag_game}] {reply_subject(mail.subject)}"  # mail clients file by the game tag

@@ -18,6 +18,7 @@ from pbem.commands import (
     Resign,
     Salt,
     SeatSession,
+    SetZone,
     ShowOrders,
     Status,
     TextBlock,
@@ -29,12 +30,13 @@ from pbem.core import PbemError, StaleTurn
 from pbem.games import find_game
 from pbem.mail.answers import commitment_line, help_for, status_text, verify_text
 from pbem.mail.conversation import Conversation
-from pbem.mail.preferences import set_view_json
+from pbem.mail.preferences import set_view_json, set_zone
 from pbem.mail.press import send_press
 from pbem.mail.signon import signed_on_seat
 from pbem.service import replay, seats, seeds, status, submissions
 from pbem.service.checking import check_syntax
 from pbem.store.tables import GameRow, SeatRow
+from pbem.zones import format_moment, mark, read_zone
 
 # The turn a game mail's subject names: "[tc-1] Turn 3", "[tc-1] Reminder: turn 3 orders due".
 _SUBJECT_TURN = re.compile(r"\][^\[\]]*?\bturn\s+(\d+)\b", re.I)
@@ -68,6 +70,16 @@ def view_json(conv: Conversation, command: ViewJson) -> None:
     conv.reply.add(f"VIEWJSON {'ON' if command.on else 'OFF'}: turn reports to {sender} "
                    + ("will carry your seat's view as a JSON attachment, view.json." if command.on
                       else "will no longer carry your seat's view as JSON."))
+
+
+def zone(conv: Conversation, command: SetZone) -> None:
+    """SET ZONE <name>: deadlines in mail to the sender are shown in that zone, with UTC beside."""
+    sender = conv.mail.sender
+    chosen = read_zone(command.zone)
+    set_zone(conv.unit.session, sender, chosen, now=conv.desk.clock())
+    example = format_moment(conv.desk.clock(), chosen)
+    conv.reply.add(f"SET ZONE {chosen.key}: deadlines in mail to {sender} are shown in {chosen.key}, with UTC "
+                   f"beside (now is {example}).")
 
 
 def show_status(conv: Conversation, name: str | None) -> None:
@@ -143,6 +155,7 @@ def _orders(conv: Conversation, row: GameRow, seat: SeatRow, command: SeatSessio
         raise StaleTurn(stale.game, stale.turn, stale.current, message=(
             f"these orders answer turn {stale.turn} of {stale.game}, but the game is at turn {stale.current}; "
             "they were refused as stale. Read the newest report and send orders for the current turn.")) from stale
+    result.show_time = mark
     intro = "CHECK only, nothing stored:" if command.check else ""
     conv.reply.add((f"{intro}\n" if intro else "") + result.render(), check=result, intro=intro)
     if result.version is not None:

@@ -28,6 +28,7 @@ from pbem.service.snapshot import GameInfo
 from pbem.service.unit import Unit
 from pbem.store import is_transient_error
 from pbem.store.tables import GameRow, GameStatus, SeatRow
+from pbem.zones import mark
 
 _log = logging.getLogger(__name__)
 
@@ -35,7 +36,8 @@ NMR_PAUSE_STREAK = 3
 
 
 class Notifier(Protocol):
-    """Where the clock's messages go (the mail side queues them in the same unit of work)."""
+    """Where the clock's messages go (the mail side queues them in the same unit of work). A text
+    may hold :func:`pbem.zones.mark` of a moment: each reader reads it in their own time zone."""
 
     def remind(self, unit: Unit, info: GameInfo, seats: Sequence[SeatRow]) -> None:
         """Remind ``seats`` that their orders for the current turn are missing."""
@@ -91,7 +93,7 @@ class TurnClock:
                 self.notifier.tell_players(
                     unit, unit.snapshot(row),
                     f"The game master was out of service for about {minutes} minute(s) and the deadline "
-                    f"passed meanwhile. The deadline is extended by the outage to {format_utc(row.deadline)}.",
+                    f"passed meanwhile. The deadline is extended by the outage to {mark(row.deadline)}.",
                 )
                 extended.append(row.name)
         return extended

@@ -22,6 +22,7 @@ def turn_report(row: GameRow, rules: Game[Any, Any], state: Any, *, turn: int, e
     return ReportInput(
         game_name=row.name, rules=rules, state=state, turn=turn, events=list(events), nmr=list(nmr),
         phase=phase, outcome=outcome, deadline=_deadline(row), fairness=fairness(row, draws),
+        deadline_at=row.deadline,
     )
 
 
@@ -40,6 +41,7 @@ def merged_report(reports: Sequence[ReportInput]) -> ReportInput:
         outcome=last.outcome,
         deadline=last.deadline,
         fairness=_merged_fairness([report.fairness for report in reports]),
+        deadline_at=last.deadline_at,
     )
 
 
@@ -50,7 +52,7 @@ def last_report(unit: Unit, name: str) -> ReportInput:
     records = queries.history(unit.session, row)
     if not records:
         return ReportInput(info.name, info.rules, info.state, 0, [], [], info.phase, info.outcome, _deadline(row),
-                           fairness(row, row.setup_draws))
+                           fairness(row, row.setup_draws), row.deadline)
     last = records[-1]
     return ReportInput(
         game_name=info.name,
@@ -63,6 +65,7 @@ def last_report(unit: Unit, name: str) -> ReportInput:
         outcome=info.outcome,
         deadline=_deadline(row),
         fairness=fairness(row, _reported_draws(records, row.setup_draws)),
+        deadline_at=row.deadline,
     )
 
 

@@ -200,6 +200,7 @@ class AddressPreferenceRow(SQLModel, table=True):
     address: str = Field(primary_key=True)
     view_json: bool = False  # attach the seat's view as JSON to every turn report
     updated_at: datetime
+    zone: str | None = None  # IANA time zone deadlines are shown in (with UTC beside); None: UTC
 
 
 class AuditEntryRow(SQLModel, table=True):

@@ -1,4 +1,5 @@
-"""The campaign toolkit: the audit log of every GM action and automatic decision.
+"""The campaign toolkit: the audit log of every GM action and automatic decision; an address's
+time zone.
 
 Revision ID: 0008
 """
@@ -15,7 +16,7 @@ depends_on = None
 
 
 def upgrade() -> None:
-    """Create audit_entry."""
+    """Create audit_entry; add address_preference.zone."""
     op.create_table(
         "audit_entry",
         sa.Column("id", sa.Integer, primary_key=True),
@@ -26,8 +27,12 @@ def upgrade() -> None:
         sa.Column("text", sa.String, nullable=False),
         sa.Column("data", sa.JSON, nullable=False, server_default="{}"),
     )
+    with op.batch_alter_table("address_preference") as batch:
+        batch.add_column(sa.Column("zone", sa.String, nullable=True))
 
 
 def downgrade() -> None:
-    """Drop audit_entry."""
+    """Drop what upgrade added."""
+    with op.batch_alter_table("address_preference") as batch:
+        batch.drop_column("zone")
     op.drop_table("audit_entry")
