@@ -108,13 +108,13 @@ def _start(conv: Conversation, row: GameRow, command: StartGame) -> None:
 
 def _set_deadline(conv: Conversation, row: GameRow, command: SetDeadline) -> None:
     when = control.set_deadline(conv.unit, row.name, command.when)
-    _announce(conv, row, f"The GM set the deadline of turn {row.turn} to {mark(when)}.")
+    _announce(conv, row, f"The GM set the deadline of turn {row.turn} to {mark(when)}.", calendar=True)
     conv.reply.add(f"Deadline set to {mark(when)}.")
 
 
 def _extend(conv: Conversation, row: GameRow, command: Extend) -> None:
     when = control.extend(conv.unit, row.name, command.by)
-    _announce(conv, row, f"The GM extended the deadline of turn {row.turn} to {mark(when)}.")
+    _announce(conv, row, f"The GM extended the deadline of turn {row.turn} to {mark(when)}.", calendar=True)
     conv.reply.add(f"Deadline extended to {mark(when)}.")
 
 
@@ -127,7 +127,7 @@ def _pause(conv: Conversation, row: GameRow, command: Pause) -> None:
 def _resume(conv: Conversation, row: GameRow, command: Resume) -> None:
     when = control.resume(conv.unit, row.name)
     deadline = f" The deadline is {mark(when)}." if when else ""
-    _announce(conv, row, f"The GM resumed game {row.name}.{deadline}")
+    _announce(conv, row, f"The GM resumed game {row.name}.{deadline}", calendar=True)
     conv.reply.add(f"Game {row.name} resumed.{deadline}")
 
 
@@ -186,9 +186,10 @@ def _show_log(conv: Conversation, row: GameRow, command: ShowLog) -> None:
     conv.reply.add(f"Audit log of {row.name}{more}:\n{lines}")
 
 
-def _announce(conv: Conversation, row: GameRow, text: str) -> None:
-    """Tell every player of the game (and its GM) what the GM did."""
-    conv.notifier.tell_players(conv.unit, conv.unit.snapshot(row), text)
+def _announce(conv: Conversation, row: GameRow, text: str, *, calendar: bool = False) -> None:
+    """Tell every player of the game (and its GM) what the GM did; with ``calendar`` (the deadline
+    moved) the seats that owe orders get their calendar update."""
+    conv.notifier.tell_players(conv.unit, conv.unit.snapshot(row), text, calendar=calendar)
 
 
 def _whole_number(name: str, text: str, below: int) -> int:

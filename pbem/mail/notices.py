@@ -13,6 +13,8 @@ from dataclasses import replace
 from datetime import datetime
 
 from pbem.addresses import is_plain_address
+from pbem.games import find_game
+from pbem.mail.calendar import deadline_calendar, next_sequence
 from pbem.mail.compose import BinaryPart, compose_report
 from pbem.mail.mailstore import DatabaseOutbox
 from pbem.mail.preferences import wants_view_json, zone_of
@@ -30,6 +32,14 @@ _TO_GM = ("\n\nA plain reply to this mail goes to the GM as press. To send order
           "or a reminder.\n")
 
 _log = logging.getLogger(__name__)
+
+
+def asked_for_orders(info: GameInfo) -> set[str]:
+    """The seats a mail of the game asks for orders now: those owing orders whose play the service
+    does not make itself."""
+    if info.phase is None or info.outcome is not None:
+        return set()
+    return {seat for seat in info.phase.seats if info.rules.forced_orders(info.state, seat) is None}
 
 
 class MailNotifier:
@@ -61,6 +71,16 @@ class MailNotifier:
         return self.tokens.address_for(self.address, row.name, seat.name, seat.key_version, self.clock().date(),
                                        press_from=press_from)
 
+    def calendar(self, unit: Unit, row: GameRow, seat: SeatRow) -> tuple[BinaryPart, ...]:
+        """The seat's deadline as an iCalendar attachment (none when the game has no deadline or the
+        seat owes no orders now); the game's SEQUENCE rises when its deadline moved since the last one."""
+        if row.deadline is None or not seat.address or seat.name not in asked_for_orders(unit.snapshot(row)):
+            return ()
+        return (deadline_calendar(game=row.name, title=find_game(row.kind).title, seat=seat.name, turn=row.turn,
+                                  deadline=row.deadline, sequence=next_sequence(row),
+                                  domain=self.address.rpartition("@")[2], alarm_hours=row.reminder_hours,
+                                  now=self.clock(), zone=zone_of(unit.session, seat.address)),)
+
     def _link_line(self, row: GameRow, seat: SeatRow) -> str:
         link = self.seat_link(row, seat)
         return f"\nYour seat's own page, with its history: {link}\n" if link else ""
@@ -76,10 +96,10 @@ class MailNotifier:
                 continue
             link = self.seat_link(row, seat)
             ref, inline = self._picture(report, row, seat.name)
-            attachments = ()
+            attachments = self.calendar(unit, row, seat) if info.outcome is None else ()
             if wants_view_json(unit.session, seat.address):
                 view = json.dumps(report.rules.view(report.state, seat.name), indent=1, sort_keys=True)
-                attachments = (BinaryPart("view.json", "application/json", view.encode()),)
+                attachments += (BinaryPart("view.json", "application/json", view.encode()),)
             self._queue(
                 unit, row, seat.address, subject,
                 render_report(report, seat.name, seat_link=link),
@@ -131,7 +151,8 @@ class MailNotifier:
             sections = [MailSection(text), *([MailSection(link.strip())] if link else [])]
             html = render_mail_html(subject, sections, ask=OrdersWanted(info.rules.name, deadline))
             self._queue(unit, row, seat.address, subject, body, html,
-                        reply_to=self.reply_address(row, seat), purpose="reminder")
+                        reply_to=self.reply_address(row, seat), purpose="reminder",
+                        attachments=self.calendar(unit, row, seat))
 
     def tell_gm(self, unit: Unit, info: GameInfo, text: str) -> None:
         """Queue a notice to the GM of the game (nothing when it has none)."""
@@ -139,13 +160,15 @@ class MailNotifier:
             self._queue(unit, info.row, info.row.gm_address, f"[{info.row.name}] GM notice", text + "\n",
                         None, purpose="notice")
 
-    def tell_players(self, unit: Unit, info: GameInfo, text: str) -> None:
-        """Queue a notice to every seat of the game and its GM."""
+    def tell_players(self, unit: Unit, info: GameInfo, text: str, *, calendar: bool = False) -> None:
+        """Queue a notice to every seat of the game and its GM; with ``calendar`` (the deadline moved)
+        the seats that owe orders get their deadline's calendar update attached."""
         for seat in info.seats:
             if seat.address:
                 self._queue(unit, info.row, seat.address, f"[{info.row.name}] Notice",
                             text + _TO_GM + self._link_line(info.row, seat), None,
-                            reply_to=self.reply_address(info.row, seat, press_from="gm"), purpose="notice")
+                            reply_to=self.reply_address(info.row, seat, press_from="gm"), purpose="notice",
+                            attachments=self.calendar(unit, info.row, seat) if calendar else ())
         self.tell_gm(unit, info, text)
 
     def tell_address(self, unit: Unit, row: GameRow, to: str, subject: str, text: str,
@@ -166,8 +189,9 @@ class MailNotifier:
             reply_to = self.reply_address(row, seat, press_from=press_from or "gm")
             text = text if press_from else text + _TO_GM.rstrip("\n")
         link = self._link_line(row, seat) if seat is not None and seat.address == to else ""
+        attachments = self.calendar(unit, row, seat) if seat is not None and asks_orders else ()
         self._queue(unit, row, to, f"[{row.name}] {subject}", text + "\n" + link, None, reply_to=reply_to,
-                    purpose="notice", secret=secret)
+                    purpose="notice", secret=secret, attachments=attachments)
 
     def _queue(self, unit: Unit, row: GameRow, to: str, subject: str, body: str, html: str | None,
                *, reply_to: str | None = None, purpose: str, secret: bool = False,

@@ -103,10 +103,12 @@ def send_reply(unit: Unit, notifier: MailNotifier, mail: IncomingMail, reply: Re
     """Queue ``reply`` to ``mail`` in the unit's outbox: from the game master, with the seat's reply
     address and private link when it speaks to the seat's holder, an HTML part when it holds an order
     check, and the game's tag in the subject when it starts the player on a game."""
-    reply_to, link = None, None
+    reply_to, link, calendar = None, None, ()
     if reply.row is not None and reply.seat is not None and reply.seat.address == mail.sender:
         reply_to = notifier.reply_address(reply.row, reply.seat)
         link = notifier.seat_link(reply.row, reply.seat)
+        if reply.asks_for is not None:  # a check that wants (corrected) orders: the deadline in a calendar
+            calendar = notifier.calendar(unit, reply.row, reply.seat)
     sections = reply.ordered()
     if link:
         sections.append(MailSection(f"Your seat's own page, with its history: {link}"))
@@ -120,5 +122,5 @@ def send_reply(unit: Unit, notifier: MailNotifier, mail: IncomingMail, reply: Re
     if reply.tag_game is not None and subject_tag(mail.subject) != reply.tag_game.lower():
         subject = f"[{reply.tag_game}] {reply_subject(mail.subject)}"  # mail clients file by the game tag
     message = compose_reply(mail, from_address=notifier.address, from_name=FROM_NAME, body=body, html=html,
-                            now=notifier.clock(), reply_to=reply_to, subject=subject)
+                            now=notifier.clock(), reply_to=reply_to, subject=subject, attachments=calendar)
     DatabaseOutbox.enqueue(unit.session, message, purpose="reply", inbound_id=inbound_id, secret=reply.secret)

@@ -47,8 +47,9 @@ class Notifier(Protocol):
         """Send the game's GM a notice."""
         ...
 
-    def tell_players(self, unit: Unit, info: GameInfo, text: str) -> None:
-        """Send every seat of the game a notice."""
+    def tell_players(self, unit: Unit, info: GameInfo, text: str, *, calendar: bool = False) -> None:
+        """Send every seat of the game a notice; with ``calendar`` (the deadline moved) the seats owing
+        orders get the calendar update of their deadline."""
         ...
 
 
@@ -94,6 +95,7 @@ class TurnClock:
                     unit, unit.snapshot(row),
                     f"The game master was out of service for about {minutes} minute(s) and the deadline "
                     f"passed meanwhile. The deadline is extended by the outage to {mark(row.deadline)}.",
+                    calendar=True,
                 )
                 extended.append(row.name)
         return extended

@@ -85,6 +85,8 @@ class GameRow(SQLModel, table=True):
     rules_version: int = 1  # the game's rules version, recorded at creation, bumped by rules changes
     setup_draws: list[Any] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
     """The draws made while the game was set up at START, listed in its first report."""
+    calendar_sequence: int = 0  # SEQUENCE of the game's deadline events (raised when the deadline moves)
+    calendar_deadline: datetime | None = None  # the deadline the last calendar attachment carried
 
 
 class SeatRow(SQLModel, table=True):

@@ -1,5 +1,5 @@
 """The campaign toolkit: the audit log of every GM action and automatic decision; an address's
-time zone.
+time zone; the SEQUENCE of a game's deadline events.
 
 Revision ID: 0008
 """
@@ -29,10 +29,16 @@ def upgrade() -> None:
     )
     with op.batch_alter_table("address_preference") as batch:
         batch.add_column(sa.Column("zone", sa.String, nullable=True))
+    with op.batch_alter_table("game") as batch:
+        batch.add_column(sa.Column("calendar_sequence", sa.Integer, nullable=False, server_default="0"))
+        batch.add_column(sa.Column("calendar_deadline", sa.DateTime(timezone=True), nullable=True))
 
 
 def downgrade() -> None:
     """Drop what upgrade added."""
+    with op.batch_alter_table("game") as batch:
+        batch.drop_column("calendar_deadline")
+        batch.drop_column("calendar_sequence")
     with op.batch_alter_table("address_preference") as batch:
         batch.drop_column("zone")
     op.drop_table("audit_entry")
