@@ -215,8 +215,13 @@ def cmd_prefs(args: argparse.Namespace) -> int:
         now = unit.now()
         if args.zone is not None:
             preferences.set_zone(unit.session, args.address, read_zone(args.zone), now=now)
+        for name in ("digest", "textonly", "press"):
+            if getattr(args, name) is not None:
+                preferences.set_preference(unit.session, args.address, name, on=getattr(args, name) == "on", now=now)
         row = preferences.preferences_of(unit.session, args.address)
-        print(f"{args.address.lower()}: zone {(row.zone if row else None) or 'UTC'}, "
+        digest = "game's choice" if row is None or row.digest is None else ("on" if row.digest else "off")
+        print(f"{args.address.lower()}: zone {(row.zone if row else None) or 'UTC'}, digest {digest}, "
+              f"textonly {'on' if row and row.text_only else 'off'}, press {'off' if row and row.press_off else 'on'}, "
               f"view.json {'on' if row and row.view_json else 'off'}")
     return EXIT_OK
 
@@ -360,6 +365,10 @@ def build_parser() -> argparse.ArgumentParser:
     prefs = add("prefs", "show or set what mail to an address looks like (its SET commands by mail)")
     prefs.add_argument("address")
     prefs.add_argument("--zone", help="show deadlines in this IANA time zone, with UTC beside (UTC: UTC alone)")
+    for name, what in (("digest", "SET DIGEST: reports only when orders are owed, covering the turns since"),
+                       ("textonly", "SET TEXTONLY: plain-text mail, no HTML part and no picture"),
+                       ("press", "SET PRESS: press from other players (off: none; the GM's still arrives)")):
+        prefs.add_argument(f"--{name}", choices=("on", "off"), help=what)
     prefs.set_defaults(func=cmd_prefs)
 
     check = add("upgrade-check", "replay every game and list those this code would resolve differently")

@@ -236,6 +236,16 @@ class SetZone:
 
 
 @dataclass(frozen=True)
+class SetPreference:
+    """SET DIGEST|TEXTONLY|PRESS ON|OFF: how mail to the sender's address is made (report digests,
+    text only, press from other players)."""
+
+    line: int
+    name: str  # digest | textonly | press
+    on: bool
+
+
+@dataclass(frozen=True)
 class Status:
     """STATUS [game]: the state of a game (in a session, the session's game by default)."""
 
@@ -417,6 +427,7 @@ GmCommand = (
     | Reveal
     | ShowLog
     | SetZone
+    | SetPreference
     | Press
     | Help
     | Status
@@ -481,7 +492,7 @@ class CreateGame:
     commands: tuple[GmCommand, ...] = ()
 
 
-Command = Join | ViewJson | SetZone | Status | Help | SeatSession | CheckOrders | GmSession | CreateGame | Salt | Verify
+Command = Join | ViewJson | SetZone | SetPreference | Status | Help | SeatSession | CheckOrders | GmSession | CreateGame | Salt | Verify
 """What a script holds at its top level."""
 
 
@@ -598,6 +609,10 @@ Players
   SET ZONE <zone>                  show deadlines in mail to your address in this time zone
                                    (an IANA name such as Europe/Berlin), with UTC beside;
                                    SET ZONE UTC for UTC alone
+  SET DIGEST ON | OFF              ON: a turn report only when you owe orders (and the final
+                                   one), covering every turn since your last; OFF: every report
+  SET TEXTONLY ON | OFF            ON: mail to you is plain text, no HTML part and no picture
+  SET PRESS OFF | ON               OFF: no press from other players (the GM's still arrives)
   SIGNOFF                          end of your orders (or of a GM session)
 
 Replying to a mail from a game signs you on: the text of your reply is your
@@ -711,6 +726,9 @@ class _LineTransformer(Transformer[Token, _Parsed]):
             return SetZone(self.number, read_zone(str(children[0])).key)
         except BadZone as error:
             raise _LineError(str(error), children[0].column) from None
+
+    def set_preference(self, children: list[Token]) -> SetPreference:
+        return SetPreference(self.number, str(children[0]).lower(), str(children[1]).lower() == "on")
 
     def log(self, children: list[Token]) -> ShowLog:
         return ShowLog(self.number)
@@ -835,6 +853,7 @@ _TERMINAL_WORDS: Mapping[str, str] = {
     "ADDRESS": "a mail address",
     "SALT_TEXT": "some text of your own",
     "ZONE_NAME": "a time zone such as Europe/Berlin",
+    "PREFERENCE": "DIGEST, TEXTONLY or PRESS",
     "OPTION": "an option such as players=4",
     "VALUE": "a value after =",
     "EQUAL": '"="',
@@ -964,7 +983,7 @@ class _ScriptBuilder:
             case Join() | ViewJson():
                 self._close()
                 self.commands.append(parsed)
-            case SetZone() if block is None:
+            case SetZone() | SetPreference() if block is None:
                 self.commands.append(parsed)
             case Status() | Help() if block is not None and mode in ("seat", "gm"):
                 block.commands.append(parsed)

@@ -17,10 +17,18 @@ from pbem.games import find_game
 from pbem.mail.calendar import deadline_calendar, next_sequence
 from pbem.mail.compose import BinaryPart, compose_report
 from pbem.mail.mailstore import DatabaseOutbox
-from pbem.mail.preferences import wants_view_json, zone_of
+from pbem.mail.preferences import (
+    reads_digest,
+    report_due,
+    takes_press,
+    wants_text_only,
+    wants_view_json,
+    zone_of,
+)
 from pbem.mail.tokens import ReplyTokens
 from pbem.pictures import MissingDrawing, picture
 from pbem.reports import MailSection, OrdersWanted, PictureRef, ReportInput, render_mail_html, render_report
+from pbem.service.reporting import report_since
 from pbem.service.resolution import ResolvedTurns
 from pbem.service.snapshot import GameInfo
 from pbem.service.unit import Unit
@@ -91,21 +99,20 @@ class MailNotifier:
         subject = f"[{row.name}] Turn {row.turn}" if info.outcome is None else f"[{row.name}] Final report"
         if report.deadline_at is not None:  # written in each reader's time zone
             report = replace(report, deadline=mark(report.deadline_at))
+        owing = asked_for_orders(info)
+        reported = row.turn - 1
         for seat in info.seats:
             if not seat.address:
                 continue
-            link = self.seat_link(row, seat)
-            ref, inline = self._picture(report, row, seat.name)
-            attachments = self.calendar(unit, row, seat) if info.outcome is None else ()
-            if wants_view_json(unit.session, seat.address):
-                view = json.dumps(report.rules.view(report.state, seat.name), indent=1, sort_keys=True)
-                attachments += (BinaryPart("view.json", "application/json", view.encode()),)
-            self._queue(
-                unit, row, seat.address, subject,
-                render_report(report, seat.name, seat_link=link),
-                render_report(report, seat.name, html=True, picture=ref, seat_link=link),
-                reply_to=self.reply_address(row, seat), purpose="report", inline=inline, attachments=attachments,
-            )
+            seat_report = report
+            digest = reads_digest(unit.session, seat.address)
+            if not report_due(digest=digest, owes_orders=seat.name in owing, game_over=info.outcome is not None):
+                continue
+            if digest and seat.last_reported_turn < report.turn - 1:  # the digest covers the turns not mailed
+                seat_report = replace(report_since(unit, row.name, seat.last_reported_turn), deadline=report.deadline)
+            seat.last_reported_turn = max(seat.last_reported_turn, reported)
+            unit.add(seat)
+            self._report_to_seat(unit, info, seat_report, seat, subject)
         if row.gm_address:
             ref, inline = self._picture(report, row, None)
             self._queue(
@@ -113,6 +120,23 @@ class MailNotifier:
                 render_report(report, None), render_report(report, None, html=True, picture=ref), purpose="report",
                 inline=inline,
             )
+
+    def _report_to_seat(self, unit: Unit, info: GameInfo, report: ReportInput, seat: SeatRow, subject: str) -> None:
+        """Queue one seat's report: its own view and picture, its link, calendar and view.json as asked."""
+        row = info.row
+        assert seat.address is not None
+        link = self.seat_link(row, seat)
+        ref, inline = self._picture(report, row, seat.name)
+        attachments = self.calendar(unit, row, seat) if info.outcome is None else ()
+        if wants_view_json(unit.session, seat.address):
+            view = json.dumps(report.rules.view(report.state, seat.name), indent=1, sort_keys=True)
+            attachments += (BinaryPart("view.json", "application/json", view.encode()),)
+        self._queue(
+            unit, row, seat.address, subject,
+            render_report(report, seat.name, seat_link=link),
+            render_report(report, seat.name, html=True, picture=ref, seat_link=link),
+            reply_to=self.reply_address(row, seat), purpose="report", inline=inline, attachments=attachments,
+        )
 
     def _picture(self, report: ReportInput, row: GameRow,
                  seat: str | None) -> tuple[PictureRef | None, tuple[BinaryPart, ...]]:
@@ -201,6 +225,8 @@ class MailNotifier:
             return
         zone = zone_of(unit.session, to)
         body, html = localize(body, zone), localize(html, zone) if html is not None else None
+        if wants_text_only(unit.session, to):
+            html, inline = None, ()
         message = compose_report(
             game=row.name, turn=row.turn, to=to, from_address=self.address, from_name=FROM_NAME,
             body=body, html=html, reply_to=reply_to, subject=subject, now=self.clock(), inline=inline,

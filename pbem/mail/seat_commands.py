@@ -18,6 +18,7 @@ from pbem.commands import (
     Resign,
     Salt,
     SeatSession,
+    SetPreference,
     SetZone,
     ShowOrders,
     Status,
@@ -30,7 +31,7 @@ from pbem.core import PbemError, StaleTurn
 from pbem.games import find_game
 from pbem.mail.answers import commitment_line, help_for, status_text, verify_text
 from pbem.mail.conversation import Conversation
-from pbem.mail.preferences import set_view_json, set_zone
+from pbem.mail.preferences import set_preference, set_view_json, set_zone
 from pbem.mail.press import send_press
 from pbem.mail.signon import signed_on_seat
 from pbem.service import replay, seats, seeds, status, submissions
@@ -80,6 +81,25 @@ def zone(conv: Conversation, command: SetZone) -> None:
     example = format_moment(conv.desk.clock(), chosen)
     conv.reply.add(f"SET ZONE {chosen.key}: deadlines in mail to {sender} are shown in {chosen.key}, with UTC "
                    f"beside (now is {example}).")
+
+
+_PREFERENCE_WORDS = {
+    ("digest", True): "turn reports come only when you owe orders (and at the end), each covering every turn "
+                      "since your last",
+    ("digest", False): "every turn report comes to you",
+    ("textonly", True): "mail to you is plain text only: no HTML part, no picture",
+    ("textonly", False): "mail to you has its HTML part and picture again",
+    ("press", False): "no press from other players reaches you (the GM's still does); they are told",
+    ("press", True): "press from other players reaches you again",
+}
+
+
+def preference(conv: Conversation, command: SetPreference) -> None:
+    """SET DIGEST|TEXTONLY|PRESS ON|OFF: how mail to the sender is made."""
+    sender = conv.mail.sender
+    set_preference(conv.unit.session, sender, command.name, on=command.on, now=conv.desk.clock())
+    conv.reply.add(f"SET {command.name.upper()} {'ON' if command.on else 'OFF'}: "
+                   f"{_PREFERENCE_WORDS[(command.name, command.on)]} ({sender}).")
 
 
 def show_status(conv: Conversation, name: str | None) -> None:

@@ -69,6 +69,24 @@ def last_report(unit: Unit, name: str) -> ReportInput:
     )
 
 
+def report_since(unit: Unit, name: str, after_turn: int) -> ReportInput:
+    """One report input covering every turn of a game resolved after ``after_turn`` (a digest): all
+    their events, NMR seats and draws (the setup's too when it covers the start), the state now."""
+    info = unit.info(name)
+    row = info.row
+    records = [record for record in queries.history(unit.session, row) if record.turn > after_turn]
+    if not records:
+        return last_report(unit, name)
+    setup = [list(draw) for draw in row.setup_draws] if after_turn == 0 else []
+    return ReportInput(
+        game_name=info.name, rules=info.rules, state=info.state, turn=records[0].turn,
+        events=[Event.from_json(e) for record in records for e in record.events],
+        nmr=sorted({seat for record in records for seat in record.nmr}), phase=info.phase, outcome=info.outcome,
+        deadline=_deadline(row), fairness=fairness(row, setup + [d for record in records for d in record.draws]),
+        deadline_at=row.deadline,
+    )
+
+
 def report_text(unit: Unit, name: str, seat: str | None) -> str:
     """Render the newest report of a game for ``seat`` (``None`` = the public report). Raises UnknownSeat."""
     if seat is not None:

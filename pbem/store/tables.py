@@ -107,6 +107,7 @@ class SeatRow(SQLModel, table=True):
     absence_reported: bool = False  # the GM was told this seat is absent
     failed_logins: int = 0  # wrong SIGNON passwords in a row (see pbem.lockout)
     locked_until: datetime | None = None  # no SIGNON password is checked before this time
+    last_reported_turn: int = 0  # the newest turn a report to this seat covered (digests cover the turns since)
 
 
 class SubmissionRow(SQLModel, table=True):
@@ -203,6 +204,9 @@ class AddressPreferenceRow(SQLModel, table=True):
     view_json: bool = False  # attach the seat's view as JSON to every turn report
     updated_at: datetime
     zone: str | None = None  # IANA time zone deadlines are shown in (with UTC beside); None: UTC
+    digest: bool | None = None  # SET DIGEST ON/OFF: reports only when orders are owed (None: the game's choice)
+    text_only: bool = False  # SET TEXTONLY ON: no HTML part, no picture
+    press_off: bool = False  # SET PRESS OFF: no press from other players (the GM's still arrives)
 
 
 class AuditEntryRow(SQLModel, table=True):

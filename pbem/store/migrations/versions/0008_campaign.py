@@ -1,5 +1,6 @@
 """The campaign toolkit: the audit log of every GM action and automatic decision; an address's
-time zone; the SEQUENCE of a game's deadline events.
+time zone, report digest, text-only mail and press off; the SEQUENCE of a game's deadline
+events; the turn each seat was last reported.
 
 Revision ID: 0008
 """
@@ -29,6 +30,11 @@ def upgrade() -> None:
     )
     with op.batch_alter_table("address_preference") as batch:
         batch.add_column(sa.Column("zone", sa.String, nullable=True))
+        batch.add_column(sa.Column("digest", sa.Boolean, nullable=True))
+        batch.add_column(sa.Column("text_only", sa.Boolean, nullable=False, server_default=sa.false()))
+        batch.add_column(sa.Column("press_off", sa.Boolean, nullable=False, server_default=sa.false()))
+    with op.batch_alter_table("seat") as batch:
+        batch.add_column(sa.Column("last_reported_turn", sa.Integer, nullable=False, server_default="0"))
     with op.batch_alter_table("game") as batch:
         batch.add_column(sa.Column("calendar_sequence", sa.Integer, nullable=False, server_default="0"))
         batch.add_column(sa.Column("calendar_deadline", sa.DateTime(timezone=True), nullable=True))
@@ -39,6 +45,9 @@ def downgrade() -> None:
     with op.batch_alter_table("game") as batch:
         batch.drop_column("calendar_deadline")
         batch.drop_column("calendar_sequence")
+    with op.batch_alter_table("seat") as batch:
+        batch.drop_column("last_reported_turn")
     with op.batch_alter_table("address_preference") as batch:
-        batch.drop_column("zone")
+        for column in ("press_off", "text_only", "digest", "zone"):
+            batch.drop_column(column)
     op.drop_table("audit_entry")
