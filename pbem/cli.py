@@ -226,6 +226,21 @@ def cmd_prefs(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_observe(args: argparse.Namespace) -> int:
+    """``pbem observe GAME ADDRESS`` / ``pbem unobserve GAME ADDRESS``: an address follows a game's public reports."""
+    from pbem.service import observers
+
+    with _service(args).unit() as unit:
+        if args.command == "observe":
+            observers.observe(unit, args.game, args.address)
+            print(f"{args.address.lower()} observes {args.game}.")
+        elif observers.unobserve(unit, args.game, args.address):
+            print(f"{args.address.lower()} no longer observes {args.game}.")
+        else:
+            print(f"{args.address.lower()} does not observe {args.game}.")
+    return EXIT_OK
+
+
 def cmd_upgrade_check(args: argparse.Namespace) -> int:
     """``pbem upgrade-check``: replay every game; exit 1 when this code would resolve any differently."""
     service = _service(args)
@@ -361,6 +376,13 @@ def build_parser() -> argparse.ArgumentParser:
     extend.add_argument("game")
     extend.add_argument("duration")
     extend.set_defaults(func=cmd_extend)
+
+    for name, what in (("observe", "an address follows a game's public reports (OBSERVE by mail)"),
+                       ("unobserve", "an address stops following a game (UNOBSERVE by mail)")):
+        watch = add(name, what)
+        watch.add_argument("game")
+        watch.add_argument("address")
+        watch.set_defaults(func=cmd_observe)
 
     prefs = add("prefs", "show or set what mail to an address looks like (its SET commands by mail)")
     prefs.add_argument("address")

@@ -54,7 +54,7 @@ RESERVED_WORDS = frozenset(
 """First words that make a line among orders a command: no game's orders may start with one."""
 
 OPENING_WORDS = frozenset({"JOIN", "CREATE", "SIGNON", "GM", "HELP", "STATUS", "CHECK", "SALT", "VERIFY", "VIEWJSON",
-                           "SET"})
+                           "SET", "OBSERVE", "UNOBSERVE"})
 """Commands that may open a mail outside any session. A reply to a game mail whose first line starts
 with one of these that is not also in :data:`RESERVED_WORDS` is read as an ordinary command mail;
 any other first line is orders (so an order word such as Harvest Day's REVEAL, which is also a game
@@ -243,6 +243,15 @@ class SetPreference:
     line: int
     name: str  # digest | textonly | press
     on: bool
+
+
+@dataclass(frozen=True)
+class Observe:
+    """OBSERVE <game> | UNOBSERVE <game>: follow a game's public reports (``on``), or stop."""
+
+    line: int
+    game: str
+    on: bool = True
 
 
 @dataclass(frozen=True)
@@ -492,7 +501,7 @@ class CreateGame:
     commands: tuple[GmCommand, ...] = ()
 
 
-Command = Join | ViewJson | SetZone | SetPreference | Status | Help | SeatSession | CheckOrders | GmSession | CreateGame | Salt | Verify
+Command = Join | ViewJson | SetZone | SetPreference | Observe | Status | Help | SeatSession | CheckOrders | GmSession | CreateGame | Salt | Verify
 """What a script holds at its top level."""
 
 
@@ -613,6 +622,7 @@ Players
                                    one), covering every turn since your last; OFF: every report
   SET TEXTONLY ON | OFF            ON: mail to you is plain text, no HTML part and no picture
   SET PRESS OFF | ON               OFF: no press from other players (the GM's still arrives)
+  OBSERVE <game>                   follow a game's public reports (UNOBSERVE <game> stops it)
   SIGNOFF                          end of your orders (or of a GM session)
 
 Replying to a mail from a game signs you on: the text of your reply is your
@@ -729,6 +739,12 @@ class _LineTransformer(Transformer[Token, _Parsed]):
 
     def set_preference(self, children: list[Token]) -> SetPreference:
         return SetPreference(self.number, str(children[0]).lower(), str(children[1]).lower() == "on")
+
+    def observe(self, children: list[Token]) -> Observe:
+        return Observe(self.number, _name(children[0]))
+
+    def unobserve(self, children: list[Token]) -> Observe:
+        return Observe(self.number, _name(children[0]), on=False)
 
     def log(self, children: list[Token]) -> ShowLog:
         return ShowLog(self.number)
@@ -980,7 +996,7 @@ class _ScriptBuilder:
                 self._problem(line, None, text, "ENDPRESS without a PRESS before it")
             case _Marker(word="CHECK"):
                 self._bare_check(line, text)
-            case Join() | ViewJson():
+            case Join() | ViewJson() | Observe():
                 self._close()
                 self.commands.append(parsed)
             case SetZone() | SetPreference() if block is None:

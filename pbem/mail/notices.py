@@ -28,6 +28,7 @@ from pbem.mail.preferences import (
 from pbem.mail.tokens import ReplyTokens
 from pbem.pictures import MissingDrawing, picture
 from pbem.reports import MailSection, OrdersWanted, PictureRef, ReportInput, render_mail_html, render_report
+from pbem.service.observers import observers_of
 from pbem.service.reporting import report_since
 from pbem.service.resolution import ResolvedTurns
 from pbem.service.snapshot import GameInfo
@@ -113,13 +114,16 @@ class MailNotifier:
             seat.last_reported_turn = max(seat.last_reported_turn, reported)
             unit.add(seat)
             self._report_to_seat(unit, info, seat_report, seat, subject)
-        if row.gm_address:
+        public = [row.gm_address] if row.gm_address else []
+        watching = observers_of(unit, row)
+        if public or watching:
             ref, inline = self._picture(report, row, None)
-            self._queue(
-                unit, row, row.gm_address, subject,
-                render_report(report, None), render_report(report, None, html=True, picture=ref), purpose="report",
-                inline=inline,
-            )
+            text, html = render_report(report, None), render_report(report, None, html=True, picture=ref)
+            for to in public:
+                self._queue(unit, row, to, subject, text, html, purpose="report", inline=inline)
+            stop = f"\nYou observe game {row.name}: its public reports come to you. UNOBSERVE {row.name} stops them.\n"
+            for to in watching:
+                self._queue(unit, row, to, subject, text + stop, html, purpose="report", inline=inline)
 
     def _report_to_seat(self, unit: Unit, info: GameInfo, report: ReportInput, seat: SeatRow, subject: str) -> None:
         """Queue one seat's report: its own view and picture, its link, calendar and view.json as asked."""

@@ -18,6 +18,7 @@ from pbem.commands import (
     Resign,
     Salt,
     SeatSession,
+    Observe,
     SetPreference,
     SetZone,
     ShowOrders,
@@ -34,7 +35,7 @@ from pbem.mail.conversation import Conversation
 from pbem.mail.preferences import set_preference, set_view_json, set_zone
 from pbem.mail.press import send_press
 from pbem.mail.signon import signed_on_seat
-from pbem.service import replay, seats, seeds, status, submissions
+from pbem.service import observers, replay, seats, seeds, status, submissions
 from pbem.service.checking import check_syntax
 from pbem.store.tables import GameRow, SeatRow
 from pbem.zones import format_moment, mark, read_zone
@@ -100,6 +101,20 @@ def preference(conv: Conversation, command: SetPreference) -> None:
     set_preference(conv.unit.session, sender, command.name, on=command.on, now=conv.desk.clock())
     conv.reply.add(f"SET {command.name.upper()} {'ON' if command.on else 'OFF'}: "
                    f"{_PREFERENCE_WORDS[(command.name, command.on)]} ({sender}).")
+
+
+def observe(conv: Conversation, command: Observe) -> None:
+    """OBSERVE | UNOBSERVE <game>: the sender follows the game's public reports, or stops."""
+    sender = conv.mail.sender
+    if command.on:
+        row = observers.observe(conv.unit, command.game, sender)
+        conv.reply.tag_game = row.name
+        conv.reply.add(f"You observe game {row.name}: its public reports (never a player's secrets) come to "
+                       f"{sender}. UNOBSERVE {row.name} stops them.")
+    elif observers.unobserve(conv.unit, command.game, sender):
+        conv.reply.add(f"You no longer observe game {command.game}.")
+    else:
+        conv.reply.add(f"{sender} does not observe game {command.game}.")
 
 
 def show_status(conv: Conversation, name: str | None) -> None:

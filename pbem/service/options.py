@@ -73,6 +73,8 @@ SERVICE_OPTIONS: Mapping[str, ServiceOption] = {
     "grace_hours": NumberOption("grace_hours", 24.0, 0, 720,
                                 "tell the GM about a seat still absent this long after the deadline, 0 to 720 "
                                 "(default 24)"),
+    "observers": ChoiceOption("observers", "yes", ("yes", "no"),
+                              "yes (anyone may OBSERVE the game's public reports, default) or no (the GM forbids it)"),
 }
 
 

@@ -85,6 +85,7 @@ class GameRow(SQLModel, table=True):
     rules_version: int = 1  # the game's rules version, recorded at creation, bumped by rules changes
     setup_draws: list[Any] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
     """The draws made while the game was set up at START, listed in its first report."""
+    observers: str = "yes"  # yes: anyone may OBSERVE the game (public reports only) | no: the GM forbids it
     calendar_sequence: int = 0  # SEQUENCE of the game's deadline events (raised when the deadline moves)
     calendar_deadline: datetime | None = None  # the deadline the last calendar attachment carried
 
@@ -222,3 +223,13 @@ class AuditEntryRow(SQLModel, table=True):
     action: str  # a word: EXTEND, RESOLVE, ROLLBACK, ABSENT, ...
     text: str  # what happened, in words
     data: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
+
+
+class ObserverRow(SQLModel, table=True):
+    """An address that follows a game's public reports (OBSERVE)."""
+
+    __tablename__ = "observer"
+
+    game_id: int = Field(foreign_key="game.id", primary_key=True)
+    address: str = Field(primary_key=True)  # lower case
+    since: datetime

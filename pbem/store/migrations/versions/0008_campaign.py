@@ -1,6 +1,6 @@
 """The campaign toolkit: the audit log of every GM action and automatic decision; an address's
 time zone, report digest, text-only mail and press off; the SEQUENCE of a game's deadline
-events; the turn each seat was last reported.
+events; the turn each seat was last reported; observers and whether a game allows them.
 
 Revision ID: 0008
 """
@@ -35,14 +35,23 @@ def upgrade() -> None:
         batch.add_column(sa.Column("press_off", sa.Boolean, nullable=False, server_default=sa.false()))
     with op.batch_alter_table("seat") as batch:
         batch.add_column(sa.Column("last_reported_turn", sa.Integer, nullable=False, server_default="0"))
+    op.create_table(
+        "observer",
+        sa.Column("game_id", sa.Integer, sa.ForeignKey("game.id"), primary_key=True),
+        sa.Column("address", sa.String, primary_key=True),
+        sa.Column("since", sa.DateTime(timezone=True), nullable=False),
+    )
     with op.batch_alter_table("game") as batch:
+        batch.add_column(sa.Column("observers", sa.String, nullable=False, server_default="yes"))
         batch.add_column(sa.Column("calendar_sequence", sa.Integer, nullable=False, server_default="0"))
         batch.add_column(sa.Column("calendar_deadline", sa.DateTime(timezone=True), nullable=True))
 
 
 def downgrade() -> None:
     """Drop what upgrade added."""
+    op.drop_table("observer")
     with op.batch_alter_table("game") as batch:
+        batch.drop_column("observers")
         batch.drop_column("calendar_deadline")
         batch.drop_column("calendar_sequence")
     with op.batch_alter_table("seat") as batch:
