@@ -241,6 +241,44 @@ def cmd_observe(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_campaign(args: argparse.Namespace) -> int:
+    """``pbem absent|back|standby|accept|preview|rollback ...``: the campaign actions of the mail commands."""
+    from datetime import UTC, date, datetime, time, timedelta
+
+    from pbem.reports import render_report
+    from pbem.service import absences, rewind, standby
+
+    with _service(args).unit() as unit:
+        if args.command == "absent":
+            first, last = date.fromisoformat(args.first), date.fromisoformat(args.last or args.first)
+            absences.announce(unit, args.game, args.seat, datetime.combine(first, time(), UTC),
+                              datetime.combine(last + timedelta(days=1), time(), UTC))
+            print(f"Seat {args.seat} of {args.game} is away {first} to {last} (UTC days).")
+        elif args.command == "back":
+            print(f"{absences.back(unit, args.game, args.seat)} absence(s) ended.")
+        elif args.command == "standby":
+            if args.kind.lower() == "off":
+                print(f"Off the standby lists: {', '.join(standby.leave_lists(unit, args.address)) or 'none'}.")
+            else:
+                print(f"{args.address.lower()} is on the standby list of {standby.join_list(unit, args.address, args.kind)}.")
+        elif args.command == "accept":
+            offer = standby.accept(unit, args.address, args.game)
+            print(f"{args.address.lower()} accepted seat {offer.seat} ({offer.status}).")
+        elif args.command == "preview":
+            dry = rewind.preview(unit, args.game)
+            for seat in [None, *([] if unit.info(args.game).rules.has_hidden_information
+                                 else unit.info(args.game).seat_names)]:
+                print(f"===== {'public report' if seat is None else 'seat ' + seat} =====")
+                print(render_report(dry.report, seat), end="")
+        elif args.confirm is None:
+            print(f"Confirm with: pbem rollback {args.game} {args.turn} --confirm "
+                  f"{rewind.request_rollback(unit, args.game, args.turn)}")
+        else:
+            done = rewind.confirm_rollback(unit, args.game, args.turn, args.confirm)
+            print(f"{args.game} is back at the start of turn {done.turn}; {done.undone} turn(s) undone.")
+    return EXIT_OK
+
+
 def cmd_upgrade_check(args: argparse.Namespace) -> int:
     """``pbem upgrade-check``: replay every game; exit 1 when this code would resolve any differently."""
     service = _service(args)
@@ -383,6 +421,33 @@ def build_parser() -> argparse.ArgumentParser:
         watch.add_argument("game")
         watch.add_argument("address")
         watch.set_defaults(func=cmd_observe)
+
+    absent = add("absent", "a seat is away from FIRST to LAST day (UTC; ABSENT by mail)")
+    absent.add_argument("game")
+    absent.add_argument("seat")
+    absent.add_argument("first", help="the first day away, YYYY-MM-DD")
+    absent.add_argument("last", nargs="?", help="the last day away (default: the first)")
+    absent.set_defaults(func=cmd_campaign)
+    back = add("back", "a seat's absences end now (BACK by mail)")
+    back.add_argument("game")
+    back.add_argument("seat")
+    back.set_defaults(func=cmd_campaign)
+    standby_list = add("standby", "put an address on a kind's standby list, or OFF every list (STANDBY by mail)")
+    standby_list.add_argument("address")
+    standby_list.add_argument("kind", help="a game kind, or off")
+    standby_list.set_defaults(func=cmd_campaign)
+    accept = add("accept", "a standby takes the seat offered to it (ACCEPT by mail)")
+    accept.add_argument("address")
+    accept.add_argument("game", nargs="?")
+    accept.set_defaults(func=cmd_campaign)
+    preview = add("preview", "print the reports of a dry run of the current turn, changing nothing (PREVIEW)")
+    preview.add_argument("game")
+    preview.set_defaults(func=cmd_campaign)
+    rollback = add("rollback", "return a game to the start of a turn: prints a code, then --confirm CODE (ROLLBACK)")
+    rollback.add_argument("game")
+    rollback.add_argument("turn", type=int)
+    rollback.add_argument("--confirm", metavar="CODE")
+    rollback.set_defaults(func=cmd_campaign)
 
     prefs = add("prefs", "show or set what mail to an address looks like (its SET commands by mail)")
     prefs.add_argument("address")

@@ -49,12 +49,12 @@ MAX_EXTENSION = timedelta(days=365)
 
 RESERVED_WORDS = frozenset(
     {"SIGNON", "SIGNOFF", "CHECK", "ORDERS", "READY", "NOORDERS", "RESIGN", "PRESS", "ENDPRESS", "HELP", "STATUS",
-     "GM"}
+     "GM", "ABSENT", "BACK"}
 )
 """First words that make a line among orders a command: no game's orders may start with one."""
 
 OPENING_WORDS = frozenset({"JOIN", "CREATE", "SIGNON", "GM", "HELP", "STATUS", "CHECK", "SALT", "VERIFY", "VIEWJSON",
-                           "SET", "OBSERVE", "UNOBSERVE"})
+                           "SET", "OBSERVE", "UNOBSERVE", "STANDBY", "ACCEPT"})
 """Commands that may open a mail outside any session. A reply to a game mail whose first line starts
 with one of these that is not also in :data:`RESERVED_WORDS` is read as an ordinary command mail;
 any other first line is orders (so an order word such as Harvest Day's REVEAL, which is also a game
@@ -255,6 +255,56 @@ class Observe:
 
 
 @dataclass(frozen=True)
+class Absent:
+    """ABSENT <from> [<to>] (after SIGNON): the seat is away on those days (whole days, in the sender's
+    time zone); without <to>, one day. Dates as YYYY-MM-DD."""
+
+    line: int
+    starts: date
+    ends: date
+
+
+@dataclass(frozen=True)
+class Back:
+    """BACK (after SIGNON): the seat's absences end now."""
+
+    line: int
+
+
+@dataclass(frozen=True)
+class Standby:
+    """STANDBY <kind> | STANDBY OFF: the sender's address goes on (or off every) standby list."""
+
+    line: int
+    kind: str | None  # None: OFF
+
+
+@dataclass(frozen=True)
+class Accept:
+    """ACCEPT [<game>]: the sender takes the seat a standby offer gave them (the game from the subject tag)."""
+
+    line: int
+    game: str | None
+
+
+@dataclass(frozen=True)
+class Preview:
+    """PREVIEW (GM): a dry run of the current turn, every seat's report mailed to the GM."""
+
+    line: int
+
+
+@dataclass(frozen=True)
+class Rollback:
+    """ROLLBACK <turn> [<code>] (GM): without the code, ask for one (mailed to the GM's address); with
+    it, return the game to the start of that turn."""
+
+    line: int
+    turn: int
+    code: str | None
+
+
+@dataclass(frozen=True)
 class Status:
     """STATUS [game]: the state of a game (in a session, the session's game by default)."""
 
@@ -419,7 +469,7 @@ class EndGame:
     line: int
 
 
-SessionCommand = ShowOrders | Ready | NoOrders | Resign | Press | Help | Status
+SessionCommand = ShowOrders | Ready | NoOrders | Resign | Absent | Back | Press | Help | Status
 """What a seat session may hold besides its orders."""
 
 GmCommand = (
@@ -435,6 +485,8 @@ GmCommand = (
     | EndGame
     | Reveal
     | ShowLog
+    | Preview
+    | Rollback
     | SetZone
     | SetPreference
     | Press
@@ -501,7 +553,7 @@ class CreateGame:
     commands: tuple[GmCommand, ...] = ()
 
 
-Command = Join | ViewJson | SetZone | SetPreference | Observe | Status | Help | SeatSession | CheckOrders | GmSession | CreateGame | Salt | Verify
+Command = Join | ViewJson | SetZone | SetPreference | Observe | Standby | Accept | Status | Help | SeatSession | CheckOrders | GmSession | CreateGame | Salt | Verify
 """What a script holds at its top level."""
 
 
@@ -607,6 +659,13 @@ Players
   PRESS <seat> [<seat> ...]        (after SIGNON) the lines after it, up to ENDPRESS or SIGNOFF,
   PRESS ALL                        are sent to those players (or all), signed with your seat
   RESIGN                           (after SIGNON) leave the game
+  ABSENT <from> [<to>]             (after SIGNON) you are away those days (2026-12-20 2026-12-28,
+                                   in your zone): deadlines falling in them move to a day after
+                                   your return, up to the game's absence_days
+  BACK                             (after SIGNON) you are back: your absences end now
+  STANDBY <kind> | STANDBY OFF     be offered seats of that kind whose players left or went
+                                   silent (OFF: off every standby list)
+  ACCEPT [<game>]                  take the seat a standby offer gave you
   STATUS <game>                    the state of a game (after SIGNON: of your game)
   SALT <text>                      before the start, from a seat's address: your entropy, mixed
                                    into the game's seed at START (game from the subject tag
@@ -650,6 +709,10 @@ Game masters
   END                              end the game now
   REVEAL                           end the game and reveal its seed, so players can VERIFY it
   LOG                              the game's audit log: every GM action and automatic decision
+  PREVIEW                          a dry run of this turn (standing orders, NMR defaults, the
+                                   real dice): every seat's report mailed to you, nothing changed
+  ROLLBACK <turn> [<code>]         return the game to the start of that turn: without the code,
+                                   a confirmation code is mailed to you; send it to confirm
 
 Lines starting with # between commands are comments.
 """
@@ -745,6 +808,35 @@ class _LineTransformer(Transformer[Token, _Parsed]):
 
     def unobserve(self, children: list[Token]) -> Observe:
         return Observe(self.number, _name(children[0]), on=False)
+
+    def absent(self, children: list[Token]) -> Absent:
+        days = str(children[0]).split()
+        try:
+            if len(days) > 2:
+                raise ValueError
+            starts, ends = (date.fromisoformat(day) for day in (days[0], days[-1]))
+        except ValueError:
+            raise _LineError(f'"{children[0]}": give the first and last day away, such as 2026-12-20 2026-12-28',
+                             children[0].column) from None
+        if ends < starts:
+            raise _LineError("the last day away comes before the first", children[0].column)
+        return Absent(self.number, starts, ends)
+
+    def back(self, children: list[Token]) -> Back:
+        return Back(self.number)
+
+    def standby(self, children: list[Token]) -> Standby:
+        kind = _name(children[0])
+        return Standby(self.number, None if kind == "off" else kind)
+
+    def accept(self, children: list[Token]) -> Accept:
+        return Accept(self.number, _name(children[0]) if children else None)
+
+    def preview(self, children: list[Token]) -> Preview:
+        return Preview(self.number)
+
+    def rollback(self, children: list[Token]) -> Rollback:
+        return Rollback(self.number, int(children[0]), str(children[1]).lower() if len(children) > 1 else None)
 
     def log(self, children: list[Token]) -> ShowLog:
         return ShowLog(self.number)
@@ -869,6 +961,8 @@ _TERMINAL_WORDS: Mapping[str, str] = {
     "ADDRESS": "a mail address",
     "SALT_TEXT": "some text of your own",
     "ZONE_NAME": "a time zone such as Europe/Berlin",
+    "TURN": "a turn number",
+    "CODE": "the confirmation code mailed to you",
     "PREFERENCE": "DIGEST, TEXTONLY or PRESS",
     "OPTION": "an option such as players=4",
     "VALUE": "a value after =",
@@ -996,7 +1090,7 @@ class _ScriptBuilder:
                 self._problem(line, None, text, "ENDPRESS without a PRESS before it")
             case _Marker(word="CHECK"):
                 self._bare_check(line, text)
-            case Join() | ViewJson() | Observe():
+            case Join() | ViewJson() | Observe() | Standby() | Accept():
                 self._close()
                 self.commands.append(parsed)
             case SetZone() | SetPreference() if block is None:
@@ -1007,9 +1101,9 @@ class _ScriptBuilder:
                 self._problem(line, None, text, "STATUS needs a game name here, for example STATUS tc-1")
             case Status() | Help() | Verify() | Salt():
                 self.commands.append(parsed)
-            case ShowOrders() | Ready() | NoOrders() | Resign() if block is not None and mode == "seat":
+            case ShowOrders() | Ready() | NoOrders() | Resign() | Absent() | Back() if block is not None and mode == "seat":
                 block.commands.append(parsed)
-            case ShowOrders() | Ready() | NoOrders() | Resign():
+            case ShowOrders() | Ready() | NoOrders() | Resign() | Absent() | Back():
                 self._problem(line, None, text, f"{word} needs SIGNON <game> <seat> <password> before it")
             case Press() if block is not None and mode in ("seat", "gm"):
                 self.press = _PressBlock(parsed, block, text)

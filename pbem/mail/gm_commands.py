@@ -25,6 +25,8 @@ from pbem.commands import (
     Reveal,
     SetDeadline,
     SetOptions,
+    Preview,
+    Rollback,
     SetPreference,
     SetZone,
     ShowLog,
@@ -39,8 +41,9 @@ from pbem.mail.press import send_press
 from pbem.mail import seat_commands
 from pbem.mail.seat_commands import show_status
 from pbem.mail.signon import check_gm
-from pbem.service import audit, control, creation, queries, reporting, resolution, seats, seeds
-from pbem.store.tables import GameRow, GameStatus
+from pbem.reports import render_report
+from pbem.service import audit, control, creation, queries, reporting, resolution, rewind, seats, seeds
+from pbem.store.tables import GameRow
 
 LOG_LINES = 200
 """Most entries of the audit log a LOG reply lists (the newest)."""
@@ -137,14 +140,7 @@ def _replace(conv: Conversation, row: GameRow, command: Replace) -> None:
     old = unit.seat(row, command.seat).address
     joined = seats.replace(unit, name, command.seat, command.address.lower())
     seat = unit.seat(row, joined.seat)
-    conv.notifier.tell_address(
-        unit, row, seat.address or command.address, "You take over a seat",
-        f"The GM gave you seat {seat.name} of game {name}. Your password is {joined.password}; "
-        "a plain reply to this mail or a turn report signs you on. Send STATUS " + name + " to see where "
-        "the game stands.", seat=seat, secret=True, asks_orders=row.status == GameStatus.ACTIVE)
-    if old and old != seat.address:
-        conv.notifier.tell_address(unit, row, old, "Seat replaced",
-                                   f"The GM gave your seat {seat.name} of game {name} to another player.")
+    conv.notifier.welcome(unit, row, seat, joined.password, old, "The GM gave it to you.")
     conv.reply.add(f"Seat {seat.name} of {name} now belongs to {seat.address}; they were told.")
 
 
@@ -187,6 +183,39 @@ def _show_log(conv: Conversation, row: GameRow, command: ShowLog) -> None:
     conv.reply.add(f"Audit log of {row.name}{more}:\n{lines}")
 
 
+def _preview(conv: Conversation, row: GameRow, command: Preview) -> None:
+    unit = conv.unit
+    dry = rewind.preview(unit, row.name)
+    info = unit.snapshot(row)
+    parts = [f"PREVIEW of turn {row.turn} of {row.name}: a dry run with the standing orders, NMR defaults for "
+             f"{', '.join(dry.nmr) or 'nobody'} and the game's real dice. Nothing was changed; the turn resolves "
+             "as usual.", "===== public report =====\n" + render_report(dry.report, None)]
+    if info.rules.has_hidden_information:
+        parts.append("The seats' own reports are left out: they hold secrets that reach only their holders.")
+    else:
+        parts += [f"===== seat {seat} =====\n" + render_report(dry.report, seat) for seat in info.seat_names]
+    if row.gm_address:
+        conv.notifier.tell_address(unit, row, row.gm_address, f"Preview of turn {row.turn}", "\n\n".join(parts))
+    conv.reply.add(f"PREVIEW: the reports of a dry run of turn {row.turn} went to {row.gm_address or 'nobody'}.")
+
+
+def _rollback(conv: Conversation, row: GameRow, command: Rollback) -> None:
+    unit = conv.unit
+    if command.code is None:
+        code = rewind.request_rollback(unit, row.name, command.turn)
+        if row.gm_address:
+            conv.notifier.tell_address(unit, row, row.gm_address, f"Rollback to turn {command.turn}: confirmation code",
+                                       f"To return game {row.name} to the start of turn {command.turn}, send within "
+                                       f"24 hours:\n\nGM {row.name} <gm-password>\nROLLBACK {command.turn} {code}\n",
+                                       secret=True)
+        conv.reply.add(f"ROLLBACK {command.turn}: a confirmation code went to {row.gm_address}; send "
+                       f"ROLLBACK {command.turn} <code> to roll back.")
+        return
+    done = rewind.confirm_rollback(unit, row.name, command.turn, command.code)
+    conv.reply.add(f"ROLLBACK: game {row.name} is back at the start of turn {done.turn} ({done.undone} turn(s) "
+                   "undone); the players were told and their orders kept.")
+
+
 def _announce(conv: Conversation, row: GameRow, text: str, *, calendar: bool = False) -> None:
     """Tell every player of the game (and its GM) what the GM did; with ``calendar`` (the deadline
     moved) the seats that owe orders get their calendar update."""
@@ -214,10 +243,13 @@ _GM_COMMANDS: Mapping[type, Callable[[Conversation, GameRow, Any], None]] = {
     Reveal: _reveal,
     EndGame: _end,
     ShowLog: _show_log,
+    Preview: _preview,
+    Rollback: _rollback,
     SetZone: lambda conv, row, command: seat_commands.zone(conv, command),
     SetPreference: lambda conv, row, command: seat_commands.preference(conv, command),
     Press: lambda conv, row, command: send_press(conv, row, "GM", command),
     Help: lambda conv, row, command: conv.reply.add(help_for(command.kind)),
-    Status: lambda conv, row, command: show_status(conv, command.game or row.name),
+    Status: lambda conv, row, command: show_status(conv, command.game or row.name,
+                                                   gm=(command.game or row.name).lower() == row.name.lower()),
 }
 """What each GM command does, given the GM's game."""

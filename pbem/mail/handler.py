@@ -26,8 +26,10 @@ from pbem.commands import (
     Salt,
     Script,
     SeatSession,
+    Accept,
     Observe,
     SetPreference,
+    Standby,
     SetZone,
     Status,
     Verify,
@@ -78,6 +80,7 @@ class MailHandler:
         self.notifier = MailNotifier(address=self.address, tokens=tokens, clock=clock, web_url=web_url)
         self.desk = Desk(self.address, tokens, self.notifier, clock)
         service.on_resolved.append(self.notifier.on_resolved)
+        service.on_news.append(self.notifier.on_news)
 
     # --- the one entry point ----------------------------------------------------
 
@@ -210,6 +213,8 @@ _COMMANDS: Mapping[type, Callable[[Conversation, Any], None]] = {
     SetZone: seat_commands.zone,
     SetPreference: seat_commands.preference,
     Observe: seat_commands.observe,
+    Standby: seat_commands.standby_list,
+    Accept: seat_commands.accept_offer,
     Status: lambda conv, command: seat_commands.show_status(conv, command.game or conv.tag),
     Help: lambda conv, command: conv.reply.add(help_for(command.kind)),
     Salt: seat_commands.salt,

@@ -28,12 +28,13 @@ from pbem.mail.preferences import (
 from pbem.mail.tokens import ReplyTokens
 from pbem.pictures import MissingDrawing, picture
 from pbem.reports import MailSection, OrdersWanted, PictureRef, ReportInput, render_mail_html, render_report
+from pbem.service.news import DeadlineExtended, OfferAccepted, RolledBack, SeatHandedOver, SeatOffered
 from pbem.service.observers import observers_of
 from pbem.service.reporting import report_since
 from pbem.service.resolution import ResolvedTurns
 from pbem.service.snapshot import GameInfo
 from pbem.service.unit import Unit
-from pbem.store.tables import GameRow, SeatRow
+from pbem.store.tables import GameRow, GameStatus, SeatRow
 from pbem.zones import localize, mark
 
 FROM_NAME = "pbem game master"
@@ -162,6 +163,64 @@ class MailNotifier:
             _log.info("game %s: turn %s resolved (%s)", info.row.name, turn.record.turn, turn.record.reason,
                       extra={"game": info.row.name, "turn": turn.record.turn, "reason": turn.record.reason})
         self.send_report(unit, info, resolved.report)
+
+    def on_news(self, unit: Unit, news: list[object]) -> None:
+        """Tell the people concerned what a unit's work brought: moved deadlines, seat offers and
+        handovers, rollbacks (the service's :attr:`~pbem.service.api.GameService.on_news` listener)."""
+        for item in news:
+            info = unit.info(item.game)  # type: ignore[attr-defined]
+            row = info.row
+            match item:
+                case DeadlineExtended():
+                    self.tell_players(unit, info, f"The deadline of turn {item.turn} of {row.name} moves to "
+                                      f"{mark(item.deadline)}: a player announced an absence.", calendar=True)
+                case SeatOffered():
+                    public = render_report(report_since(unit, row.name, max(row.turn - 2, 0)), None)
+                    self.tell_address(unit, row, item.address, f"Seat {item.seat} is offered to you",
+                                      f"You are on the standby list of {row.kind}, and seat {item.seat} of game "
+                                      f"{row.name} is free ({item.reason}). To take it, reply ACCEPT (or send "
+                                      f"ACCEPT {row.name}). The game's public state:\n\n{public}")
+                    self.tell_gm(unit, info, f"Seat {item.seat} of {row.name} was offered to the standby "
+                                 f"{item.address} ({item.reason}).")
+                case OfferAccepted():
+                    self.tell_gm(unit, info, f"The standby {item.address} accepted seat {item.seat} of {row.name}. "
+                                 f"To hand it over, send REPLACE {item.seat} {item.address} in a GM mail.")
+                case SeatHandedOver():
+                    self.welcome(unit, row, unit.seat(row, item.seat), item.password, item.old_address,
+                                 "It came to you from the standby list.")
+                    self.tell_gm(unit, info, f"Seat {item.seat} of {row.name} went to the standby {item.address} "
+                                 "(replace=auto).")
+                case RolledBack():
+                    self._tell_rollback(unit, info, item)
+
+    def welcome(self, unit: Unit, row: GameRow, seat: SeatRow, password: str, old: str | None, why: str) -> None:
+        """Give a seat's new holder its password (a secret mail asking for orders) and tell the old one."""
+        assert seat.address is not None
+        self.tell_address(
+            unit, row, seat.address, "You take over a seat",
+            f"You play seat {seat.name} of game {row.name} now. {why} Your password is {password}; a plain reply to "
+            f"this mail or a turn report signs you on. Send STATUS {row.name} to see where the game stands.",
+            seat=seat, secret=True, asks_orders=row.status == GameStatus.ACTIVE)
+        if old and old != seat.address:
+            self.tell_address(unit, row, old, "Seat replaced",
+                              f"Your seat {seat.name} of game {row.name} went to another player.")
+
+    def _tell_rollback(self, unit: Unit, info: GameInfo, news: RolledBack) -> None:
+        row = info.row
+        text = (f"The GM rolled game {row.name} back to the start of turn {news.turn}: {news.undone} resolved turn(s) "
+                "are undone and will be played again. The dice of the redone turns come from the same counters, so "
+                "the same roll of the same range shows the same result.")
+        for seat in info.seats:
+            if not seat.address:
+                continue
+            kept = news.orders.get(seat.name, [])
+            orders = "".join(f"\n\nYour orders for turn {turn}:\n" + ("\n".join(lines) or "(none: you held)")
+                             for turn, lines in kept)
+            self.tell_address(unit, row, seat.address, f"Rolled back to turn {news.turn}",
+                              text + (f" Your orders of those turns are kept; send them again when they are wanted"
+                                      f" (they no longer stand).{orders}" if kept else ""),
+                              seat=seat, asks_orders=seat.name in asked_for_orders(info))
+        self.tell_gm(unit, info, text)
 
     def remind(self, unit: Unit, info: GameInfo, seats: Sequence[SeatRow]) -> None:
         """Remind ``seats`` that their orders are missing, with the deadline."""

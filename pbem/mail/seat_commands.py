@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import replace
+from datetime import UTC, datetime, time, timedelta
 from typing import Any
 
 from pbem.commands import (
@@ -18,8 +19,12 @@ from pbem.commands import (
     Resign,
     Salt,
     SeatSession,
+    Absent,
+    Accept,
+    Back,
     Observe,
     SetPreference,
+    Standby,
     SetZone,
     ShowOrders,
     Status,
@@ -35,9 +40,10 @@ from pbem.mail.conversation import Conversation
 from pbem.mail.preferences import set_preference, set_view_json, set_zone
 from pbem.mail.press import send_press
 from pbem.mail.signon import signed_on_seat
-from pbem.service import observers, replay, seats, seeds, status, submissions
+from pbem.service import absences, observers, replay, seats, seeds, standby, status, submissions
 from pbem.service.checking import check_syntax
 from pbem.store.tables import GameRow, SeatRow
+from pbem.mail.preferences import zone_of
 from pbem.zones import format_moment, mark, read_zone
 
 # The turn a game mail's subject names: "[tc-1] Turn 3", "[tc-1] Reminder: turn 3 orders due".
@@ -117,11 +123,36 @@ def observe(conv: Conversation, command: Observe) -> None:
         conv.reply.add(f"{sender} does not observe game {command.game}.")
 
 
-def show_status(conv: Conversation, name: str | None) -> None:
-    """STATUS of the game called ``name``."""
+def standby_list(conv: Conversation, command: Standby) -> None:
+    """STANDBY <kind> | STANDBY OFF: the sender goes on a kind's standby list, or off every one."""
+    sender = conv.mail.sender
+    if command.kind is None:
+        left = standby.leave_lists(conv.unit, sender)
+        conv.reply.add(f"STANDBY OFF: {sender} is on no standby list now"
+                       + (f" (was on: {', '.join(left)})." if left else "."))
+        return
+    kind = standby.join_list(conv.unit, sender, command.kind)
+    conv.reply.add(f"STANDBY {kind}: {sender} is on the standby list of {kind}. When a seat of a {kind} game "
+                   "is free (its player resigned or missed deadlines), it may be offered to you by mail; reply "
+                   "ACCEPT to take it. STANDBY OFF takes you off.")
+
+
+def accept_offer(conv: Conversation, command: Accept) -> None:
+    """ACCEPT [<game>]: the sender takes the seat offered to them."""
+    offer = standby.accept(conv.unit, conv.mail.sender, command.game or conv.tag)
+    row = conv.unit.session.get(GameRow, offer.game_id)
+    assert row is not None
+    waits = ("it is yours now; your password comes in a separate mail" if offer.status == "taken"
+             else "the GM was asked to confirm; you hear from the game once they have")
+    conv.reply.add(f"ACCEPT: you accepted seat {offer.seat} of game {row.name}; {waits}.")
+
+
+def show_status(conv: Conversation, name: str | None, *, gm: bool = False) -> None:
+    """STATUS of the game called ``name`` (with ``gm``, in the game's GM session: the absences too)."""
     if name is None:
         raise PbemError("STATUS needs a game name")
-    conv.reply.add(status_text(status.status_view(conv.unit, name)))
+    view = status.status_view(conv.unit, name)
+    conv.reply.add(status_text(view, gm=gm and view.name.lower() == (name or "").lower()))
 
 
 def salt(conv: Conversation, command: Salt) -> None:
@@ -232,11 +263,32 @@ def _resign(conv: Conversation, row: GameRow, seat: SeatRow, command: Resign) ->
     conv.reply.add(f"You resigned seat {seat.name} of {row.name}. The GM was told.")
 
 
+def _absent(conv: Conversation, row: GameRow, seat: SeatRow, command: Absent) -> None:
+    """ABSENT <from> [<to>]: whole days in the sender's zone; the GM and the other seats hear of a moved deadline."""
+    zone = zone_of(conv.unit.session, conv.mail.sender) or UTC
+    starts = datetime.combine(command.starts, time(), zone).astimezone(UTC)
+    ends = datetime.combine(command.ends + timedelta(days=1), time(), zone).astimezone(UTC)
+    absences.announce(conv.unit, row.name, seat.name, starts, ends)
+    conv.notifier.tell_gm(conv.unit, conv.unit.snapshot(row), f"Seat {seat.name} ({conv.mail.sender}) of {row.name} "
+                          f"announced an absence from {mark(starts)} to {mark(ends)}.")
+    conv.reply.add(f"ABSENT: seat {seat.name} of {row.name} is away from {mark(starts)} to {mark(ends)}. A deadline "
+                   f"falling in it moves to a day after your return, for at most {row.absence_days:g} days in this "
+                   f"game ({seat.absence_used_hours / 24:.1f} used). BACK ends it early.")
+
+
+def _back(conv: Conversation, row: GameRow, seat: SeatRow, command: Back) -> None:
+    ended = absences.back(conv.unit, row.name, seat.name)
+    conv.reply.add(f"BACK: welcome back; {ended} absence(s) of seat {seat.name} of {row.name} ended."
+                   if ended else f"BACK: seat {seat.name} of {row.name} had no absence announced.")
+
+
 _SESSION_COMMANDS: Mapping[type, Callable[[Conversation, GameRow, SeatRow, Any], None]] = {
     Ready: _ready_or_not,
     NoOrders: _ready_or_not,
     ShowOrders: _show_orders,
     Resign: _resign,
+    Absent: _absent,
+    Back: _back,
     Press: lambda conv, row, seat, command: send_press(conv, row, seat.name, command),
     Help: lambda conv, row, seat, command: conv.reply.add(help_for(command.kind)),
     Status: lambda conv, row, seat, command: show_status(conv, command.game or row.name),

@@ -12,7 +12,7 @@ from pbem.core import Game, GameError, GameRng, InvalidInput, UnknownSeat
 from pbem.core.rng import CURRENT_VERSION, LEGACY_VERSION, VERSIONS, derive_seed
 from pbem.games import find_game
 from pbem.passwords import hash_password, new_password
-from pbem.service import audit, due, queries
+from pbem.service import absences, audit, due, queries
 from pbem.service.options import SERVICE_OPTIONS, BadOption, parse_service_options, service_defaults
 from pbem.service.resolution import play_forced
 from pbem.service.snapshot import GameInfo, rules_version_of
@@ -139,6 +139,7 @@ def start(unit: Unit, name: str) -> GameInfo:
     unit.add(row)
     audit.record(unit, row, "START", "game started: " + ", ".join(f"{s.name} {s.address}" for s in seats))
     play_forced(unit, unit.snapshot(row))
+    absences.extend_for_absences(unit, row)
     return unit.snapshot(row)
 
 

@@ -5,12 +5,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from sqlmodel import select
+
 from pbem.core import GameError
 from pbem.passwords import hash_password, new_password
 from pbem.service import audit, queries
 from pbem.service.snapshot import GameInfo
 from pbem.service.unit import Unit
-from pbem.store.tables import GameStatus, SeatRow, SeatStatus
+from pbem.store.tables import GameStatus, SeatOfferRow, SeatRow, SeatStatus
 
 
 @dataclass(frozen=True)
@@ -102,6 +104,11 @@ def replace(unit: Unit, name: str, seat: str, address: str) -> Joined:
     seat_row.absent_since, seat_row.absence_reported = None, False
     unit.add(seat_row)
     audit.record(unit, row, "REPLACE", f"seat {seat_row.name} handed from {old or 'nobody'} to {address}")
+    for offer in unit.session.exec(select(SeatOfferRow).where(SeatOfferRow.game_id == row.id,
+                                                              SeatOfferRow.seat == seat_row.name)):
+        if offer.status in ("open", "accepted"):  # the seat is taken: by the standby, or someone else
+            offer.status = "taken" if offer.address == address.lower() else "withdrawn"
+            unit.add(offer)
     return Joined(row.name, seat_row.name, password, unit.snapshot(row))
 
 
@@ -112,6 +119,10 @@ def resign(unit: Unit, name: str, seat: str) -> None:
     seat_row.status = SeatStatus.RESIGNED
     unit.add(seat_row)
     audit.record(unit, row, "RESIGN", f"seat {seat_row.name} ({seat_row.address}) resigned")
+    if row.status != GameStatus.FINISHED:
+        from pbem.service.standby import offer_seat  # standby hands seats over through this module
+
+        offer_seat(unit, row, seat_row.name, "its player resigned")
 
 
 def seat_of_address(unit: Unit, name: str, address: str) -> SeatRow | None:
