@@ -9,7 +9,7 @@ from sqlmodel import select
 
 from pbem.core import GameError
 from pbem.games import find_game
-from pbem.service import audit, seats
+from pbem.service import absences, audit, seats
 from pbem.service.news import OfferAccepted, SeatHandedOver, SeatOffered
 from pbem.service.unit import Unit
 from pbem.store.tables import GameRow, GameStatus, SeatOfferRow, StandbyRow
@@ -41,10 +41,13 @@ def open_offers(unit: Unit, row: GameRow, seat: str | None = None) -> list[SeatO
 
 
 def after_deadline(unit: Unit, row: GameRow, owing: list[str], nmr: list[str]) -> None:
-    """Count each owing seat's missed deadlines in a row, and offer the seats that reached
-    ``replace_after`` (and have no offer open) to the next standby."""
+    """Count each owing seat's missed deadlines in a row (not those in an announced absence or the day
+    after it), and offer the seats that reached ``replace_after`` (and have no offer open) to the next
+    standby."""
+    now = unit.now()
+    away = {a.seat for a in absences.absences_of(unit, row) if a.starts <= now <= a.ends + absences.AFTER_RETURN}
     for seat_row in unit.seats(row):
-        if seat_row.name not in owing:
+        if seat_row.name not in owing or seat_row.name in away:
             continue
         seat_row.missed_deadlines = seat_row.missed_deadlines + 1 if seat_row.name in nmr else 0
         unit.add(seat_row)
