@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -31,6 +31,8 @@ class CheckResult:
     version: int | None = None
     received_at: datetime | None = None
     deadline: datetime | None = None
+    show_time: Callable[[datetime], str] = format_utc
+    """How the verdict writes the deadline (the mail side writes a mark shown in the reader's zone)."""
     replaced_previous: bool = False
     standing: int | None = None
     """When nothing was stored because no line was accepted: the version of the orders that stand (0: none)."""
@@ -84,7 +86,7 @@ class CheckResult:
                 out.append("No line was accepted, so nothing was stored: you have no orders for this turn yet. "
                            "Send corrected orders before the deadline.")
         if self.deadline:
-            out.append(f"Deadline: {format_utc(self.deadline)}.")
+            out.append(f"Deadline: {self.show_time(self.deadline)}.")
         return out
 
     def render(self) -> str:
