@@ -6,17 +6,9 @@ from __future__ import annotations
 from dataclasses import replace
 
 from harvest_builders import GAME, island
+from order_text import orders_of
 
 from pbem.core import GameRng
-from pbem.orders import OrderParser
-
-PARSER = OrderParser(GAME)
-
-
-def _orders(text: str) -> list:  # type: ignore[type-arg]
-    parsed = PARSER.parse(text)
-    assert not parsed.has_problems, text
-    return parsed.orders
 
 
 def test_the_help_examples_reveal_3_and_move_1_0_do_what_help_says() -> None:
@@ -25,11 +17,12 @@ def test_the_help_examples_reveal_3_and_move_1_0_do_what_help_says() -> None:
     help_text = GAME.help()
     assert "REVEAL 3      your worker goes on territory 3" in help_text
     assert "MOVE 1-0      move a worker from territory 1 to territory 0" in help_text
-    state = GAME.resolve(island({1: 2}), {"1": _orders("REVEAL 3"), "2": _orders("reveal 0")}, GameRng(0)).state
+    reveals = {"1": orders_of(GAME, "REVEAL 3"), "2": orders_of(GAME, "reveal 0")}
+    state = GAME.resolve(island({1: 2}), reveals, GameRng(0)).state
     assert state.on("1", 3) == 1 and state.on("2", 0) == 1  # 3 + 0 is odd: one worker each
     assert GAME.phase(state).seats == ("2",)  # [R] the lower number moves first
-    state = GAME.resolve(state, {"2": _orders("MOVE 0-1")}, GameRng(0)).state
-    state = GAME.resolve(state, {"1": _orders("MOVE 1-0")}, GameRng(0)).state
+    state = GAME.resolve(state, {"2": orders_of(GAME, "MOVE 0-1")}, GameRng(0)).state
+    state = GAME.resolve(state, {"1": orders_of(GAME, "MOVE 1-0")}, GameRng(0)).state
     assert state.on("1", 1) == 1 and state.on("1", 0) == 1 and state.on("2", 1) == 1
 
 

@@ -3,18 +3,14 @@ a showdown decided by the cliffs says how."""
 
 from __future__ import annotations
 
+from order_text import orders_of
 from shelloker_builders import GAME, table
 
 from pbem.core import GameRng
-from pbem.orders import OrderParser
-
-PARSER = OrderParser(GAME)
 
 
 def _play(state, text):  # type: ignore[no-untyped-def]
-    parsed = PARSER.parse(text)
-    assert not parsed.has_problems, text
-    return GAME.resolve(state, {state.seat_to_play: parsed.orders}, GameRng(0))
+    return GAME.resolve(state, {state.seat_to_play: orders_of(GAME, text)}, GameRng(0))
 
 
 def test_the_help_orders_check_raise_6_call_and_fold_do_what_help_says() -> None:
@@ -39,17 +35,17 @@ def test_the_help_orders_check_raise_6_call_and_fold_do_what_help_says() -> None
 def test_a_raise_above_the_shells_is_refused_and_a_call_above_them_is_not() -> None:
     """HELP: RAISE "to at most 12, and at most your shells"; CALL "allowed even above your shells"."""
     state = table({"1": "red red red", "2": "blue blue blue"}, shells=(20, 4), bets=(6, 1), raised=True, to_play="2")
-    assert GAME.validate(state, "2", PARSER.parse("RAISE 7").orders)[0].message == (
+    assert GAME.validate(state, "2", orders_of(GAME, "RAISE 7"))[0].message == (
         "RAISE 7: you have only 4 shells; you may raise to at most that (CALL any bet)")
-    assert GAME.validate(state, "2", PARSER.parse("CALL").orders) == []
+    assert GAME.validate(state, "2", orders_of(GAME, "CALL")) == []
 
 
 def test_the_nmr_orders_named_in_help_are_the_defaults() -> None:
     """HELP and [C]: "CHECK when nobody has raised, else FOLD"."""
     hands = {"1": "red red red", "2": "blue blue blue"}
-    assert GAME.default_orders(table(hands), "1") == PARSER.parse("CHECK").orders
+    assert GAME.default_orders(table(hands), "1") == orders_of(GAME, "CHECK")
     raised = table(hands, bets=(1, 5), raised=True)
-    assert GAME.default_orders(raised, "1") == PARSER.parse("FOLD").orders
+    assert GAME.default_orders(raised, "1") == orders_of(GAME, "FOLD")
 
 
 def test_a_showdown_says_which_cliff_space_broke_the_tie() -> None:
