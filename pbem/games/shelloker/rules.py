@@ -112,7 +112,8 @@ class Shelloker(BaseGame[ShellokerState, ShellokerOrder]):
         i = state.index(seat)
         order = orders[0]
         if isinstance(order, Fold):
-            return f"You fold and lose {state.bets[i]} shell{'s' if state.bets[i] > 1 else ''}."
+            lost = min(state.bets[i], state.shells[i])
+            return f"You fold and lose {lost} shell{'' if lost == 1 else 's'}."
         bet = order.bet if isinstance(order, Raise) else state.top if isinstance(order, Call) else state.bets[i]
         return f"You bet {bet} of your {state.shells[i]} shells."
 

@@ -68,3 +68,14 @@ def test_a_showdown_won_on_worth_alone_names_no_cliff() -> None:
     result = _play(table(hands, bets=(4, 1), raised=True, to_play="2"), "CALL")
     text = next(e.text for e in result.events if e.kind == "showdown-result")
     assert text == "Seat 1 wins and gains 4 shells; seat 2 loses 4."
+
+
+def test_the_fold_summary_says_what_the_fold_costs_at_most_the_shells_held() -> None:
+    """[R] "Fold: you immediately lose the number of Shells equal to the number in the space your Bet
+    cube is in"; [D] at most the shells one has: seat 2 called 9 with 3 shells, seat 1 raised to 11."""
+    hands = {"1": "red red red", "2": "blue blue blue"}
+    state = table(hands, shells=(20, 3), bets=(11, 9), raised=True, to_play="2")
+    assert GAME.submission_summary(state, "2", orders_of(GAME, "FOLD")) == "You fold and lose 3 shells."
+    assert _play(state, "FOLD").state.shells == (29, 0)  # seat 1 gains seat 2's bet, 9; seat 2 has none left
+    cheap = table(hands, to_play="2")
+    assert GAME.submission_summary(cheap, "2", orders_of(GAME, "FOLD")) == "You fold and lose 1 shell."
