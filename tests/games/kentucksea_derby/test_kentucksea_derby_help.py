@@ -50,3 +50,15 @@ def test_the_nmr_orders_named_in_help_are_the_defaults() -> None:
     orders = {"1": [], "2": orders_of(GAME, "BID 2"), "3": orders_of(GAME, "BID 3")}
     after = GAME.resolve(state, orders, ScriptedRng([])).state
     assert after.shells[0] == 19  # no bid pays 1, as BID 1 would
+
+
+def test_the_check_reply_to_a_bet_gives_the_bet_and_shells_after_the_adjustments() -> None:
+    """Example 10B's adjustments in the check reply: the bet gains 5 when the rival is a player's racer,
+    the shells gain 10 when one's racer is a player's rival (they are known when the bet is sent)."""
+    column = ("black", "blue", "red", "green", "white", "yellow")  # seat 1 red, 2 blue, 3 green, 4 yellow
+    state = derby(4, column=column, shells=(40,) * 4, stage=STAGE_BET)
+    assert GAME.submission_summary(state, "1", orders_of(GAME, "BET 15")) == (
+        "Your bet will stand at 20 and you will have 35 shells left: your bet gains 5 (your rival blue is "
+        "seat 2's) and you gain 10 shells (your racer is a player's rival).")
+    assert GAME.submission_summary(state, "4", orders_of(GAME, "BET 15")) == (
+        "Your bet will stand at 15 and you will have 25 shells left.")
