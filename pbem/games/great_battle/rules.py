@@ -43,7 +43,7 @@ from pbem.games.great_battle.state import (
     dump_state,
     load_state,
 )
-from pbem.games.great_battle.turn import SPACES, TurnPlay, free_spaces
+from pbem.games.great_battle.turn import SPACES, TurnPlay, free_spaces, plural
 
 TURN_LIMIT_RANGE = (2, 400)
 
@@ -172,8 +172,9 @@ class GreatBattle(BaseGame[BattleState, BattleOrder]):
             return "This turn wins the battle."
         if after.drawn:
             return "This turn ends the battle in a draw."
-        return (f"After this turn: {SIDES[0]} {len(after.units_of(0))} units (total level {after.strength(0)}), "
-                f"{SIDES[1]} {len(after.units_of(1))} (total level {after.strength(1)}).")
+        return (f"After this turn: {SIDES[0]} {plural(len(after.units_of(0)), 'unit')} (total level "
+                f"{after.strength(0)}), {SIDES[1]} {plural(len(after.units_of(1)), 'unit')} (total level "
+                f"{after.strength(1)}).")
 
     # --- resolving ------------------------------------------------------
 

@@ -9,7 +9,7 @@ from great_battle_builders import GAME, battle, problems, turn, units
 from pbem.core import GameError, GameRng, IllegalOrder, OutcomeKind
 from pbem.core.hexgrid import distance
 from pbem.games.great_battle.board import BASES, GRID, hex_name, next_to_base
-from pbem.games.great_battle.orders import Action, Place, Spawn
+from pbem.games.great_battle.orders import Action, Attack, Place, Spawn
 
 # --- the map -----------------------------------------------------------------------
 
@@ -330,3 +330,16 @@ def test_only_the_general_to_play_may_submit_and_refused_lines_never_resolve() -
     assert GAME.validate(state, "2", [Action("MOVE3")])[0].message == "it is not your turn: waiting for seat 1"
     with pytest.raises(IllegalOrder):
         GAME.resolve(state, {"1": [Action("MOVE3"), Spawn("red", "a8")]}, GameRng(1))
+
+
+def test_the_check_reply_counts_the_units_left_after_the_turn_in_plain_words() -> None:
+    """The check reply says how the checked turn leaves the armies (one unit, two units), or that it
+    wins or draws the battle."""
+    state = battle({"d5": "yellow 2", "c6": "red 1", "c7": "red 2", "e2": "yellow 1"}, to_play=1, turns=1)
+    assert GAME.submission_summary(state, "2", [Action("ATTACK"), Attack("d5", "c6")]) == (
+        "After this turn: Minutians 1 unit (total level 2), Meanies 2 units (total level 3).")
+    assert GAME.submission_summary(state, "2", [Action("ATTACK"), Attack("d5", "c6"), Attack("d5", "c7")]) == (
+        "This turn wins the battle.")
+    even = battle({"d5": "yellow 2", "c6": "red 2"}, to_play=1, turns=1)
+    assert GAME.submission_summary(even, "2", [Action("ATTACK"), Attack("d5", "c6")]) == (
+        "This turn ends the battle in a draw.")
