@@ -125,6 +125,23 @@ def test_example_15b_move1x2_moves_one_green_unit_four_hexes() -> None:
         "MOVE e2-e3: MOVE1X2 moves one unit: the second move starts where the first ended, g4"]
 
 
+def test_move1x2_moves_once_or_twice_never_three_times() -> None:
+    """[R] Move 1 Unit Twice: "you may move the unit a second time if you wish": one MOVE line is a
+    whole turn, a third is refused."""
+    state = battle({"h2": "green 1", "e2": "yellow 1", "b8": "red 1"}, to_play=1, turns=1)
+    assert problems(state, "ACTION MOVE1X2\nMOVE e2-e3") == []
+    assert units(turn(state, "ACTION MOVE1X2\nMOVE e2-e3").state)["e3"] == "yellow 1"
+    assert problems(state, "ACTION MOVE1X2\nMOVE e2-e3\nMOVE e3-e4\nMOVE e4-e5") == [
+        "MOVE e4-e5: MOVE1X2 takes at most 2 lines"]
+
+
+def test_a_capture_on_the_last_allowed_action_wins_rather_than_counting_levels() -> None:
+    """[R] entering an enemy base wins at once; the turn limit [D] only decides a battle nobody won."""
+    state = battle({"h1": "red 1", "h3": "green 3", "d5": "yellow 2"}, turns=59)
+    outcome = GAME.outcome(turn(state, "ACTION MOVE3\nMOVE h1-i1").state)
+    assert outcome is not None and outcome.winners == ("1",) and "takes the enemy's green base" in outcome.reason
+
+
 def test_speed_red_and_green_two_hexes_blue_and_yellow_one() -> None:
     """[R] blue/yellow units move 1 hex, red/green up to 2."""
     state = battle({"b8": "red 1", "e8": "blue 1", "h2": "green 1"})
