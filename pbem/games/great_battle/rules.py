@@ -91,9 +91,10 @@ class GreatBattle(BaseGame[BattleState, BattleOrder]):
         if state.stage == SETUP:
             count = _setup_count(state)
             colours = SIDE_COLOURS[state.mover]
+            around = "; ".join(f"{colour} base {hex_name(BASES[colour])}: "
+                               f"{', '.join(hex_name(cell) for cell in next_to_base(colour))}" for colour in colours)
             return Phase("setup", (state.to_play,), f"Setup: {who} places {count} units (PLACE colour hex), each "
-                         f"next to the base of its colour ({colours[0]} {hex_name(BASES[colours[0]])}, "
-                         f"{colours[1]} {hex_name(BASES[colours[1]])}).")
+                         f"on an empty hex next to the base of its colour ({around}).")
         return Phase("action", (state.to_play,), f"Action {state.turns + 1} of at most {state.turn_limit}: {who} "
                      f"chooses a free action space ({', '.join(free_spaces(state))}) and its lines.")
 

@@ -37,6 +37,9 @@ def test_setup_the_first_player_places_two_units_the_second_three_next_to_their_
     colour; [D] on empty hexes."""
     state = GAME.setup(("1", "2"), {"start": "2"}, GameRng(1))
     assert state.to_play == "2" and GAME.phase(state).name == "setup"
+    assert GAME.phase(state).prompt == ("Setup: Seat 2 (Meanies) places 2 units (PLACE colour hex), each on an empty "
+                                        "hex next to the base of its colour (green base i1: h1, h2, i2; yellow base "
+                                        "e1: d2, e2, f1).")
     assert problems(state, "PLACE green h1\nPLACE green h2") == []
     assert problems(state, "PLACE green h1\nPLACE green h1") == [
         "PLACE green h1: a unit stands on h1", "the setup is 2 PLACE lines; 1 of yours can be placed"]
