@@ -40,7 +40,7 @@ def submit(unit: Unit, name: str, seat: str, text: str, *, turn: int | None = No
         result = check_orders(rules, info.state, seat_row.name, parsed)
     result.game, result.kind, result.seat, result.turn = row.name, rules.name, seat_row.name, row.turn
     result.deadline = row.deadline
-    if not store or result.general:
+    if not store:
         return result
     previous = queries.latest_version(unit.session, row, seat_row.name)
     if not result.accepted:
