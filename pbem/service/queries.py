@@ -32,7 +32,7 @@ _SEATS_OF_GAME = select(SeatRow).where(SeatRow.game_id == bindparam("game_id")).
 _CURRENT_SUBMISSION = (
     select(SubmissionRow)
     .where(SubmissionRow.game_id == bindparam("game_id"), SubmissionRow.seat == bindparam("seat"),
-           SubmissionRow.turn == bindparam("turn"))
+           SubmissionRow.turn == bindparam("turn"), SubmissionRow.rolled_back == False)  # noqa: E712
     .order_by(SubmissionRow.version.desc())  # type: ignore[attr-defined]
 )
 
@@ -75,7 +75,8 @@ def current_submission(session: Session, row: GameRow, seat: str) -> SubmissionR
 
 _RECEIVED_THIS_TURN = (
     select(SubmissionRow.seat, func.max(SubmissionRow.received_at))
-    .where(SubmissionRow.game_id == bindparam("game_id"), SubmissionRow.turn == bindparam("turn"))
+    .where(SubmissionRow.game_id == bindparam("game_id"), SubmissionRow.turn == bindparam("turn"),
+           SubmissionRow.rolled_back == False)  # noqa: E712
     .group_by(SubmissionRow.seat)
 )
 

@@ -16,7 +16,7 @@
   the claims and the retention use; inbound: the sender (one sender's mail is
   handled in arrival order) and an index of the new mail.
 
-Revision ID: 0008
+Revision ID: 0009
 """
 
 from __future__ import annotations
@@ -26,8 +26,8 @@ from typing import Any
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0008"
-down_revision = "0007"
+revision = "0009"
+down_revision = "0008"
 branch_labels = None
 depends_on = None
 
