@@ -23,11 +23,12 @@ import socket
 import subprocess
 import tempfile
 import uuid
+from collections.abc import Collection
 from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import create_engine, text
+from sqlalchemy import create_engine, inspect, text
 from sqlalchemy.pool import NullPool
 
 from pbem.store import open_database
@@ -107,6 +108,19 @@ def query(url: str, sql: str, **params: Any) -> list[tuple[Any, ...]]:
         with engine_.begin() as connection:
             result = connection.execute(text(sql), params)
             return [tuple(row) for row in result] if result.returns_rows else []
+    finally:
+        engine_.dispose()
+
+
+def dump(url: str, *, skip: Collection[str] = ()) -> dict[str, list[str]]:
+    """Every row of every table of the database at ``url`` but those named in ``skip``, as text, each
+    table's rows sorted: equal dumps mean equal contents, on either engine."""
+    engine_ = create_engine(sqlalchemy_url(url), poolclass=NullPool)
+    try:
+        with engine_.connect() as connection:
+            tables = sorted(set(inspect(connection).get_table_names()) - set(skip))
+            return {table: sorted(repr(tuple(row)) for row in connection.execute(text(f'SELECT * FROM "{table}"')))
+                    for table in tables}
     finally:
         engine_.dispose()
 
