@@ -488,9 +488,10 @@ async def run(args: argparse.Namespace, workdir: Path) -> None:
                 result = await storm(engines, engine, args.storm, workdir)
                 reply_rate = rates.get((engine, 1))
                 help_ms = sorted(latency * 1000 for latency in result.help_latencies)
+                help_median = statistics.median(help_ms) if help_ms else math.nan
                 print(f"  {engine}: {result.reports:,} reports all queued after {result.queued_seconds:.1f} s, all "
                       f"sent after {result.sent_seconds:.1f} s ({result.send_rate:.1f} reports/s); HELP replies "
-                      f"meanwhile: {len(help_ms)} answered, median {statistics.median(help_ms) if help_ms else math.nan:.0f} ms, "
+                      f"meanwhile: {len(help_ms)} answered, median {help_median:.0f} ms, "
                       f"worst {max(help_ms) if help_ms else math.nan:.0f} ms; peak memory {result.peak_mb:.0f} MB; "
                       f"stopped in {result.stop_seconds:.2f} s", flush=True)
                 if reply_rate is not None:

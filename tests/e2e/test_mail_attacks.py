@@ -22,7 +22,7 @@ from mail_games import (
     send_raw,
 )
 from mail_harness import GM_ADDRESS, MailHarness, MovableClock, running_service
-from sqlalchemy import event, exc, text
+from sqlalchemy import event, exc
 from sqlmodel import select
 
 from pbem.commands import MAX_COMMANDS
