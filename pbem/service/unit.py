@@ -17,7 +17,7 @@ from sqlmodel import Session
 
 from pbem.core import UnknownGame, UnknownSeat
 from pbem.service import queries
-from pbem.service.snapshot import GameInfo, read_game
+from pbem.service.snapshot import GameInfo, Position, read_position
 from pbem.store.tables import GameRow, SeatRow
 
 if TYPE_CHECKING:
@@ -31,7 +31,9 @@ class Unit:
     """One database transaction of the service, with the game rows it loaded.
 
     A game and its seats are loaded once per unit (the session's identity map
-    holds the rows anyway), so handling one mail reads each game only once.
+    holds the rows anyway), and a game's state is read through its rules once
+    for as long as the row keeps it, so handling one mail reads each game only
+    once.
     """
 
     def __init__(self, session: Session, *, clock: Callable[[], datetime],
@@ -41,6 +43,7 @@ class Unit:
         self.on_resolved = tuple(on_resolved)
         self._games: dict[str, GameRow] = {}
         self._seats: dict[int | None, list[SeatRow]] = {}
+        self._positions: dict[int | None, Position] = {}
 
     def now(self) -> datetime:
         """The service's time now (UTC)."""
@@ -82,7 +85,10 @@ class Unit:
 
     def snapshot(self, row: GameRow) -> GameInfo:
         """Return the game's snapshot as it stands in this unit now."""
-        return read_game(row, self.seats(row))
+        position = self._positions.get(row.id)
+        if position is None or not position.holds_for(row):
+            position = self._positions[row.id] = read_position(row)
+        return position.info(row, self.seats(row))
 
     def info(self, name: str) -> GameInfo:
         """Return the snapshot of the game called ``name``. Raises UnknownGame."""

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from pbem.core import GameError, InvalidInput, StaleTurn, UnknownGame, UnknownSeat
-from pbem.service import owing, submissions
+from pbem.service import control, owing, resolution, submissions
 from pbem.service.api import GameService
 from pbem.service.options import BadOption
 from pbem.store.tables import GameStatus, SeatStatus
@@ -64,6 +64,22 @@ def test_a_unit_of_work_commits_everything_or_nothing(tiny_game: str, runner: Ga
         assert unit.game("G") is unit.game("g")  # loaded once per unit, whatever the case
         submissions.submit(unit, "g", seat, "ADD 1")
     assert runner.current_orders("g", seat) is not None
+
+
+def test_a_unit_reads_a_games_state_once_and_again_whenever_it_changes(tiny_game: str,
+                                                                       runner: GameService) -> None:
+    runner.create_game("tiny", "g", seats=SEATS, seed=1)
+    with runner.unit() as unit:
+        before = unit.info("g")
+        assert unit.info("g").state is before.state  # read once while the row holds that state
+        resolution.resolve(unit, "g")  # NMR default: ADD 1
+        after = unit.info("g")
+        assert after.row.turn == 2 and after.state.total == before.state.total + 1
+        assert after.phase is not None and after.phase.seats != before.phase.seats
+        control.end(unit, "g")
+        ended = unit.info("g")
+        assert ended.row.status is GameStatus.FINISHED and ended.outcome is not None and ended.phase is None
+    assert runner.info("g").state == ended.state
 
 
 def test_all_in_is_the_newest_of_the_owing_seats_orders() -> None:
