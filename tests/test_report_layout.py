@@ -57,3 +57,5 @@ def test_a_check_reply_in_html_escapes_what_the_player_wrote_and_keeps_the_caret
             "</span>") in html
     assert "<b>" not in html and ", by 12:00 UTC, one per line." in html and "HELP turkey-chase" in html
     assert '1 line(s) accepted, 1 refused.</p>\n<p class="text">pbem game master.</p></div></body>' in html
+    frame = render_mail_html("Re: orders", [])
+    assert max(len(line) for line in frame.splitlines()) <= 78  # so that a short reply goes out as 7-bit text
