@@ -52,4 +52,4 @@ def all_in(unit: Unit, info: GameInfo) -> datetime | None:
 def all_ready(unit: Unit, info: GameInfo) -> bool:
     """True when every seat owing orders said READY for the turn (in its newest submission)."""
     owing = owing_seats(info)
-    return bool(owing) and all(queries.is_ready(unit.session, info.row, seat) for seat in owing)
+    return bool(owing) and unit.all_ready(info.row, owing)

@@ -44,6 +44,7 @@ class Unit:
         self._games: dict[str, GameRow] = {}
         self._seats: dict[int | None, list[SeatRow]] = {}
         self._positions: dict[int | None, Position] = {}
+        self._ready: dict[tuple[int | None, str, int], bool] = {}  # (game, seat, turn) -> READY, of what it stored
 
     def now(self) -> datetime:
         """The service's time now (UTC)."""
@@ -89,6 +90,18 @@ class Unit:
         if position is None or not position.holds_for(row):
             position = self._positions[row.id] = read_position(row)
         return position.info(row, self.seats(row))
+
+    def stored_submission(self, row: GameRow, seat: str, *, ready: bool) -> None:
+        """Note that this unit stored the seat's newest submission for the turn awaiting orders, READY or not."""
+        self._ready[(row.id, seat, row.turn)] = ready
+
+    def all_ready(self, row: GameRow, seats: Sequence[str]) -> bool:
+        """True when the newest submission of each of ``seats`` for the turn awaiting orders says READY.
+        A submission this unit stored answers without a query, and one not READY answers at once."""
+        known = [self._ready.get((row.id, seat, row.turn)) for seat in seats]
+        if False in known:
+            return False
+        return all(ready or queries.is_ready(self.session, row, seat) for seat, ready in zip(seats, known))
 
     def info(self, name: str) -> GameInfo:
         """Return the snapshot of the game called ``name``. Raises UnknownGame."""

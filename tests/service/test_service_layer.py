@@ -10,7 +10,9 @@ from pathlib import Path
 import pytest
 
 from pbem.core import GameError, InvalidInput, StaleTurn, UnknownGame, UnknownSeat
-from pbem.service import control, owing, resolution, submissions
+from pbem.core import GameRng
+from pbem.games import find_game
+from pbem.service import control, due, owing, resolution, submissions
 from pbem.service.api import GameService
 from pbem.service.options import BadOption
 from pbem.store.tables import GameStatus, SeatStatus
@@ -80,6 +82,25 @@ def test_a_unit_reads_a_games_state_once_and_again_whenever_it_changes(tiny_game
         ended = unit.info("g")
         assert ended.row.status is GameStatus.FINISHED and ended.outcome is not None and ended.phase is None
     assert runner.info("g").state == ended.state
+
+
+def test_a_deadline_game_is_due_once_the_newest_orders_of_every_owing_seat_say_ready(runner: GameService) -> None:
+    seats = {seat: f"{seat.lower()}@example.org" for seat in ("A", "B", "C", "D")}
+    info = runner.create_game("turkey-chase", "g", seats=seats, options={"resolve": "deadline"}, seed=1)
+    owing_now = owing.owing_seats(info)
+    *earlier, last = owing_now
+    for seat in earlier:
+        runner.withdraw("g", seat, ready=True)  # READY in earlier mails: known from the database
+    with runner.unit() as unit:
+        submissions.withdraw(unit, "g", last)  # NOORDERS: not READY
+        assert due.due_reason(unit, unit.info("g"), unit.now()) is None
+        submissions.withdraw(unit, "g", last, ready=True)
+        assert due.due_reason(unit, unit.info("g"), unit.now()) == due.ALL_READY
+    with runner.unit() as unit:
+        assert due.due_reason(unit, unit.info("g"), unit.now()) == due.ALL_READY
+        orders = find_game("turkey-chase").sample_orders(info.state, earlier[0], GameRng(1))
+        assert submissions.submit(unit, "g", earlier[0], "\n".join(map(str, orders))).version is not None
+        assert due.due_reason(unit, unit.info("g"), unit.now()) is None  # new orders are not READY
 
 
 def test_all_in_is_the_newest_of_the_owing_seats_orders() -> None:
