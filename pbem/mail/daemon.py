@@ -8,7 +8,9 @@ Four loops share one database:
   (orders, commands, reply) in one transaction, then, when the orders may
   have made a turn due (every owing seat's orders in for an early-resolving
   game, or a passed deadline), an immediate clock tick for that game so the
-  turn resolves at once;
+  turn resolves at once. Mail is handled in the order it was stored; while
+  every mail stored before is handled, the intake's store hands the new mail
+  on to the handler in the same piece of the worker's work;
 * clock: deadlines, reminders, absences (:class:`~pbem.service.deadlines.TurnClock`),
   and a heartbeat so that after an outage passed deadlines are extended
   instead of every seat being NMR'd;
@@ -204,6 +206,9 @@ class MailDaemon:
         self._stored: list[int] = []  # inbound ids stored by the intake and not yet taken for processing
         self._idle = asyncio.Event()  # set while the processing loop has handled all the intake stored
         self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="pbem-work")
+        self._in_order = False
+        """Worker thread only: every stored mail is handled, so a mail just stored may be handled at once
+        (see :meth:`_store_and_handle`); set by an empty look at the backlog, cleared by a mail left unhandled."""
         self.handled = 0
         self.fatal: str | None = None
         """Why the daemon stopped by itself (a loop kept failing), or None."""
@@ -211,11 +216,36 @@ class MailDaemon:
         """How often each loop was restarted after a failure."""
 
     async def _take(self, uid: int, raw: bytes) -> None:
-        inbound_id = await self._work(self.inbound.store, uid, raw)
+        inbound_id, outcome = await self._work(self._store_and_handle, uid, raw)
+        if outcome is not None:
+            await self._handled(outcome)
         if inbound_id is not None:
             self._stored.append(inbound_id)
             self._idle.clear()
-        self._new_mail.set()
+            self._new_mail.set()
+
+    def _store_and_handle(self, uid: int, raw: bytes) -> tuple[int | None, HandledMail | None]:
+        """Store a mail the intake took (in the worker thread) and, when every mail stored before it is
+        handled, handle it at once, in the same piece of work: a handoff to the worker and back costs
+        about as much CPU as storing the mail. Return the id of a mail left to the processing loop, which
+        handles stored mail in the order it was stored (None: stored before, or handled here), and what
+        handling did (None: not handled here, or failed for good)."""
+        inbound_id = self.inbound.store(uid, raw)
+        if inbound_id is None or not self._in_order:
+            return inbound_id, None
+        try:
+            return None, self._handle(inbound_id)
+        except Exception as error:  # transient (see _handle): stored, so the processing loop tries again
+            _log.warning("inbound %s: %s; to be handled again", inbound_id, error)
+            return inbound_id, None
+
+    async def _handled(self, outcome: HandledMail) -> None:
+        """What follows the handling of a mail: the clock for the games its orders may have made due
+        (resolved before the reply goes out), then the sender."""
+        self.handled += 1
+        if outcome.due:
+            await self._run_clock(games=outcome.due)
+        self._wake_sender()
 
     async def caught_up(self) -> None:
         """Return once what the intake stored is handled and its replies are sent, or after
@@ -343,7 +373,7 @@ class MailDaemon:
         while not stop.is_set():
             self._new_mail.clear()
             if backlog:
-                batch = await self._work(functools.partial(self.inbound.pending, PROCESS_BATCH, after=handled_upto))
+                batch = await self._work(self._backlog, handled_upto)
                 backlog = len(batch) == PROCESS_BATCH
                 if backlog:
                     self._new_mail.set()  # more are waiting: come back without sleeping
@@ -355,18 +385,22 @@ class MailDaemon:
                 # restarts this loop after a pause: it then reads the backlog from the database again.
                 outcome = await self._work(self._handle, inbound_id)
                 handled_upto = inbound_id
-                if outcome is None:
-                    continue
-                self.handled += 1
-                if outcome.due:  # orders in that may let a turn resolve early (or a deadline passed):
-                    await self._run_clock(games=outcome.due)  # resolved before the reply goes out
-                self._wake_sender()
+                if outcome is not None:
+                    await self._handled(outcome)
             if not self._stored:
                 self._idle.set()
             try:
                 await asyncio.wait_for(self._new_mail.wait(), timeout=1.0)
             except TimeoutError:
                 backlog = True  # quiet for a second: look in the database again, whoever stored there
+
+    def _backlog(self, after: int) -> list[int]:
+        """The ids of stored mails still to be handled above ``after`` (every mail up to it is handled), at
+        most :data:`PROCESS_BATCH` (in the worker thread); none means every stored mail is handled."""
+        batch = self.inbound.pending(PROCESS_BATCH, after=after)
+        if not batch:
+            self._in_order = True
+        return batch
 
     def _handle(self, inbound_id: int) -> HandledMail | None:
         """Handle one stored mail (in the worker thread); None when it failed for good and was marked so.
@@ -376,6 +410,7 @@ class MailDaemon:
             outcome = self.handler.handle(inbound_id)
         except Exception as error:
             if is_transient_error(error):
+                self._in_order = False  # the mails stored after it wait for it (a look at the backlog)
                 raise
             _log.exception("inbound %s could not be handled", inbound_id)  # a bug: keep the mail, go on
             with self.db.session() as session:
