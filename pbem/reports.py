@@ -29,7 +29,6 @@ from functools import cache
 from typing import Any
 
 import jinja2
-from markupsafe import Markup, escape
 
 from pbem.core import Event, Game, Outcome, Phase
 from pbem.core.protocol import format_score
@@ -63,9 +62,15 @@ def environment(*, html: bool = False) -> jinja2.Environment:
     )
 
 
-def _html_lines(text: str) -> Markup:
+def _escape(text: str) -> str:
+    """``text`` as HTML text, escaped as jinja2 (markupsafe) escapes it."""
+    return text.replace("&", "&amp;").replace(">", "&gt;").replace("<", "&lt;").replace("'", "&#39;").replace(
+        '"', "&#34;")
+
+
+def _html_lines(text: str) -> str:
     """Plain text as HTML: escaped, each line break a <br> (for prose, which may wrap)."""
-    return Markup("<br>\n").join(escape(line) for line in str(text).rstrip("\n").split("\n"))
+    return _escape(text.rstrip("\n")).replace("\n", "<br>\n")
 
 
 @dataclass(frozen=True)
@@ -190,21 +195,21 @@ def render_mail_html(title: str, sections: Sequence[MailSection], *, ask: Orders
     jinja2 took three times as long for these few lines; the frame (head, style) is the one
     ``common/mail.html.j2`` every HTML mail shares, rendered once."""
     head, middle, tail = _mail_frame()
-    out = [head, escape(title), middle]
+    out = [head, _escape(title), middle]
     if ask is not None:
-        by = f", by {escape(ask.deadline)}" if ask.deadline else ""
+        by = f", by {_escape(ask.deadline)}" if ask.deadline else ""
         out.append(f'<div class="act"><strong>Reply to this mail with your orders</strong>{by}, one per line.<br>\n'
-                   f"Send <code>HELP {escape(ask.kind)}</code> for the order syntax.</div>\n")
+                   f"Send <code>HELP {_escape(ask.kind)}</code> for the order syntax.</div>\n")
     for section in sections:
         check = section.check
         if check is None:
             out.append(f'<p class="text">{_html_lines(section.text)}</p>\n')
             continue
         if section.intro:
-            out.append(f"<p>{escape(section.intro)}</p>")
+            out.append(f"<p>{_escape(section.intro)}</p>")
         heading = check.heading
         if heading:
-            out.append(f"<h2>{escape(heading)}</h2>")
+            out.append(f"<h2>{_escape(heading)}</h2>")
         if check.lines:
             out.append("<table>\n<tr><th>Line</th><th>Order</th><th>Check</th></tr>\n")
             out.extend(_check_row(line) for line in check.lines)
@@ -221,12 +226,12 @@ def _check_row(line: OrderLine) -> str:
     the monospace cell."""
     problem = line.problem
     if problem is None:
-        return (f"<tr><td>{line.number}</td>\n<td><pre>{escape(line.text.strip())}</pre></td>\n"
+        return (f"<tr><td>{line.number}</td>\n<td><pre>{_escape(line.text.strip())}</pre></td>\n"
                 '<td><span class="ok">ok</span></td></tr>\n')
     caret = f"\n{' ' * (problem.column - 1)}^" if problem.column else ""
     column = f" (column {problem.column})" if problem.column else ""
-    return (f"<tr><td>{line.number}</td>\n<td><pre>{escape(line.text)}{caret}</pre></td>\n"
-            f'<td><span class="refused">REFUSED</span>{column}: <span class="problem">{escape(problem.message)}</span>'
+    return (f"<tr><td>{line.number}</td>\n<td><pre>{_escape(line.text)}{caret}</pre></td>\n"
+            f'<td><span class="refused">REFUSED</span>{column}: <span class="problem">{_escape(problem.message)}</span>'
             "</td></tr>\n")
 
 
