@@ -200,7 +200,8 @@ class MailDaemon:
         self.outbox = DatabaseOutbox(db)
         self.intake = MailIntake(imap, self._take, use_idle=options.use_idle, poll_interval=options.poll_interval,
                                  idle_recheck=options.idle_recheck, ready=self.caught_up)
-        self.sender = MailSender(smtp, WorkerOutbox(self.outbox, self._work), retry_min=options.send_retry_min)
+        self._queue = WorkerOutbox(self.outbox, self._work)
+        self.sender = MailSender(smtp, self._queue, retry_min=options.send_retry_min)
         self._new_mail = asyncio.Event()
         self._send_now = asyncio.Event()
         self._stored: list[int] = []  # inbound ids stored by the intake and not yet taken for processing
@@ -216,28 +217,35 @@ class MailDaemon:
         """How often each loop was restarted after a failure."""
 
     async def _take(self, uid: int, raw: bytes) -> None:
-        inbound_id, outcome = await self._work(self._store_and_handle, uid, raw)
+        claim = self.sender.batch if self.sender.idle.is_set() else 0
+        inbound_id, outcome, claimed = await self._work(self._store_and_handle, uid, raw, claim)
         if outcome is not None:
+            self._queue.hand_over(claimed)
             await self._handled(outcome)
         if inbound_id is not None:
             self._stored.append(inbound_id)
             self._idle.clear()
             self._new_mail.set()
 
-    def _store_and_handle(self, uid: int, raw: bytes) -> tuple[int | None, HandledMail | None]:
+    def _store_and_handle(self, uid: int, raw: bytes,
+                          claim: int) -> tuple[int | None, HandledMail | None, Sequence[OutgoingMail]]:
         """Store a mail the intake took (in the worker thread) and, when every mail stored before it is
-        handled, handle it at once, in the same piece of work: a handoff to the worker and back costs
-        about as much CPU as storing the mail. Return the id of a mail left to the processing loop, which
-        handles stored mail in the order it was stored (None: stored before, or handled here), and what
-        handling did (None: not handled here, or failed for good)."""
+        handled, handle it at once, in the same piece of work, and then claim up to ``claim`` mails due
+        for the sender (its reply): a handoff to the worker and back costs about as much CPU as storing
+        the mail. Return the id of a mail left to the processing loop, which handles stored mail in the
+        order it was stored (None: stored before, or handled here), what handling did (None: not handled
+        here, or failed for good), and the mails claimed."""
         inbound_id = self.inbound.store(uid, raw)
         if inbound_id is None or not self._in_order:
-            return inbound_id, None
+            return inbound_id, None, ()
         try:
-            return None, self._handle(inbound_id)
+            outcome = self._handle(inbound_id)
         except Exception as error:  # transient (see _handle): stored, so the processing loop tries again
             _log.warning("inbound %s: %s; to be handled again", inbound_id, error)
-            return inbound_id, None
+            return inbound_id, None, ()
+        if outcome is None or not claim or outcome.due:  # a resolution first: its reports go out with the reply
+            return None, outcome, ()
+        return None, outcome, self.outbox.claim_due(utcnow(), claim)  # the sender's clock, as the outbox's
 
     async def _handled(self, outcome: HandledMail) -> None:
         """What follows the handling of a mail: the clock for the games its orders may have made due
@@ -357,7 +365,7 @@ class MailDaemon:
             pause = min(pause * 2, self.options.restart_longest)
 
     async def _send(self, stop: asyncio.Event) -> None:
-        await self._work(self.outbox.release_claims)  # a restarted sender offers again what the failed one had taken
+        await self._queue.release_claims()  # a restarted sender offers again what the failed one had taken
         await self.sender.run(stop, self._send_now)
 
     def _heartbeat(self) -> None:
@@ -450,14 +458,28 @@ class MailDaemon:
 
 class WorkerOutbox:
     """The database outbox as the sender's :class:`~pbem.mail.outbox.OutboxQueue`: each call runs through
-    ``work`` (the daemon's database thread)."""
+    ``work`` (the daemon's database thread), except a claim of mails the worker claimed already, at the
+    end of its work on the mail they answer (:meth:`hand_over`)."""
 
     def __init__(self, outbox: DatabaseOutbox, work: Callable[..., Awaitable[object]]) -> None:
         self._outbox = outbox
         self._work = work
+        self._claimed: list[OutgoingMail] = []
+
+    def hand_over(self, mails: Sequence[OutgoingMail]) -> None:
+        """Keep ``mails``, claimed in the worker, for the sender's next :meth:`claim_due`."""
+        self._claimed.extend(mails)
+
+    async def release_claims(self) -> None:
+        """Forget every claim (see :meth:`DatabaseOutbox.release_claims`), the mails handed over too."""
+        self._claimed.clear()
+        await self._work(self._outbox.release_claims)
 
     async def claim_due(self, now: datetime, limit: int) -> Sequence[OutgoingMail]:
-        """See :meth:`DatabaseOutbox.claim_due`."""
+        """The mails handed over, else see :meth:`DatabaseOutbox.claim_due`."""
+        if self._claimed:
+            mails, self._claimed = self._claimed[:limit], self._claimed[limit:]
+            return mails
         return await self._work(self._outbox.claim_due, now, limit)  # type: ignore[return-value]
 
     async def mark_sent(self, mail_id: int, when: datetime) -> None:
