@@ -8,7 +8,10 @@ Four loops share one database:
   (orders, commands, reply) in one transaction, then, when the orders may
   have made a turn due (every owing seat's orders in for an early-resolving
   game, or a passed deadline), an immediate clock tick for that game so the
-  turn resolves at once;
+  turn resolves at once. Mail is handled in the order it was stored; while
+  every mail stored before is handled, a daemon alone on its database hands
+  the new mail on to the handler in the same piece of the worker's work as
+  the intake's store;
 * clock: deadlines, reminders, absences (:class:`~pbem.service.deadlines.TurnClock`),
   and a heartbeat so that after an outage passed deadlines are extended
   instead of every seat being NMR'd;
@@ -159,8 +162,6 @@ def single_daemon(db: Database) -> Iterator[None]:
         os.close(descriptor)
 
 
-
-
 def tune_gc_for_serving() -> None:
     """Make Python's cyclic garbage collector cheap for a long-running daemon (process-wide).
 
@@ -276,7 +277,8 @@ class MailDaemon:
         self.intake = MailIntake(imap, self._take, use_idle=options.use_idle, poll_interval=options.poll_interval,
                                  idle_recheck=options.idle_recheck, ready=self.caught_up)
         # On a shared database the others queue mail too: the sender looks for it often.
-        self.sender = MailSender(smtp, WorkerOutbox(self.outbox, self._work), retry_min=options.send_retry_min,
+        self._queue = WorkerOutbox(self.outbox, self._work)
+        self.sender = MailSender(smtp, self._queue, retry_min=options.send_retry_min,
                                  **({"poll_interval": options.shared_poll * 5} if db.shared else {}))
         self.leadership = IntakeLeadership(db) if db.shared else None
         """Whether this daemon fetches, on a shared database (None: it always fetches)."""
@@ -285,6 +287,10 @@ class MailDaemon:
         self._idle = asyncio.Event()  # set while the processing loop has handled all the intake stored
         self._conflicts: dict[int, int] = {}  # inbound id -> times it collided with another daemon's work
         self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="pbem-work")
+        self._in_order = False
+        """Worker thread only: every stored mail is handled, so a mail just stored may be handled at once
+        (see :meth:`_store_and_handle`); set by a look that found no mail to handle, cleared by a mail left
+        unhandled."""
         self.handled = 0
         self.fatal: str | None = None
         """Why the daemon stopped by itself (a loop kept failing), or None."""
@@ -292,10 +298,47 @@ class MailDaemon:
         """How often each loop was restarted after a failure."""
 
     async def _take(self, uid: int, raw: bytes) -> None:
-        inbound_id = await self._work(self.inbound.store, uid, raw)
+        claim = self.sender.batch if self.sender.idle.is_set() else 0
+        inbound_id, outcome, claimed = await self._work(self._store_and_handle, uid, raw, claim)
+        if outcome is not None:
+            self._queue.hand_over(claimed)
+            await self._handled(outcome)
         if inbound_id is not None:
             self._idle.clear()
-        self._new_mail.set()
+            self._new_mail.set()
+
+    def _store_and_handle(self, uid: int, raw: bytes,
+                          claim: int) -> tuple[int | None, HandledMail | None, Sequence[OutgoingMail]]:
+        """Store a mail the intake took (in the worker thread) and, when every mail stored before it is
+        handled and this daemon is alone on its database, handle it at once, in the same piece of work,
+        and then claim up to ``claim`` mails due for the sender (its reply): a handoff to the worker and
+        back costs about as much CPU as storing the mail. Return the id of a mail left to the processing
+        loop (None: stored before, or handled here), what handling did (None: not handled here, or failed),
+        and the mails claimed.
+
+        On a shared database the fetcher only stores: the mail is for whichever daemon claims it first
+        (handling it here would hold the next mail back from the others until this one is done)."""
+        inbound_id = self.inbound.store(uid, raw)
+        if inbound_id is None or not self._in_order or self.db.shared:
+            return inbound_id, None, ()
+        try:
+            outcome = self._handle_next()  # in order: the oldest mail not handled is the one just stored
+        except Exception as error:  # transient (see _handle_next): stored, so the processing loop tries again
+            _log.warning("inbound %s: %s; to be handled again", inbound_id, error)
+            return inbound_id, None, ()
+        if not isinstance(outcome, HandledMail):  # failed for good, or to be tried again: the loop looks
+            return inbound_id, None, ()
+        if not claim or outcome.due:  # a resolution first: its reports go out with the reply
+            return None, outcome, ()
+        return None, outcome, self.outbox.claim_due(utcnow(), claim)  # the sender's clock, as the outbox's
+
+    async def _handled(self, outcome: HandledMail) -> None:
+        """What follows the handling of a mail: the clock for the games its orders may have made due
+        (resolved before the reply goes out), then the sender."""
+        self.handled += 1
+        if outcome.due:
+            await self._run_clock(games=outcome.due)
+        self._wake_sender()
 
     async def caught_up(self) -> None:
         """Return once what the intake stored is handled and its replies are sent, or after
@@ -452,7 +495,7 @@ class MailDaemon:
             fetching.set()
 
     async def _send(self, stop: asyncio.Event) -> None:
-        await self._work(self.outbox.release_claims)  # a restarted sender offers again what the failed one had taken
+        await self._queue.release_claims()  # a restarted sender offers again what the failed one had taken
         await self.sender.run(stop, self._send_now)
 
     def _heartbeat(self) -> None:
@@ -474,12 +517,8 @@ class MailDaemon:
             # A transient database error leaves the mail stored and unhandled, and the supervisor restarts
             # this loop after a pause: it then takes the oldest unhandled mail again.
             while not stop.is_set() and (outcome := await self._work(self._handle_next)) is not None:
-                if not isinstance(outcome, HandledMail):
-                    continue  # failed for good (marked so), or collided with another daemon (tried again)
-                self.handled += 1
-                if outcome.due:  # orders in that may let a turn resolve early (or a deadline passed):
-                    await self._run_clock(games=outcome.due)  # resolved before the reply goes out
-                self._wake_sender()
+                if isinstance(outcome, HandledMail):  # else failed for good (marked so), or to be tried again
+                    await self._handled(outcome)
             if not self._new_mail.is_set():
                 self._idle.set()
             with contextlib.suppress(TimeoutError):  # quiet for a while: look in the database again, whoever stored
@@ -495,7 +534,11 @@ class MailDaemon:
         except MailFailed as failure:
             self._failed(failure)
             return False
+        except Exception:
+            self._in_order = False  # transient: the mails stored after it wait for it (the loop looks)
+            raise
         if found is None:
+            self._in_order = True  # every stored mail is handled
             return None
         inbound_id, outcome = found
         self._conflicts.pop(inbound_id, None)
@@ -514,6 +557,7 @@ class MailDaemon:
         inbound_id, error = failure.inbound_id, failure.__cause__
         if isinstance(error, IntegrityError) and self._conflicts.get(inbound_id, 0) < CONFLICT_RETRIES:
             self._conflicts[inbound_id] = self._conflicts.get(inbound_id, 0) + 1
+            self._in_order = False  # it is still to be handled, before the mails stored after it
             _log.info("inbound %s collided with another daemon's work; handling it again", inbound_id)
             return
         self._conflicts.pop(inbound_id, None)
@@ -564,14 +608,28 @@ class MailDaemon:
 
 class WorkerOutbox:
     """The database outbox as the sender's :class:`~pbem.mail.outbox.OutboxQueue`: each call runs through
-    ``work`` (the daemon's database thread)."""
+    ``work`` (the daemon's database thread), except a claim of mails the worker claimed already, at the
+    end of its work on the mail they answer (:meth:`hand_over`)."""
 
     def __init__(self, outbox: DatabaseOutbox, work: Callable[..., Awaitable[object]]) -> None:
         self._outbox = outbox
         self._work = work
+        self._claimed: list[OutgoingMail] = []
+
+    def hand_over(self, mails: Sequence[OutgoingMail]) -> None:
+        """Keep ``mails``, claimed in the worker, for the sender's next :meth:`claim_due`."""
+        self._claimed.extend(mails)
+
+    async def release_claims(self) -> None:
+        """Forget every claim (see :meth:`DatabaseOutbox.release_claims`), the mails handed over too."""
+        self._claimed.clear()
+        await self._work(self._outbox.release_claims)
 
     async def claim_due(self, now: datetime, limit: int) -> Sequence[OutgoingMail]:
-        """See :meth:`DatabaseOutbox.claim_due`."""
+        """The mails handed over, else see :meth:`DatabaseOutbox.claim_due`."""
+        if self._claimed:
+            mails, self._claimed = self._claimed[:limit], self._claimed[limit:]
+            return mails
         return await self._work(self._outbox.claim_due, now, limit)  # type: ignore[return-value]
 
     async def mark_sent(self, mail_id: int, when: datetime) -> None:

@@ -55,7 +55,24 @@ _NEW_AFTER = (sa_select(_INBOUND.c.id).where(_INBOUND.c.status == "new", _INBOUN
 _SET_INBOUND_STATUS = update(_INBOUND).where(_INBOUND.c.id == bindparam("_id"))
 _ENQUEUE = insert(_OUTBOUND)
 _UPDATE_OUTBOUND = update(_OUTBOUND).where(_OUTBOUND.c.id == bindparam("_id"))
-_SECRET_RAW = sa_select(_OUTBOUND.c.raw).where(_OUTBOUND.c.id == bindparam("_id"), _OUTBOUND.c.secret)
+_FREE = or_(_OUTBOUND.c.lease_until.is_(None), _OUTBOUND.c.lease_until <= bindparam("now"))
+_CLAIM_DUE = (  # replies first; rows another sender is claiming are passed by (SKIP LOCKED)
+    sa_select(_OUTBOUND.c.id, _OUTBOUND.c.sender, _OUTBOUND.c.recipients, _OUTBOUND.c.raw, _OUTBOUND.c.attempts,
+              _OUTBOUND.c.secret)
+    .where(_OUTBOUND.c.status == "queued", _OUTBOUND.c.next_attempt_at <= bindparam("now"), _FREE)
+    .order_by(_OUTBOUND.c.priority, _OUTBOUND.c.next_attempt_at, _OUTBOUND.c.id)
+    .limit(bindparam("limit"))
+    .with_for_update(skip_locked=True)
+)
+_TAKE_LEASES = update(_OUTBOUND).where(_OUTBOUND.c.id.in_(bindparam("ids", expanding=True))).values(
+    lease_until=bindparam("until"))
+_END_LEASES = update(_OUTBOUND).where(_OUTBOUND.c.id.in_(bindparam("ids", expanding=True))).values(lease_until=None)
+_END_EVERY_LEASE = update(_OUTBOUND).where(_OUTBOUND.c.status == "queued",
+                                           _OUTBOUND.c.lease_until.is_not(None)).values(lease_until=None)
+_DUE_AT = case((_OUTBOUND.c.lease_until > _OUTBOUND.c.next_attempt_at, _OUTBOUND.c.lease_until),
+               else_=_OUTBOUND.c.next_attempt_at)
+_NEXT_DUE = sa_select(func.min(_DUE_AT)).where(
+    _OUTBOUND.c.status == "queued", _OUTBOUND.c.id.not_in(bindparam("claimed", expanding=True)))
 REDACTED_BODY = b"(body removed after handling: it held a password)\r\n"
 REPLY_PRIORITY, OTHER_PRIORITY = 0, 1
 """Replies to mail are sent before reports, reminders and notices queued earlier."""
@@ -177,6 +194,7 @@ class DatabaseOutbox:
         self.db = db
         self.lease = lease
         self._claimed: set[int] = set()
+        self._secrets: dict[int, bytes] = {}  # the claimed mails that hold a password, with their text
 
     @staticmethod
     def enqueue(
@@ -200,52 +218,47 @@ class DatabaseOutbox:
         at its start, since any lease is then a dead predecessor's): a restarted sender offers again what
         a failed one had taken but not recorded."""
         claimed, self._claimed = sorted(self._claimed), set()
-        table = _OUTBOUND.c
+        self._secrets.clear()
         with self.db.engine.begin() as connection:
             if everyone:
-                connection.execute(update(_OUTBOUND).where(table.status == "queued", table.lease_until.is_not(None))
-                                   .values(lease_until=None))
+                connection.execute(_END_EVERY_LEASE)
             elif claimed:
-                connection.execute(update(_OUTBOUND).where(table.id.in_(claimed)).values(lease_until=None))
+                connection.execute(_END_LEASES, {"ids": claimed})
 
     def claim_due(self, now: datetime, limit: int) -> Sequence[OutgoingMail]:
         """Claim and return up to ``limit`` queued mails due at ``now`` that no sender holds a lease on:
         replies first, then the longest due."""
-        table = _OUTBOUND.c
-        free = or_(table.lease_until.is_(None), table.lease_until <= now)
-        due = (sa_select(table.id)
-               .where(table.status == "queued", table.next_attempt_at <= now, free)
-               .order_by(table.priority, table.next_attempt_at, table.id)
-               .limit(limit)
-               .with_for_update(skip_locked=True))
-        with self.db.engine.begin() as connection:  # plain columns over a connection: no ORM objects
-            ids = [row.id for row in connection.execute(due)]
-            if not ids:
+        # Plain columns over a connection (no ORM objects: a third of the time), prebuilt statements.
+        with self.db.engine.begin() as connection:
+            rows = connection.execute(_CLAIM_DUE, {"now": now, "limit": limit}).all()
+            if not rows:
                 return []
-            connection.execute(update(_OUTBOUND).where(table.id.in_(ids)).values(lease_until=now + self.lease))
-            rows = connection.execute(
-                sa_select(table.id, table.sender, table.recipients, table.raw, table.attempts)
-                .where(table.id.in_(ids)).order_by(table.priority, table.next_attempt_at, table.id))
-            claimed = [OutgoingMail(row.id, row.sender, tuple(row.recipients), row.raw, row.attempts)
-                       for row in rows]
-        self._claimed.update(ids)
+            ids = [row.id for row in rows]
+            connection.execute(_TAKE_LEASES, {"ids": ids, "until": now + self.lease})
+        claimed = []
+        for row in rows:
+            self._claimed.add(row.id)
+            if row.secret:
+                self._secrets[row.id] = row.raw
+            claimed.append(OutgoingMail(row.id, row.sender, tuple(row.recipients), row.raw, row.attempts))
         return claimed
 
     def _finish(self, mail_id: int, **values: object) -> None:
         self._claimed.discard(mail_id)
+        self._secrets.pop(mail_id, None)
         with self.db.engine.begin() as connection:  # one UPDATE: no ORM session needed (half the time)
-            connection.execute(update(OutboundMessageRow).where(OutboundMessageRow.id == mail_id)  # type: ignore[arg-type]
-                               .values(lease_until=None, **values))
+            connection.execute(update(_OUTBOUND).where(_OUTBOUND.c.id == mail_id).values(lease_until=None, **values))
 
     def mark_sent(self, mail_id: int, when: datetime) -> None:
-        """Record that the server accepted the mail; a secret mail's body is removed at once."""
+        """Record that the server accepted the mail; a secret mail's body is removed at once (in the same
+        UPDATE: whether it is secret was read when it was claimed)."""
         self._claimed.discard(mail_id)
+        secret = self._secrets.pop(mail_id, None)
+        values: dict[str, object] = {"_id": mail_id, "status": "sent", "sent_at": when, "lease_until": None}
+        if secret is not None:
+            values["raw"] = redacted(secret)
         with self.db.engine.begin() as connection:
-            connection.execute(_UPDATE_OUTBOUND, {"_id": mail_id, "status": "sent", "sent_at": when,
-                                                  "lease_until": None})
-            secret = connection.execute(_SECRET_RAW, {"_id": mail_id}).scalar()
-            if secret is not None:
-                connection.execute(_UPDATE_OUTBOUND, {"_id": mail_id, "raw": redacted(secret)})
+            connection.execute(_UPDATE_OUTBOUND, values)
 
     def mark_retry(self, mail_id: int, error: str, next_attempt: datetime) -> None:
         """Record a temporary failure; offer the mail again at ``next_attempt``."""
@@ -260,11 +273,5 @@ class DatabaseOutbox:
     def next_due(self) -> datetime | None:
         """Return when the next queued mail that this outbox did not claim becomes due: its next attempt,
         or the end of the lease another sender holds on it when that is later."""
-        table = _OUTBOUND.c
-        when = case((table.lease_until > table.next_attempt_at, table.lease_until), else_=table.next_attempt_at)
-        query = sa_select(func.min(when)).where(table.status == "queued")
-        if self._claimed:
-            query = query.where(table.id.not_in(sorted(self._claimed)))
         with self.db.engine.connect() as connection:
-            found = connection.execute(query).scalar_one()
-        return found
+            return connection.execute(_NEXT_DUE, {"claimed": sorted(self._claimed)}).scalar_one()

@@ -19,6 +19,10 @@ _LATEST_VERSION = select(func.max(_SUBMISSIONS.c.version)).where(
     _SUBMISSIONS.c.game_id == bindparam("game_id"), _SUBMISSIONS.c.seat == bindparam("seat"),
     _SUBMISSIONS.c.turn == bindparam("turn"),
 )
+_NEWEST_READY = select(_SUBMISSIONS.c.ready).where(
+    _SUBMISSIONS.c.game_id == bindparam("game_id"), _SUBMISSIONS.c.seat == bindparam("seat"),
+    _SUBMISSIONS.c.turn == bindparam("turn"), _SUBMISSIONS.c.rolled_back == False,  # noqa: E712
+).order_by(_SUBMISSIONS.c.version.desc()).limit(1)
 _GAME_BY_NAME = select(GameRow).where(GameRow.name_key == bindparam("key"))
 _GAME_BY_NAME_LOCKED = _GAME_BY_NAME.with_for_update()
 _GAME_BY_ID = select(GameRow).where(GameRow.id == bindparam("game_id"))
@@ -71,6 +75,13 @@ def current_submission(session: Session, row: GameRow, seat: str) -> SubmissionR
     """The seat's newest submission for the turn awaiting orders, or None."""
     found = session.execute(_CURRENT_SUBMISSION, {"game_id": row.id, "seat": seat, "turn": row.turn})
     return found.scalars().first()
+
+
+def is_ready(session: Session, row: GameRow, seat: str) -> bool:
+    """True when the seat's newest submission for the turn awaiting orders says READY (one column of
+    one row: no ORM object to build)."""
+    found = session.connection().execute(_NEWEST_READY, {"game_id": row.id, "seat": seat, "turn": row.turn})
+    return bool(found.scalar())
 
 
 _RECEIVED_THIS_TURN = (

@@ -106,6 +106,7 @@ def _insert(unit: Unit, info: GameInfo, seat_row: SeatRow, *, version: int, text
     if due.may_be_due(unit, info, received_at):
         row.orders_at = received_at
         unit.add(row)
+    unit.stored_submission(row, seat_row.name, ready=ready)
     if seat_row.absent_since is not None or seat_row.missed_deadlines:
         seat_row.absent_since, seat_row.absence_reported, seat_row.missed_deadlines = None, False, 0
         unit.add(seat_row)
