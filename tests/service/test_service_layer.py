@@ -10,7 +10,7 @@ from databases import query
 from pbem.core import GameError, InvalidInput, StaleTurn, UnknownGame, UnknownSeat
 from pbem.core import GameRng
 from pbem.games import find_game
-from pbem.service import control, due, owing, resolution, submissions
+from pbem.service import control, due, owing, resolution, rewind, submissions
 from pbem.service.api import GameService
 from pbem.service.options import BadOption
 from pbem.store.tables import GameStatus, SeatStatus
@@ -97,6 +97,23 @@ def test_a_deadline_game_is_due_once_the_newest_orders_of_every_owing_seat_say_r
         orders = find_game("turkey-chase").sample_orders(info.state, earlier[0], GameRng(1))
         assert submissions.submit(unit, "g", earlier[0], "\n".join(map(str, orders))).version is not None
         assert due.due_reason(unit, unit.info("g"), unit.now()) is None  # new orders are not READY
+
+
+def test_ready_from_turns_rolled_back_does_not_count(runner: GameService) -> None:
+    seats = {seat: f"{seat.lower()}@example.org" for seat in ("A", "B", "C", "D")}
+    runner.create_game("turkey-chase", "g", seats=seats, options={"resolve": "deadline"}, seed=1)
+    for _turn in (1, 2):
+        for seat in owing.owing_seats(runner.info("g")):
+            runner.withdraw("g", seat, ready=True)
+        with runner.unit() as unit:
+            assert due.due_reason(unit, unit.info("g"), unit.now()) == due.ALL_READY
+            resolution.resolve(unit, "g")
+    with runner.unit() as unit:
+        code = rewind.request_rollback(unit, "g", 2)
+        rewind.confirm_rollback(unit, "g", 2, code)
+    with runner.unit() as unit:
+        assert unit.game("g").turn == 2
+        assert due.due_reason(unit, unit.info("g"), unit.now()) is None  # the READY of the undone turn 2 is gone
 
 
 def test_all_in_is_the_newest_of_the_owing_seats_orders() -> None:
