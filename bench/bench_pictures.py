@@ -8,14 +8,17 @@ Prints numbers only; no assertions. Usage:
 Target (issue 14): a turn report with its picture costs at most twice the
 CPU of one without.
 
-Per picture (one row per game, at its most players): the public picture
-drawn (SVG/s) and made PNG (PNG/s) per CPU second, and the largest PNG.
+Per picture (one row per game, at its most players): the board drawn from
+the public view (SVG/s) and made PNG (PNG/s) per CPU second and the largest
+board PNG; for a game with secrets, the seats' own pictures made per CPU
+second (own/s: the seat's view, its SVG and its PNG) and the largest of them.
 
 Per report (one row per game and player count, its fewest and its most):
 what a real resolution costs per mailed report. The reports of sampled
 states of random play are queued by the service's own
 :class:`pbem.mail.notices.MailNotifier` (``send_report``: every seat's
-report and the GM's, text and HTML rendered, pictures drawn and made PNG,
+report and the GM's, text and HTML rendered, the board drawn and made PNG
+once and every seat's own picture, as a resolution does,
 mails composed and inserted in the outbox of a real SQLite database, in one
 unit of work that is rolled back afterwards), and the CPU of a whole
 resolution is divided by its readers (every seat and the GM). "without" is
@@ -41,7 +44,7 @@ from pbem.games import GAMES, find_game
 from pbem.mail.daemon import tune_gc_for_serving
 from pbem.mail.notices import MailNotifier
 from pbem.mail.tokens import ReplyTokens
-from pbem.pictures import draw_svg
+from pbem.pictures import ReportPictures, board_svg, drawing_for, own_svg
 from pbem.raster import svg_to_png
 from pbem.reports import ReportInput
 from pbem.service.api import GameService
@@ -79,19 +82,27 @@ def rate(work: Callable[[int], object], items: int, seconds: float) -> float:
 class _WithoutPictures(MailNotifier):
     """The service's notifier with the pictures left out: the reports as they were before pictures."""
 
-    def _picture(self, report: Any, row: Any, seat: str | None) -> tuple[None, tuple[()]]:
-        return None, ()
+    def _report_pictures(self, report: Any, row: Any) -> None:
+        return None
 
 
 def picture_row(kind: str, states: int, seconds: float) -> str:
     """The per-picture figures of ``kind`` at its most players."""
     game = find_game(kind)
-    views = [game.view(state, None) for state in sample_states(game, game.max_players, states)]
-    svgs = [draw_svg(game, view, None) for view in views]
-    svg_rate = rate(lambda i: draw_svg(game, views[i], None), len(views), seconds)
+    sampled = sample_states(game, game.max_players, states)
+    views, draw = [game.view(state, None) for state in sampled], drawing_for(game).board
+    svgs = [board_svg(game, state) for state in sampled]
+    svg_rate = rate(lambda i: draw(views[i]), len(views), seconds)
     png_rate = rate(lambda i: svg_to_png(svgs[i]), len(svgs), seconds)
     png_kb = max(len(svg_to_png(svg)) for svg in svgs) / 1000
-    return f"{kind:22} {svg_rate:8.0f} {png_rate:8.0f} {png_kb:7.1f}"
+    row = f"{kind:22} {svg_rate:8.0f} {png_rate:8.0f} {png_kb:7.1f}"
+    seats = game.seat_names(game.max_players)
+    owns = [(state, seat) for state in sampled for seat in seats if own_svg(game, state, seat) is not None]
+    if not owns:
+        return row
+    own_rate = rate(lambda i: ReportPictures(game, owns[i][0]).own(owns[i][1]), len(owns), seconds)
+    own_kb = max(len(svg_to_png(own_svg(game, state, seat) or "")) for state, seat in owns) / 1000
+    return f"{row} {own_rate:8.0f} {own_kb:7.1f}"
 
 
 def report_row(db: Database, kind: str, players: int, states: int, seconds: float, rounds: int) -> str:
@@ -131,8 +142,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     args = parser.parse_args(argv)
     kinds = [kind for kind in args.games.split(",") if kind]
     tune_gc_for_serving()
-    print("Per picture (the public picture, most players)")
-    print(f"{'game':22} {'SVG/s':>8} {'PNG/s':>8} {'PNG KB':>7}")
+    print("Per picture (most players): the board; a seat's own picture (SVG and PNG)")
+    print(f"{'game':22} {'SVG/s':>8} {'PNG/s':>8} {'PNG KB':>7} {'own/s':>8} {'own KB':>7}")
     for kind in kinds:
         print(picture_row(kind, args.states, args.seconds), flush=True)
     print("\nPer mailed report (a resolution's CPU over its readers: every seat and the GM)")

@@ -17,7 +17,7 @@ from pbem.mail.compose import BinaryPart, compose_report
 from pbem.mail.mailstore import DatabaseOutbox
 from pbem.mail.preferences import wants_view_json
 from pbem.mail.tokens import ReplyTokens
-from pbem.pictures import MissingDrawing, picture
+from pbem.pictures import MissingDrawing, ReportPictures, drawing_for
 from pbem.reports import MailSection, OrdersWanted, PictureRef, ReportInput, render_mail_html, render_report
 from pbem.service.resolution import ResolvedTurns
 from pbem.service.snapshot import GameInfo
@@ -65,14 +65,16 @@ class MailNotifier:
         return f"\nYour seat's own page, with its history: {link}\n" if link else ""
 
     def send_report(self, unit: Unit, info: GameInfo, report: ReportInput) -> None:
-        """Queue the report for every seat (its own view) and the public report for the GM."""
+        """Queue the report for every seat (its own view) and the public report for the GM; every report
+        shows the board (one picture for all of them) and a seat's report the seat's own picture too."""
         row = info.row
         subject = f"[{row.name}] Turn {row.turn}" if info.outcome is None else f"[{row.name}] Final report"
+        pictures = self._report_pictures(report, row)
         for seat in info.seats:
             if not seat.address:
                 continue
             link = self.seat_link(row, seat)
-            ref, inline = self._picture(report, row, seat.name)
+            refs, inline = self._pictures(pictures, row, seat.name)
             attachments = ()
             if wants_view_json(unit.session, seat.address):
                 view = json.dumps(report.rules.view(report.state, seat.name), indent=1, sort_keys=True)
@@ -80,30 +82,44 @@ class MailNotifier:
             self._queue(
                 unit, row, seat.address, subject,
                 render_report(report, seat.name, seat_link=link),
-                render_report(report, seat.name, html=True, picture=ref, seat_link=link),
+                render_report(report, seat.name, html=True, pictures=refs, seat_link=link),
                 reply_to=self.reply_address(row, seat), purpose="report", inline=inline, attachments=attachments,
             )
         if row.gm_address:
-            ref, inline = self._picture(report, row, None)
+            refs, inline = self._pictures(pictures, row, None)
             self._queue(
                 unit, row, row.gm_address, subject,
-                render_report(report, None), render_report(report, None, html=True, picture=ref), purpose="report",
+                render_report(report, None), render_report(report, None, html=True, pictures=refs), purpose="report",
                 inline=inline,
             )
 
-    def _picture(self, report: ReportInput, row: GameRow,
-                 seat: str | None) -> tuple[PictureRef | None, tuple[BinaryPart, ...]]:
-        """The picture of the reader's view: how the HTML refers to it, and the inline PNG part (none for
-        a game without a drawing: the shared test of every game makes sure a hosted game has one)."""
+    def _report_pictures(self, report: ReportInput, row: GameRow) -> ReportPictures | None:
+        """The pictures of ``report`` for all its readers (None for a game without a drawing: the shared test
+        of every game makes sure a hosted game has one)."""
         try:
-            drawn = picture(report.rules, report.rules.view(report.state, seat), seat)
+            drawing_for(report.rules)
         except MissingDrawing:
             _log.warning("game %s: kind %s has no drawing; report sent without a picture", row.name, report.rules.name)
-            return None, ()
-        who = seat.lower() if seat else "public"
-        content_id = f"board.{row.name}.{row.turn}.{who}@{self.address.rpartition('@')[2]}"
-        ref = PictureRef(f"cid:{content_id}", drawn.alt, drawn.width, drawn.height)
-        return ref, (BinaryPart(f"board-{row.name}-{row.turn}-{who}.png", "image/png", drawn.png, content_id),)
+            return None
+        return ReportPictures(report.rules, report.state)
+
+    def _pictures(self, pictures: ReportPictures | None, row: GameRow,
+                  seat: str | None) -> tuple[tuple[PictureRef, ...], tuple[BinaryPart, ...]]:
+        """The pictures of one reader: how the HTML refers to them, and their inline PNG parts. The board
+        is the same part, under the same Content-ID, in every reader's mail; a seat's own picture follows."""
+        if pictures is None:
+            return (), ()
+        drawn = [("board", pictures.board())]
+        own = pictures.own(seat)
+        if own is not None and seat is not None:
+            drawn.append((f"own-{seat.lower()}", own))
+        domain = self.address.rpartition("@")[2]
+        refs, parts = [], []
+        for name, picture in drawn:
+            content_id = f"{name}.{row.name}.{row.turn}@{domain}"
+            refs.append(PictureRef(f"cid:{content_id}", picture.alt, picture.width, picture.height))
+            parts.append(BinaryPart(f"{name}-{row.name}-{row.turn}.png", "image/png", picture.png, content_id))
+        return tuple(refs), tuple(parts)
 
     def on_resolved(self, unit: Unit, info: GameInfo, resolved: ResolvedTurns) -> None:
         """Queue the reports of a resolution (every turn it resolved, in one report)."""

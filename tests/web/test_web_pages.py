@@ -125,13 +125,13 @@ def test_a_page_and_a_picture_read_a_bounded_number_of_turns(site: Site) -> None
     event.listen(TurnRecordRow, "load", count)
     try:
         window = archive.window(info, None)
-        archive.pages(info, None, window, str)
+        archive.pages(info, None, window, str, str)
         assert 0 < len(loaded) <= STEPS_PER_PAGE and loaded == list(range(window.first, window.last + 1))
         loaded.clear()
-        archive.svg(archive.step(info, 7), None)
+        archive.board_svg(archive.step(info, 7))
         assert loaded == [7]
         loaded.clear()
-        archive.pages(info, "1", archive.window(info, 0), str)
+        archive.pages(info, "1", archive.window(info, 0), str, str)
         assert loaded == list(range(1, STEPS_PER_PAGE))  # the opening is drawn from the seed
     finally:
         event.remove(TurnRecordRow, "load", count)
