@@ -399,7 +399,7 @@ def own_line(canvas: Canvas, y: float, label: str, cubes: Sequence[str] = ()) ->
     """Write one line of a reader's own picture at ``y``: ``label`` in bold, then a cube of each colour
     name in ``cubes`` after it (in rows as long as the width allows); returns the y of the next line."""
     canvas.text(10, y, label, size=12, anchor="start", bold=True)
-    left = 10 + len(label) * 7.0 + 10  # about the width of a bold 12-unit letter
+    left = 10 + len(label) * 6.5 + 12  # about the width of a bold 12-unit letter, and a gap
     per_row = max(1, int((WIDTH - 10 - left) // 18))
     for k, colour in enumerate(cubes):
         cube(canvas, left + (k % per_row) * 18, y - 7 + (k // per_row) * 18, 14, colour)
