@@ -108,19 +108,30 @@ def _palette_image(image: Image.Image, colours: int) -> Image.Image:
 def _encode(image: Image.Image) -> bytes:
     """``image`` (RGB, or a palette image) as PNG: 8 bits a sample, no filter (a board's flat colours
     compress well without), deflated by ISA-L at its fastest level: several times quicker than zlib,
-    and as small. A board in full colour is 5-30 KB."""
+    and as small. A board in full colour is 5-30 KB. The rows go to the compressor in bands of
+    :data:`_BAND` bytes: a whole picture's bytes at once, twice over, cost more in the memory system's
+    time (fresh pages for each copy) than the copying itself."""
     width, height = image.size
     palette = image.mode == "P"
     row = width if palette else 3 * width
-    samples = memoryview(image.tobytes())
-    rows = b"\x00" + b"\x00".join([samples[i : i + row] for i in range(0, len(samples), row)])  # 0: "no filter"
+    rows = max(1, _BAND // (row + 1))
+    deflate = isal_zlib.compressobj(1)
+    data = []
+    for top in range(0, height, rows):
+        samples = memoryview(image.crop((0, top, width, min(height, top + rows))).tobytes())
+        # each row after a 0: PNG's "no filter" byte
+        data.append(deflate.compress(b"\x00" + b"\x00".join([samples[i : i + row] for i in range(0, len(samples), row)])))
+    data.append(deflate.flush())
     header = struct.pack(">IIBBBBB", width, height, 8, 3 if palette else 2, 0, 0, 0)  # deflate, no interlace
     chunks = [_chunk(b"IHDR", header)]
     if palette:
         chunks.append(_chunk(b"PLTE", bytes(image.getpalette() or [])))
-    chunks += [_chunk(b"IDAT", isal_zlib.compress(rows, 1)), _chunk(b"IEND", b"")]
+    chunks += [_chunk(b"IDAT", b"".join(data)), _chunk(b"IEND", b"")]
     return _PNG_SIGNATURE + b"".join(chunks)
 
+
+_BAND = 64 * 1024
+"""The rows of a picture go to the compressor this many bytes at a time, at most (and one row at least)."""
 
 _PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
@@ -411,9 +422,71 @@ Shape = tuple[object, ...]
 
 def _paste(picture: _Picture, left: int, top: int, shape: Shape, fill: Colour | None,
            stroke: Colour | None) -> None:
+    core, parts = _parts(shape, fill, stroke)
+    if core is not None and fill is not None:
+        x0, y0, x1, y1 = core
+        picture.fill((left - 1 + x0, top - 1 + y0, left - 2 + x1, top - 2 + y1), fill)
+    for dx, dy, part in parts:
+        picture.sprite(part, (left - 1 + dx, top - 1 + dy))
+
+
+SOLID_CORE = 400
+"""A sprite whose inside holds a box of at least this many pixels of solid fill is laid as that box,
+filled, and the sprite's parts around it: blending a pixel costs several times filling one."""
+
+
+@lru_cache(maxsize=512)
+def _parts(shape: Shape, fill: Colour | None,
+           stroke: Colour | None) -> tuple[tuple[int, int, int, int] | None, tuple[tuple[int, int, Image.Image], ...]]:
+    """The sprite of ``shape`` as laid: the box of its solid fill (left, top, right, bottom past it, from
+    the sprite's corner; None when it has none worth filling apart) and the parts to paste around it,
+    each with its place in the sprite."""
     sprite = _sprite(shape, fill, stroke)
-    if sprite is not None:
-        picture.sprite(sprite, (left - 1, top - 1))
+    if sprite is None:
+        return None, ()
+    core = _solid_core(shape, fill, stroke) if fill is not None else None
+    if core is None:
+        return None, ((0, 0, sprite),)
+    x0, y0, x1, y1 = core
+    width, height = sprite.size
+    around = [(0, 0, width, y0), (0, y1, width, height), (0, y0, x0, y1), (x1, y0, width, y1)]
+    return core, tuple((box[0], box[1], sprite.crop(box)) for box in around if box[2] > box[0] and box[3] > box[1])
+
+
+def _solid_core(shape: Shape, fill: Colour | None, stroke: Colour | None) -> tuple[int, int, int, int] | None:
+    """The largest box about the middle of the shape's sprite whose every pixel is its fill alone (fully
+    inside, no edge on it), found row by row outward from the middle row (the shapes are convex)."""
+    kind, *arguments = shape
+    inside, edge = _MASKS[str(kind)](*arguments)
+    solid = inside.point(_FULL)
+    if edge is not None and stroke is not None:
+        solid = ImageChops.subtract(solid, edge.point(_ANY))
+    width, height = solid.size
+    pixels = solid.tobytes()
+
+    def span(row: int) -> tuple[int, int]:
+        line = pixels[row * width : (row + 1) * width]
+        first, last = line.find(255), line.rfind(255) + 1
+        return (first, last) if first >= 0 and line.count(255, first, last) == last - first else (0, 0)
+
+    middle = height // 2
+    left, right = span(middle)
+    best, top, bottom = None, middle, middle + 1
+    while right - left > 0:
+        area = (right - left) * (bottom - top)
+        if best is None or area > (best[2] - best[0]) * (best[3] - best[1]):
+            best = (left, top, right, bottom)
+        if top == 0 or bottom == height:
+            break
+        (a, b), (c, d) = span(top - 1), span(bottom)
+        left, right, top, bottom = max(left, a, c), min(right, b, d), top - 1, bottom + 1
+    if best is None or (best[2] - best[0]) * (best[3] - best[1]) < SOLID_CORE:
+        return None
+    return best
+
+
+_FULL = [255 if v == 255 else 0 for v in range(256)]
+_ANY = [255 if v else 0 for v in range(256)]
 
 
 @lru_cache(maxsize=512)

@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from math import sqrt
 from xml.sax.saxutils import escape, quoteattr
 
@@ -65,11 +66,14 @@ def text_colour_on(fill: str) -> str:
     return INK if 0.299 * r + 0.587 * g + 0.114 * b > 150 else PAPER
 
 
+@lru_cache(maxsize=8192)
 def _number(value: float) -> str:
+    """``value`` with one decimal at most (kept: a board's coordinates come back in every picture of it)."""
     text = f"{value:.1f}"
     return text.removesuffix(".0")
 
 
+@lru_cache(maxsize=4096)
 def _attribute(value: object) -> str:
     """An attribute's value, escaped to go between double quotes (numbers with one decimal at most)."""
     if isinstance(value, float | int):
@@ -80,6 +84,12 @@ def _attribute(value: object) -> str:
 
 _QUOTE = {'"': "&quot;"}
 _SPECIAL = re.compile('[&<>"]')
+
+
+@lru_cache(maxsize=4096)
+def _points(points: tuple[tuple[float, float], ...]) -> str:
+    """The ``points`` attribute of a polygon (kept: a hex grid's cells come back in every picture of it)."""
+    return " ".join(f"{_number(x)},{_number(y)}" for x, y in points)
 
 
 def _stroke(colour: str | None, width: float) -> str:
@@ -126,7 +136,7 @@ class Canvas:
     def polygon(self, points: Iterable[tuple[float, float]], *, fill: str, stroke: str | None = INK,
                 stroke_width: float = 1.0) -> None:
         """Draw a closed polygon through ``points``."""
-        text = " ".join(f"{_number(x)},{_number(y)}" for x, y in points)
+        text = _points(tuple(points))
         self.parts.append(f'<polygon points="{text}" fill="{_attribute(fill)}"{_stroke(stroke, stroke_width)}/>')
 
     def text(self, x: float, y: float, text: str, *, size: float = 12, anchor: str = "middle",
