@@ -444,13 +444,34 @@ def _parts(shape: Shape, fill: Colour | None,
     sprite = _sprite(shape, fill, stroke)
     if sprite is None:
         return None, ()
+    width, height = sprite.size
     core = _solid_core(shape, fill, stroke) if fill is not None else None
     if core is None:
-        return None, ((0, 0, sprite),)
-    x0, y0, x1, y1 = core
-    width, height = sprite.size
-    around = [(0, 0, width, y0), (0, y1, width, height), (0, y0, x0, y1), (x1, y0, width, y1)]
-    return core, tuple((box[0], box[1], sprite.crop(box)) for box in around if box[2] > box[0] and box[3] > box[1])
+        around = [(0, 0, width, height)]
+    else:
+        x0, y0, x1, y1 = core
+        around = [(0, 0, width, y0), (0, y1, width, height), (0, y0, x0, y1), (x1, y0, width, y1)]
+    return core, tuple(part for box in around if box[2] > box[0] and box[3] > box[1] for part in _trimmed(sprite, box))
+
+
+TRIM_ROWS = 8
+"""A large sprite is pasted in bands of this many rows, each cut to what it covers: a slanted line's
+sprite is a big square that it crosses thinly."""
+
+
+def _trimmed(sprite: Image.Image, box: tuple[int, int, int, int]) -> list[tuple[int, int, Image.Image]]:
+    """The part ``box`` of ``sprite`` as pieces to paste, each with its place in the sprite: itself when
+    small, else a band of :data:`TRIM_ROWS` rows at a time cut to the pixels it covers (none when empty)."""
+    left, top, right, bottom = box
+    if (right - left) * (bottom - top) <= 1024:
+        return [(left, top, sprite.crop(box))]
+    pieces = []
+    for band in range(top, bottom, TRIM_ROWS):
+        piece = sprite.crop((left, band, right, min(bottom, band + TRIM_ROWS)))
+        covered = piece.getchannel("A").getbbox()
+        if covered is not None:
+            pieces.append((left + covered[0], band + covered[1], piece.crop(covered)))
+    return pieces
 
 
 def _solid_core(shape: Shape, fill: Colour | None, stroke: Colour | None) -> tuple[int, int, int, int] | None:
