@@ -215,7 +215,7 @@ class _Picture:
         self.steps.append((_LETTERS, corner, mask.im, _INK(colour)))
 
 
-@lru_cache(maxsize=8192)
+@lru_cache(maxsize=4096)
 def _compiled(text: str) -> tuple[Step, ...]:
     """What one element (its text, as in the SVG) paints, worked out once per process: a board's grid,
     labels and legend come back the same in every picture of it."""

@@ -70,6 +70,18 @@ def test_a_private_link_opens_the_seats_own_view_and_nobody_elses(site: Site) ->
     assert status == 404 and hand_1 not in missing and "tp-1" not in missing
 
 
+def test_a_seat_page_shows_the_shared_board_and_its_own_picture_only_when_it_has_one(site: Site) -> None:
+    """Every reader's board is the public one; a seat's own picture is there only in a game with secrets."""
+    status, _, page = get(site.link("tp-1", "1"))
+    assert status == 200 and 'src="/game/tp-1/4.svg"' in page and 'class="own"' in page
+    assert "Your hand" not in get(site.url + "/game/tp-1/4.svg")[2]
+    status, _, page = get(site.link("tc-1", "A"))
+    token = site.link("tc-1", "A").rsplit("/", 1)[1]
+    assert status == 200 and 'src="/game/tc-1/3.svg"' in page and 'class="own"' not in page
+    status, _, missing = get(f"{site.url}/seat/{token}/3.svg")
+    assert status == 404 and "<svg" not in missing  # Turkey Chase has no secrets: nothing of its own
+
+
 @pytest.mark.parametrize("how", ["forged", "expired", "revoked", "reply-token", "garbage"])
 def test_a_bad_private_link_gets_404_and_no_data(site: Site, how: str) -> None:
     good = site.link("tp-1", "1")
