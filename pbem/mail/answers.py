@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pbem.clock import format_utc
+from pbem.zones import mark
 from pbem.commands import help_text
 from pbem.games import find_game
 from pbem.service.replay import ReplayResult
@@ -11,7 +11,7 @@ from pbem.service.status import StatusView
 from pbem.store.tables import GameRow, GameStatus
 
 
-def status_text(view: StatusView) -> str:
+def status_text(view: StatusView, *, gm: bool = False) -> str:
     """STATUS of a game: its kind, status and turn, the seed commitment (and the secret once
     revealed), the open seats or the scores, and the result or whom the turn waits for."""
     lines = [f"Game {view.name} ({view.title}), {view.status}, turn {view.turn}."]
@@ -28,7 +28,9 @@ def status_text(view: StatusView) -> str:
     elif view.waiting_for is not None:
         lines.append(f"Waiting for orders from: {', '.join(view.waiting_for) or 'nobody (all in)'}.")
         if view.deadline:
-            lines.append(f"Deadline: {format_utc(view.deadline)}.")
+            lines.append(f"Deadline: {mark(view.deadline)}.")
+    if gm:
+        lines.append("Absences: " + ("; ".join(view.absences or []) or "none") + ".")
     return "\n".join(lines)
 
 

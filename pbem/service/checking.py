@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -31,9 +31,12 @@ class CheckResult:
     version: int | None = None
     received_at: datetime | None = None
     deadline: datetime | None = None
+    show_time: Callable[[datetime], str] = format_utc
+    """How the verdict writes the deadline (the mail side writes a mark shown in the reader's zone)."""
     replaced_previous: bool = False
     standing: int | None = None
-    """When nothing was stored because no line was accepted: the version of the orders that stand (0: none)."""
+    """When nothing was stored because no line was accepted (or the orders were refused as a whole): the
+    version of the orders that stand (0: none)."""
 
     @property
     def accepted(self) -> list[Any]:
@@ -70,7 +73,11 @@ class CheckResult:
         if self.summary and not self.general:
             out.append(self.summary)
         refused = sum(1 for line in self.lines if line.problem is not None)
-        out.append(f"{len(self.lines) - refused} line(s) accepted, {refused} refused.")
+        if self.general and self.lines:
+            out.append(f"0 line(s) accepted: the orders were refused as a whole ({len(self.lines)} line(s) read, "
+                       f"{refused} of them also refused on their own).")
+        elif self.lines or not self.general:
+            out.append(f"{len(self.lines) - refused} line(s) accepted, {refused} refused.")
         if self.version is not None and self.received_at is not None:
             stamp = self.received_at.strftime("%H:%M UTC on %Y-%m-%d")
             out.append(f"Your orders v{self.version}, received {stamp}.")
@@ -84,7 +91,7 @@ class CheckResult:
                 out.append("No line was accepted, so nothing was stored: you have no orders for this turn yet. "
                            "Send corrected orders before the deadline.")
         if self.deadline:
-            out.append(f"Deadline: {format_utc(self.deadline)}.")
+            out.append(f"Deadline: {self.show_time(self.deadline)}.")
         return out
 
     def render(self) -> str:

@@ -22,6 +22,7 @@ def turn_report(row: GameRow, rules: Game[Any, Any], state: Any, *, turn: int, e
     return ReportInput(
         game_name=row.name, rules=rules, state=state, turn=turn, events=list(events), nmr=list(nmr),
         phase=phase, outcome=outcome, deadline=_deadline(row), fairness=fairness(row, draws),
+        deadline_at=row.deadline,
     )
 
 
@@ -40,6 +41,7 @@ def merged_report(reports: Sequence[ReportInput]) -> ReportInput:
         outcome=last.outcome,
         deadline=last.deadline,
         fairness=_merged_fairness([report.fairness for report in reports]),
+        deadline_at=last.deadline_at,
     )
 
 
@@ -50,7 +52,7 @@ def last_report(unit: Unit, name: str) -> ReportInput:
     records = queries.history(unit.session, row)
     if not records:
         return ReportInput(info.name, info.rules, info.state, 0, [], [], info.phase, info.outcome, _deadline(row),
-                           fairness(row, row.setup_draws))
+                           fairness(row, row.setup_draws), row.deadline)
     last = records[-1]
     return ReportInput(
         game_name=info.name,
@@ -63,6 +65,25 @@ def last_report(unit: Unit, name: str) -> ReportInput:
         outcome=info.outcome,
         deadline=_deadline(row),
         fairness=fairness(row, _reported_draws(records, row.setup_draws)),
+        deadline_at=row.deadline,
+    )
+
+
+def report_since(unit: Unit, name: str, after_turn: int) -> ReportInput:
+    """One report input covering every turn of a game resolved after ``after_turn`` (a digest): all
+    their events, NMR seats and draws (the setup's too when it covers the start), the state now."""
+    info = unit.info(name)
+    row = info.row
+    records = [record for record in queries.history(unit.session, row) if record.turn > after_turn]
+    if not records:
+        return last_report(unit, name)
+    setup = [list(draw) for draw in row.setup_draws] if after_turn == 0 else []
+    return ReportInput(
+        game_name=info.name, rules=info.rules, state=info.state, turn=records[0].turn,
+        events=[Event.from_json(e) for record in records for e in record.events],
+        nmr=sorted({seat for record in records for seat in record.nmr}), phase=info.phase, outcome=info.outcome,
+        deadline=_deadline(row), fairness=fairness(row, setup + [d for record in records for d in record.draws]),
+        deadline_at=row.deadline,
     )
 
 

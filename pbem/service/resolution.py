@@ -10,15 +10,16 @@ a turn twice.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from sqlalchemy import update
 
+from pbem.clock import format_utc
 from pbem.core import GameError, GameRng
 from pbem.orders import parser_for
 from pbem.reports import ReportInput
-from pbem.service import due, owing, queries, reporting
+from pbem.service import absences, audit, due, owing, queries, reporting, standby
 from pbem.service.snapshot import GameInfo, rules_version_of
 from pbem.service.unit import Unit
 from pbem.store.tables import GameRow, GameStatus, SubmissionRow, TurnRecordRow
@@ -65,6 +66,11 @@ def resolve(unit: Unit, name: str, *, reason: str = "gm", expected_turn: int | N
     resolved = ResolvedTurns(game=row.name)
     resolved.turns.append(_resolve_one(unit, unit.snapshot(row), reason))
     resolved.turns.extend(play_forced(unit, unit.snapshot(row)))
+    moved = absences.extend_for_absences(unit, row)
+    if moved is not None:  # the report tells the new deadline
+        last = resolved.turns[-1]
+        resolved.turns[-1] = ResolvedTurn(last.record, replace(last.report, deadline=format_utc(moved.deadline),
+                                                               deadline_at=moved.deadline))
     final = unit.snapshot(row)
     for listener in unit.on_resolved:
         listener(unit, final, resolved)
@@ -144,6 +150,8 @@ def _resolve_one(unit: Unit, info: GameInfo, reason: str) -> ResolvedTurn:
         row.deadline = due.next_deadline(row, unit.now())
     _count_silence(unit, info, nmr, reason, record)
     unit.add(row)
+    audit.record(unit, row, "RESOLVE", f"turn {turn} resolved ({reason})" + (f"; NMR: {', '.join(nmr)}" if nmr else "")
+                 + (f"; game over: {outcome.headline}" if outcome is not None else ""))
     unit.session.flush()
     phase = None if outcome is not None else rules.phase(result.state)
     report = reporting.turn_report(row, rules, result.state, turn=turn, events=result.events, nmr=nmr,
@@ -155,6 +163,7 @@ def _count_silence(unit: Unit, info: GameInfo, nmr: Sequence[str], reason: str, 
     """Keep the game's count of all-NMR deadlines in a row, and mark seats that missed a deadline absent."""
     row = info.row
     if reason == due.DEADLINE:
+        standby.after_deadline(unit, row, list(owing.owing_seats(info)), list(nmr))
         for seat_row in info.seats:
             if seat_row.name in nmr and seat_row.absent_since is None:
                 seat_row.absent_since = record.resolved_at

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pbem.core import GameError, InvalidInput
 from pbem.core.rng import commitment
+from pbem.service import audit
 from pbem.service.unit import Unit
 from pbem.store.tables import GameRow, GameStatus
 
@@ -51,5 +52,6 @@ def reveal(unit: Unit, name: str) -> GameRow:
         row.ended_by_gm = True
         row.deadline = None
         unit.add(row)
+    audit.record(unit, row, "REVEAL", f"game ended at turn {row.turn} and its seed revealed")
     unit.session.flush()
     return row

@@ -8,7 +8,8 @@ from datetime import datetime
 from typing import Any
 
 from pbem.core.protocol import score_to_json
-from pbem.service import owing, seeds
+from pbem.clock import format_utc
+from pbem.service import absences, owing, seeds
 from pbem.service.unit import Unit
 from pbem.store.tables import GameStatus
 
@@ -28,6 +29,7 @@ class StatusView:
     outcome_headline: str | None  # once over
     waiting_for: list[str] | None  # while a phase waits for orders: the seats that owe some and sent none
     deadline: datetime | None
+    absences: list[str] | None = None  # for the GM: "B away 2026-12-20 00:00 UTC to ... (2.0 of 14 days used)"
 
 
 def status_view(unit: Unit, name: str) -> StatusView:
@@ -47,6 +49,9 @@ def status_view(unit: Unit, name: str) -> StatusView:
         outcome_headline=info.outcome.headline if info.outcome is not None else None,
         waiting_for=owing.missing_seats(unit, info) if info.outcome is None and info.phase is not None else None,
         deadline=row.deadline,
+        absences=[f"{a.seat} away {format_utc(a.starts)} to {format_utc(a.ends)} "
+                  f"({unit.seat(row, a.seat).absence_used_hours / 24:.1f} of {row.absence_days:g} days used)"
+                  for a in absences.absences_of(unit, row, current=True)],
     )
 
 

@@ -37,7 +37,7 @@ class RecordingNotifier:
     def tell_gm(self, unit: Unit, info: GameInfo, text: str) -> None:
         self.gm.append(text)
 
-    def tell_players(self, unit: Unit, info: GameInfo, text: str) -> None:
+    def tell_players(self, unit: Unit, info: GameInfo, text: str, *, calendar: bool = False) -> None:
         self.players.append(text)
 
 
