@@ -273,7 +273,7 @@ def _text_part(subtype: str, text: str) -> list[str]:
     text = text.replace("\r\n", "\n")
     if not text.endswith("\n"):
         text += "\n"
-    if text.isascii() and all(len(line) <= _LINE for line in text.splitlines()):
+    if text.isascii() and max(map(len, text.splitlines()), default=0) <= _LINE:
         encoding, encoded = "7bit", text
     else:  # quoted-printable: readable, and safe through servers without 8BITMIME
         encoding, encoded = "quoted-printable", binascii.b2a_qp(text.encode("utf-8"), istext=True).decode("ascii")
