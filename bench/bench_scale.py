@@ -429,6 +429,8 @@ async def storm(engines: Engines, engine: str, games: int, workdir: Path) -> Sto
                                 result.queued_seconds = time.time() - started
                         if await sent_count() >= expected + len(asked) and len(helped) == len(asked):
                             result.sent_seconds = time.time() - started
+                            if math.isnan(result.queued_seconds):  # the last reports were queued and sent
+                                result.queued_seconds = result.sent_seconds  # between two looks
                             break
                         if now > 3600:
                             raise RuntimeError("the storm did not drain within an hour")
