@@ -239,7 +239,7 @@ class MailDaemon:
         if inbound_id is None or not self._in_order:
             return inbound_id, None, ()
         try:
-            outcome = self._handle(inbound_id)
+            outcome = self._handle(inbound_id, (self.inbound.kept(raw), len(raw)))
         except Exception as error:  # transient (see _handle): stored, so the processing loop tries again
             _log.warning("inbound %s: %s; to be handled again", inbound_id, error)
             return inbound_id, None, ()
@@ -410,12 +410,13 @@ class MailDaemon:
             self._in_order = True
         return batch
 
-    def _handle(self, inbound_id: int) -> HandledMail | None:
-        """Handle one stored mail (in the worker thread); None when it failed for good and was marked so.
-        Raises transient database errors (the mail stays unhandled, to be tried again)."""
+    def _handle(self, inbound_id: int, stored: tuple[bytes, int] | None = None) -> HandledMail | None:
+        """Handle one stored mail (in the worker thread; ``stored`` as for :meth:`MailHandler.handle`); None
+        when it failed for good and was marked so. Raises transient database errors (the mail stays
+        unhandled, to be tried again)."""
         started = time.perf_counter()
         try:
-            outcome = self.handler.handle(inbound_id)
+            outcome = self.handler.handle(inbound_id, stored)
         except Exception as error:
             if is_transient_error(error):
                 self._in_order = False  # the mails stored after it wait for it (a look at the backlog)

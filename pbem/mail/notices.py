@@ -20,8 +20,8 @@ from pbem.mail.mailstore import DatabaseOutbox
 from pbem.mail.preferences import (
     reads_digest,
     report_due,
-    wants_text_only,
     wants_view_json,
+    zone_and_text_only,
     zone_of,
 )
 from pbem.mail.tokens import ReplyTokens
@@ -287,9 +287,9 @@ class MailNotifier:
         if not is_plain_address(to):  # stored before addresses were checked: the turn must go on regardless
             _log.warning("game %s: no %s to %r: not a mail address; REPLACE the seat to fix it", row.name, purpose, to)
             return
-        zone = zone_of(unit.session, to)
+        zone, text_only = zone_and_text_only(unit.session, to)
         body, html = localize(body, zone), localize(html, zone) if html is not None else None
-        if wants_text_only(unit.session, to):
+        if text_only:
             html, inline = None, ()
         message = compose_report(
             game=row.name, turn=row.turn, to=to, from_address=self.address, from_name=FROM_NAME,
