@@ -2,7 +2,8 @@
 
 `MailIntake.run` keeps a connection to the mailbox and calls
 ``await handler(uid, raw)`` for every message not yet marked as taken, in UID
-order. The handler must have stored the message durably when it returns; only
+order (or ``await batch_handler(messages)`` once for the messages of each
+FETCH). The handler must have stored the message durably when it returns; only
 then does the intake mark the message on the server: ``\\Seen`` plus the
 keyword ``$PbemTaken`` when the mailbox accepts keywords (PERMANENTFLAGS has
 ``\\*``). Messages are never deleted or moved.
