@@ -118,8 +118,9 @@ def cmd_resolve(args: argparse.Namespace) -> int:
     resolved = service.resolve(args.game, reason="gm")
     for turn in resolved.turns:
         nmr = f" (NMR: {', '.join(turn.record.nmr)})" if turn.record.nmr else ""
+        passed = f" (no answer, passed: {', '.join(turn.record.passed)})" if turn.record.passed else ""
         how = " (forced)" if turn.record.reason == "forced" else ""
-        print(f"Resolved turn {turn.record.turn}{how}{nmr}.")
+        print(f"Resolved turn {turn.record.turn}{how}{nmr}{passed}.")
     info = service.info(args.game)
     if info.outcome is not None:
         print(f"Game over. {info.outcome.headline}.")

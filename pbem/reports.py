@@ -16,6 +16,8 @@ A game without templates of its own gets the common frame alone.
 awaited next, ``None`` once finished), ``owing`` (seats that owe orders next),
 ``you_owe`` (bool), ``outcome`` (:class:`~pbem.core.Outcome` or ``None``),
 ``deadline`` (text or ``None``), ``nmr`` (seats that sent no orders),
+``passed`` (seats that let an answer window pass in silence), ``window`` (when
+the phase awaited is an answer window: a sentence on when it closes, else ``None``),
 ``picture`` (a :class:`PictureRef` to the drawing of ``view``, or ``None``) and
 ``seat_link`` (the address of the reader's private web page, or ``None``);
 HTML templates show both with ``{% include "common/_picture.html.j2" %}``.
@@ -82,6 +84,10 @@ class ReportInput:
     outcome: Outcome | None
     deadline: str | None = None
     fairness: Fairness | None = None
+    passed: Sequence[str] = ()
+    """Seats that sent nothing in an answer window: they passed (not NMR)."""
+    window: str | None = None
+    """When the phase awaited is an answer window: when it closes and what silence means."""
 
 
 @dataclass(frozen=True)
@@ -148,6 +154,8 @@ def report_context(report: ReportInput, seat: str | None, *, picture: PictureRef
         "outcome": report.outcome,
         "deadline": report.deadline,
         "nmr": list(report.nmr),
+        "passed": list(report.passed),
+        "window": report.window,
         "picture": picture,
         "seat_link": seat_link,
         "fairness": report.fairness,

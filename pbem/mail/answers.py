@@ -27,7 +27,9 @@ def status_text(view: StatusView) -> str:
         lines.append(f"Finished. {view.outcome_headline}.")
     elif view.waiting_for is not None:
         lines.append(f"Waiting for orders from: {', '.join(view.waiting_for) or 'nobody (all in)'}.")
-        if view.deadline:
+        if view.window:
+            lines.append(view.window)
+        elif view.deadline:
             lines.append(f"Deadline: {format_utc(view.deadline)}.")
     return "\n".join(lines)
 

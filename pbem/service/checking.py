@@ -31,6 +31,8 @@ class CheckResult:
     version: int | None = None
     received_at: datetime | None = None
     deadline: datetime | None = None
+    window: str | None = None
+    """When the phase is an answer window: when it closes and what silence means (said instead of the deadline)."""
     replaced_previous: bool = False
     standing: int | None = None
     """When nothing was stored because no line was accepted: the version of the orders that stand (0: none)."""
@@ -83,7 +85,9 @@ class CheckResult:
             else:
                 out.append("No line was accepted, so nothing was stored: you have no orders for this turn yet. "
                            "Send corrected orders before the deadline.")
-        if self.deadline:
+        if self.window:
+            out.append(self.window)
+        elif self.deadline:
             out.append(f"Deadline: {format_utc(self.deadline)}.")
         return out
 

@@ -133,7 +133,7 @@ def start(unit: Unit, name: str) -> GameInfo:
     row.rng_state = rng.get_state()
     row.status = GameStatus.ACTIVE
     row.turn = 1
-    row.deadline = due.next_deadline(row, unit.now())
+    row.deadline = due.next_deadline(row, unit.now(), unit.snapshot(row).phase)
     unit.add(row)
     play_forced(unit, unit.snapshot(row))
     return unit.snapshot(row)

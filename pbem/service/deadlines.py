@@ -4,9 +4,10 @@ Each :meth:`TurnClock.tick` looks at every active game and, in one unit of
 work per game and action: resolves it early when every owing seat has sent
 orders (unless the GM asked for deadline-only resolution), resolves it at its
 deadline with NMR defaults, pauses it after 3 deadlines in a row with every
-seat NMR, reminds seats without orders before the deadline, and tells the GM
-about a seat still silent a grace period after a missed deadline. Messages go
-through a :class:`Notifier` inside the same unit.
+seat NMR, reminds seats without orders before the deadline (never in an answer
+window, where silence means PASS), and tells the GM about a seat still silent
+a grace period after a missed deadline. Messages go through a
+:class:`Notifier` inside the same unit.
 """
 
 from __future__ import annotations
@@ -248,10 +249,12 @@ class TurnClock:
             info = unit.snapshot(row)
             if info.phase is None:
                 return 0
-            missing = set(owing.missing_seats(unit, info))
-            silent = [seat for seat in info.seats if seat.name in missing and seat.address]
             row.reminded_turn = row.turn
             unit.add(row)
+            if info.phase.is_window:  # silence is a choice there (PASS): nobody is reminded of a window
+                return 0
+            missing = set(owing.missing_seats(unit, info))
+            silent = [seat for seat in info.seats if seat.name in missing and seat.address]
             if silent:
                 self.notifier.remind(unit, info, silent)
             return len(silent)

@@ -10,18 +10,19 @@ from pbem.clock import format_utc
 from pbem.core import Event, Game, Outcome, Phase
 from pbem.core.rng import commitment
 from pbem.reports import Fairness, ReportInput, render_report
-from pbem.service import queries, seeds
+from pbem.service import due, queries, seeds
 from pbem.service.unit import Unit
 from pbem.store.tables import GameRow, TurnRecordRow
 
 
 def turn_report(row: GameRow, rules: Game[Any, Any], state: Any, *, turn: int, events: Sequence[Event],
-                nmr: Sequence[str], phase: Phase | None, outcome: Outcome | None,
+                nmr: Sequence[str], passed: Sequence[str], phase: Phase | None, outcome: Outcome | None,
                 draws: Sequence[Sequence[int]]) -> ReportInput:
     """The report input of turn ``turn`` of a game just resolved into ``state`` (``row`` as updated)."""
     return ReportInput(
         game_name=row.name, rules=rules, state=state, turn=turn, events=list(events), nmr=list(nmr),
-        phase=phase, outcome=outcome, deadline=_deadline(row), fairness=fairness(row, draws),
+        phase=phase, outcome=outcome, deadline=_deadline(row), fairness=fairness(row, draws), passed=list(passed),
+        window=due.window_note(row, phase),
     )
 
 
@@ -40,6 +41,8 @@ def merged_report(reports: Sequence[ReportInput]) -> ReportInput:
         outcome=last.outcome,
         deadline=last.deadline,
         fairness=_merged_fairness([report.fairness for report in reports]),
+        passed=sorted({s for report in reports for s in report.passed}),
+        window=last.window,
     )
 
 
@@ -48,9 +51,10 @@ def last_report(unit: Unit, name: str) -> ReportInput:
     info = unit.info(name)
     row = info.row
     records = queries.history(unit.session, row)
+    window = due.window_note(row, info.phase)
     if not records:
         return ReportInput(info.name, info.rules, info.state, 0, [], [], info.phase, info.outcome, _deadline(row),
-                           fairness(row, row.setup_draws))
+                           fairness(row, row.setup_draws), window=window)
     last = records[-1]
     return ReportInput(
         game_name=info.name,
@@ -63,6 +67,8 @@ def last_report(unit: Unit, name: str) -> ReportInput:
         outcome=info.outcome,
         deadline=_deadline(row),
         fairness=fairness(row, _reported_draws(records, row.setup_draws)),
+        passed=last.passed,
+        window=window,
     )
 
 

@@ -97,15 +97,17 @@ def _resolve_one(unit: Unit, info: GameInfo, reason: str) -> ResolvedTurn:
     row, rules, state = info.row, info.rules, info.state
     assert info.phase is not None
     orders: dict[str, list[Any]] = {}
-    nmr: list[str] = []
+    silent: list[str] = []
     parser = parser_for(rules.name)
     for seat in owing.owing_seats(info):
         submission = queries.current_submission(unit.session, row, seat)
         if submission is None:
-            nmr.append(seat)
+            silent.append(seat)
             orders[seat] = list(rules.default_orders(state, seat))
         else:
             orders[seat] = parser.parse("\n".join(submission.orders)).orders
+    # In an answer window silence means PASS: those seats get their default all the same, but are not NMR.
+    nmr, passed = ([], silent) if info.phase.is_window else (silent, [])
     rng = GameRng.from_state(row.rng_state)
     rng_before = row.rng_state
     current_rules = rules_version_of(rules)
@@ -125,6 +127,7 @@ def _resolve_one(unit: Unit, info: GameInfo, reason: str) -> ResolvedTurn:
         phase=info.phase.name,
         orders={seat: [str(o) for o in seat_orders] for seat, seat_orders in orders.items()},
         nmr=nmr,
+        passed=passed,
         rng_state=rng_before,
         events=[event.to_json() for event in result.events],
         state=rules.dump(result.state),
@@ -137,23 +140,25 @@ def _resolve_one(unit: Unit, info: GameInfo, reason: str) -> ResolvedTurn:
     row.turn = turn + 1
     row.state = record.state
     row.rng_state = rng.get_state()
+    phase = None if outcome is not None else rules.phase(result.state)
     if outcome is not None:
         row.status = GameStatus.FINISHED
-        row.deadline = None
-    else:
-        row.deadline = due.next_deadline(row, unit.now())
+    row.deadline = due.next_deadline(row, unit.now(), phase)
     _count_silence(unit, info, nmr, reason, record)
     unit.add(row)
     unit.session.flush()
-    phase = None if outcome is not None else rules.phase(result.state)
     report = reporting.turn_report(row, rules, result.state, turn=turn, events=result.events, nmr=nmr,
-                                   phase=phase, outcome=outcome, draws=record.draws)
+                                   passed=passed, phase=phase, outcome=outcome, draws=record.draws)
     return ResolvedTurn(record, report)
 
 
 def _count_silence(unit: Unit, info: GameInfo, nmr: Sequence[str], reason: str, record: TurnRecordRow) -> None:
-    """Keep the game's count of all-NMR deadlines in a row, and mark seats that missed a deadline absent."""
+    """Keep the game's count of all-NMR deadlines in a row, and mark seats that missed a deadline absent.
+    An answer window that closes at its deadline changes neither: its silent seats passed."""
     row = info.row
+    assert info.phase is not None
+    if reason == due.DEADLINE and info.phase.is_window:
+        return
     if reason == due.DEADLINE:
         for seat_row in info.seats:
             if seat_row.name in nmr and seat_row.absent_since is None:

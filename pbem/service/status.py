@@ -8,7 +8,7 @@ from datetime import datetime
 from typing import Any
 
 from pbem.core.protocol import score_to_json
-from pbem.service import owing, seeds
+from pbem.service import due, owing, seeds
 from pbem.service.unit import Unit
 from pbem.store.tables import GameStatus
 
@@ -28,6 +28,7 @@ class StatusView:
     outcome_headline: str | None  # once over
     waiting_for: list[str] | None  # while a phase waits for orders: the seats that owe some and sent none
     deadline: datetime | None
+    window: str | None = None  # while the phase is an answer window: when it closes and what silence means
 
 
 def status_view(unit: Unit, name: str) -> StatusView:
@@ -47,6 +48,7 @@ def status_view(unit: Unit, name: str) -> StatusView:
         outcome_headline=info.outcome.headline if info.outcome is not None else None,
         waiting_for=owing.missing_seats(unit, info) if info.outcome is None and info.phase is not None else None,
         deadline=row.deadline,
+        window=due.window_note(row, info.phase) if info.outcome is None else None,
     )
 
 

@@ -11,7 +11,7 @@ from datetime import datetime
 
 from pbem.core import GameError, StaleTurn
 from pbem.orders import parser_for
-from pbem.service import owing, queries
+from pbem.service import due, owing, queries
 from pbem.service.checking import CheckResult, check_orders
 from pbem.service.unit import Unit
 from pbem.store.tables import GameRow, GameStatus, SeatRow, SubmissionRow
@@ -39,7 +39,7 @@ def submit(unit: Unit, name: str, seat: str, text: str, *, turn: int | None = No
     else:
         result = check_orders(rules, info.state, seat_row.name, parsed)
     result.game, result.kind, result.seat, result.turn = row.name, rules.name, seat_row.name, row.turn
-    result.deadline = row.deadline
+    result.deadline, result.window = row.deadline, due.window_note(row, info.phase)
     if not store or result.general:
         return result
     previous = queries.latest_version(unit.session, row, seat_row.name)

@@ -138,6 +138,8 @@ class TurnRecordRow(SQLModel, table=True):
     phase: str
     orders: dict[str, list[str]] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
     nmr: list[str] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
+    passed: list[str] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
+    """Seats that sent nothing in an answer window (a phase whose silence means PASS): not NMR."""
     rng_state: list[Any] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
     events: list[dict[str, Any]] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
     state: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
