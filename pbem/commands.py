@@ -555,7 +555,9 @@ Game masters
   CREATE <kind> <game> [<option>=<value> ...]  create a game; the reply gives its GM password
   GM <game> <gm-password>          sign on as the game's GM; GM commands follow
   SEAT <seat> <address>            give a seat to a player before the start
-  SET <option>=<value> ...         change options before the start
+  SET <option>=<value> ...         change how the service runs the game, before the start or
+                                   during it: turn_hours, resolve=early|deadline, delay_minutes,
+                                   reminder_hours, grace_hours, reports=each|digest, digest_hours
   START                            start the game
   DEADLINE <date> <time>           the deadline of this turn, in UTC:
                                    2026-11-25 18:00 or 2026-11-25T18:00Z

@@ -101,6 +101,10 @@ class BaseGame(Generic[S, O]):
     terminal_words: ClassVar[Mapping[str, str]] = {}
     transformer_class: ClassVar[str] = ""
     state_class: ClassVar[type | None] = None
+    default_reports: ClassVar[str] = "each"
+    """How the service mails this game's reports unless its creator says otherwise (the ``reports``
+    service option): ``"each"``, a report to everybody after every step, or ``"digest"`` for a game of
+    many small steps, where a seat that owes nothing is told later, in one mail."""
     command_words_as_orders: ClassVar[frozenset[str]] = frozenset()
     """Command words (pbem.commands.RESERVED_WORDS) the game's rule book also uses as order words,
     declared one by one (Shelloker's ``CHECK``). No other order may start with a command word; the

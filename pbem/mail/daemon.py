@@ -9,7 +9,7 @@ Four loops share one database:
   have made a turn due (every owing seat's orders in for an early-resolving
   game, or a passed deadline), an immediate clock tick for that game so the
   turn resolves at once;
-* clock: deadlines, reminders, absences (:class:`~pbem.service.deadlines.TurnClock`),
+* clock: deadlines, reminders, absences, report digests (:class:`~pbem.service.deadlines.TurnClock`),
   and a heartbeat so that after an outage passed deadlines are extended
   instead of every seat being NMR'd;
 * sender: the outbox table -> SMTP, with retries.
@@ -391,7 +391,7 @@ class MailDaemon:
 
     async def _run_clock(self, games: Collection[str] | None = None) -> None:
         result = await self._work(functools.partial(self.turn_clock.tick, self.clock(), games=games))
-        if result.resolutions or result.reminders or result.paused or result.absences:
+        if result.resolutions or result.reminders or result.paused or result.absences or result.digests:
             self._wake_sender()
 
     async def _tick(self, stop: asyncio.Event) -> None:

@@ -35,7 +35,7 @@ from pbem.mail.conversation import Conversation
 from pbem.mail.press import send_press
 from pbem.mail.seat_commands import show_status
 from pbem.mail.signon import check_gm
-from pbem.service import control, creation, queries, reporting, resolution, seats, seeds
+from pbem.service import control, creation, digests, queries, resolution, seats, seeds
 from pbem.store.tables import GameRow, GameStatus
 
 MAX_CREATIONS_PER_MAIL = 3
@@ -95,7 +95,7 @@ def _start(conv: Conversation, row: GameRow, command: StartGame) -> None:
                 unit, row, seat.address, "Your seat",
                 f"You play seat {seat.name} of game {name}. Your password is {issued[seat.name]}; "
                 "a plain reply to your turn report signs you on.", seat=seat, secret=True)
-    conv.notifier.send_report(unit, info, reporting.last_report(unit, name))
+    conv.notifier.send_reports(unit, info, digests.take_opening(unit, info))
     conv.reply.add(f"Game {name} started; the opening report went to every seat.")
 
 
@@ -160,7 +160,7 @@ def _process(conv: Conversation, row: GameRow, command: ProcessTurn) -> None:
 def _reveal(conv: Conversation, row: GameRow, command: Reveal) -> None:
     unit = conv.unit
     seeds.reveal(unit, row.name)
-    conv.notifier.send_report(unit, unit.snapshot(row), reporting.last_report(unit, row.name))
+    _send_final(conv, row)
     conv.reply.add(f"Game {row.name} ended and its seed revealed: secret {row.secret}. "
                    "The final report went to every seat; players can now VERIFY it.")
 
@@ -168,8 +168,14 @@ def _reveal(conv: Conversation, row: GameRow, command: Reveal) -> None:
 def _end(conv: Conversation, row: GameRow, command: EndGame) -> None:
     unit = conv.unit
     control.end(unit, row.name)
-    conv.notifier.send_report(unit, unit.snapshot(row), reporting.last_report(unit, row.name))
+    _send_final(conv, row)
     conv.reply.add(f"Game {row.name} ended; the final report went to every seat.")
+
+
+def _send_final(conv: Conversation, row: GameRow) -> None:
+    """Mail every reader the final report of a game the GM ended, telling all it was not told yet."""
+    info = conv.unit.snapshot(row)
+    conv.notifier.send_reports(conv.unit, info, digests.take_reports(conv.unit, info, everyone=True))
 
 
 def _announce(conv: Conversation, row: GameRow, text: str) -> None:

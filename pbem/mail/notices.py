@@ -19,6 +19,8 @@ from pbem.mail.preferences import wants_view_json
 from pbem.mail.tokens import ReplyTokens
 from pbem.pictures import MissingDrawing, picture
 from pbem.reports import MailSection, OrdersWanted, PictureRef, ReportInput, render_mail_html, render_report
+from pbem.service import digests
+from pbem.service.digests import DueReport
 from pbem.service.resolution import ResolvedTurns
 from pbem.service.snapshot import GameInfo
 from pbem.service.unit import Unit
@@ -64,11 +66,18 @@ class MailNotifier:
         link = self.seat_link(row, seat)
         return f"\nYour seat's own page, with its history: {link}\n" if link else ""
 
-    def send_report(self, unit: Unit, info: GameInfo, report: ReportInput) -> None:
-        """Queue the report for every seat (its own view) and the public report for the GM."""
+    def send_reports(self, unit: Unit, info: GameInfo, reports: Sequence[DueReport]) -> None:
+        """Queue each report: to its seat (its own view), or the public report to the GM."""
         row = info.row
         subject = f"[{row.name}] Turn {row.turn}" if info.outcome is None else f"[{row.name}] Final report"
-        for seat in info.seats:
+        for due in reports:
+            report, seat = due.report, due.seat
+            if seat is None:
+                if row.gm_address:
+                    ref, inline = self._picture(report, row, None)
+                    self._queue(unit, row, row.gm_address, subject, render_report(report, None),
+                                render_report(report, None, html=True, picture=ref), purpose="report", inline=inline)
+                continue
             if not seat.address:
                 continue
             link = self.seat_link(row, seat)
@@ -82,13 +91,6 @@ class MailNotifier:
                 render_report(report, seat.name, seat_link=link),
                 render_report(report, seat.name, html=True, picture=ref, seat_link=link),
                 reply_to=self.reply_address(row, seat), purpose="report", inline=inline, attachments=attachments,
-            )
-        if row.gm_address:
-            ref, inline = self._picture(report, row, None)
-            self._queue(
-                unit, row, row.gm_address, subject,
-                render_report(report, None), render_report(report, None, html=True, picture=ref), purpose="report",
-                inline=inline,
             )
 
     def _picture(self, report: ReportInput, row: GameRow,
@@ -106,11 +108,12 @@ class MailNotifier:
         return ref, (BinaryPart(f"board-{row.name}-{row.turn}-{who}.png", "image/png", drawn.png, content_id),)
 
     def on_resolved(self, unit: Unit, info: GameInfo, resolved: ResolvedTurns) -> None:
-        """Queue the reports of a resolution (every turn it resolved, in one report)."""
+        """Queue the reports a resolution makes due (under ``reports=each`` one to every reader, telling
+        every turn it resolved; under ``digest`` see :mod:`pbem.service.digests`)."""
         for turn in resolved.turns:
             _log.info("game %s: turn %s resolved (%s)", info.row.name, turn.record.turn, turn.record.reason,
                       extra={"game": info.row.name, "turn": turn.record.turn, "reason": turn.record.reason})
-        self.send_report(unit, info, resolved.report)
+        self.send_reports(unit, info, digests.take_reports(unit, info))
 
     def remind(self, unit: Unit, info: GameInfo, seats: Sequence[SeatRow]) -> None:
         """Remind ``seats`` that their orders are missing, with the deadline."""

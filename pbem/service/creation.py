@@ -77,7 +77,7 @@ def create_game(
         rng_version=rng_version,
         rules_version=rules_version_of(rules),
         created_at=unit.now(),
-        **{**service_defaults(), **parse_service_options(service)},
+        **{**service_defaults(rules), **parse_service_options(service)},
         gm_address=gm_address,
         gm_password_hash=gm_password_hash,
     )

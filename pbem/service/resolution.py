@@ -17,8 +17,7 @@ from sqlalchemy import update
 
 from pbem.core import GameError, GameRng
 from pbem.orders import parser_for
-from pbem.reports import ReportInput
-from pbem.service import due, owing, queries, reporting
+from pbem.service import due, owing, queries
 from pbem.service.snapshot import GameInfo, rules_version_of
 from pbem.service.unit import Unit
 from pbem.store.tables import GameRow, GameStatus, SubmissionRow, TurnRecordRow
@@ -29,10 +28,9 @@ MAX_FORCED_CHAIN = 10_000
 
 @dataclass(frozen=True)
 class ResolvedTurn:
-    """One turn that was resolved: its record and the report input built from it."""
+    """One turn that was resolved: its record."""
 
     record: TurnRecordRow
-    report: ReportInput
 
 
 @dataclass
@@ -41,11 +39,6 @@ class ResolvedTurns:
 
     game: str
     turns: list[ResolvedTurn] = field(default_factory=list)
-
-    @property
-    def report(self) -> ReportInput:
-        """One report input covering every turn of this resolution."""
-        return reporting.merged_report([turn.report for turn in self.turns])
 
 
 def resolve(unit: Unit, name: str, *, reason: str = "gm", expected_turn: int | None = None) -> ResolvedTurns:
@@ -147,9 +140,7 @@ def _resolve_one(unit: Unit, info: GameInfo, reason: str) -> ResolvedTurn:
     _count_silence(unit, info, nmr, reason, record)
     unit.add(row)
     unit.session.flush()
-    report = reporting.turn_report(row, rules, result.state, turn=turn, events=result.events, nmr=nmr,
-                                   passed=passed, phase=phase, outcome=outcome, draws=record.draws)
-    return ResolvedTurn(record, report)
+    return ResolvedTurn(record)
 
 
 def _count_silence(unit: Unit, info: GameInfo, nmr: Sequence[str], reason: str, record: TurnRecordRow) -> None:

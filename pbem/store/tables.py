@@ -71,6 +71,9 @@ class GameRow(SQLModel, table=True):
     early_delay_minutes: float = 0.0  # wait this long after the last orders before an early resolution
     reminder_hours: float = 12.0  # remind seats without orders this long before the deadline
     grace_hours: float = 24.0  # report a seat absent this long after its deadline passed
+    reports: str = "each"  # each: a report to every reader after every step | digest: see pbem.service.digests
+    digest_hours: float = 24.0  # under digest: the longest a reader's news wait before they are mailed
+    gm_reported_turn: int = 0  # the last turn whose events the GM's public copies told (0: none yet)
     reminded_turn: int = 0
     nmr_streak: int = 0  # deadline resolutions in a row with every owing seat NMR
     gm_address: str | None = Field(default=None, index=True)
@@ -105,6 +108,7 @@ class SeatRow(SQLModel, table=True):
     absence_reported: bool = False  # the GM was told this seat is absent
     failed_logins: int = 0  # wrong SIGNON passwords in a row (see pbem.lockout)
     locked_until: datetime | None = None  # no SIGNON password is checked before this time
+    reported_turn: int = 0  # the last turn whose events a report to this seat told (0: none yet)
 
 
 class SubmissionRow(SQLModel, table=True):

@@ -11,7 +11,6 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from pbem.clock import format_utc
-from pbem.reports import render_report
 from pbem.service.api import GameService
 from pbem.service.deadlines import TurnClock
 from pbem.service.snapshot import GameInfo
@@ -107,7 +106,7 @@ def test_silence_at_the_deadline_passes_and_counts_for_nothing(db: Database) -> 
     turn_clock.tick(clock.now)
     assert notifier.reminded == [] and notifier.gm == []  # no reminder, no absence reported
 
-    text = render_report(resolved.report, "2")
+    text = runner.report_text("g", "2")
     assert "No answer, passed: 3." in text and "NMR" not in text
 
 
