@@ -534,7 +534,9 @@ Players
   PRESS <seat> [<seat> ...]        (after SIGNON) the lines after it, up to ENDPRESS or SIGNOFF,
   PRESS ALL                        are sent to those players (or all), signed with your seat
   RESIGN                           (after SIGNON) leave the game
-  STATUS <game>                    the state of a game (after SIGNON: of your game)
+  STATUS <game>                    the state of a game (after SIGNON: of your game; in a team
+                                   step also your teammates' stored orders, as in the reply
+                                   to your orders)
   SALT <text>                      before the start, from a seat's address: your entropy, mixed
                                    into the game's seed at START (game from the subject tag
                                    or the one forming game you joined)

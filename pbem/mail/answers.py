@@ -5,6 +5,7 @@ from __future__ import annotations
 from pbem.clock import format_utc
 from pbem.commands import help_text
 from pbem.games import find_game
+from pbem.service.checking import describe_teammates
 from pbem.service.replay import ReplayResult
 from pbem.service.seeds import commitment_of
 from pbem.service.status import StatusView
@@ -31,6 +32,8 @@ def status_text(view: StatusView) -> str:
             lines.append(view.window)
         elif view.deadline:
             lines.append(f"Deadline: {format_utc(view.deadline)}.")
+        if view.teammates is not None:
+            lines += describe_teammates(view.teammates)
     return "\n".join(lines)
 
 

@@ -70,11 +70,18 @@ def view_json(conv: Conversation, command: ViewJson) -> None:
                       else "will no longer carry your seat's view as JSON."))
 
 
-def show_status(conv: Conversation, name: str | None) -> None:
-    """STATUS of the game called ``name``."""
+def show_status(conv: Conversation, name: str | None, *, seat: str | None = None) -> None:
+    """STATUS of the game called ``name``, asked by ``seat`` when the mail signed on to it."""
     if name is None:
         raise PbemError("STATUS needs a game name")
-    conv.reply.add(status_text(status.status_view(conv.unit, name)))
+    conv.reply.add(status_text(status.status_view(conv.unit, name, seat)))
+
+
+def _session_status(conv: Conversation, row: GameRow, seat: SeatRow, command: Status) -> None:
+    """STATUS in a seat's session: of its own game (or the one named), as that seat when it is its own."""
+    name = command.game or row.name
+    own = conv.unit.game(name).id == row.id
+    show_status(conv, name, seat=seat.name if own else None)
 
 
 def salt(conv: Conversation, command: Salt) -> None:
@@ -190,6 +197,6 @@ _SESSION_COMMANDS: Mapping[type, Callable[[Conversation, GameRow, SeatRow, Any],
     Resign: _resign,
     Press: lambda conv, row, seat, command: send_press(conv, row, seat.name, command),
     Help: lambda conv, row, seat, command: conv.reply.add(help_for(command.kind)),
-    Status: lambda conv, row, seat, command: show_status(conv, command.game or row.name),
+    Status: _session_status,
 }
 """What each command of a seat's session does, given the session's game and seat."""

@@ -139,10 +139,10 @@ class GameService:
         with self.unit() as unit:
             return status.state_json(unit, name, seat)
 
-    def status(self, name: str) -> StatusView:
-        """Return what STATUS says about a game."""
+    def status(self, name: str, seat: str | None = None) -> StatusView:
+        """Return what STATUS says about a game (asked by ``seat``: see :func:`status.status_view`)."""
         with self.unit() as unit:
-            return status.status_view(unit, name)
+            return status.status_view(unit, name, seat)
 
     def replay(self, name: str) -> ReplayResult:
         """Replay a game from its seed; see :func:`replay.replay`."""

@@ -33,6 +33,9 @@ class CheckResult:
     deadline: datetime | None = None
     window: str | None = None
     """When the phase is an answer window: when it closes and what silence means (said instead of the deadline)."""
+    teammates: dict[str, list[str] | None] | None = None
+    """In a team phase: the other owing seats' stored orders for this step (None: none yet); see
+    :func:`pbem.service.submissions.shared_orders`."""
     replaced_previous: bool = False
     standing: int | None = None
     """When nothing was stored because no line was accepted: the version of the orders that stand (0: none)."""
@@ -89,6 +92,8 @@ class CheckResult:
             out.append(self.window)
         elif self.deadline:
             out.append(f"Deadline: {format_utc(self.deadline)}.")
+        if self.teammates is not None:
+            out += describe_teammates(self.teammates)
         return out
 
     def render(self) -> str:
@@ -108,6 +113,20 @@ class CheckResult:
         if not self.lines:
             out.append("No orders found.")
         return "\n".join(out + [v for v in self.verdict() if v != "No orders found."]) + "\n"
+
+
+def describe_teammates(teammates: dict[str, list[str] | None]) -> list[str]:
+    """The lines that list the other owing seats' stored orders in a team phase (check replies, STATUS)."""
+    lines = ["Your teammates' orders stored for this step:"]
+    for seat, orders in teammates.items():
+        if orders is None:
+            lines.append(f"  seat {seat}: none yet")
+        elif not orders:
+            lines.append(f"  seat {seat}: holds (no orders)")
+        else:
+            lines.append(f"  seat {seat}:")
+            lines += [f"    {order}" for order in orders]
+    return lines
 
 
 def check_orders(game: Game[Any, Any], state: Any, seat: str, parsed: ParsedOrders) -> CheckResult:

@@ -8,7 +8,7 @@ from datetime import datetime
 from typing import Any
 
 from pbem.core.protocol import score_to_json
-from pbem.service import due, owing, seeds
+from pbem.service import due, owing, seeds, submissions
 from pbem.service.unit import Unit
 from pbem.store.tables import GameStatus
 
@@ -29,10 +29,12 @@ class StatusView:
     waiting_for: list[str] | None  # while a phase waits for orders: the seats that owe some and sent none
     deadline: datetime | None
     window: str | None = None  # while the phase is an answer window: when it closes and what silence means
+    teammates: dict[str, list[str] | None] | None = None  # asked as an owing seat of a team phase
 
 
-def status_view(unit: Unit, name: str) -> StatusView:
-    """Return what STATUS says about the game called ``name``. Raises UnknownGame."""
+def status_view(unit: Unit, name: str, seat: str | None = None) -> StatusView:
+    """Return what STATUS says about the game called ``name``; asked by ``seat`` (signed on), in a team
+    phase it owes orders in, also its teammates' stored orders. Raises UnknownGame, UnknownSeat."""
     info = unit.info(name)
     row = info.row
     forming = row.status == GameStatus.FORMING
@@ -49,6 +51,7 @@ def status_view(unit: Unit, name: str) -> StatusView:
         waiting_for=owing.missing_seats(unit, info) if info.outcome is None and info.phase is not None else None,
         deadline=row.deadline,
         window=due.window_note(row, info.phase) if info.outcome is None else None,
+        teammates=submissions.shared_orders(unit, info, info.seat_name(seat)) if seat is not None else None,
     )
 
 
