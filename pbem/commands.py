@@ -533,6 +533,7 @@ Players
   NOORDERS                         (after SIGNON) withdraw your orders for this turn: you hold
   PRESS <seat> [<seat> ...]        (after SIGNON) the lines after it, up to ENDPRESS or SIGNOFF,
   PRESS ALL                        are sent to those players (or all), signed with your seat
+                                   (refused while a phase forbids press between players)
   RESIGN                           (after SIGNON) leave the game
   STATUS <game>                    the state of a game (after SIGNON: of your game; in a team
                                    step also your teammates' stored orders, as in the reply
@@ -568,7 +569,7 @@ Game masters
   RESUME                           restart the clock
   PROCESS                          resolve the turn now
   REPLACE <seat> <address>         hand a seat to a new player
-  PRESS <seat> ... | PRESS ALL     a message to players, signed GM
+  PRESS <seat> ... | PRESS ALL     a message to players, signed GM (always goes through)
   END                              end the game now
   REVEAL                           end the game and reveal its seed, so players can VERIFY it
 

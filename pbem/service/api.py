@@ -22,6 +22,7 @@ from pbem.service import (
     control,
     creation,
     owing,
+    press,
     queries,
     replay,
     reporting,
@@ -121,6 +122,11 @@ class GameService:
         """Resolve the turn awaiting orders now; see :func:`resolution.resolve`."""
         with self.unit() as unit:
             return resolution.resolve(unit, name, reason=reason, expected_turn=expected_turn)
+
+    def check_press(self, name: str, *, from_gm: bool = False) -> None:
+        """Return when press may go now; see :func:`press.check_press`."""
+        with self.unit() as unit:
+            press.check_press(unit, name, from_gm=from_gm)
 
     # --- reading -------------------------------------------------------------------
 
