@@ -572,6 +572,7 @@ Game masters
   PRESS <seat> ... | PRESS ALL     a message to players, signed GM (always goes through)
   END                              end the game now
   REVEAL                           end the game and reveal its seed, so players can VERIFY it
+                                   (a game that keeps its seed secret only ends)
 
 Lines starting with # between commands are comments.
 """

@@ -7,7 +7,7 @@ from pbem.commands import help_text
 from pbem.games import find_game
 from pbem.service.checking import describe_teammates
 from pbem.service.replay import ReplayResult
-from pbem.service.seeds import commitment_of
+from pbem.service.seeds import commitment_of, kept_secret_reason
 from pbem.service.status import StatusView
 from pbem.store.tables import GameRow, GameStatus
 
@@ -61,5 +61,6 @@ def commitment_line(row: GameRow) -> str:
     promised = commitment_of(row)
     if promised is None:
         return ""
-    return (f"\nSeed commitment (SHA-256 of the game name, a newline and the secret): "
-            f"{promised}. The secret is revealed with the final report.")
+    kept = kept_secret_reason(row)
+    when = "The secret is revealed with the final report." if kept is None else f"The secret is never revealed: {kept}."
+    return f"\nSeed commitment (SHA-256 of the game name, a newline and the secret): {promised}. {when}"

@@ -161,6 +161,11 @@ def _reveal(conv: Conversation, row: GameRow, command: Reveal) -> None:
     unit = conv.unit
     seeds.reveal(unit, row.name)
     _send_final(conv, row)
+    kept = seeds.kept_secret_reason(row)
+    if kept is not None:
+        conv.reply.add(f"Game {row.name} ended; its seed is not revealed: {kept}. The final report went to "
+                       "every seat.")
+        return
     conv.reply.add(f"Game {row.name} ended and its seed revealed: secret {row.secret}. "
                    "The final report went to every seat; players can now VERIFY it.")
 

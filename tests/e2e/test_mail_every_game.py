@@ -46,7 +46,7 @@ import pytest
 from mail_games import eventually
 from mail_harness import MailHarness, Person, running_service
 
-from pbem.core import Game, GameRng
+from pbem.core import Game, GameError, GameRng
 from pbem.core.rng import CURRENT_VERSION, derive_seed
 from pbem.games import GAMES, find_game
 from pbem.mail.daemon import DaemonOptions
@@ -390,7 +390,15 @@ def assert_forced_plays_unasked(table: Table) -> None:
 
 def assert_dice_verified_from_mails(table: Table, folder: Path) -> None:
     """The README's standalone verifier, run on the seats' mails alone, agrees with
-    ``pbem verify``; with one reported draw changed it fails."""
+    ``pbem verify``; with one reported draw changed it fails. A game that keeps its seed secret
+    (``reveals_seed`` False) is refused by ``pbem verify``, and no mail reveals its seed."""
+    if not getattr(table.game, "reveals_seed", True):
+        with pytest.raises(GameError, match="keeps its seed secret"):
+            table.service.runner.verify(table.case.name)
+        assert not [m.subject for m in table.received if "Seed revealed" in m.body]
+        refused = run_verifier(saved_mails(table, folder))
+        assert refused.returncode == 1 and "the seed is not revealed in these mails" in refused.stdout, refused.stdout
+        return
     verified = table.service.runner.verify(table.case.name)
     assert verified.is_identical, verified.mismatches
     info = table.service.runner.info(table.case.name)
@@ -398,13 +406,7 @@ def assert_dice_verified_from_mails(table: Table, folder: Path) -> None:
     assert verified.draws_checked == listed, (verified.draws_checked, listed)  # sealed draws are never listed
     if table.game.facts().has_chance and not table.game.facts().has_hidden_information:
         assert listed > 0
-    folder.mkdir()
-    paths = []
-    for number, mail in enumerate(table.received):
-        path = folder / f"{number:03}.eml"
-        path.write_bytes(mail.raw)
-        paths.append(str(path))
-    checked = run_verifier(paths)
+    checked = run_verifier(saved_mails(table, folder))
     assert checked.returncode == 0, checked.stdout
     assert f"{verified.draws_checked} draws, 0 wrong" in checked.stdout, (checked.stdout, verified.draws_checked)
 
@@ -414,6 +416,17 @@ def assert_dice_verified_from_mails(table: Table, folder: Path) -> None:
     tampered.write_text(tamper_one_draw(table.received))
     failed = run_verifier([str(tampered)])
     assert failed.returncode == 1 and "FAIL: draw at counter" in failed.stdout, failed.stdout
+
+
+def saved_mails(table: Table, folder: Path) -> list[str]:
+    """Save every mail the seats received in ``folder`` as ``.eml`` files; return their paths."""
+    folder.mkdir()
+    paths = []
+    for number, mail in enumerate(table.received):
+        path = folder / f"{number:03}.eml"
+        path.write_bytes(mail.raw)
+        paths.append(str(path))
+    return paths
 
 
 def run_verifier(paths: list[str]) -> subprocess.CompletedProcess[str]:
