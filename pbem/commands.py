@@ -223,6 +223,13 @@ class Reveal:
 
 
 @dataclass(frozen=True)
+class Secrets:
+    """SECRETS (GM): mail the GM every seat's view of the current turn (logged)."""
+
+    line: int
+
+
+@dataclass(frozen=True)
 class Help:
     """HELP [kind]: the command reference, or a game kind's order syntax (in a session: the session's game)."""
 
@@ -364,6 +371,7 @@ GmCommand = (
     | ProcessTurn
     | EndGame
     | Reveal
+    | Secrets
     | Press
     | Help
     | Status
@@ -573,6 +581,9 @@ Game masters
   END                              end the game now
   REVEAL                           end the game and reveal its seed, so players can VERIFY it
                                    (a game that keeps its seed secret only ends)
+  SECRETS                          mail the GM's address every seat's view of this turn, its
+                                   secrets included (logged; your other mail shows only the
+                                   public report)
 
 Lines starting with # between commands are comments.
 """
@@ -653,6 +664,9 @@ class _LineTransformer(Transformer[Token, _Parsed]):
 
     def reveal(self, children: list[Token]) -> Reveal:
         return Reveal(self.number)
+
+    def secrets(self, children: list[Token]) -> Secrets:
+        return Secrets(self.number)
 
     def help(self, children: list[Token]) -> Help:
         return Help(self.number, _name(children[0]) if children else None)

@@ -109,6 +109,9 @@ class BaseGame(Generic[S, O]):
     """Whether the service reveals the game's seed once it is over (so players can recompute every
     draw). False for a game whose secrets outlive it: from the seed anyone could recompute its sealed
     draws and learn what the rules never tell (Meanies in our Midst: who gave which cubes)."""
+    secrets_withheld: ClassVar[str] = ""
+    """What of the game's secrets nobody is ever shown, the GM included, and why (a sentence); when set,
+    the GM's SECRETS (every seat's view) is refused with it."""
     command_words_as_orders: ClassVar[frozenset[str]] = frozenset()
     """Command words (pbem.commands.RESERVED_WORDS) the game's rule book also uses as order words,
     declared one by one (Shelloker's ``CHECK``). No other order may start with a command word; the

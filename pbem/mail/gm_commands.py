@@ -1,5 +1,5 @@
 """What a GM does by mail, each by one call to the service: CREATE, and in a GM session START,
-SEAT, SET, DEADLINE, EXTEND, PAUSE, RESUME, PROCESS, REPLACE, REVEAL, END, PRESS, HELP, STATUS.
+SEAT, SET, DEADLINE, EXTEND, PAUSE, RESUME, PROCESS, REPLACE, REVEAL, SECRETS, END, PRESS, HELP, STATUS.
 Players hear of what concerns them."""
 
 from __future__ import annotations
@@ -23,19 +23,21 @@ from pbem.commands import (
     Replace,
     Resume,
     Reveal,
+    Secrets,
     SetDeadline,
     SetOptions,
     StartGame,
     Status,
 )
-from pbem.core import InvalidInput, PbemError
+from pbem.core import GameError, InvalidInput, PbemError
 from pbem.games import find_game
 from pbem.mail.answers import commitment_line, help_for
 from pbem.mail.conversation import Conversation
 from pbem.mail.press import send_press
 from pbem.mail.seat_commands import show_status
 from pbem.mail.signon import check_gm
-from pbem.service import control, creation, digests, queries, resolution, seats, seeds
+from pbem.reports import render_report
+from pbem.service import control, creation, digests, gm_secrets, queries, resolution, seats, seeds
 from pbem.store.tables import GameRow, GameStatus
 
 MAX_CREATIONS_PER_MAIL = 3
@@ -170,6 +172,20 @@ def _reveal(conv: Conversation, row: GameRow, command: Reveal) -> None:
                    "The final report went to every seat; players can now VERIFY it.")
 
 
+def _secrets(conv: Conversation, row: GameRow, command: Secrets) -> None:
+    """SECRETS: every seat's view of the turn, in a mail of its own to the GM's address (never to another
+    sender that knows the GM password), its text not kept once sent; the look is recorded."""
+    if not row.gm_address:
+        raise GameError(f"game {row.name} has no GM address to mail the views to")
+    views = gm_secrets.seat_views(conv.unit, row.name, gm_address=row.gm_address)
+    parts = [f"=== Seat {seat} ===\n\n{render_report(report, seat)}" for seat, report in views.reports]
+    text = (f"Every seat's view of game {row.name} at turn {views.turn}, as each seat reads it in its newest "
+            "report, its secrets included. Keep it to yourself; your look at it is recorded.\n\n" + "\n".join(parts))
+    conv.notifier.tell_address(conv.unit, row, row.gm_address, f"Secrets of turn {views.turn}", text, secret=True)
+    conv.reply.add(f"SECRETS: every seat's view of turn {views.turn} of {row.name} went to {row.gm_address} in a "
+                   "mail of its own; your look is recorded.")
+
+
 def _end(conv: Conversation, row: GameRow, command: EndGame) -> None:
     unit = conv.unit
     control.end(unit, row.name)
@@ -207,6 +223,7 @@ _GM_COMMANDS: Mapping[type, Callable[[Conversation, GameRow, Any], None]] = {
     SetOptions: _set_options,
     ProcessTurn: _process,
     Reveal: _reveal,
+    Secrets: _secrets,
     EndGame: _end,
     Press: lambda conv, row, command: send_press(conv, row, "GM", command),
     Help: lambda conv, row, command: conv.reply.add(help_for(command.kind)),
