@@ -551,6 +551,7 @@ Players
                                    or the one forming game you joined)
   VERIFY <game>                    after the seed is revealed: recompute every die and draw
   HELP [<kind>]                    this text, or the order syntax of a game kind
+  HELP GAMES                       the game kinds hosted, and the games that are not (and why)
   VIEWJSON ON | VIEWJSON OFF       every turn report to your address carries (or no longer
                                    carries) your seat's view as a JSON attachment, view.json
   SIGNOFF                          end of your orders (or of a GM session)
