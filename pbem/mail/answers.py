@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from pbem.clock import format_utc
 from pbem.commands import help_text
 from pbem.games import GAMES, NOT_HOSTED, find_game
-from pbem.service.checking import describe_teammates
+from pbem.service.checking import closing_lines
 from pbem.service.replay import ReplayResult
 from pbem.service.seeds import commitment_of, kept_secret_reason
 from pbem.service.status import StatusView
@@ -28,12 +27,7 @@ def status_text(view: StatusView) -> str:
         lines.append(f"Finished. {view.outcome_headline}.")
     elif view.waiting_for is not None:
         lines.append(f"Waiting for orders from: {', '.join(view.waiting_for) or 'nobody (all in)'}.")
-        if view.window:
-            lines.append(view.window)
-        elif view.deadline:
-            lines.append(f"Deadline: {format_utc(view.deadline)}.")
-        if view.teammates is not None:
-            lines += describe_teammates(view.teammates)
+        lines += closing_lines(view.deadline, view.window, view.teammates)
     return "\n".join(lines)
 
 

@@ -88,13 +88,7 @@ class CheckResult:
             else:
                 out.append("No line was accepted, so nothing was stored: you have no orders for this turn yet. "
                            "Send corrected orders before the deadline.")
-        if self.window:
-            out.append(self.window)
-        elif self.deadline:
-            out.append(f"Deadline: {format_utc(self.deadline)}.")
-        if self.teammates is not None:
-            out += describe_teammates(self.teammates)
-        return out
+        return out + closing_lines(self.deadline, self.window, self.teammates)
 
     def render(self) -> str:
         """Return the check as the player reads it: each line, a caret under a bad column, the verdict."""
@@ -115,8 +109,16 @@ class CheckResult:
         return "\n".join(out + [v for v in self.verdict() if v != "No orders found."]) + "\n"
 
 
-def describe_teammates(teammates: dict[str, list[str] | None]) -> list[str]:
-    """The lines that list the other owing seats' stored orders in a team phase (check replies, STATUS)."""
+def closing_lines(deadline: datetime | None, window: str | None,
+                  teammates: dict[str, list[str] | None] | None) -> list[str]:
+    """The last lines of a check reply and of STATUS for a seat: when the step closes (an answer window
+    says so itself, else the deadline), and in a team phase the teammates' stored orders."""
+    lines = [window] if window else [f"Deadline: {format_utc(deadline)}."] if deadline else []
+    return lines + (_describe_teammates(teammates) if teammates is not None else [])
+
+
+def _describe_teammates(teammates: dict[str, list[str] | None]) -> list[str]:
+    """The lines that list the other owing seats' stored orders in a team phase."""
     lines = ["Your teammates' orders stored for this step:"]
     for seat, orders in teammates.items():
         if orders is None:

@@ -37,12 +37,13 @@ import os
 import re
 import subprocess
 import sys
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pytest
+from game_views import normal, strings
 from mail_games import eventually
 from mail_harness import MailHarness, Person, running_service
 
@@ -127,23 +128,6 @@ def pick_case(kind: str) -> GameCase:
     (steps, forced), seed = min(tried, key=lambda t: (t[0][1] == 0, t[0][0], t[1]))
     assert steps <= MAX_STEPS, f"{kind}: no seed of {SEED_CANDIDATES} ends within {MAX_STEPS} resolutions"
     return GameCase(kind, players, seed, options, steps, forced)
-
-
-def normal(text: str) -> str:
-    """Text with every run of white space made one blank (mail may fold lines)."""
-    return " ".join(text.split())
-
-
-def strings(value: Any, path: str = "") -> Iterator[tuple[str, str]]:
-    """Every string in a view, with the place it stands at."""
-    if isinstance(value, str):
-        yield path, value
-    elif isinstance(value, Mapping):
-        for key, item in value.items():
-            yield from strings(item, f"{path}.{key}")
-    elif isinstance(value, (list, tuple)):
-        for index, item in enumerate(value):
-            yield from strings(item, f"{path}[{index}]")
 
 
 @dataclass

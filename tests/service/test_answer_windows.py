@@ -5,51 +5,20 @@ STATUS and the check replies. An Honest Trade's windows on an action are the exa
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 
 import pytest
+from stopped_clock import START, RecordingNotifier, StoppedClock
 
 from pbem.clock import format_utc
 from pbem.service.api import GameService
 from pbem.service.deadlines import TurnClock
-from pbem.service.snapshot import GameInfo
-from pbem.service.unit import Unit
 from pbem.store import Database
-from pbem.store.tables import SeatRow
 
-START = datetime(2026, 11, 1, 12, 0, tzinfo=UTC)
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = START
-
-    def __call__(self) -> datetime:
-        return self.now
-
-
-class RecordingNotifier:
-    """Keeps what the clock asked to send."""
-
-    def __init__(self) -> None:
-        self.reminded: list[list[str]] = []
-        self.gm: list[str] = []
-
-    def remind(self, unit: Unit, info: GameInfo, seats: Sequence[SeatRow]) -> None:
-        self.reminded.append([s.name for s in seats])
-
-    def tell_gm(self, unit: Unit, info: GameInfo, text: str) -> None:
-        self.gm.append(text)
-
-    def tell_players(self, unit: Unit, info: GameInfo, text: str) -> None:
-        """Nothing the windows send."""
-
-
-def open_window(db: Database, **options: str) -> tuple[GameService, TurnClock, RecordingNotifier, Clock]:
+def open_window(db: Database, **options: str) -> tuple[GameService, TurnClock, RecordingNotifier, StoppedClock]:
     """An Honest Trade for 3 (window_hours=6 unless given) whose first action was sent: its window on
     the action is open for seats 2 and 3."""
-    clock = Clock()
+    clock = StoppedClock()
     runner = GameService(db, clock=clock)
     notifier = RecordingNotifier()
     runner.create_game("honest-trade", "g", seats={s: f"p{s}@example.org" for s in "123"}, seed=5,
@@ -78,7 +47,7 @@ def test_the_turn_is_the_limit_when_it_is_shorter_than_the_window(db: Database) 
 
 
 def test_a_phase_that_is_no_window_gets_the_whole_turn(db: Database) -> None:
-    clock = Clock()
+    clock = StoppedClock()
     runner = GameService(db, clock=clock)
     runner.create_game("honest-trade", "g", seats={s: f"p{s}@example.org" for s in "123"}, seed=5,
                        options={"window_hours": "6"})
@@ -179,7 +148,7 @@ def test_reports_status_and_check_replies_say_when_the_window_closes(db: Databas
 
 
 def test_no_window_note_outside_windows(db: Database) -> None:
-    clock = Clock()
+    clock = StoppedClock()
     runner = GameService(db, clock=clock)
     runner.create_game("honest-trade", "g", seats={s: f"p{s}@example.org" for s in "123"}, seed=5)
     assert runner.status("g").window is None

@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Iterator, Mapping
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from typing import Any
 
 import pytest
+from game_views import normal, strings
 from sqlmodel import select
+from stopped_clock import StoppedClock
 
 from pbem.core import Game, GameRng
 from pbem.games import GAMES, find_game
@@ -32,30 +33,6 @@ GM = "gm@example.org"
 SECRET_KINDS = sorted(kind for kind in GAMES if find_game(kind).has_hidden_information)
 MAX_STEPS = 60
 REDRAWINGS = 3
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = datetime(2026, 11, 1, 12, 0, tzinfo=UTC)
-
-    def __call__(self) -> datetime:
-        return self.now
-
-
-def strings(value: Any, path: str = "") -> Iterator[tuple[str, str]]:
-    """Every string in a view, with the place it stands at."""
-    if isinstance(value, str):
-        yield path, value
-    elif isinstance(value, Mapping):
-        for key, item in value.items():
-            yield from strings(item, f"{path}.{key}")
-    elif isinstance(value, (list, tuple)):
-        for index, item in enumerate(value):
-            yield from strings(item, f"{path}[{index}]")
-
-
-def normal(text: str) -> str:
-    return " ".join(text.split())
 
 
 def hidden_from_the_public(game: Game[Any, Any], state: Any, variants: GameRng) -> set[str]:
@@ -92,7 +69,7 @@ def gm_mail(db: Database, seen: int) -> tuple[list[tuple[str, str]], int]:
 @pytest.mark.parametrize("kind", SECRET_KINDS)
 def test_no_mail_to_the_gm_and_no_status_holds_a_seats_secret(db: Database, kind: str) -> None:
     game = find_game(kind)
-    clock = Clock()
+    clock = StoppedClock()
     runner = GameService(db, clock=clock)
     notifier = MailNotifier(address="pbem@example.org", tokens=ReplyTokens(b"k" * 16), clock=clock)
     runner.on_resolved.append(notifier.on_resolved)

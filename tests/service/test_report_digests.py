@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +15,7 @@ import pytest
 from alembic import command
 from alembic.config import Config
 from sqlalchemy import create_engine
+from stopped_clock import StoppedClock
 
 from pbem.core import Event, GameRng
 from pbem.games import GAMES, find_game
@@ -30,17 +31,8 @@ from pbem.store import Database, open_database
 from pbem.store import database as store
 from pbem.store.tables import SeatRow
 
-START = datetime(2026, 11, 1, 12, 0, tzinfo=UTC)
 MAX_STEPS = 400
 GM = "GM"
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = START
-
-    def __call__(self) -> datetime:
-        return self.now
 
 
 @dataclass
@@ -77,9 +69,9 @@ class Mailbag:
 
 
 def start(db: Database, kind: str, *, seed: int = 5, players: int | None = None,
-          **options: str) -> tuple[GameService, TurnClock, Mailbag, Clock]:
+          **options: str) -> tuple[GameService, TurnClock, Mailbag, StoppedClock]:
     """A game of ``kind`` started with every seat held and a GM, its opening report taken."""
-    clock = Clock()
+    clock = StoppedClock()
     runner = GameService(db, clock=clock)
     bag = Mailbag()
     runner.on_resolved.append(bag.on_resolved)
@@ -93,7 +85,7 @@ def start(db: Database, kind: str, *, seed: int = 5, players: int | None = None,
     return runner, TurnClock(runner, bag), bag, clock
 
 
-def play_step(runner: GameService, turn_clock: TurnClock, clock: Clock, robots: GameRng) -> None:
+def play_step(runner: GameService, turn_clock: TurnClock, clock: StoppedClock, robots: GameRng) -> None:
     """Every seat with a choice sends a robot's orders; the clock resolves the step."""
     info = runner.info("g")
     game = info.rules
