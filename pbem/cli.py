@@ -63,7 +63,7 @@ def _service(args: argparse.Namespace) -> GameService:
     from pbem.service.api import GameService
     from pbem.store import open_database
 
-    return GameService(open_database(args.db))
+    return GameService(open_database(args.db), actor="command line")
 
 
 def cmd_new(args: argparse.Namespace) -> int:
@@ -186,6 +186,107 @@ def cmd_salt(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_log(args: argparse.Namespace) -> int:
+    """``pbem log GAME``: the game's audit log, every GM action and automatic decision with time and actor."""
+    for entry in _service(args).log(args.game):
+        print(entry.line())
+    return EXIT_OK
+
+
+def cmd_deadline(args: argparse.Namespace) -> int:
+    """``pbem deadline GAME WHEN``: set the deadline of the current turn (UTC, an offset or an IANA zone)."""
+    from pbem.clock import format_utc
+    from pbem.commands import parse_when
+
+    when = _service(args).set_deadline(args.game, parse_when(args.when))
+    print(f"Deadline of {args.game} set to {format_utc(when)}.")
+    return EXIT_OK
+
+
+def cmd_extend(args: argparse.Namespace) -> int:
+    """``pbem extend GAME DURATION``: move the deadline of the current turn later."""
+    from pbem.clock import format_utc
+    from pbem.commands import parse_duration
+
+    when = _service(args).extend(args.game, parse_duration(args.duration))
+    print(f"Deadline of {args.game} extended to {format_utc(when)}.")
+    return EXIT_OK
+
+
+def cmd_prefs(args: argparse.Namespace) -> int:
+    """``pbem prefs ADDRESS [--zone Z]``: what mail to an address looks like, as its SET commands set it."""
+    from pbem.mail import preferences
+    from pbem.zones import read_zone
+
+    service = _service(args)
+    with service.unit() as unit:
+        now = unit.now()
+        if args.zone is not None:
+            preferences.set_zone(unit.session, args.address, read_zone(args.zone), now=now)
+        for name in ("digest", "textonly", "press"):
+            if getattr(args, name) is not None:
+                preferences.set_preference(unit.session, args.address, name, on=getattr(args, name) == "on", now=now)
+        row = preferences.preferences_of(unit.session, args.address)
+        digest = "game's choice" if row is None or row.digest is None else ("on" if row.digest else "off")
+        print(f"{args.address.lower()}: zone {(row.zone if row else None) or 'UTC'}, digest {digest}, "
+              f"textonly {'on' if row and row.text_only else 'off'}, press {'off' if row and row.press_off else 'on'}, "
+              f"view.json {'on' if row and row.view_json else 'off'}")
+    return EXIT_OK
+
+
+def cmd_observe(args: argparse.Namespace) -> int:
+    """``pbem observe GAME ADDRESS`` / ``pbem unobserve GAME ADDRESS``: an address follows a game's public reports."""
+    from pbem.service import observers
+
+    with _service(args).unit() as unit:
+        if args.command == "observe":
+            observers.observe(unit, args.game, args.address)
+            print(f"{args.address.lower()} observes {args.game}.")
+        elif observers.unobserve(unit, args.game, args.address):
+            print(f"{args.address.lower()} no longer observes {args.game}.")
+        else:
+            print(f"{args.address.lower()} does not observe {args.game}.")
+    return EXIT_OK
+
+
+def cmd_campaign(args: argparse.Namespace) -> int:
+    """``pbem absent|back|standby|accept|preview|rollback ...``: the campaign actions of the mail commands."""
+    from datetime import UTC, date, datetime, time, timedelta
+
+    from pbem.reports import render_report
+    from pbem.service import absences, rewind, standby
+
+    with _service(args).unit() as unit:
+        if args.command == "absent":
+            first, last = date.fromisoformat(args.first), date.fromisoformat(args.last or args.first)
+            absences.announce(unit, args.game, args.seat, datetime.combine(first, time(), UTC),
+                              datetime.combine(last + timedelta(days=1), time(), UTC))
+            print(f"Seat {args.seat} of {args.game} is away {first} to {last} (UTC days).")
+        elif args.command == "back":
+            print(f"{absences.back(unit, args.game, args.seat)} absence(s) ended.")
+        elif args.command == "standby":
+            if args.kind.lower() == "off":
+                print(f"Off the standby lists: {', '.join(standby.leave_lists(unit, args.address)) or 'none'}.")
+            else:
+                print(f"{args.address.lower()} is on the standby list of {standby.join_list(unit, args.address, args.kind)}.")
+        elif args.command == "accept":
+            offer = standby.accept(unit, args.address, args.game)
+            print(f"{args.address.lower()} accepted seat {offer.seat} ({offer.status}).")
+        elif args.command == "preview":
+            dry = rewind.preview(unit, args.game)
+            for seat in [None, *([] if unit.info(args.game).rules.has_hidden_information
+                                 else unit.info(args.game).seat_names)]:
+                print(f"===== {'public report' if seat is None else 'seat ' + seat} =====")
+                print(render_report(dry.report, seat), end="")
+        elif args.confirm is None:
+            print(f"Confirm with: pbem rollback {args.game} {args.turn} --confirm "
+                  f"{rewind.request_rollback(unit, args.game, args.turn)}")
+        else:
+            done = rewind.confirm_rollback(unit, args.game, args.turn, args.confirm)
+            print(f"{args.game} is back at the start of turn {done.turn}; {done.undone} turn(s) undone.")
+    return EXIT_OK
+
+
 def cmd_upgrade_check(args: argparse.Namespace) -> int:
     """``pbem upgrade-check``: replay every game; exit 1 when this code would resolve any differently."""
     service = _service(args)
@@ -299,6 +400,7 @@ def build_parser() -> argparse.ArgumentParser:
         ("replay", "replay a game from its seed and compare every state", cmd_replay),
         ("verify", "recompute every draw of a finished game from its revealed seed", cmd_verify),
         ("reveal", "end a game and reveal its committed secret and seed", cmd_reveal),
+        ("log", "print a game's audit log: every GM action and automatic decision, with time and actor", cmd_log),
     ]:
         one_game = add(name, what)
         one_game.add_argument("game")
@@ -309,6 +411,60 @@ def build_parser() -> argparse.ArgumentParser:
     salt.add_argument("seat")
     salt.add_argument("text")
     salt.set_defaults(func=cmd_salt)
+
+    deadline = add("deadline", "set the deadline of the current turn: 2026-11-25 18:00 (UTC), with an offset "
+                               "(+01:00) or a time zone (2026-11-25 19:00 Europe/Berlin)")
+    deadline.add_argument("game")
+    deadline.add_argument("when")
+    deadline.set_defaults(func=cmd_deadline)
+
+    extend = add("extend", "move the deadline of the current turn later: 2d, 12h, 1d6h, 30m")
+    extend.add_argument("game")
+    extend.add_argument("duration")
+    extend.set_defaults(func=cmd_extend)
+
+    for name, what in (("observe", "an address follows a game's public reports (OBSERVE by mail)"),
+                       ("unobserve", "an address stops following a game (UNOBSERVE by mail)")):
+        watch = add(name, what)
+        watch.add_argument("game")
+        watch.add_argument("address")
+        watch.set_defaults(func=cmd_observe)
+
+    absent = add("absent", "a seat is away from FIRST to LAST day (UTC; ABSENT by mail)")
+    absent.add_argument("game")
+    absent.add_argument("seat")
+    absent.add_argument("first", help="the first day away, YYYY-MM-DD")
+    absent.add_argument("last", nargs="?", help="the last day away (default: the first)")
+    absent.set_defaults(func=cmd_campaign)
+    back = add("back", "a seat's absences end now (BACK by mail)")
+    back.add_argument("game")
+    back.add_argument("seat")
+    back.set_defaults(func=cmd_campaign)
+    standby_list = add("standby", "put an address on a kind's standby list, or OFF every list (STANDBY by mail)")
+    standby_list.add_argument("address")
+    standby_list.add_argument("kind", help="a game kind, or off")
+    standby_list.set_defaults(func=cmd_campaign)
+    accept = add("accept", "a standby takes the seat offered to it (ACCEPT by mail)")
+    accept.add_argument("address")
+    accept.add_argument("game", nargs="?")
+    accept.set_defaults(func=cmd_campaign)
+    preview = add("preview", "print the reports of a dry run of the current turn, changing nothing (PREVIEW)")
+    preview.add_argument("game")
+    preview.set_defaults(func=cmd_campaign)
+    rollback = add("rollback", "return a game to the start of a turn: prints a code, then --confirm CODE (ROLLBACK)")
+    rollback.add_argument("game")
+    rollback.add_argument("turn", type=int)
+    rollback.add_argument("--confirm", metavar="CODE")
+    rollback.set_defaults(func=cmd_campaign)
+
+    prefs = add("prefs", "show or set what mail to an address looks like (its SET commands by mail)")
+    prefs.add_argument("address")
+    prefs.add_argument("--zone", help="show deadlines in this IANA time zone, with UTC beside (UTC: UTC alone)")
+    for name, what in (("digest", "SET DIGEST: reports only when orders are owed, covering the turns since"),
+                       ("textonly", "SET TEXTONLY: plain-text mail, no HTML part and no picture"),
+                       ("press", "SET PRESS: press from other players (off: none; the GM's still arrives)")):
+        prefs.add_argument(f"--{name}", choices=("on", "off"), help=what)
+    prefs.set_defaults(func=cmd_prefs)
 
     check = add("upgrade-check", "replay every game and list those this code would resolve differently")
     check.set_defaults(func=cmd_upgrade_check)

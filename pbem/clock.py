@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 
 def utcnow() -> datetime:
@@ -13,3 +13,12 @@ def utcnow() -> datetime:
 def format_utc(moment: datetime) -> str:
     """Return a time the way reports print it: ``2026-11-25 18:00 UTC``."""
     return moment.astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC")
+
+
+def format_duration(duration: timedelta) -> str:
+    """Return a duration the way EXTEND takes it: ``1d6h``, ``30m``, ``2d`` (whole minutes)."""
+    minutes = int(duration.total_seconds() // 60)
+    days, rest = divmod(minutes, 24 * 60)
+    hours, minutes = divmod(rest, 60)
+    text = "".join(f"{value}{unit}" for value, unit in ((days, "d"), (hours, "h"), (minutes, "m")) if value)
+    return text or "0m"

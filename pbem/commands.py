@@ -39,6 +39,7 @@ from pbem.addresses import is_plain_address
 from pbem.core import PbemError
 from pbem.orders import describe_syntax_error
 from pbem.resources import grammar_dir
+from pbem.zones import BadZone, read_zone
 
 MAX_GAME_NAME = 20
 """Longest game name CREATE accepts (reply addresses must stay under 64 characters)."""
@@ -48,11 +49,12 @@ MAX_EXTENSION = timedelta(days=365)
 
 RESERVED_WORDS = frozenset(
     {"SIGNON", "SIGNOFF", "CHECK", "ORDERS", "READY", "NOORDERS", "RESIGN", "PRESS", "ENDPRESS", "HELP", "STATUS",
-     "GM"}
+     "GM", "ABSENT", "BACK"}
 )
 """First words that make a line among orders a command: no game's orders may start with one."""
 
-OPENING_WORDS = frozenset({"JOIN", "CREATE", "SIGNON", "GM", "HELP", "STATUS", "CHECK", "SALT", "VERIFY", "VIEWJSON"})
+OPENING_WORDS = frozenset({"JOIN", "CREATE", "SIGNON", "GM", "HELP", "STATUS", "CHECK", "SALT", "VERIFY", "VIEWJSON",
+                           "SET", "OBSERVE", "UNOBSERVE", "STANDBY", "ACCEPT"})
 """Commands that may open a mail outside any session. A reply to a game mail whose first line starts
 with one of these that is not also in :data:`RESERVED_WORDS` is read as an ordinary command mail;
 any other first line is orders (so an order word such as Harvest Day's REVEAL, which is also a game
@@ -92,7 +94,7 @@ def parse_duration(text: str) -> timedelta:
 _WHEN = re.compile(
     r"(?P<year>\d{4})-(?P<month>\d{1,2})-(?P<day>\d{1,2})"
     r"(?:(?:T|\s+)(?P<hour>\d{1,2}):(?P<minute>\d{2})(?::(?P<second>\d{2}))?)?"
-    r"\s*(?P<zone>Z|UTC|GMT|[+-]\d{2}:?\d{2})?",
+    r"\s*(?P<zone>Z|UTC|GMT|[+-]\d{2}:?\d{2}|[A-Za-z][A-Za-z0-9_+-]*/[A-Za-z0-9_+/-]+)?",
     re.I,
 )
 
@@ -101,9 +103,13 @@ def parse_when(text: str) -> datetime:
     """Return the moment written as an ISO-like date and time, in UTC.
 
     Accepts ``2026-11-25 18:00`` (UTC), ``2026-11-25T18:00Z``, seconds, and
-    a zone ``Z``, ``UTC``, ``GMT`` or ``+01:00`` (converted to UTC). Raises
-    :class:`BadDateTime` naming the text when it has another form, has no
-    time of day, or names a day or time that does not exist.
+    a zone ``Z``, ``UTC``, ``GMT``, ``+01:00`` or an IANA name such as
+    ``Europe/Berlin`` (the local time there on that day, daylight saving
+    time included; converted to UTC). Raises :class:`BadDateTime` naming the
+    text when it has another form, has no time of day, names a day or time
+    that does not exist (also a local time skipped when the clocks go
+    forward), a local time that happens twice (when they go back: the
+    message asks for the offset), or an unknown zone.
     """
     found = _WHEN.fullmatch(text.strip())
     if found is None:
@@ -120,7 +126,37 @@ def parse_when(text: str) -> datetime:
     hour, minute, second = int(found["hour"]), int(found["minute"]), int(found["second"] or 0)
     if hour > 23 or minute > 59 or second > 59:
         raise BadDateTime(f'"{text}": there is no time of day {hour:02}:{minute:02}:{second:02}')
-    return datetime(year, month, day, hour, minute, second, tzinfo=_zone(text, found["zone"])).astimezone(UTC)
+    zone = found["zone"]
+    if zone is not None and "/" in zone:
+        return _local_time(text, datetime(year, month, day, hour, minute, second), zone)
+    return datetime(year, month, day, hour, minute, second, tzinfo=_zone(text, zone)).astimezone(UTC)
+
+
+def _local_time(text: str, local: datetime, zone_name: str) -> datetime:
+    """The UTC moment of the wall-clock time ``local`` in the IANA zone ``zone_name``, refusing a time
+    that does not exist there or happens twice."""
+    try:
+        zone = read_zone(zone_name)
+    except BadZone as error:
+        raise BadDateTime(f'"{text}": {error}') from None
+    first, second = local.replace(tzinfo=zone, fold=0), local.replace(tzinfo=zone, fold=1)
+    moment = first.astimezone(UTC)
+    if moment.astimezone(zone).replace(tzinfo=None) != local:
+        raise BadDateTime(f'"{text}": there is no {local:%H:%M} on {local:%Y-%m-%d} in {zone.key} (the clocks '
+                          "go forward then)")
+    if first.utcoffset() != second.utcoffset():
+        offsets = " or ".join(_offset(d) for d in (first, second))
+        raise BadDateTime(f'"{text}": {local:%H:%M} happens twice on {local:%Y-%m-%d} in {zone.key} (the clocks '
+                          f"go back then); write the offset instead of the zone: {offsets}")
+    return moment
+
+
+def _offset(moment: datetime) -> str:
+    offset = moment.utcoffset()
+    assert offset is not None
+    minutes = int(offset.total_seconds() // 60)
+    sign = "-" if minutes < 0 else "+"
+    return f"{moment:%Y-%m-%d %H:%M} {sign}{abs(minutes) // 60:02}:{abs(minutes) % 60:02}"
 
 
 def _zone(text: str, zone: str | None) -> timezone:
@@ -189,6 +225,83 @@ class ViewJson:
 
     line: int
     on: bool
+
+
+@dataclass(frozen=True)
+class SetZone:
+    """SET ZONE <IANA name>: deadlines in mail to the sender's address are shown in that zone, with UTC beside."""
+
+    line: int
+    zone: str
+
+
+@dataclass(frozen=True)
+class SetPreference:
+    """SET DIGEST|TEXTONLY|PRESS ON|OFF: how mail to the sender's address is made (report digests,
+    text only, press from other players)."""
+
+    line: int
+    name: str  # digest | textonly | press
+    on: bool
+
+
+@dataclass(frozen=True)
+class Observe:
+    """OBSERVE <game> | UNOBSERVE <game>: follow a game's public reports (``on``), or stop."""
+
+    line: int
+    game: str
+    on: bool = True
+
+
+@dataclass(frozen=True)
+class Absent:
+    """ABSENT <from> [<to>] (after SIGNON): the seat is away on those days (whole days, in the sender's
+    time zone); without <to>, one day. Dates as YYYY-MM-DD."""
+
+    line: int
+    starts: date
+    ends: date
+
+
+@dataclass(frozen=True)
+class Back:
+    """BACK (after SIGNON): the seat's absences end now."""
+
+    line: int
+
+
+@dataclass(frozen=True)
+class Standby:
+    """STANDBY <kind> | STANDBY OFF: the sender's address goes on (or off every) standby list."""
+
+    line: int
+    kind: str | None  # None: OFF
+
+
+@dataclass(frozen=True)
+class Accept:
+    """ACCEPT [<game>]: the sender takes the seat a standby offer gave them (the game from the subject tag)."""
+
+    line: int
+    game: str | None
+
+
+@dataclass(frozen=True)
+class Preview:
+    """PREVIEW (GM): a dry run of the current turn, every seat's report mailed to the GM."""
+
+    line: int
+
+
+@dataclass(frozen=True)
+class Rollback:
+    """ROLLBACK <turn> [<code>] (GM): without the code, ask for one (mailed to the GM's address); with
+    it, return the game to the start of that turn."""
+
+    line: int
+    turn: int
+    code: str | None
 
 
 @dataclass(frozen=True)
@@ -350,13 +463,20 @@ class ProcessTurn:
 
 
 @dataclass(frozen=True)
+class ShowLog:
+    """LOG (GM): the game's audit log, every GM action and automatic decision with time and actor."""
+
+    line: int
+
+
+@dataclass(frozen=True)
 class EndGame:
     """END: end the game now."""
 
     line: int
 
 
-SessionCommand = ShowOrders | Ready | NoOrders | Resign | Press | Help | Status
+SessionCommand = ShowOrders | Ready | NoOrders | Resign | Absent | Back | Press | Help | Status
 """What a seat session may hold besides its orders."""
 
 GmCommand = (
@@ -372,6 +492,11 @@ GmCommand = (
     | EndGame
     | Reveal
     | Secrets
+    | ShowLog
+    | Preview
+    | Rollback
+    | SetZone
+    | SetPreference
     | Press
     | Help
     | Status
@@ -436,7 +561,7 @@ class CreateGame:
     commands: tuple[GmCommand, ...] = ()
 
 
-Command = Join | ViewJson | Status | Help | SeatSession | CheckOrders | GmSession | CreateGame | Salt | Verify
+Command = Join | ViewJson | SetZone | SetPreference | Observe | Standby | Accept | Status | Help | SeatSession | CheckOrders | GmSession | CreateGame | Salt | Verify
 """What a script holds at its top level."""
 
 
@@ -543,6 +668,13 @@ Players
   PRESS ALL                        are sent to those players (or all), signed with your seat
                                    (refused while a phase forbids press between players)
   RESIGN                           (after SIGNON) leave the game
+  ABSENT <from> [<to>]             (after SIGNON) you are away those days (2026-12-20 2026-12-28,
+                                   in your zone): deadlines falling in them move to a day after
+                                   your return, up to the game's absence_days
+  BACK                             (after SIGNON) you are back: your absences end now
+  STANDBY <kind> | STANDBY OFF     be offered seats of that kind whose players left or went
+                                   silent (OFF: off every standby list)
+  ACCEPT [<game>]                  take the seat a standby offer gave you
   STATUS <game>                    the state of a game (after SIGNON: of your game; in a team
                                    step also your teammates' stored orders, as in the reply
                                    to your orders)
@@ -554,6 +686,16 @@ Players
   HELP GAMES                       the game kinds hosted, and the games that are not (and why)
   VIEWJSON ON | VIEWJSON OFF       every turn report to your address carries (or no longer
                                    carries) your seat's view as a JSON attachment, view.json
+  SET ZONE <zone>                  show deadlines in mail to your address in this time zone
+                                   (an IANA name such as Europe/Berlin), with UTC beside;
+                                   SET ZONE UTC for UTC alone
+  SET DIGEST ON | OFF              ON: a turn report only when you owe orders, at the end, or
+                                   once the game's digest_hours passed, covering every turn
+                                   since your last; OFF: every report (either overrides the
+                                   game's reports= choice)
+  SET TEXTONLY ON | OFF            ON: mail to you is plain text, no HTML part and no picture
+  SET PRESS OFF | ON               OFF: no press from other players (the GM's still arrives)
+  OBSERVE <game>                   follow a game's public reports (UNOBSERVE <game> stops it)
   SIGNOFF                          end of your orders (or of a GM session)
 
 Replying to a mail from a game signs you on: the text of your reply is your
@@ -571,8 +713,9 @@ Game masters
                                    during it: turn_hours, resolve=early|deadline, delay_minutes,
                                    reminder_hours, grace_hours, reports=each|digest, digest_hours
   START                            start the game
-  DEADLINE <date> <time>           the deadline of this turn, in UTC:
-                                   2026-11-25 18:00 or 2026-11-25T18:00Z
+  DEADLINE <date> <time> [<zone>]  the deadline of this turn, in UTC (2026-11-25 18:00 or
+                                   2026-11-25T18:00Z), or local time in a zone:
+                                   2026-11-25 19:00 Europe/Berlin
   EXTEND <duration>                move the deadline later: 2d, 12h, 1d6h, 30m
   PAUSE                            stop the clock
   RESUME                           restart the clock
@@ -585,6 +728,11 @@ Game masters
   SECRETS                          mail the GM's address every seat's view of this turn, its
                                    secrets included (logged; your other mail shows only the
                                    public report)
+  LOG                              the game's audit log: every GM action and automatic decision
+  PREVIEW                          a dry run of this turn (standing orders, NMR defaults, the
+                                   real dice): every seat's report mailed to you, nothing changed
+  ROLLBACK <turn> [<code>]         return the game to the start of that turn: without the code,
+                                   a confirmation code is mailed to you; send it to confirm
 
 Lines starting with # between commands are comments.
 """
@@ -668,6 +816,53 @@ class _LineTransformer(Transformer[Token, _Parsed]):
 
     def secrets(self, children: list[Token]) -> Secrets:
         return Secrets(self.number)
+
+    def set_zone(self, children: list[Token]) -> SetZone:
+        try:
+            return SetZone(self.number, read_zone(str(children[0])).key)
+        except BadZone as error:
+            raise _LineError(str(error), children[0].column) from None
+
+    def set_preference(self, children: list[Token]) -> SetPreference:
+        return SetPreference(self.number, str(children[0]).lower(), str(children[1]).lower() == "on")
+
+    def observe(self, children: list[Token]) -> Observe:
+        return Observe(self.number, _name(children[0]))
+
+    def unobserve(self, children: list[Token]) -> Observe:
+        return Observe(self.number, _name(children[0]), on=False)
+
+    def absent(self, children: list[Token]) -> Absent:
+        days = str(children[0]).split()
+        try:
+            if len(days) > 2:
+                raise ValueError
+            starts, ends = (date.fromisoformat(day) for day in (days[0], days[-1]))
+        except ValueError:
+            raise _LineError(f'"{children[0]}": give the first and last day away, such as 2026-12-20 2026-12-28',
+                             children[0].column) from None
+        if ends < starts:
+            raise _LineError("the last day away comes before the first", children[0].column)
+        return Absent(self.number, starts, ends)
+
+    def back(self, children: list[Token]) -> Back:
+        return Back(self.number)
+
+    def standby(self, children: list[Token]) -> Standby:
+        kind = _name(children[0])
+        return Standby(self.number, None if kind == "off" else kind)
+
+    def accept(self, children: list[Token]) -> Accept:
+        return Accept(self.number, _name(children[0]) if children else None)
+
+    def preview(self, children: list[Token]) -> Preview:
+        return Preview(self.number)
+
+    def rollback(self, children: list[Token]) -> Rollback:
+        return Rollback(self.number, int(children[0]), str(children[1]).lower() if len(children) > 1 else None)
+
+    def log(self, children: list[Token]) -> ShowLog:
+        return ShowLog(self.number)
 
     def help(self, children: list[Token]) -> Help:
         return Help(self.number, _name(children[0]) if children else None)
@@ -788,6 +983,10 @@ _TERMINAL_WORDS: Mapping[str, str] = {
     "DURATION": "a duration such as 2d or 12h",
     "ADDRESS": "a mail address",
     "SALT_TEXT": "some text of your own",
+    "ZONE_NAME": "a time zone such as Europe/Berlin",
+    "TURN": "a turn number",
+    "CODE": "the confirmation code mailed to you",
+    "PREFERENCE": "DIGEST, TEXTONLY or PRESS",
     "OPTION": "an option such as players=4",
     "VALUE": "a value after =",
     "EQUAL": '"="',
@@ -914,8 +1113,10 @@ class _ScriptBuilder:
                 self._problem(line, None, text, "ENDPRESS without a PRESS before it")
             case _Marker(word="CHECK"):
                 self._bare_check(line, text)
-            case Join() | ViewJson():
+            case Join() | ViewJson() | Observe() | Standby() | Accept():
                 self._close()
+                self.commands.append(parsed)
+            case SetZone() | SetPreference() if block is None:
                 self.commands.append(parsed)
             case Status() | Help() if block is not None and mode in ("seat", "gm"):
                 block.commands.append(parsed)
@@ -923,9 +1124,9 @@ class _ScriptBuilder:
                 self._problem(line, None, text, "STATUS needs a game name here, for example STATUS tc-1")
             case Status() | Help() | Verify() | Salt():
                 self.commands.append(parsed)
-            case ShowOrders() | Ready() | NoOrders() | Resign() if block is not None and mode == "seat":
+            case ShowOrders() | Ready() | NoOrders() | Resign() | Absent() | Back() if block is not None and mode == "seat":
                 block.commands.append(parsed)
-            case ShowOrders() | Ready() | NoOrders() | Resign():
+            case ShowOrders() | Ready() | NoOrders() | Resign() | Absent() | Back():
                 self._problem(line, None, text, f"{word} needs SIGNON <game> <seat> <password> before it")
             case Press() if block is not None and mode in ("seat", "gm"):
                 self.press = _PressBlock(parsed, block, text)

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from functools import cache
 from typing import Any
 
@@ -85,6 +86,8 @@ class ReportInput:
     outcome: Outcome | None
     deadline: str | None = None
     fairness: Fairness | None = None
+    deadline_at: datetime | None = None
+    """The deadline as a moment, for writing it in each reader's time zone."""
     passed: Sequence[str] = ()
     """Seats that sent nothing in an answer window: they passed (not NMR)."""
     window: str | None = None

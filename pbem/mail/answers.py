@@ -9,9 +9,10 @@ from pbem.service.replay import ReplayResult
 from pbem.service.seeds import commitment_of, kept_secret_reason
 from pbem.service.status import StatusView
 from pbem.store.tables import GameRow, GameStatus
+from pbem.zones import mark
 
 
-def status_text(view: StatusView) -> str:
+def status_text(view: StatusView, *, gm: bool = False) -> str:
     """STATUS of a game: its kind, status and turn, the seed commitment (and the secret once
     revealed), the open seats or the scores, and the result or whom the turn waits for."""
     lines = [f"Game {view.name} ({view.title}), {view.status}, turn {view.turn}."]
@@ -27,7 +28,9 @@ def status_text(view: StatusView) -> str:
         lines.append(f"Finished. {view.outcome_headline}.")
     elif view.waiting_for is not None:
         lines.append(f"Waiting for orders from: {', '.join(view.waiting_for) or 'nobody (all in)'}.")
-        lines += closing_lines(view.deadline, view.window, view.teammates)
+        lines += closing_lines(view.deadline, view.window, view.teammates, mark)
+    if gm:
+        lines.append("Absences: " + ("; ".join(view.absences or []) or "none") + ".")
     return "\n".join(lines)
 
 

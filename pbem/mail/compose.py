@@ -77,8 +77,9 @@ def compose_reply(
     subject: str | None = None,
     from_name: str = "",
     message_id: str | None = None,
+    attachments: tuple[BinaryPart, ...] = (),
 ) -> ComposedMail:
-    """Return the reply to ``parent``, addressed to its sender.
+    """Return the reply to ``parent``, addressed to its sender (with ``attachments``, a multipart/mixed).
 
     Subject is ``subject`` or ``"Re: "`` + the parent's subject (not doubled);
     In-Reply-To is the parent's Message-ID and References the parent's
@@ -106,6 +107,7 @@ def compose_reply(
         auto_submitted="auto-replied",
         in_reply_to=parent.message_id if parent.has_own_id and len(parent.message_id) <= _MAX_ID else None,
         references=references,
+        attachments=attachments,
     )
 
 

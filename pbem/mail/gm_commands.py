@@ -8,7 +8,7 @@ from collections.abc import Callable, Mapping
 from datetime import timedelta
 from typing import Any
 
-from pbem.clock import format_utc
+from pbem.zones import mark
 from pbem.commands import (
     AssignSeat,
     CreateGame,
@@ -26,6 +26,11 @@ from pbem.commands import (
     Secrets,
     SetDeadline,
     SetOptions,
+    Preview,
+    Rollback,
+    SetPreference,
+    SetZone,
+    ShowLog,
     StartGame,
     Status,
 )
@@ -34,12 +39,15 @@ from pbem.games import find_game
 from pbem.mail.answers import commitment_line, help_for
 from pbem.mail.conversation import Conversation
 from pbem.mail.press import send_press
+from pbem.mail import seat_commands
 from pbem.mail.seat_commands import show_status
 from pbem.mail.signon import check_gm
 from pbem.reports import render_report
-from pbem.service import control, creation, digests, gm_secrets, queries, resolution, seats, seeds
+from pbem.service import audit, control, creation, digests, gm_secrets, queries, resolution, rewind, seats, seeds
 from pbem.store.tables import GameRow, GameStatus
 
+LOG_LINES = 200
+"""Most entries of the audit log a LOG reply lists (the newest)."""
 MAX_CREATIONS_PER_MAIL = 3
 MAX_CREATIONS_PER_DAY = 10
 """Games one address may create in one mail, and in 24 hours."""
@@ -55,6 +63,7 @@ def create(conv: Conversation, command: CreateGame) -> None:
         raise PbemError(f"CREATE {command.game}: at most {MAX_CREATIONS_PER_DAY} games are created per address "
                         "in 24 hours")
     options = dict(command.options)
+    conv.unit.actor = f"gm {sender}"
     kind = find_game(command.kind)
     players = _whole_number("players", options.pop("players", str(kind.max_players)), 2**31)
     seed_text = options.pop("seed", None)
@@ -74,6 +83,7 @@ def create(conv: Conversation, command: CreateGame) -> None:
 def gm_session(conv: Conversation, command: GmSession) -> None:
     """GM <game> <password>: the GM commands after it, once the password is right."""
     check_gm(conv, command)
+    conv.unit.actor = f"gm {conv.mail.sender}"
     _run_gm_commands(conv, conv.unit.game(command.game), command.commands)
 
 
@@ -103,14 +113,14 @@ def _start(conv: Conversation, row: GameRow, command: StartGame) -> None:
 
 def _set_deadline(conv: Conversation, row: GameRow, command: SetDeadline) -> None:
     when = control.set_deadline(conv.unit, row.name, command.when)
-    _announce(conv, row, f"The GM set the deadline of turn {row.turn} to {format_utc(when)}.")
-    conv.reply.add(f"Deadline set to {format_utc(when)}.")
+    _announce(conv, row, f"The GM set the deadline of turn {row.turn} to {mark(when)}.", calendar=True)
+    conv.reply.add(f"Deadline set to {mark(when)}.")
 
 
 def _extend(conv: Conversation, row: GameRow, command: Extend) -> None:
     when = control.extend(conv.unit, row.name, command.by)
-    _announce(conv, row, f"The GM extended the deadline of turn {row.turn} to {format_utc(when)}.")
-    conv.reply.add(f"Deadline extended to {format_utc(when)}.")
+    _announce(conv, row, f"The GM extended the deadline of turn {row.turn} to {mark(when)}.", calendar=True)
+    conv.reply.add(f"Deadline extended to {mark(when)}.")
 
 
 def _pause(conv: Conversation, row: GameRow, command: Pause) -> None:
@@ -121,8 +131,8 @@ def _pause(conv: Conversation, row: GameRow, command: Pause) -> None:
 
 def _resume(conv: Conversation, row: GameRow, command: Resume) -> None:
     when = control.resume(conv.unit, row.name)
-    deadline = f" The deadline is {format_utc(when)}." if when else ""
-    _announce(conv, row, f"The GM resumed game {row.name}.{deadline}")
+    deadline = f" The deadline is {mark(when)}." if when else ""
+    _announce(conv, row, f"The GM resumed game {row.name}.{deadline}", calendar=True)
     conv.reply.add(f"Game {row.name} resumed.{deadline}")
 
 
@@ -131,14 +141,7 @@ def _replace(conv: Conversation, row: GameRow, command: Replace) -> None:
     old = unit.seat(row, command.seat).address
     joined = seats.replace(unit, name, command.seat, command.address.lower())
     seat = unit.seat(row, joined.seat)
-    conv.notifier.tell_address(
-        unit, row, seat.address or command.address, "You take over a seat",
-        f"The GM gave you seat {seat.name} of game {name}. Your password is {joined.password}; "
-        "a plain reply to this mail or a turn report signs you on. Send STATUS " + name + " to see where "
-        "the game stands.", seat=seat, secret=True, asks_orders=row.status == GameStatus.ACTIVE)
-    if old and old != seat.address:
-        conv.notifier.tell_address(unit, row, old, "Seat replaced",
-                                   f"The GM gave your seat {seat.name} of game {name} to another player.")
+    conv.notifier.welcome(unit, row, seat, joined.password, old, "", "The GM")
     conv.reply.add(f"Seat {seat.name} of {name} now belongs to {seat.address}; they were told.")
 
 
@@ -177,10 +180,10 @@ def _secrets(conv: Conversation, row: GameRow, command: Secrets) -> None:
     sender that knows the GM password), its text not kept once sent; the look is recorded."""
     if not row.gm_address:
         raise GameError(f"game {row.name} has no GM address to mail the views to")
-    views = gm_secrets.seat_views(conv.unit, row.name, gm_address=row.gm_address)
+    views = gm_secrets.seat_views(conv.unit, row.name)
     parts = [f"=== Seat {seat} ===\n\n{render_report(report, seat)}" for seat, report in views.reports]
     text = (f"Every seat's view of game {row.name} at turn {views.turn}, as each seat reads it in its newest "
-            "report, its secrets included. Keep it to yourself; your look at it is recorded.\n\n" + "\n".join(parts))
+            "report, its secrets included. Keep it to yourself; your look at it is recorded in the game's log.\n\n" + "\n".join(parts))
     conv.notifier.tell_address(conv.unit, row, row.gm_address, f"Secrets of turn {views.turn}", text, secret=True)
     conv.reply.add(f"SECRETS: every seat's view of turn {views.turn} of {row.name} went to {row.gm_address} in a "
                    "mail of its own; your look is recorded.")
@@ -199,9 +202,52 @@ def _send_final(conv: Conversation, row: GameRow) -> None:
     conv.notifier.send_reports(conv.unit, info, digests.take_reports(conv.unit, info, everyone=True))
 
 
-def _announce(conv: Conversation, row: GameRow, text: str) -> None:
-    """Tell every player of the game (and its GM) what the GM did."""
-    conv.notifier.tell_players(conv.unit, conv.unit.snapshot(row), text)
+
+
+def _show_log(conv: Conversation, row: GameRow, command: ShowLog) -> None:
+    entries = audit.entries(conv.unit, row.name, last=LOG_LINES)
+    lines = "\n".join(entry.line() for entry in entries)
+    more = f" (the newest {LOG_LINES}; pbem log {row.name} prints all)" if len(entries) == LOG_LINES else ""
+    conv.reply.add(f"Audit log of {row.name}{more}:\n{lines}")
+
+
+def _preview(conv: Conversation, row: GameRow, command: Preview) -> None:
+    unit = conv.unit
+    dry = rewind.preview(unit, row.name)
+    info = unit.snapshot(row)
+    parts = [f"PREVIEW of turn {row.turn} of {row.name}: a dry run with the standing orders, NMR defaults for "
+             f"{', '.join(dry.nmr) or 'nobody'} and the game's real dice. Nothing was changed; the turn resolves "
+             "as usual.", "===== public report =====\n" + render_report(dry.report, None)]
+    if info.rules.has_hidden_information:
+        parts.append("The seats' own reports are left out: they hold secrets that reach only their holders.")
+    else:
+        parts += [f"===== seat {seat} =====\n" + render_report(dry.report, seat) for seat in info.seat_names]
+    if row.gm_address:
+        conv.notifier.tell_address(unit, row, row.gm_address, f"Preview of turn {row.turn}", "\n\n".join(parts))
+    conv.reply.add(f"PREVIEW: the reports of a dry run of turn {row.turn} went to {row.gm_address or 'nobody'}.")
+
+
+def _rollback(conv: Conversation, row: GameRow, command: Rollback) -> None:
+    unit = conv.unit
+    if command.code is None:
+        code = rewind.request_rollback(unit, row.name, command.turn)
+        if row.gm_address:
+            conv.notifier.tell_address(unit, row, row.gm_address, f"Rollback to turn {command.turn}: confirmation code",
+                                       f"To return game {row.name} to the start of turn {command.turn}, send within "
+                                       f"24 hours:\n\nGM {row.name} <gm-password>\nROLLBACK {command.turn} {code}\n",
+                                       secret=True)
+        conv.reply.add(f"ROLLBACK {command.turn}: a confirmation code went to {row.gm_address}; send "
+                       f"ROLLBACK {command.turn} <code> to roll back.")
+        return
+    done = rewind.confirm_rollback(unit, row.name, command.turn, command.code)
+    conv.reply.add(f"ROLLBACK: game {row.name} is back at the start of turn {done.turn} ({done.undone} turn(s) "
+                   "undone); the players were told and their orders kept.")
+
+
+def _announce(conv: Conversation, row: GameRow, text: str, *, calendar: bool = False) -> None:
+    """Tell every player of the game (and its GM) what the GM did; with ``calendar`` (the deadline
+    moved) the seats that owe orders get their calendar update."""
+    conv.notifier.tell_players(conv.unit, conv.unit.snapshot(row), text, calendar=calendar)
 
 
 def _whole_number(name: str, text: str, below: int) -> int:
@@ -225,8 +271,14 @@ _GM_COMMANDS: Mapping[type, Callable[[Conversation, GameRow, Any], None]] = {
     Reveal: _reveal,
     Secrets: _secrets,
     EndGame: _end,
+    ShowLog: _show_log,
+    Preview: _preview,
+    Rollback: _rollback,
+    SetZone: lambda conv, row, command: seat_commands.zone(conv, command),
+    SetPreference: lambda conv, row, command: seat_commands.preference(conv, command),
     Press: lambda conv, row, command: send_press(conv, row, "GM", command),
     Help: lambda conv, row, command: conv.reply.add(help_for(command.kind)),
-    Status: lambda conv, row, command: show_status(conv, command.game or row.name),
+    Status: lambda conv, row, command: show_status(conv, command.game or row.name,
+                                                   gm=(command.game or row.name).lower() == row.name.lower()),
 }
 """What each GM command does, given the GM's game."""

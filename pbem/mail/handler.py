@@ -16,7 +16,7 @@ from collections.abc import Callable, Mapping
 from datetime import datetime, timedelta
 from typing import Any
 
-from pbem.clock import format_utc
+from pbem.zones import mark
 from pbem.commands import (
     CheckOrders,
     CreateGame,
@@ -26,6 +26,11 @@ from pbem.commands import (
     Salt,
     Script,
     SeatSession,
+    Accept,
+    Observe,
+    SetPreference,
+    Standby,
+    SetZone,
     Status,
     Verify,
     ViewJson,
@@ -75,6 +80,7 @@ class MailHandler:
         self.notifier = MailNotifier(address=self.address, tokens=tokens, clock=clock, web_url=web_url)
         self.desk = Desk(self.address, tokens, self.notifier, clock)
         service.on_resolved.append(self.notifier.on_resolved)
+        service.on_news.append(self.notifier.on_news)
 
     # --- the one entry point ----------------------------------------------------
 
@@ -163,7 +169,7 @@ class MailHandler:
         kind = "STATUS, CHECK and HELP mails" if limiter is self.query_limiter else "mails"
         reply = Reply()
         reply.add(f"You sent more than {limiter.max_mails} {kind} within {_hours(limiter.window)}, so such mail "
-                  f"from {mail.sender} is not answered until {format_utc(resume)}. Orders for your seat (a reply "
+                  f"from {mail.sender} is not answered until {mark(resume)}. Orders for your seat (a reply "
                   "to a game mail, or SIGNON with your password) are still handled and answered.")
         send_reply(unit, self.notifier, mail, reply, inbound_id)
 
@@ -194,6 +200,7 @@ def _run_script(conv: Conversation, script: Script) -> None:
         return
     for command in script.commands:
         reply.line = command.line
+        conv.unit.actor = conv.mail.sender
         try:
             _COMMANDS[type(command)](conv, command)
         except (PbemError, ValueError) as error:
@@ -203,6 +210,11 @@ def _run_script(conv: Conversation, script: Script) -> None:
 _COMMANDS: Mapping[type, Callable[[Conversation, Any], None]] = {
     Join: seat_commands.join,
     ViewJson: seat_commands.view_json,
+    SetZone: seat_commands.zone,
+    SetPreference: seat_commands.preference,
+    Observe: seat_commands.observe,
+    Standby: seat_commands.standby_list,
+    Accept: seat_commands.accept_offer,
     Status: lambda conv, command: seat_commands.show_status(conv, command.game or conv.tag),
     Help: lambda conv, command: conv.reply.add(help_for(command.kind)),
     Salt: seat_commands.salt,

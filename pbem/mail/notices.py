@@ -9,28 +9,42 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from datetime import datetime
 
 from pbem.addresses import is_plain_address
-from pbem.clock import format_utc
+from pbem.games import find_game
+from pbem.mail.calendar import deadline_calendar, next_sequence
 from pbem.mail.compose import BinaryPart, compose_report
 from pbem.mail.mailstore import DatabaseOutbox
-from pbem.mail.preferences import wants_view_json
+from pbem.mail.preferences import wants_text_only, wants_view_json, zone_of
 from pbem.mail.tokens import ReplyTokens
 from pbem.pictures import MissingDrawing, picture
 from pbem.reports import MailSection, OrdersWanted, PictureRef, ReportInput, render_mail_html, render_report
 from pbem.service import digests
 from pbem.service.digests import DueReport
+from pbem.service.news import DeadlineExtended, OfferAccepted, RolledBack, SeatHandedOver, SeatOffered
+from pbem.service.observers import observers_of
+from pbem.service.reporting import report_since
 from pbem.service.resolution import ResolvedTurns
 from pbem.service.snapshot import GameInfo
 from pbem.service.unit import Unit
-from pbem.store.tables import GameRow, SeatRow
+from pbem.store.tables import GameRow, GameStatus, SeatRow
+from pbem.zones import localize, mark
 
 FROM_NAME = "pbem game master"
 _TO_GM = ("\n\nA plain reply to this mail goes to the GM as press. To send orders, reply to your turn report "
           "or a reminder.\n")
 
 _log = logging.getLogger(__name__)
+
+
+def asked_for_orders(info: GameInfo) -> set[str]:
+    """The seats a mail of the game asks for orders now: those owing orders whose play the service
+    does not make itself."""
+    if info.phase is None or info.outcome is not None:
+        return set()
+    return {seat for seat in info.phase.seats if info.rules.forced_orders(info.state, seat) is None}
 
 
 class MailNotifier:
@@ -62,6 +76,16 @@ class MailNotifier:
         return self.tokens.address_for(self.address, row.name, seat.name, seat.key_version, self.clock().date(),
                                        press_from=press_from)
 
+    def calendar(self, unit: Unit, row: GameRow, seat: SeatRow) -> tuple[BinaryPart, ...]:
+        """The seat's deadline as an iCalendar attachment (none when the game has no deadline or the
+        seat owes no orders now); the game's SEQUENCE rises when its deadline moved since the last one."""
+        if row.deadline is None or not seat.address or seat.name not in asked_for_orders(unit.snapshot(row)):
+            return ()
+        return (deadline_calendar(game=row.name, title=find_game(row.kind).title, seat=seat.name, turn=row.turn,
+                                  deadline=row.deadline, sequence=next_sequence(row),
+                                  domain=self.address.rpartition("@")[2], alarm_hours=row.reminder_hours,
+                                  now=self.clock(), zone=zone_of(unit.session, seat.address)),)
+
     def _link_line(self, row: GameRow, seat: SeatRow) -> str:
         link = self.seat_link(row, seat)
         return f"\nYour seat's own page, with its history: {link}\n" if link else ""
@@ -71,27 +95,44 @@ class MailNotifier:
         row = info.row
         subject = f"[{row.name}] Turn {row.turn}" if info.outcome is None else f"[{row.name}] Final report"
         for due in reports:
-            report, seat = due.report, due.seat
-            if seat is None:
-                if row.gm_address:
-                    ref, inline = self._picture(report, row, None)
-                    self._queue(unit, row, row.gm_address, subject, render_report(report, None),
-                                render_report(report, None, html=True, picture=ref), purpose="report", inline=inline)
-                continue
-            if not seat.address:
-                continue
-            link = self.seat_link(row, seat)
-            ref, inline = self._picture(report, row, seat.name)
-            attachments = ()
-            if wants_view_json(unit.session, seat.address):
-                view = json.dumps(report.rules.view(report.state, seat.name), indent=1, sort_keys=True)
-                attachments = (BinaryPart("view.json", "application/json", view.encode()),)
-            self._queue(
-                unit, row, seat.address, subject,
-                render_report(report, seat.name, seat_link=link),
-                render_report(report, seat.name, html=True, picture=ref, seat_link=link),
-                reply_to=self.reply_address(row, seat), purpose="report", inline=inline, attachments=attachments,
-            )
+            report = due.report
+            if report.deadline_at is not None:  # written in each reader's time zone
+                report = replace(report, deadline=mark(report.deadline_at))
+            if due.seat is None:
+                self._public_report(unit, row, report, subject)
+            elif due.seat.address:
+                self._report_to_seat(unit, info, report, due.seat, subject)
+
+    def _public_report(self, unit: Unit, row: GameRow, report: ReportInput, subject: str) -> None:
+        """Queue the public report to the GM and every observer."""
+        public = [row.gm_address] if row.gm_address else []
+        watching = observers_of(unit, row)
+        if not public and not watching:
+            return
+        ref, inline = self._picture(report, row, None)
+        text, html = render_report(report, None), render_report(report, None, html=True, picture=ref)
+        for to in public:
+            self._queue(unit, row, to, subject, text, html, purpose="report", inline=inline)
+        stop = f"\nYou observe game {row.name}: its public reports come to you. UNOBSERVE {row.name} stops them.\n"
+        for to in watching:
+            self._queue(unit, row, to, subject, text + stop, html, purpose="report", inline=inline)
+
+    def _report_to_seat(self, unit: Unit, info: GameInfo, report: ReportInput, seat: SeatRow, subject: str) -> None:
+        """Queue one seat's report: its own view and picture, its link, calendar and view.json as asked."""
+        row = info.row
+        assert seat.address is not None
+        link = self.seat_link(row, seat)
+        ref, inline = self._picture(report, row, seat.name)
+        attachments = self.calendar(unit, row, seat) if info.outcome is None else ()
+        if wants_view_json(unit.session, seat.address):
+            view = json.dumps(report.rules.view(report.state, seat.name), indent=1, sort_keys=True)
+            attachments += (BinaryPart("view.json", "application/json", view.encode()),)
+        self._queue(
+            unit, row, seat.address, subject,
+            render_report(report, seat.name, seat_link=link),
+            render_report(report, seat.name, html=True, picture=ref, seat_link=link),
+            reply_to=self.reply_address(row, seat), purpose="report", inline=inline, attachments=attachments,
+        )
 
     def _picture(self, report: ReportInput, row: GameRow,
                  seat: str | None) -> tuple[PictureRef | None, tuple[BinaryPart, ...]]:
@@ -115,10 +156,70 @@ class MailNotifier:
                       extra={"game": info.row.name, "turn": turn.record.turn, "reason": turn.record.reason})
         self.send_reports(unit, info, digests.take_reports(unit, info))
 
+    def on_news(self, unit: Unit, news: list[object]) -> None:
+        """Tell the people concerned what a unit's work brought: moved deadlines, seat offers and
+        handovers, rollbacks (the service's :attr:`~pbem.service.api.GameService.on_news` listener)."""
+        for item in news:
+            info = unit.info(item.game)  # type: ignore[attr-defined]
+            row = info.row
+            match item:
+                case DeadlineExtended():
+                    self.tell_players(unit, info, f"The deadline of turn {item.turn} of {row.name} moves to "
+                                      f"{mark(item.deadline)}: a player announced an absence.", calendar=True)
+                case SeatOffered():
+                    public = render_report(report_since(unit, row.name, max(row.turn - 2, 0)), None)
+                    self.tell_address(unit, row, item.address, f"Seat {item.seat} is offered to you",
+                                      f"You are on the standby list of {row.kind}, and seat {item.seat} of game "
+                                      f"{row.name} is free ({item.reason}). To take it, reply ACCEPT (or send "
+                                      f"ACCEPT {row.name}). The game's public state:\n\n{public}")
+                    self.tell_gm(unit, info, f"Seat {item.seat} of {row.name} was offered to the standby "
+                                 f"{item.address} ({item.reason}).")
+                case OfferAccepted():
+                    self.tell_gm(unit, info, f"The standby {item.address} accepted seat {item.seat} of {row.name}. "
+                                 f"To hand it over, send REPLACE {item.seat} {item.address} in a GM mail.")
+                case SeatHandedOver():
+                    self.welcome(unit, row, unit.seat(row, item.seat), item.password, item.old_address,
+                                 "It came to you from the standby list. ", "The service")
+                    self.tell_gm(unit, info, f"Seat {item.seat} of {row.name} went to the standby {item.address} "
+                                 "(replace=auto).")
+                case RolledBack():
+                    self._tell_rollback(unit, info, item)
+
+    def welcome(self, unit: Unit, row: GameRow, seat: SeatRow, password: str, old: str | None, why: str,
+                by: str) -> None:
+        """Give a seat's new holder its password (a secret mail asking for orders) and tell the old one that
+        ``by`` (``"The GM"``, ``"The service"``) gave the seat to another player."""
+        assert seat.address is not None
+        self.tell_address(
+            unit, row, seat.address, "You take over a seat",
+            f"{by} gave you seat {seat.name} of game {row.name}. {why}Your password is {password}; a plain reply to "
+            f"this mail or a turn report signs you on. Send STATUS {row.name} to see where the game stands.",
+            seat=seat, secret=True, asks_orders=row.status == GameStatus.ACTIVE)
+        if old and old != seat.address:
+            self.tell_address(unit, row, old, "Seat replaced",
+                              f"{by} gave your seat {seat.name} of game {row.name} to another player.")
+
+    def _tell_rollback(self, unit: Unit, info: GameInfo, news: RolledBack) -> None:
+        row = info.row
+        text = (f"The GM rolled game {row.name} back to the start of turn {news.turn}: {news.undone} resolved turn(s) "
+                "are undone and will be played again. The dice of the redone turns come from the same counters, so "
+                "the same roll of the same range shows the same result.")
+        for seat in info.seats:
+            if not seat.address:
+                continue
+            kept = news.orders.get(seat.name, [])
+            orders = "".join(f"\n\nYour orders for turn {turn}:\n" + ("\n".join(lines) or "(none: you held)")
+                             for turn, lines in kept)
+            self.tell_address(unit, row, seat.address, f"Rolled back to turn {news.turn}",
+                              text + (f" Your orders of those turns are kept; send them again when they are wanted"
+                                      f" (they no longer stand).{orders}" if kept else ""),
+                              seat=seat, asks_orders=seat.name in asked_for_orders(info))
+        self.tell_gm(unit, info, text)
+
     def remind(self, unit: Unit, info: GameInfo, seats: Sequence[SeatRow]) -> None:
         """Remind ``seats`` that their orders are missing, with the deadline."""
         row = info.row
-        deadline = format_utc(row.deadline) if row.deadline else "the deadline"
+        deadline = mark(row.deadline) if row.deadline else "the deadline"
         for seat in seats:
             if not seat.address:
                 continue
@@ -131,7 +232,8 @@ class MailNotifier:
             sections = [MailSection(text), *([MailSection(link.strip())] if link else [])]
             html = render_mail_html(subject, sections, ask=OrdersWanted(info.rules.name, deadline))
             self._queue(unit, row, seat.address, subject, body, html,
-                        reply_to=self.reply_address(row, seat), purpose="reminder")
+                        reply_to=self.reply_address(row, seat), purpose="reminder",
+                        attachments=self.calendar(unit, row, seat))
 
     def tell_gm(self, unit: Unit, info: GameInfo, text: str) -> None:
         """Queue a notice to the GM of the game (nothing when it has none)."""
@@ -139,13 +241,15 @@ class MailNotifier:
             self._queue(unit, info.row, info.row.gm_address, f"[{info.row.name}] GM notice", text + "\n",
                         None, purpose="notice")
 
-    def tell_players(self, unit: Unit, info: GameInfo, text: str) -> None:
-        """Queue a notice to every seat of the game and its GM."""
+    def tell_players(self, unit: Unit, info: GameInfo, text: str, *, calendar: bool = False) -> None:
+        """Queue a notice to every seat of the game and its GM; with ``calendar`` (the deadline moved)
+        the seats that owe orders get their deadline's calendar update attached."""
         for seat in info.seats:
             if seat.address:
                 self._queue(unit, info.row, seat.address, f"[{info.row.name}] Notice",
                             text + _TO_GM + self._link_line(info.row, seat), None,
-                            reply_to=self.reply_address(info.row, seat, press_from="gm"), purpose="notice")
+                            reply_to=self.reply_address(info.row, seat, press_from="gm"), purpose="notice",
+                            attachments=self.calendar(unit, info.row, seat) if calendar else ())
         self.tell_gm(unit, info, text)
 
     def tell_address(self, unit: Unit, row: GameRow, to: str, subject: str, text: str,
@@ -166,8 +270,9 @@ class MailNotifier:
             reply_to = self.reply_address(row, seat, press_from=press_from or "gm")
             text = text if press_from else text + _TO_GM.rstrip("\n")
         link = self._link_line(row, seat) if seat is not None and seat.address == to else ""
+        attachments = self.calendar(unit, row, seat) if seat is not None and asks_orders else ()
         self._queue(unit, row, to, f"[{row.name}] {subject}", text + "\n" + link, None, reply_to=reply_to,
-                    purpose="notice", secret=secret)
+                    purpose="notice", secret=secret, attachments=attachments)
 
     def _queue(self, unit: Unit, row: GameRow, to: str, subject: str, body: str, html: str | None,
                *, reply_to: str | None = None, purpose: str, secret: bool = False,
@@ -175,6 +280,10 @@ class MailNotifier:
         if not is_plain_address(to):  # stored before addresses were checked: the turn must go on regardless
             _log.warning("game %s: no %s to %r: not a mail address; REPLACE the seat to fix it", row.name, purpose, to)
             return
+        zone = zone_of(unit.session, to)
+        body, html = localize(body, zone), localize(html, zone) if html is not None else None
+        if wants_text_only(unit.session, to):
+            html, inline = None, ()
         message = compose_report(
             game=row.name, turn=row.turn, to=to, from_address=self.address, from_name=FROM_NAME,
             body=body, html=html, reply_to=reply_to, subject=subject, now=self.clock(), inline=inline,

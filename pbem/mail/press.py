@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pbem.commands import Press
 from pbem.mail.conversation import Conversation
+from pbem.mail.preferences import takes_press
 from pbem.mail.signon import seat_by_token
 from pbem.service.press import check_press
 from pbem.store.tables import GameRow, SeatRow
@@ -21,8 +22,12 @@ def send_press(conv: Conversation, row: GameRow, author: str, command: Press) ->
     if not text:
         conv.reply.add("PRESS with no text: nothing was sent.")
         return
-    sent = _relay(conv, row, author, [seat for seat in targets if seat.name != author], text)
-    conv.reply.add(f"Press relayed to {', '.join(sent) or 'nobody'}.")
+    targets = [seat for seat in targets if seat.name != author]
+    refusing = [] if author == "GM" else [seat for seat in targets
+                                          if seat.address and not takes_press(conv.unit.session, seat.address)]
+    sent = _relay(conv, row, author, [seat for seat in targets if seat not in refusing], text)
+    declined = f" Not to {', '.join(s.name for s in refusing)}: they take no press from players." if refusing else ""
+    conv.reply.add(f"Press relayed to {', '.join(sent) or 'nobody'}.{declined}")
 
 
 def press_reply(conv: Conversation, author: str) -> None:
@@ -40,7 +45,11 @@ def press_reply(conv: Conversation, author: str) -> None:
         sent = _relay(conv, row, seat.name, [], text, gm=True)
     else:
         check_press(conv.unit, row.name)
-        sent = _relay(conv, row, seat.name, [conv.unit.seat(row, author)], text)
+        target = conv.unit.seat(row, author)
+        if target.address and not takes_press(conv.unit.session, target.address):
+            conv.reply.add(f"Your reply was not sent: seat {target.name} takes no press from players.")
+            return
+        sent = _relay(conv, row, seat.name, [target], text)
     conv.reply.add(f"Your reply went as press to {', '.join(sent) or 'nobody'} (it was not read as orders). To "
                    "send orders, reply to a turn report.")
 

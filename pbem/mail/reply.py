@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from pbem.clock import format_utc
+from pbem.zones import localize, mark
 from pbem.mail.compose import compose_reply, reply_subject
 from pbem.mail.mailstore import DatabaseOutbox
 from pbem.mail.notices import FROM_NAME, MailNotifier
 from pbem.mail.parse import IncomingMail, subject_tag
+from pbem.mail.preferences import wants_text_only, zone_of
 from pbem.reports import MailSection, OrdersWanted, render_mail_html
 from pbem.service.checking import CheckResult
 from pbem.service.unit import Unit
@@ -88,7 +89,7 @@ class Reply:
         for _, _, section in self.sections:
             check = section.check
             if check is not None and check.asks_for_orders:
-                return OrdersWanted(check.kind, format_utc(check.deadline) if check.deadline else None)
+                return OrdersWanted(check.kind, mark(check.deadline) if check.deadline else None)
         return None
 
 
@@ -102,10 +103,12 @@ def send_reply(unit: Unit, notifier: MailNotifier, mail: IncomingMail, reply: Re
     """Queue ``reply`` to ``mail`` in the unit's outbox: from the game master, with the seat's reply
     address and private link when it speaks to the seat's holder, an HTML part when it holds an order
     check, and the game's tag in the subject when it starts the player on a game."""
-    reply_to, link = None, None
+    reply_to, link, calendar = None, None, ()
     if reply.row is not None and reply.seat is not None and reply.seat.address == mail.sender:
         reply_to = notifier.reply_address(reply.row, reply.seat)
         link = notifier.seat_link(reply.row, reply.seat)
+        if reply.asks_for is not None:  # a check that wants (corrected) orders: the deadline in a calendar
+            calendar = notifier.calendar(unit, reply.row, reply.seat)
     sections = reply.ordered()
     if link:
         sections.append(MailSection(f"Your seat's own page, with its history: {link}"))
@@ -113,9 +116,13 @@ def send_reply(unit: Unit, notifier: MailNotifier, mail: IncomingMail, reply: Re
     # An order check gets an HTML part (a table that keeps its carets); short answers stay plain text.
     html = (render_mail_html(reply_subject(mail.subject), sections, ask=reply.asks_for, footer=FOOTER)
             if any(section.check is not None for section in sections) else None)
+    zone = zone_of(unit.session, mail.sender)  # every deadline in the reply in the reader's time zone
+    body, html = localize(body, zone), localize(html, zone) if html is not None else None
+    if wants_text_only(unit.session, mail.sender):
+        html = None
     subject = None
     if reply.tag_game is not None and subject_tag(mail.subject) != reply.tag_game.lower():
         subject = f"[{reply.tag_game}] {reply_subject(mail.subject)}"  # mail clients file by the game tag
     message = compose_reply(mail, from_address=notifier.address, from_name=FROM_NAME, body=body, html=html,
-                            now=notifier.clock(), reply_to=reply_to, subject=subject)
+                            now=notifier.clock(), reply_to=reply_to, subject=subject, attachments=calendar)
     DatabaseOutbox.enqueue(unit.session, message, purpose="reply", inbound_id=inbound_id, secret=reply.secret)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import replace
+from datetime import UTC, datetime, time, timedelta
 from typing import Any
 
 from pbem.commands import (
@@ -18,6 +19,13 @@ from pbem.commands import (
     Resign,
     Salt,
     SeatSession,
+    Absent,
+    Accept,
+    Back,
+    Observe,
+    SetPreference,
+    Standby,
+    SetZone,
     ShowOrders,
     Status,
     TextBlock,
@@ -29,12 +37,14 @@ from pbem.core import PbemError, StaleTurn
 from pbem.games import find_game
 from pbem.mail.answers import commitment_line, help_for, status_text, verify_text
 from pbem.mail.conversation import Conversation
-from pbem.mail.preferences import set_view_json
+from pbem.mail.preferences import set_preference, set_view_json, set_zone
 from pbem.mail.press import send_press
 from pbem.mail.signon import signed_on_seat
-from pbem.service import replay, seats, seeds, status, submissions
+from pbem.service import absences, observers, replay, seats, seeds, standby, status, submissions
 from pbem.service.checking import check_syntax
 from pbem.store.tables import GameRow, SeatRow
+from pbem.mail.preferences import zone_of
+from pbem.zones import format_moment, mark, read_zone
 
 # The turn a game mail's subject names: "[tc-1] Turn 3", "[tc-1] Reminder: turn 3 orders due".
 _SUBJECT_TURN = re.compile(r"\][^\[\]]*?\bturn\s+(\d+)\b", re.I)
@@ -70,11 +80,80 @@ def view_json(conv: Conversation, command: ViewJson) -> None:
                       else "will no longer carry your seat's view as JSON."))
 
 
-def show_status(conv: Conversation, name: str | None, *, seat: str | None = None) -> None:
-    """STATUS of the game called ``name``, asked by ``seat`` when the mail signed on to it."""
+def zone(conv: Conversation, command: SetZone) -> None:
+    """SET ZONE <name>: deadlines in mail to the sender are shown in that zone, with UTC beside."""
+    sender = conv.mail.sender
+    chosen = read_zone(command.zone)
+    set_zone(conv.unit.session, sender, chosen, now=conv.desk.clock())
+    example = format_moment(conv.desk.clock(), chosen)
+    conv.reply.add(f"SET ZONE {chosen.key}: deadlines in mail to {sender} are shown in {chosen.key}, with UTC "
+                   f"beside (now is {example}).")
+
+
+_PREFERENCE_WORDS = {
+    ("digest", True): "turn reports come only when you owe orders, at the end, or once a game's digest_hours "
+                      "passed since the first turn you were not told of, each covering every turn since your last",
+    ("digest", False): "every turn report comes to you, whatever a game's reports= option says",
+    ("textonly", True): "mail to you is plain text only: no HTML part, no picture",
+    ("textonly", False): "mail to you has its HTML part and picture again",
+    ("press", False): "no press from other players reaches you (the GM's still does); they are told",
+    ("press", True): "press from other players reaches you again",
+}
+
+
+def preference(conv: Conversation, command: SetPreference) -> None:
+    """SET DIGEST|TEXTONLY|PRESS ON|OFF: how mail to the sender is made."""
+    sender = conv.mail.sender
+    set_preference(conv.unit.session, sender, command.name, on=command.on, now=conv.desk.clock())
+    conv.reply.add(f"SET {command.name.upper()} {'ON' if command.on else 'OFF'}: "
+                   f"{_PREFERENCE_WORDS[(command.name, command.on)]} ({sender}).")
+
+
+def observe(conv: Conversation, command: Observe) -> None:
+    """OBSERVE | UNOBSERVE <game>: the sender follows the game's public reports, or stops."""
+    sender = conv.mail.sender
+    if command.on:
+        row = observers.observe(conv.unit, command.game, sender)
+        conv.reply.tag_game = row.name
+        conv.reply.add(f"You observe game {row.name}: its public reports (never a player's secrets) come to "
+                       f"{sender}. UNOBSERVE {row.name} stops them.")
+    elif observers.unobserve(conv.unit, command.game, sender):
+        conv.reply.add(f"You no longer observe game {command.game}.")
+    else:
+        conv.reply.add(f"{sender} does not observe game {command.game}.")
+
+
+def standby_list(conv: Conversation, command: Standby) -> None:
+    """STANDBY <kind> | STANDBY OFF: the sender goes on a kind's standby list, or off every one."""
+    sender = conv.mail.sender
+    if command.kind is None:
+        left = standby.leave_lists(conv.unit, sender)
+        conv.reply.add(f"STANDBY OFF: {sender} is on no standby list now"
+                       + (f" (was on: {', '.join(left)})." if left else "."))
+        return
+    kind = standby.join_list(conv.unit, sender, command.kind)
+    conv.reply.add(f"STANDBY {kind}: {sender} is on the standby list of {kind}. When a seat of a {kind} game "
+                   "is free (its player resigned or missed deadlines), it may be offered to you by mail; reply "
+                   "ACCEPT to take it. STANDBY OFF takes you off.")
+
+
+def accept_offer(conv: Conversation, command: Accept) -> None:
+    """ACCEPT [<game>]: the sender takes the seat offered to them."""
+    offer = standby.accept(conv.unit, conv.mail.sender, command.game or conv.tag)
+    row = conv.unit.session.get(GameRow, offer.game_id)
+    assert row is not None
+    waits = ("it is yours now; your password comes in a separate mail" if offer.status == "taken"
+             else "the GM was asked to confirm; you hear from the game once they have")
+    conv.reply.add(f"ACCEPT: you accepted seat {offer.seat} of game {row.name}; {waits}.")
+
+
+def show_status(conv: Conversation, name: str | None, *, gm: bool = False, seat: str | None = None) -> None:
+    """STATUS of the game called ``name`` (with ``gm``, in the game's GM session: the absences too; asked
+    by ``seat`` of that game, signed on: its teammates' stored orders in a team step too)."""
     if name is None:
         raise PbemError("STATUS needs a game name")
-    conv.reply.add(status_text(status.status_view(conv.unit, name, seat)))
+    view = status.status_view(conv.unit, name, seat)
+    conv.reply.add(status_text(view, gm=gm and view.name.lower() == (name or "").lower()))
 
 
 def _session_status(conv: Conversation, row: GameRow, seat: SeatRow, command: Status) -> None:
@@ -113,6 +192,7 @@ def check_kind(conv: Conversation, command: CheckOrders) -> None:
 def seat_session(conv: Conversation, command: SeatSession) -> None:
     """A seat's session (a reply to a game mail, or SIGNON): its orders, then its commands."""
     row, seat = signed_on_seat(conv, command)
+    conv.unit.actor = f"seat {seat.name} {conv.mail.sender}"
     command = _check_as_order(row, command)
     conv.handled.by_reply_address = conv.handled.by_reply_address or command.is_token_reply
     conv.reply.row, conv.reply.seat = row, seat
@@ -149,6 +229,7 @@ def _orders(conv: Conversation, row: GameRow, seat: SeatRow, command: SeatSessio
         raise StaleTurn(stale.game, stale.turn, stale.current, message=(
             f"these orders answer turn {stale.turn} of {stale.game}, but the game is at turn {stale.current}; "
             "they were refused as stale. Read the newest report and send orders for the current turn.")) from stale
+    result.show_time = mark
     intro = "CHECK only, nothing stored:" if command.check else ""
     conv.reply.add((f"{intro}\n" if intro else "") + result.render(), check=result, intro=intro)
     if result.version is not None:
@@ -190,11 +271,32 @@ def _resign(conv: Conversation, row: GameRow, seat: SeatRow, command: Resign) ->
     conv.reply.add(f"You resigned seat {seat.name} of {row.name}. The GM was told.")
 
 
+def _absent(conv: Conversation, row: GameRow, seat: SeatRow, command: Absent) -> None:
+    """ABSENT <from> [<to>]: whole days in the sender's zone; the GM and the other seats hear of a moved deadline."""
+    zone = zone_of(conv.unit.session, conv.mail.sender) or UTC
+    starts = datetime.combine(command.starts, time(), zone).astimezone(UTC)
+    ends = datetime.combine(command.ends + timedelta(days=1), time(), zone).astimezone(UTC)
+    absences.announce(conv.unit, row.name, seat.name, starts, ends)
+    conv.notifier.tell_gm(conv.unit, conv.unit.snapshot(row), f"Seat {seat.name} ({conv.mail.sender}) of {row.name} "
+                          f"announced an absence from {mark(starts)} to {mark(ends)}.")
+    conv.reply.add(f"ABSENT: seat {seat.name} of {row.name} is away from {mark(starts)} to {mark(ends)}. A deadline "
+                   f"falling in it moves to a day after your return, for at most {row.absence_days:g} days in this "
+                   f"game ({seat.absence_used_hours / 24:.1f} used). BACK ends it early.")
+
+
+def _back(conv: Conversation, row: GameRow, seat: SeatRow, command: Back) -> None:
+    ended = absences.back(conv.unit, row.name, seat.name)
+    conv.reply.add(f"BACK: welcome back; {ended} absence(s) of seat {seat.name} of {row.name} ended."
+                   if ended else f"BACK: seat {seat.name} of {row.name} had no absence announced.")
+
+
 _SESSION_COMMANDS: Mapping[type, Callable[[Conversation, GameRow, SeatRow, Any], None]] = {
     Ready: _ready_or_not,
     NoOrders: _ready_or_not,
     ShowOrders: _show_orders,
     Resign: _resign,
+    Absent: _absent,
+    Back: _back,
     Press: lambda conv, row, seat, command: send_press(conv, row, seat.name, command),
     Help: lambda conv, row, seat, command: conv.reply.add(help_for(command.kind)),
     Status: _session_status,

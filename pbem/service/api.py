@@ -19,6 +19,7 @@ from pbem.core.rng import CURRENT_VERSION
 from pbem.reports import ReportInput
 from pbem.service import (
     access,
+    audit,
     control,
     creation,
     owing,
@@ -38,7 +39,7 @@ from pbem.service.resolution import ResolvedTurns
 from pbem.service.seats import Joined
 from pbem.service.snapshot import GameInfo
 from pbem.service.status import StatusView
-from pbem.service.unit import ResolvedListener, Unit
+from pbem.service.unit import NewsListener, ResolvedListener, Unit
 from pbem.store import Database
 from pbem.store.tables import GameRow, SeatRow, SubmissionRow, TurnRecordRow
 
@@ -46,17 +47,26 @@ from pbem.store.tables import GameRow, SeatRow, SubmissionRow, TurnRecordRow
 class GameService:
     """Every action on the games of one database, for the command line, the mail side and the web."""
 
-    def __init__(self, db: Database, *, clock: Callable[[], datetime] = utcnow) -> None:
+    def __init__(self, db: Database, *, clock: Callable[[], datetime] = utcnow, actor: str = "service") -> None:
         self.db = db
         self.clock = clock
+        self.actor = actor
+        """Who acts through this service, for the audit log (``command line`` for ``pbem``)."""
         self.on_resolved: list[ResolvedListener] = []
         """Called in the unit of every resolution, before it commits (the mail side queues the reports)."""
+        self.on_news: list[NewsListener] = []
+        """Called with a unit's news at its end, before it commits (the mail side tells the people concerned)."""
 
     @contextmanager
     def unit(self) -> Iterator[Unit]:
         """Yield a new unit of work, committed when the block ends normally and rolled back on error."""
         with self.db.session() as session:
-            yield Unit(session, clock=self.clock, on_resolved=self.on_resolved)
+            unit = Unit(session, clock=self.clock, on_resolved=self.on_resolved, actor=self.actor)
+            yield unit
+            while unit.news:  # telling may bring news of its own; each is told once
+                news, unit.news = unit.news, []
+                for listener in self.on_news:
+                    listener(unit, news)
 
     # --- games ---------------------------------------------------------------------
 
@@ -159,6 +169,11 @@ class GameService:
         """Recompute every draw of a revealed game; see :func:`replay.verify`."""
         with self.unit() as unit:
             return replay.verify(unit, name)
+
+    def log(self, name: str) -> list[audit.AuditEntry]:
+        """Return the audit log of a game, oldest first; see :func:`audit.entries`."""
+        with self.unit() as unit:
+            return audit.entries(unit, name)
 
     def upgrade_check(self) -> list[ReplayResult]:
         """Replay every game; return those this code would resolve differently."""

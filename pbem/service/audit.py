@@ -1,21 +1,58 @@
-"""What a game master did that the record must keep: the one place a GM action is recorded.
+"""The audit log of a game: every GM action and every decision the service takes by itself
+(resolutions, extensions, pauses, replacements, rollbacks, absences), each with its time and
+its actor, written in the unit of work that did it (so an action and its entry commit together).
 
-For now each action is a log line (logger ``pbem.audit``, level INFO) with the game, the GM's
-address and the time; an audit log stored with the games takes this function over.
+The actor comes from the unit (:attr:`Unit.actor <pbem.service.unit.Unit.actor>`): ``gm
+<address>`` for a GM's mail, ``seat B <address>`` for a seat's, ``command line`` for ``pbem``,
+``service`` for the clock and the service's own decisions.
 """
 
 from __future__ import annotations
 
-import logging
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlmodel import select
 
 from pbem.clock import format_utc
 from pbem.service.unit import Unit
+from pbem.store.tables import AuditEntryRow, GameRow
 
-_log = logging.getLogger("pbem.audit")
+SERVICE = "service"
+"""The actor of the service's own decisions."""
 
 
-def record_gm_action(unit: Unit, game: str, gm_address: str | None, action: str) -> None:
-    """Record that the GM of ``game`` (at ``gm_address``; None for the command line) did ``action`` now."""
-    when = unit.now()
-    _log.info("game %s: GM %s: %s at %s", game, gm_address or "(command line)", action, format_utc(when),
-              extra={"game": game, "gm": gm_address, "action": action, "at": when.isoformat()})
+@dataclass(frozen=True)
+class AuditEntry:
+    """One step of a game's log as it is shown."""
+
+    at: datetime
+    actor: str
+    action: str
+    text: str
+
+    def line(self) -> str:
+        """The entry as one line: time, actor, action word and what happened."""
+        return f"{format_utc(self.at)}  {self.actor}  {self.action}  {self.text}"
+
+
+def record(unit: Unit, row: GameRow, action: str, text: str, *, actor: str | None = None,
+           data: Mapping[str, Any] | None = None) -> None:
+    """Add a step to the game's log, by ``actor`` (the unit's actor when None), at the unit's time now."""
+    unit.add(AuditEntryRow(game_id=row.id, at=unit.now(), actor=actor or unit.actor, action=action, text=text,
+                           data=dict(data or {})))
+
+
+def entries(unit: Unit, name: str, *, last: int | None = None) -> list[AuditEntry]:
+    """The log of the game called ``name``, oldest first (only the ``last`` newest when given).
+    Raises UnknownGame."""
+    row = unit.game(name)
+    unit.session.flush()
+    query = select(AuditEntryRow).where(AuditEntryRow.game_id == row.id).order_by(
+        AuditEntryRow.id.desc())  # type: ignore[union-attr]
+    if last is not None:
+        query = query.limit(last)
+    found = [AuditEntry(e.at, e.actor, e.action, e.text) for e in unit.session.exec(query)]
+    return found[::-1]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -36,9 +36,12 @@ class CheckResult:
     teammates: dict[str, list[str] | None] | None = None
     """In a team phase: the other owing seats' stored orders for this step (None: none yet); see
     :func:`pbem.service.submissions.shared_orders`."""
+    show_time: Callable[[datetime], str] = format_utc
+    """How the verdict writes the deadline (the mail side writes a mark shown in the reader's zone)."""
     replaced_previous: bool = False
     standing: int | None = None
-    """When nothing was stored because no line was accepted: the version of the orders that stand (0: none)."""
+    """When nothing was stored because no line was accepted (or the orders were refused as a whole): the
+    version of the orders that stand (0: none)."""
 
     @property
     def accepted(self) -> list[Any]:
@@ -75,7 +78,11 @@ class CheckResult:
         if self.summary and not self.general:
             out.append(self.summary)
         refused = sum(1 for line in self.lines if line.problem is not None)
-        out.append(f"{len(self.lines) - refused} line(s) accepted, {refused} refused.")
+        if self.general and self.lines:
+            out.append(f"0 line(s) accepted: the orders were refused as a whole ({len(self.lines)} line(s) read, "
+                       f"{refused} of them also refused on their own).")
+        elif self.lines or not self.general:
+            out.append(f"{len(self.lines) - refused} line(s) accepted, {refused} refused.")
         if self.version is not None and self.received_at is not None:
             stamp = self.received_at.strftime("%H:%M UTC on %Y-%m-%d")
             out.append(f"Your orders v{self.version}, received {stamp}.")
@@ -88,7 +95,7 @@ class CheckResult:
             else:
                 out.append("No line was accepted, so nothing was stored: you have no orders for this turn yet. "
                            "Send corrected orders before the deadline.")
-        return out + closing_lines(self.deadline, self.window, self.teammates)
+        return out + closing_lines(self.deadline, self.window, self.teammates, self.show_time)
 
     def render(self) -> str:
         """Return the check as the player reads it: each line, a caret under a bad column, the verdict."""
@@ -109,11 +116,12 @@ class CheckResult:
         return "\n".join(out + [v for v in self.verdict() if v != "No orders found."]) + "\n"
 
 
-def closing_lines(deadline: datetime | None, window: str | None,
-                  teammates: dict[str, list[str] | None] | None) -> list[str]:
-    """The last lines of a check reply and of STATUS for a seat: when the step closes (an answer window
-    says so itself, else the deadline), and in a team phase the teammates' stored orders."""
-    lines = [window] if window else [f"Deadline: {format_utc(deadline)}."] if deadline else []
+def closing_lines(deadline: datetime | None, window: str | None, teammates: dict[str, list[str] | None] | None,
+                  show_time: Callable[[datetime], str] = format_utc) -> list[str]:
+    """The last lines of a check reply and of STATUS for a seat: the deadline (written by ``show_time``),
+    what an answer window's silence means, and in a team phase the teammates' stored orders."""
+    lines = [f"Deadline: {show_time(deadline)}."] if deadline else []
+    lines += [window] if window else []
     return lines + (_describe_teammates(teammates) if teammates is not None else [])
 
 

@@ -6,8 +6,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from datetime import datetime, timedelta
 
-from pbem.clock import format_utc
+from pbem.clock import format_duration, format_utc
 from pbem.core import GameError, InvalidInput
+from pbem.service import audit
 from pbem.service.options import parse_service_options
 from pbem.service.unit import Unit
 from pbem.store.tables import GameRow, GameStatus
@@ -28,6 +29,7 @@ def set_options(unit: Unit, name: str, options: Mapping[str, str]) -> None:
     for column, value in fields.items():
         setattr(row, column, value)
     unit.add(row)
+    audit.record(unit, row, "SET", ", ".join(f"{k}={v}" for k, v in options.items()))
 
 
 def set_deadline(unit: Unit, name: str, when: datetime) -> datetime:
@@ -39,29 +41,35 @@ def set_deadline(unit: Unit, name: str, when: datetime) -> datetime:
     row.deadline = when
     row.reminded_turn = 0
     unit.add(row)
+    audit.record(unit, row, "DEADLINE", f"deadline of turn {row.turn} set to {format_utc(when)}")
     return when
 
 
-def extend(unit: Unit, name: str, by: timedelta) -> datetime:
+def extend(unit: Unit, name: str, by: timedelta, *, reason: str = "") -> datetime:
     """Move the deadline later by ``by`` (from now when there is none); return the new one.
-    Raises InvalidInput for an extension that is not positive, GameError for a game without a clock."""
+    ``reason`` goes into the audit log. Raises InvalidInput for an extension that is not positive,
+    GameError for a game without a clock."""
     row = _clocked(unit, name)
     if by <= timedelta(0):
         raise InvalidInput(f"an extension must be positive, not {by}")
     row.deadline = max(row.deadline or unit.now(), unit.now()) + by
     row.reminded_turn = 0
     unit.add(row)
+    audit.record(unit, row, "EXTEND", f"deadline of turn {row.turn} extended by {format_duration(by)} to {format_utc(row.deadline)}"
+                 + (f": {reason}" if reason else ""))
     return row.deadline
 
 
-def pause(unit: Unit, name: str) -> None:
-    """Stop the clock: no deadline passes and nothing resolves until :func:`resume`."""
+def pause(unit: Unit, name: str, *, reason: str = "") -> None:
+    """Stop the clock: no deadline passes and nothing resolves until :func:`resume`. ``reason`` goes
+    into the audit log."""
     row = unit.game(name)
     if row.status != GameStatus.ACTIVE:
         raise GameError(f"game {name} is {row.status}, not active")
     row.status = GameStatus.PAUSED
     row.paused_at = unit.now()
     unit.add(row)
+    audit.record(unit, row, "PAUSE", f"game paused at turn {row.turn}" + (f": {reason}" if reason else ""))
 
 
 def resume(unit: Unit, name: str) -> datetime | None:
@@ -75,6 +83,8 @@ def resume(unit: Unit, name: str) -> datetime | None:
         row.deadline = max(row.deadline + (now - row.paused_at), now + timedelta(hours=1))
     row.status, row.paused_at, row.nmr_streak = GameStatus.ACTIVE, None, 0
     unit.add(row)
+    deadline = f"; deadline {format_utc(row.deadline)}" if row.deadline else ""
+    audit.record(unit, row, "RESUME", f"game resumed at turn {row.turn}{deadline}")
     return row.deadline
 
 
@@ -88,6 +98,7 @@ def end(unit: Unit, name: str) -> None:
         raise GameError(f"game {name} has not started")
     row.status, row.ended_by_gm, row.deadline = GameStatus.FINISHED, True, None
     unit.add(row)
+    audit.record(unit, row, "END", f"game ended at turn {row.turn}; the leaders win")
 
 
 def _clocked(unit: Unit, name: str) -> GameRow:

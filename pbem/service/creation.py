@@ -12,7 +12,7 @@ from pbem.core import Game, GameError, GameRng, InvalidInput, UnknownSeat
 from pbem.core.rng import CURRENT_VERSION, LEGACY_VERSION, VERSIONS, derive_seed
 from pbem.games import find_game
 from pbem.passwords import hash_password, new_password
-from pbem.service import due, queries
+from pbem.service import absences, audit, due, queries
 from pbem.service.options import SERVICE_OPTIONS, BadOption, parse_service_options, service_defaults
 from pbem.service.resolution import play_forced
 from pbem.service.snapshot import GameInfo, rules_version_of
@@ -96,6 +96,8 @@ def create_game(
     for position, seat in enumerate(seat_names):
         unit.add(SeatRow(game_id=row.id, name=seat, position=position, address=by_upper.get(seat.upper())))
     unit.session.flush()
+    audit.record(unit, row, "CREATE", f"{rules.name} game {name} created for {count} players"
+                 + (f", options {', '.join(f'{k}={v}' for k, v in (options or {}).items())}" if options else ""))
     if seats:
         return start(unit, name)
     return unit.snapshot(row)
@@ -135,7 +137,9 @@ def start(unit: Unit, name: str) -> GameInfo:
     row.turn = 1
     row.deadline = due.next_deadline(row, unit.now(), unit.snapshot(row).phase)
     unit.add(row)
+    audit.record(unit, row, "START", "game started: " + ", ".join(f"{s.name} {s.address}" for s in seats))
     play_forced(unit, unit.snapshot(row))
+    absences.extend_for_absences(unit, row)
     return unit.snapshot(row)
 
 

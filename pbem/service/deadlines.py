@@ -23,7 +23,7 @@ from sqlmodel import select
 
 from pbem.clock import format_utc
 from pbem.core import GameError
-from pbem.service import control, digests, due, owing, queries, resolution
+from pbem.service import audit, control, digests, due, owing, queries, resolution
 from pbem.service.api import GameService
 from pbem.service.digests import DueReport
 from pbem.service.resolution import ResolvedTurns
@@ -31,6 +31,7 @@ from pbem.service.snapshot import GameInfo
 from pbem.service.unit import Unit
 from pbem.store import is_transient_error
 from pbem.store.tables import GameRow, GameStatus, SeatRow
+from pbem.zones import mark
 
 _log = logging.getLogger(__name__)
 
@@ -38,7 +39,8 @@ NMR_PAUSE_STREAK = 3
 
 
 class Notifier(Protocol):
-    """Where the clock's messages go (the mail side queues them in the same unit of work)."""
+    """Where the clock's messages go (the mail side queues them in the same unit of work). A text
+    may hold :func:`pbem.zones.mark` of a moment: each reader reads it in their own time zone."""
 
     def remind(self, unit: Unit, info: GameInfo, seats: Sequence[SeatRow]) -> None:
         """Remind ``seats`` that their orders for the current turn are missing."""
@@ -48,8 +50,9 @@ class Notifier(Protocol):
         """Send the game's GM a notice."""
         ...
 
-    def tell_players(self, unit: Unit, info: GameInfo, text: str) -> None:
-        """Send every seat of the game a notice."""
+    def tell_players(self, unit: Unit, info: GameInfo, text: str, *, calendar: bool = False) -> None:
+        """Send every seat of the game a notice; with ``calendar`` (the deadline moved) the seats owing
+        orders get the calendar update of their deadline."""
         ...
 
     def send_reports(self, unit: Unit, info: GameInfo, reports: Sequence[DueReport]) -> None:
@@ -92,12 +95,15 @@ class TurnClock:
                     continue
                 row.deadline = row.deadline + outage
                 unit.add(row)
-                unit.session.flush()
                 minutes = round(outage.total_seconds() / 60)
+                audit.record(unit, row, "EXTEND", f"deadline of turn {row.turn} extended by the service's outage "
+                             f"of about {minutes} minute(s) to {format_utc(row.deadline)}")
+                unit.session.flush()
                 self.notifier.tell_players(
                     unit, unit.snapshot(row),
                     f"The game master was out of service for about {minutes} minute(s) and the deadline "
-                    f"passed meanwhile. The deadline is extended by the outage to {format_utc(row.deadline)}.",
+                    f"passed meanwhile. The deadline is extended by the outage to {mark(row.deadline)}.",
+                    calendar=True,
                 )
                 extended.append(row.name)
         return extended
@@ -257,7 +263,7 @@ class TurnClock:
             row = unit.game(name)
             if row.status != GameStatus.ACTIVE or row.nmr_streak < NMR_PAUSE_STREAK:
                 return False
-            control.pause(unit, name)
+            control.pause(unit, name, reason=f"{row.nmr_streak} deadlines in a row with no orders from any seat")
             unit.session.flush()
             self.notifier.tell_gm(
                 unit, unit.snapshot(row),
@@ -299,8 +305,10 @@ class TurnClock:
             for seat in absent:
                 seat.absence_reported = True
                 unit.add(seat)
-            unit.session.flush()
             names = ", ".join(f"{s.name} ({s.address})" for s in absent)
+            audit.record(unit, row, "SILENT", f"GM told that seat(s) {names} sent no orders for "
+                         f"{row.grace_hours:g} hours after a deadline")
+            unit.session.flush()
             self.notifier.tell_gm(
                 unit, unit.snapshot(row),
                 f"Game {name}: seat(s) {names} sent no orders since a deadline more than "

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from pbem.clock import format_utc
 from pbem.core import Phase
 from pbem.service import owing
 from pbem.service.snapshot import GameInfo
@@ -35,12 +34,13 @@ def next_deadline(row: GameRow, now: datetime, phase: Phase | None) -> datetime 
 
 def window_note(row: GameRow, phase: Phase | None) -> str | None:
     """One sentence on when an answer window closes and what silence means, for the reports, STATUS
-    and check replies; None when ``phase`` is no answer window (its silence is NMR)."""
+    and check replies (which show its deadline themselves, in the reader's time zone); None when
+    ``phase`` is no answer window (its silence is NMR)."""
     if phase is None or not phase.is_window:
         return None
     early = " or as soon as every seat asked has answered" if row.resolve_when == "early" else ""
     if row.deadline is not None:
-        closes = f"it closes at {format_utc(row.deadline)}{early}"
+        closes = f"it closes at its deadline{early}"
     elif early:
         closes = "it has no deadline: it closes as soon as every seat asked has answered, or when the GM resolves it"
     else:

@@ -1,6 +1,6 @@
 """The GM's look at the secrets (SECRETS): every seat's view of the current turn, the full state as
-the seats see it. Everything else the GM gets is the public report; this look is recorded as a GM
-action, and refused for a game that shows some secrets to nobody, the GM included."""
+the seats see it. Everything else the GM gets is the public report; this look is recorded in the
+game's audit log (LOG, ``pbem log``), and refused for a game that shows some secrets to nobody, the GM included."""
 
 from __future__ import annotations
 
@@ -26,10 +26,11 @@ class SeatViews:
     reports: list[tuple[str, ReportInput]]
 
 
-def seat_views(unit: Unit, name: str, *, gm_address: str | None) -> SeatViews:
+def seat_views(unit: Unit, name: str) -> SeatViews:
     """Return every seat's view of the game's current turn (each seat's newest report as that seat reads
-    it) and record the look as a GM action of ``gm_address``. Raises SecretsWithheld for a game whose
-    kind withholds its secrets from the GM too, GameError before the start. Raises UnknownGame."""
+    it) and record the look in the game's audit log (action ``SECRETS``, by the unit's actor). Raises
+    SecretsWithheld for a game whose kind withholds its secrets from the GM too, GameError before the
+    start, UnknownGame."""
     info = unit.info(name)
     withheld = getattr(info.rules, "secrets_withheld", "")
     if withheld:
@@ -37,5 +38,6 @@ def seat_views(unit: Unit, name: str, *, gm_address: str | None) -> SeatViews:
     if info.row.status == GameStatus.FORMING:
         raise GameError(f"game {info.name} has not started; there are no views yet")
     report = reporting.last_report(unit, name)
-    audit.record_gm_action(unit, info.name, gm_address, f"SECRETS: every seat's view of turn {info.row.turn}")
+    audit.record(unit, info.row, "SECRETS", f"every seat's view of turn {info.row.turn}, secrets included, "
+                 "mailed to the GM's address")
     return SeatViews(info.name, info.row.turn, [(seat, report) for seat in info.seat_names])

@@ -80,6 +80,17 @@ SERVICE_OPTIONS: Mapping[str, ServiceOption] = {
     "digest_hours": NumberOption("digest_hours", 24.0, 1, 720,
                                  "with reports=digest, the longest news wait before a seat is mailed anyway, "
                                  "1 to 720 (default 24)"),
+    "absence_days": NumberOption("absence_days", 14.0, 0, 365,
+                                 "most days of deadline extensions per player for announced absences (ABSENT), "
+                                 "0 to 365 (default 14); 0 = none"),
+    "replace_after": NumberOption("replace_after", 2.0, 0, 100,
+                                  "offer a seat to the standby list after this many missed deadlines in a row, "
+                                  "0 to 100 (default 2); 0 = only on RESIGN"),
+    "replace": ChoiceOption("replace_mode", "confirm", ("confirm", "auto"),
+                            "confirm (a standby's ACCEPT waits for the GM's REPLACE, default) or auto (handed over "
+                            "at once)"),
+    "observers": ChoiceOption("observers", "yes", ("yes", "no"),
+                              "yes (anyone may OBSERVE the game's public reports, default) or no (the GM forbids it)"),
 }
 
 

@@ -28,11 +28,14 @@ def choosing_seats(info: GameInfo) -> tuple[str, ...]:
 
 
 def not_your_turn(info: GameInfo, seat: str) -> str | None:
-    """Why ``seat`` cannot send orders now (``it is not your turn: waiting for B``), or None when it owes some."""
+    """Why ``seat`` cannot send orders now (``it is not your turn: waiting for seat B``), or None when it
+    owes some."""
     owing = owing_seats(info)
     if seat in owing:
         return None
-    return f"it is not your turn: waiting for {', '.join(owing) or 'nobody'}"
+    if not owing:
+        return "no seat owes orders now"
+    return f"it is not your turn: waiting for {'seat' if len(owing) == 1 else 'seats'} {', '.join(owing)}"
 
 
 def missing_seats(unit: Unit, info: GameInfo) -> list[str]:

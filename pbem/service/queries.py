@@ -27,7 +27,7 @@ _SEATS_OF_GAME = select(SeatRow).where(SeatRow.game_id == bindparam("game_id")).
 _CURRENT_SUBMISSION = (
     select(SubmissionRow)
     .where(SubmissionRow.game_id == bindparam("game_id"), SubmissionRow.seat == bindparam("seat"),
-           SubmissionRow.turn == bindparam("turn"))
+           SubmissionRow.turn == bindparam("turn"), SubmissionRow.rolled_back == False)  # noqa: E712
     .order_by(SubmissionRow.version.desc())  # type: ignore[attr-defined]
 )
 
@@ -62,6 +62,7 @@ def received_this_turn(session: Session, game_ids: Collection[int]) -> dict[int,
         select(SubmissionRow.game_id, SubmissionRow.seat, func.max(SubmissionRow.received_at))
         .join(GameRow, GameRow.id == SubmissionRow.game_id)
         .where(SubmissionRow.turn == GameRow.turn, GameRow.status == GameStatus.ACTIVE,
+               SubmissionRow.rolled_back == False,  # noqa: E712
                SubmissionRow.game_id.in_(list(game_ids)))  # type: ignore[attr-defined]
         .group_by(SubmissionRow.game_id, SubmissionRow.seat)
     ):

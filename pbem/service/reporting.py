@@ -1,19 +1,32 @@
 """What a turn report is made from: the report input of the turns a reader is told of together
-(a turn and the forced turns after it, or a digest of several), and of the newest report of a
-game, with what players need to check the dice."""
+(a turn and the forced turns after it, or a digest of several), of the newest report of a game,
+and of a dry run, with what players need to check the dice."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from pbem.clock import format_utc
-from pbem.core import Event
+from pbem.core import Event, Game, Outcome, Phase
 from pbem.core.rng import commitment
 from pbem.reports import Fairness, ReportInput, render_report
 from pbem.service import due, queries, seeds
 from pbem.service.snapshot import GameInfo
 from pbem.service.unit import Unit
 from pbem.store.tables import GameRow, TurnRecordRow
+
+
+def turn_report(row: GameRow, rules: Game[Any, Any], state: Any, *, turn: int, events: Sequence[Event],
+                nmr: Sequence[str], passed: Sequence[str] = (), phase: Phase | None, outcome: Outcome | None,
+                draws: Sequence[Sequence[int]]) -> ReportInput:
+    """The report input of turn ``turn`` of a game resolved into ``state`` without a turn record (the
+    GM's dry run), with ``row`` giving the deadline and the dice's commitment."""
+    return ReportInput(
+        game_name=row.name, rules=rules, state=state, turn=turn, events=list(events), nmr=list(nmr),
+        phase=phase, outcome=outcome, deadline=_deadline(row), fairness=fairness(row, draws),
+        deadline_at=row.deadline, passed=list(passed), window=due.window_note(row, phase),
+    )
 
 
 def records_report(info: GameInfo, records: Sequence[TurnRecordRow], *, setup_draws: bool = False) -> ReportInput:
@@ -37,6 +50,7 @@ def records_report(info: GameInfo, records: Sequence[TurnRecordRow], *, setup_dr
         outcome=info.outcome,
         deadline=_deadline(row),
         fairness=fairness(row, draws),
+        deadline_at=row.deadline,
         window=due.window_note(row, info.phase),
     )
 
@@ -53,6 +67,16 @@ def last_report(unit: Unit, name: str) -> ReportInput:
             break
     opening = not group or (group[0].turn == 1 and group[0].reason == "forced")
     return records_report(info, group, setup_draws=opening)
+
+
+def report_since(unit: Unit, name: str, after_turn: int) -> ReportInput:
+    """One report input covering every turn of a game resolved after ``after_turn`` (a digest, with the
+    setup's draws too when it covers the start); the newest report when no turn was resolved since."""
+    info = unit.info(name)
+    records = queries.history(unit.session, info.row, since=after_turn + 1)
+    if not records:
+        return last_report(unit, name)
+    return records_report(info, records, setup_draws=after_turn == 0)
 
 
 def report_text(unit: Unit, name: str, seat: str | None) -> str:

@@ -17,7 +17,7 @@ from sqlalchemy import update
 
 from pbem.core import GameError, GameRng
 from pbem.orders import parser_for
-from pbem.service import due, owing, queries
+from pbem.service import absences, audit, due, owing, queries, standby
 from pbem.service.snapshot import GameInfo, rules_version_of
 from pbem.service.unit import Unit
 from pbem.store.tables import GameRow, GameStatus, SubmissionRow, TurnRecordRow
@@ -58,6 +58,7 @@ def resolve(unit: Unit, name: str, *, reason: str = "gm", expected_turn: int | N
     resolved = ResolvedTurns(game=row.name)
     resolved.turns.append(_resolve_one(unit, unit.snapshot(row), reason))
     resolved.turns.extend(play_forced(unit, unit.snapshot(row)))
+    absences.extend_for_absences(unit, row)  # before the reports are made: they tell the deadline as moved
     final = unit.snapshot(row)
     for listener in unit.on_resolved:
         listener(unit, final, resolved)
@@ -85,22 +86,29 @@ def play_forced(unit: Unit, info: GameInfo) -> list[ResolvedTurn]:
     return played
 
 
+def turn_orders(unit: Unit, info: GameInfo) -> tuple[dict[str, list[Any]], list[str], list[str]]:
+    """The orders the turn awaiting orders of ``info``'s game resolves with: each owing seat's stored
+    orders, or its default when it sent none. Also the seats that sent none: NMR, or in an answer window
+    (silence means PASS) passed, getting their default all the same."""
+    assert info.phase is not None
+    orders: dict[str, list[Any]] = {}
+    silent: list[str] = []
+    parser = parser_for(info.rules.name)
+    for seat in owing.owing_seats(info):
+        submission = queries.current_submission(unit.session, info.row, seat)
+        if submission is None:
+            silent.append(seat)
+            orders[seat] = list(info.rules.default_orders(info.state, seat))
+        else:
+            orders[seat] = parser.parse("\n".join(submission.orders)).orders
+    return (orders, [], silent) if info.phase.is_window else (orders, silent, [])
+
+
 def _resolve_one(unit: Unit, info: GameInfo, reason: str) -> ResolvedTurn:
     """Resolve the turn awaiting orders of ``info``'s game and record it."""
     row, rules, state = info.row, info.rules, info.state
     assert info.phase is not None
-    orders: dict[str, list[Any]] = {}
-    silent: list[str] = []
-    parser = parser_for(rules.name)
-    for seat in owing.owing_seats(info):
-        submission = queries.current_submission(unit.session, row, seat)
-        if submission is None:
-            silent.append(seat)
-            orders[seat] = list(rules.default_orders(state, seat))
-        else:
-            orders[seat] = parser.parse("\n".join(submission.orders)).orders
-    # In an answer window silence means PASS: those seats get their default all the same, but are not NMR.
-    nmr, passed = ([], silent) if info.phase.is_window else (silent, [])
+    orders, nmr, passed = turn_orders(unit, info)
     rng = GameRng.from_state(row.rng_state)
     rng_before = row.rng_state
     current_rules = rules_version_of(rules)
@@ -139,6 +147,9 @@ def _resolve_one(unit: Unit, info: GameInfo, reason: str) -> ResolvedTurn:
     row.deadline = due.next_deadline(row, unit.now(), phase)
     _count_silence(unit, info, nmr, reason, record)
     unit.add(row)
+    audit.record(unit, row, "RESOLVE", f"turn {turn} resolved ({reason})" + (f"; NMR: {', '.join(nmr)}" if nmr else "")
+                 + (f"; no answer, passed: {', '.join(passed)}" if passed else "")
+                 + (f"; game over: {outcome.headline}" if outcome is not None else ""))
     unit.session.flush()
     return ResolvedTurn(record)
 
@@ -151,6 +162,7 @@ def _count_silence(unit: Unit, info: GameInfo, nmr: Sequence[str], reason: str, 
     if reason == due.DEADLINE and info.phase.is_window:
         return
     if reason == due.DEADLINE:
+        standby.after_deadline(unit, row, list(owing.owing_seats(info)), list(nmr))
         for seat_row in info.seats:
             if seat_row.name in nmr and seat_row.absent_since is None:
                 seat_row.absent_since = record.resolved_at

@@ -5,12 +5,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from sqlmodel import select
+
 from pbem.core import GameError
 from pbem.passwords import hash_password, new_password
-from pbem.service import queries
+from pbem.service import audit, queries
 from pbem.service.snapshot import GameInfo
 from pbem.service.unit import Unit
-from pbem.store.tables import GameStatus, SeatRow, SeatStatus
+from pbem.store.tables import GameStatus, SeatOfferRow, SeatRow, SeatStatus
 
 
 @dataclass(frozen=True)
@@ -54,6 +56,7 @@ def join(unit: Unit, name: str, address: str, seat: str | None = None) -> Joined
     target.address = address
     target.password_hash = hash_password(password)
     unit.add(target)
+    audit.record(unit, row, "JOIN", f"{address} joined as seat {target.name}")
     return Joined(row.name, target.name, password, unit.snapshot(row))
 
 
@@ -70,6 +73,7 @@ def assign(unit: Unit, name: str, seat: str, address: str) -> SeatRow:
         raise GameError(f"seat {seat_row.name} of {name} is taken by {seat_row.address}")
     seat_row.address = address.lower()
     unit.add(seat_row)
+    audit.record(unit, row, "SEAT", f"seat {seat_row.name} assigned to {seat_row.address}")
     return seat_row
 
 
@@ -92,12 +96,19 @@ def replace(unit: Unit, name: str, seat: str, address: str) -> Joined:
         raise GameError(f"game {name} is finished")
     seat_row = unit.seat(row, seat)
     password = new_password()
+    old = seat_row.address
     seat_row.address = address
     seat_row.password_hash = hash_password(password)
     seat_row.key_version += 1
     seat_row.status = SeatStatus.ACTIVE
     seat_row.absent_since, seat_row.absence_reported = None, False
     unit.add(seat_row)
+    audit.record(unit, row, "REPLACE", f"seat {seat_row.name} handed from {old or 'nobody'} to {address}")
+    for offer in unit.session.exec(select(SeatOfferRow).where(SeatOfferRow.game_id == row.id,
+                                                              SeatOfferRow.seat == seat_row.name)):
+        if offer.status in ("open", "accepted"):  # the seat is taken: by the standby, or someone else
+            offer.status = "taken" if offer.address == address.lower() else "withdrawn"
+            unit.add(offer)
     return Joined(row.name, seat_row.name, password, unit.snapshot(row))
 
 
@@ -107,6 +118,11 @@ def resign(unit: Unit, name: str, seat: str) -> None:
     seat_row = unit.seat(row, seat)
     seat_row.status = SeatStatus.RESIGNED
     unit.add(seat_row)
+    audit.record(unit, row, "RESIGN", f"seat {seat_row.name} ({seat_row.address}) resigned")
+    if row.status != GameStatus.FINISHED:
+        from pbem.service.standby import offer_seat  # standby hands seats over through this module
+
+        offer_seat(unit, row, seat_row.name, "its player resigned")
 
 
 def seat_of_address(unit: Unit, name: str, address: str) -> SeatRow | None:

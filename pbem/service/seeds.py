@@ -5,6 +5,7 @@ from __future__ import annotations
 from pbem.core import GameError, InvalidInput
 from pbem.core.rng import commitment
 from pbem.games import find_game
+from pbem.service import audit
 from pbem.service.unit import Unit
 from pbem.store.tables import GameRow, GameStatus
 
@@ -62,5 +63,7 @@ def reveal(unit: Unit, name: str) -> GameRow:
         row.ended_by_gm = True
         row.deadline = None
         unit.add(row)
+    kept = " (its seed stays secret: its kind keeps it)" if kept_secret_reason(row) is not None else " and its seed revealed"
+    audit.record(unit, row, "REVEAL", f"game ended at turn {row.turn}{kept}")
     unit.session.flush()
     return row

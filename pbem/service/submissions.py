@@ -43,7 +43,7 @@ def submit(unit: Unit, name: str, seat: str, text: str, *, turn: int | None = No
     result.game, result.kind, result.seat, result.turn = row.name, rules.name, seat_row.name, row.turn
     result.deadline, result.window = row.deadline, due.window_note(row, info.phase)
     result.teammates = shared_orders(unit, info, seat_row.name)
-    if not store or result.general:
+    if not store:
         return result
     previous = queries.latest_version(unit.session, row, seat_row.name)
     if not result.accepted:
@@ -117,6 +117,6 @@ def _insert(unit: Unit, row: GameRow, seat_row: SeatRow, *, version: int, text: 
     unit.session.connection().execute(queries.INSERT_SUBMISSION, {
         "game_id": row.id, "seat": seat_row.name, "turn": row.turn, "version": version, "text": text,
         "orders": orders, "problems": problems, "received_at": received_at, "source": source, "ready": ready})
-    if seat_row.absent_since is not None:
-        seat_row.absent_since, seat_row.absence_reported = None, False
+    if seat_row.absent_since is not None or seat_row.missed_deadlines:
+        seat_row.absent_since, seat_row.absence_reported, seat_row.missed_deadlines = None, False, 0
         unit.add(seat_row)

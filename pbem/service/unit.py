@@ -25,6 +25,8 @@ if TYPE_CHECKING:
 
 ResolvedListener = Callable[["Unit", GameInfo, "ResolvedTurns"], None]
 """Called in the unit that resolved turns, before it commits (the mail side queues the reports)."""
+NewsListener = Callable[["Unit", list[Any]], None]
+"""Called with what a unit's work brought (its ``news``) before the unit commits."""
 
 
 class Unit:
@@ -35,10 +37,16 @@ class Unit:
     """
 
     def __init__(self, session: Session, *, clock: Callable[[], datetime],
-                 on_resolved: Sequence[ResolvedListener] = ()) -> None:
+                 on_resolved: Sequence[ResolvedListener] = (), actor: str = "service") -> None:
         self.session = session
         self.clock = clock
         self.on_resolved = tuple(on_resolved)
+        self.actor = actor
+        """Who acts in this unit, for the audit log: ``gm <address>``, ``seat B <address>``,
+        ``command line``, or ``service`` (the clock and the service's own decisions)."""
+        self.news: list[Any] = []
+        """What happened in this unit that people must hear of (deadlines moved for an absence, seats
+        offered or handed over, rollbacks): handed to the service's ``on_news`` listeners before it commits."""
         self._games: dict[str, GameRow] = {}
         self._seats: dict[int | None, list[SeatRow]] = {}
 

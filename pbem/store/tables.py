@@ -88,6 +88,15 @@ class GameRow(SQLModel, table=True):
     rules_version: int = 1  # the game's rules version, recorded at creation, bumped by rules changes
     setup_draws: list[Any] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
     """The draws made while the game was set up at START, listed in its first report."""
+    absence_days: float = 14.0  # most days of deadline extensions per player per game for absences (0: none)
+    replace_after: float = 2.0  # offer a seat to a standby after this many missed deadlines in a row (0: never)
+    replace_mode: str = "confirm"  # confirm: the GM confirms a standby's ACCEPT | auto: handed over at once
+    rollback_turn: int | None = None  # a ROLLBACK waiting for its confirmation code
+    rollback_code_hash: str | None = None
+    rollback_requested_at: datetime | None = None
+    observers: str = "yes"  # yes: anyone may OBSERVE the game (public reports only) | no: the GM forbids it
+    calendar_sequence: int = 0  # SEQUENCE of the game's deadline events (raised when the deadline moves)
+    calendar_deadline: datetime | None = None  # the deadline the last calendar attachment carried
 
 
 class SeatRow(SQLModel, table=True):
@@ -108,7 +117,9 @@ class SeatRow(SQLModel, table=True):
     absence_reported: bool = False  # the GM was told this seat is absent
     failed_logins: int = 0  # wrong SIGNON passwords in a row (see pbem.lockout)
     locked_until: datetime | None = None  # no SIGNON password is checked before this time
-    reported_turn: int = 0  # the last turn whose events a report to this seat told (0: none yet)
+    missed_deadlines: int = 0  # deadlines in a row this seat sent no orders for (reset by any submission)
+    absence_used_hours: float = 0.0  # deadline extensions granted for its announced absences
+    last_reported_turn: int = 0  # the newest turn a report to this seat covered (digests cover the turns since)
 
 
 class SubmissionRow(SQLModel, table=True):
@@ -128,6 +139,7 @@ class SubmissionRow(SQLModel, table=True):
     received_at: datetime
     source: str = "cli"  # cli | mail:<message-id> | forced
     ready: bool = False  # READY: the seat is done with the turn (it need not be waited for, even at a deadline)
+    rolled_back: bool = False  # for a turn the GM rolled back: kept, no longer standing
 
 
 class TurnRecordRow(SQLModel, table=True):
@@ -206,3 +218,69 @@ class AddressPreferenceRow(SQLModel, table=True):
     address: str = Field(primary_key=True)
     view_json: bool = False  # attach the seat's view as JSON to every turn report
     updated_at: datetime
+    zone: str | None = None  # IANA time zone deadlines are shown in (with UTC beside); None: UTC
+    digest: bool | None = None  # SET DIGEST ON/OFF: reports only when orders are owed (None: the game's choice)
+    text_only: bool = False  # SET TEXTONLY ON: no HTML part, no picture
+    press_off: bool = False  # SET PRESS OFF: no press from other players (the GM's still arrives)
+
+
+class AuditEntryRow(SQLModel, table=True):
+    """One step in a game's audit log: a GM action or a decision the service took by itself, with
+    when and by whom (``gm <address>``, ``seat B <address>``, ``service``, ``command line``)."""
+
+    __tablename__ = "audit_entry"
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="game.id", index=True)
+    at: datetime
+    actor: str
+    action: str  # a word: EXTEND, RESOLVE, ROLLBACK, ABSENT, ...
+    text: str  # what happened, in words
+    data: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
+
+
+class ObserverRow(SQLModel, table=True):
+    """An address that follows a game's public reports (OBSERVE)."""
+
+    __tablename__ = "observer"
+
+    game_id: int = Field(foreign_key="game.id", primary_key=True)
+    address: str = Field(primary_key=True)  # lower case
+    since: datetime
+
+
+class AbsenceRow(SQLModel, table=True):
+    """An absence a seat announced (ABSENT): deadlines falling in it are extended, up to the game's limit."""
+
+    __tablename__ = "absence"
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="game.id", index=True)
+    seat: str
+    starts: datetime
+    ends: datetime  # BACK ends it now
+    announced_at: datetime
+
+
+class StandbyRow(SQLModel, table=True):
+    """An address on the standby list of a game kind (STANDBY <kind>), first come first offered."""
+
+    __tablename__ = "standby"
+
+    address: str = Field(primary_key=True)
+    kind: str = Field(primary_key=True)
+    since: datetime
+
+
+class SeatOfferRow(SQLModel, table=True):
+    """A seat offered to a standby: open, accepted (waiting for the GM), taken or withdrawn."""
+
+    __tablename__ = "seat_offer"
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="game.id", index=True)
+    seat: str
+    address: str = Field(index=True)
+    offered_at: datetime
+    accepted_at: datetime | None = None
+    status: str = "open"  # open | accepted | taken | withdrawn

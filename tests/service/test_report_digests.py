@@ -139,7 +139,7 @@ def test_under_digest_only_the_seats_that_owe_a_choice_are_told_at_once(db: Data
         assert sorted(bag.last) == sorted(choosing), (bag.last, choosing)
     with runner.unit() as unit:  # those told know every turn so far; the others wait
         row = unit.game("g")
-        told = {seat.name: seat.reported_turn for seat in unit.seats(row)}
+        told = {seat.name: seat.last_reported_turn for seat in unit.seats(row)}
         assert all(told[seat] == row.turn - 1 for seat in bag.last)
         assert row.gm_reported_turn < row.turn - 1
 
@@ -249,13 +249,13 @@ def test_games_stored_before_digests_count_as_told_everything(tmp_path: Path) ->
     config.set_main_option("script_location", str(store._MIGRATIONS))
     with engine.begin() as connection:
         config.attributes["connection"] = connection
-        command.downgrade(config, "0008")
+        command.downgrade(config, "0009")
     engine.dispose()
     database = open_database(str(path))  # migrates to the newest schema again
     try:
         with GameService(database).unit() as unit:
             row = unit.game("old")
             assert (row.reports, row.digest_hours, row.gm_reported_turn) == ("each", 24, turn - 1)
-            assert [seat.reported_turn for seat in unit.seats(row)] == [turn - 1, turn - 1]
+            assert [seat.last_reported_turn for seat in unit.seats(row)] == [turn - 1, turn - 1]
     finally:
         database.close()

@@ -78,11 +78,24 @@ def test_who_owes_orders_is_the_phase_and_the_others_are_told_to_wait(tiny_game:
     [mover] = owing.owing_seats(info)
     other = next(seat for seat in info.seat_names if seat != mover)
     assert owing.not_your_turn(info, mover) is None
-    assert owing.not_your_turn(info, other) == f"it is not your turn: waiting for {mover}"
+    assert owing.not_your_turn(info, other) == f"it is not your turn: waiting for seat {mover}"
     assert runner.missing_seats("g") == [mover]
     refused = runner.submit("g", other, "ADD 1")
-    assert refused.general == [f"it is not your turn: waiting for {mover}"] and refused.version is None
-    with pytest.raises(GameError, match=f"waiting for {mover}"):
+    assert refused.general == [f"it is not your turn: waiting for seat {mover}"] and refused.version is None
+    with pytest.raises(GameError, match=f"waiting for seat {mover}"):
         runner.withdraw("g", other)
     runner.withdraw("g", mover, ready=True)
     assert runner.missing_seats("g") == []
+
+
+def test_orders_refused_as_a_whole_store_nothing_and_say_which_orders_stand(tiny_game: str,
+                                                                             runner: GameService) -> None:
+    info = runner.create_game("tiny", "g", seats=SEATS, seed=1)
+    [mover] = owing.owing_seats(info)
+    assert runner.submit("g", mover, "ADD 2").version == 1
+    refused = runner.submit("g", mover, "ADD 1\nADD 1")
+    assert refused.general == ["a turn is exactly one ADD"] and refused.version is None and refused.standing == 1
+    text = refused.render()
+    assert "0 line(s) accepted: the orders were refused as a whole (2 line(s) read, 0 of them" in text
+    assert "nothing was stored: your orders v1 stand" in text and "2 line(s) accepted" not in text
+    assert [str(order) for order in runner.current_orders("g", mover).orders] == ["ADD 2"]

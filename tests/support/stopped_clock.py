@@ -39,7 +39,7 @@ class RecordingNotifier:
     def tell_gm(self, unit: Unit, info: GameInfo, text: str) -> None:
         self.gm.append(text)
 
-    def tell_players(self, unit: Unit, info: GameInfo, text: str) -> None:
+    def tell_players(self, unit: Unit, info: GameInfo, text: str, *, calendar: bool = False) -> None:
         self.players.append(text)
 
     def send_reports(self, unit: Unit, info: GameInfo, reports: Sequence[DueReport]) -> None:

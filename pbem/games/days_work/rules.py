@@ -139,8 +139,8 @@ class DaysWork(BaseGame[DayState, Place]):
             return ""
         after, _ = apply_placement(state, seat, orders[0])
         i = state.index(seat)
-        return (f"You will hold {describe_resources(after.hands[i])} and have {after.scores[i]} points "
-                f"before the night.")
+        return (f"You will hold {describe_resources(after.hands[i])} and have {points_text(after.scores[i])} "
+                "before the night.")
 
     # --- resolving ------------------------------------------------------
 

@@ -23,6 +23,7 @@ from typing import Any
 from pbem.core import Event, GameError, GameRng, IllegalOrder, OrderProblem, Outcome, Phase, Resolution
 from pbem.core.dice import describe_dice, is_doublet, opposite_faces, roll_dice
 from pbem.core.game import BaseGame
+from pbem.core.options import yes_no_option
 from pbem.core.seats import START, START_DESCRIPTION, first_player
 from pbem.games.farm_cheesi.board import (
     ALL_SEATS,
@@ -58,8 +59,6 @@ from pbem.games.farm_cheesi.plays import (
 from pbem.games.farm_cheesi.state import CARCASS, FINISH, MAGGOTS, STAGE_BONUS, STAGE_MOVE, STAGE_OVER, FarmState
 
 SEATS_BY_COUNT: dict[int, tuple[str, ...]] = {2: ("1", "3"), 3: ("1", "2", "3"), 4: ALL_SEATS}
-_YES = {"yes", "y", "true", "on", "1"}
-_NO = {"no", "n", "false", "off", "0"}
 
 
 class FarmCheesi(BaseGame[FarmState, FarmOrder]):
@@ -96,7 +95,7 @@ class FarmCheesi(BaseGame[FarmState, FarmOrder]):
         """
         seats = self.check_seats(seats)
         options = self.check_options(options)
-        teams = _yes_no(options.get("teams", "no"))
+        teams = yes_no_option(options, "teams", False)
         if teams and len(seats) != 4:
             raise GameError("teams=yes needs 4 players (seats 1+3 against 2+4)")
         first = seats[first_player(seats, options.get(START), rng)]
@@ -218,15 +217,6 @@ class FarmCheesi(BaseGame[FarmState, FarmOrder]):
 
 
 # --- helpers: options, prompts, events ----------------------------------------------
-
-
-def _yes_no(value: str) -> bool:
-    text = str(value).strip().lower()
-    if text in _YES:
-        return True
-    if text in _NO:
-        return False
-    raise GameError(f"teams must be yes or no, not {value!r}")
 
 
 def _event(kind: str, text: str, state: FarmState, **data: Any) -> Event:

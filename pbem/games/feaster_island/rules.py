@@ -124,11 +124,12 @@ class FeasterIsland(BaseGame[FeasterState, FeasterOrder]):
         return None
 
     def submission_summary(self, state: FeasterState, seat: str, orders: Sequence[FeasterOrder]) -> str:
-        """Return e.g. "You will take 3 cubes: 1 red and 2 white." for a valid play."""
+        """Return e.g. "You will take 3 cubes from column 5: 1 red and 2 white." for a valid play,
+        "You take no column." for a PASS, and nothing when no order was accepted."""
         placements = tuple(p for order in orders if isinstance(order, Place) for p in order.placements)
         take = next((order for order in orders if isinstance(order, Take)), None)
         if take is None:
-            return "You take no column."
+            return "You take no column." if any(isinstance(order, Pass) for order in orders) else ""
         cubes = _placed(state.columns, placements)[take.column - 1]
         return f"You will take {len(cubes)} cube{'' if len(cubes) == 1 else 's'} from column {take.column}: " \
                f"{cube_words(cubes)}."

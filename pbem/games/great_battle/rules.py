@@ -43,7 +43,7 @@ from pbem.games.great_battle.state import (
     dump_state,
     load_state,
 )
-from pbem.games.great_battle.turn import SPACES, TurnPlay, free_spaces
+from pbem.games.great_battle.turn import SPACES, TurnPlay, free_spaces, plural
 
 TURN_LIMIT_RANGE = (2, 400)
 
@@ -91,9 +91,10 @@ class GreatBattle(BaseGame[BattleState, BattleOrder]):
         if state.stage == SETUP:
             count = _setup_count(state)
             colours = SIDE_COLOURS[state.mover]
+            around = "; ".join(f"{colour} base {hex_name(BASES[colour])}: "
+                               f"{', '.join(hex_name(cell) for cell in next_to_base(colour))}" for colour in colours)
             return Phase("setup", (state.to_play,), f"Setup: {who} places {count} units (PLACE colour hex), each "
-                         f"next to the base of its colour ({colours[0]} {hex_name(BASES[colours[0]])}, "
-                         f"{colours[1]} {hex_name(BASES[colours[1]])}).")
+                         f"on an empty hex next to the base of its colour ({around}).")
         return Phase("action", (state.to_play,), f"Action {state.turns + 1} of at most {state.turn_limit}: {who} "
                      f"chooses a free action space ({', '.join(free_spaces(state))}) and its lines.")
 
@@ -172,8 +173,9 @@ class GreatBattle(BaseGame[BattleState, BattleOrder]):
             return "This turn wins the battle."
         if after.drawn:
             return "This turn ends the battle in a draw."
-        return (f"After this turn: {SIDES[0]} {len(after.units_of(0))} units (total level {after.strength(0)}), "
-                f"{SIDES[1]} {len(after.units_of(1))} (total level {after.strength(1)}).")
+        return (f"After this turn: {SIDES[0]} {plural(len(after.units_of(0)), 'unit')} (total level "
+                f"{after.strength(0)}), {SIDES[1]} {plural(len(after.units_of(1)), 'unit')} (total level "
+                f"{after.strength(1)}).")
 
     # --- resolving ------------------------------------------------------
 

@@ -50,7 +50,8 @@ def free_spaces(state: BattleState) -> list[str]:
     return [space for space in SPACES if space not in state.discs]
 
 
-def _plural(number: int, word: str) -> str:
+def plural(number: int, word: str) -> str:
+    """Return ``number`` and ``word``, the word in the plural unless the number is 1 (``2 hexes``)."""
     return f"{number} {word}" if number == 1 else f"{number} {word}es" if word.endswith("x") else f"{number} {word}s"
 
 
@@ -166,8 +167,8 @@ class TurnPlay:
         speed = SPEED[unit.colour]
         if GRID.path_steps(start, end, speed, self._passable) is None:
             far = distance(start, end)
-            why = f"{order.end} is {_plural(far, 'hex')} away" if far > speed else "units and bases are in the way"
-            raise TurnProblem(f"a {unit.colour} unit moves up to {_plural(speed, 'hex')} through empty hexes; {why}")
+            why = f"{order.end} is {plural(far, 'hex')} away" if far > speed else "units and bases are in the way"
+            raise TurnProblem(f"a {unit.colour} unit moves up to {plural(speed, 'hex')} through empty hexes; {why}")
 
     def _passable(self, cell: HexCell) -> bool:
         return cell not in self.board and cell not in BASE_CELLS

@@ -101,7 +101,8 @@ class GreatRegatta(BaseGame[RegattaState, RegattaOrder]):
             return problems
         problems = _start_problems(state, orders) if state.stage == STAGE_START else _push_problems(state, orders)
         if problems:
-            problems.append(OrderProblem(None, "nothing is stored: send the whole decision again"))
+            problems.append(OrderProblem(None, "nothing is stored (a decision you sent earlier for this step "
+                                               "still stands): send the whole decision again"))
         return problems
 
     def default_orders(self, state: RegattaState, seat: str) -> list[RegattaOrder]:

@@ -155,16 +155,16 @@ class HarvestDay(BaseGame[HarvestState, HarvestOrder]):
         first, second = state.seats
         if len(winners) == 2:
             tied = keys[first]
-            return Outcome(winners, f"Both farmers control {tied[0]} territories with the same sum ({tied[1]}) and "
+            return Outcome(winners, f"Both farmers control {_count(tied[0])} with the same sum ({tied[1]}) and "
                                     "the same highest territory: they share the victory.")
         winner = winners[0]
         won, lost = keys[winner], keys[second if winner == first else first]
         if won[0] != lost[0]:
-            why = f"controls {won[0]} territories against {lost[0]}"
+            why = f"controls {_count(won[0])} against {lost[0]}"
         elif won[1] != lost[1]:
-            why = f"ties on {won[0]} territories and wins the tie-break with a sum of {won[1]} against {lost[1]}"
+            why = f"ties on {_count(won[0])} and wins the tie-break with a sum of {won[1]} against {lost[1]}"
         else:
-            why = (f"ties on {won[0]} territories and on the sum {won[1]}, and holds the highest territory, "
+            why = (f"ties on {_count(won[0])} and on the sum {won[1]}, and holds the highest territory, "
                    f"{won[2]}, against {lost[2] if lost[2] >= 0 else 'none'}")
         return Outcome((winner,), f"Seat {winner} {why}.")
 
@@ -281,6 +281,11 @@ def _territories(numbers: Sequence[int]) -> str:
     if not numbers:
         return "no territory"
     return f"territor{'y' if len(numbers) == 1 else 'ies'} {', '.join(str(n) for n in numbers)}"
+
+
+def _count(territories: int) -> str:
+    """Return e.g. "1 territory" or "2 territories"."""
+    return f"{territories} territor{'y' if territories == 1 else 'ies'}"
 
 
 def _rank(state: HarvestState, seat: str) -> tuple[int, int, int]:

@@ -168,7 +168,11 @@ class KentuckseaDerby(BaseGame[DerbyState, DerbyOrder]):
             return ""
         shells = state.shells_of(seat)
         order = orders[0]
-        if isinstance(order, (Bet, Bid)):
+        if isinstance(order, Bet):
+            bet, left, notes = _adjusted(state, state.index(seat), order.shells, "your")
+            why = f": {' and '.join(notes)}" if notes else ""
+            return f"Your bet will stand at {bet} and you will have {left} shell{'' if left == 1 else 's'} left{why}."
+        if isinstance(order, Bid):
             return f"You will have {shells - order.shells} shell{'' if shells - order.shells == 1 else 's'} left."
         if isinstance(order, Speed):
             return "The speed column will read: " + ", ".join(moved_to(state.column, order.colour, order.row)) + "."
@@ -319,24 +323,33 @@ def _bets(state: DerbyState, bets: Mapping[str, int]) -> tuple[DerbyState, list[
     label = "Bets"
     listed = ", ".join(f"seat {s} bets {bets[s]}" for s in state.seats)
     events = [Event("bets", f"Bets revealed: {listed}.", label, data={"bets": dict(bets)})]
-    rivalled = {state.owner(rival) for rival in state.rivals} - {None}
     shells, adjusted = [], []
     for i, seat in enumerate(state.seats):
-        bet = bets[seat]
-        rival_owner = state.owner(state.rivals[i])
-        notes = []
-        if rival_owner is not None:
-            bet += RIVAL_PLAYER_BET_BONUS
-            notes.append(f"its bet gains {RIVAL_PLAYER_BET_BONUS} (its rival {state.rivals[i]} is seat {rival_owner}'s)")
-        left = state.shells[i] - bets[seat]
-        if seat in rivalled:
-            left += RIVALLED_SHELL_BONUS
-            notes.append(f"it gains {RIVALLED_SHELL_BONUS} shells (its racer is a player's rival)")
+        bet, left, notes = _adjusted(state, i, bets[seat])
         shells.append(left)
         adjusted.append(bet)
         if notes:
             events.append(Event("adjust", f"Seat {seat}: {' and '.join(notes)}.", label, seat=seat))
     return replace(state, shells=tuple(shells), bets=tuple(adjusted)), events
+
+
+def _adjusted(state: DerbyState, i: int, bet: int, whose: str = "its") -> tuple[int, int, list[str]]:
+    """Return seat ``i``'s bet and shells after betting ``bet`` and the adjustments [R], and the
+    adjustments made, worded for ``whose`` ("its" for everyone, "your" for the seat itself), e.g.
+    "its bet gains 5 (its rival blue is seat 2's)"."""
+    rival_owner = state.owner(state.rivals[i])
+    rivalled = {state.owner(rival) for rival in state.rivals} - {None}
+    left = state.shells[i] - bet
+    notes = []
+    if rival_owner is not None:
+        bet += RIVAL_PLAYER_BET_BONUS
+        notes.append(f"{whose} bet gains {RIVAL_PLAYER_BET_BONUS} ({whose} rival {state.rivals[i]} is seat "
+                     f"{rival_owner}'s)")
+    if state.seats[i] in rivalled:
+        left += RIVALLED_SHELL_BONUS
+        gains = "you gain" if whose == "your" else "it gains"
+        notes.append(f"{gains} {RIVALLED_SHELL_BONUS} shells ({whose} racer is a player's rival)")
+    return bet, left, notes
 
 
 def _open_round(state: DerbyState) -> tuple[DerbyState, list[Event]]:

@@ -267,7 +267,7 @@ def _draft_problems(state: RichState, seat: str, orders: Sequence[RichOrder]) ->
     giving = [i for i, o in enumerate(orders) if isinstance(o, Give)]
     if len(keeps) > 1 or len(giving) > 1:
         return [OrderProblem(None, f"one KEEP line with every cube you keep{' and one GIVE line' if give else ''}: "
-                                   f"{complete}")]
+                                   f"{complete}; nothing is stored (a draft you sent earlier this round stands)")]
     problems: list[OrderProblem] = []
     hand = state.hand(seat)
     kept = Bag()
@@ -291,7 +291,8 @@ def _draft_problems(state: RichState, seat: str, orders: Sequence[RichOrder]) ->
                                             "you keep"))
     standing = set(range(len(orders))) - {p.index for p in problems}
     if not any(i in standing for i in keeps) or (give and not any(i in standing for i in giving)):
-        problems.append(OrderProblem(None, complete))
+        problems.append(OrderProblem(None, f"{complete}; nothing is stored (a draft you sent earlier this round "
+                                           "stands)"))
     return problems
 
 
@@ -375,7 +376,7 @@ def _end(state: RichState, why: str, label: str, events: list[Event]) -> tuple[R
     events.append(Event("end", why, label))
     for seat, pile, points in zip(state.seats, state.kept, score_piles(state.side, state.kept), strict=True):
         parts = ", ".join(f"{pile.count(c)} {c} = {points[c]}" for c in COLOURS)
-        events.append(Event("pile", f"Seat {seat}'s kept pile: {parts}; {points['total']} points.", label,
+        events.append(Event("pile", f"Seat {seat}'s kept pile: {parts}; {points['total']} point{'' if points['total'] in (1, -1) else 's'}.", label,
                             seat=seat, data={"kept": pile.to_json(), "points": dict(points)}))
     return state, events
 

@@ -112,7 +112,8 @@ class Shelloker(BaseGame[ShellokerState, ShellokerOrder]):
         i = state.index(seat)
         order = orders[0]
         if isinstance(order, Fold):
-            return f"You fold and lose {state.bets[i]} shell{'s' if state.bets[i] > 1 else ''}."
+            lost = min(state.bets[i], state.shells[i])
+            return f"You fold and lose {lost} shell{'' if lost == 1 else 's'}."
         bet = order.bet if isinstance(order, Raise) else state.top if isinstance(order, Call) else state.bets[i]
         return f"You bet {bet} of your {state.shells[i]} shells."
 
@@ -363,18 +364,50 @@ def _showdown(state: ShellokerState, label: str) -> tuple[ShellokerState, list[E
         shells[i] = max(0, shells[i] - amount)
     names = ", ".join(f"seat {state.seats[i]}" for i in losers)
     lose = f"{names} lose{'s' if len(losers) == 1 else ''} {amount}" if losers else ""
+    tie_break = _tie_break_text(state, hands, [i for i in players if keys[i][0] == best[0]])
     if len(winners) == 1:
         w = winners[0]
         shells[w] += amount
         capped = " (he called beyond his shells, so he gains only what he has)" if amount < bet else ""
-        text = f"Seat {state.seats[w]} wins and gains {amount} shell{'' if amount == 1 else 's'}{capped}; {lose}."
+        text = f"{tie_break}Seat {state.seats[w]} wins and gains {amount} shell{'' if amount == 1 else 's'}" \
+               f"{capped}; {lose}."
     else:
         tied = ", ".join(state.seats[i] for i in winners)
-        text = f"Seats {tied} tie even after the cliffs: they neither gain nor lose" + (f"; {lose}." if lose else ".")
+        even = f"{tie_break}Seats {tied} tie even after the cliffs" if tie_break else \
+            f"Seats {tied} tie on {best[0]} and on every cliff space"
+        text = f"{even}: they neither gain nor lose" + (f"; {lose}." if lose else ".")
     events.append(Event("showdown-result", text, label, data={"amount": amount,
                                                                "winners": [state.seats[i] for i in winners]}))
     shown = tuple((state.seats[i], hands[i]) for i in players)
     return _return_hands(replace(state, shells=tuple(shells), shown=shown)), events
+
+
+def _tie_break_text(state: ShellokerState, hands: Mapping[int, Sequence[str]], tied: Sequence[int]) -> str:
+    """Return how the cliffs broke a tie on the best worth [R], space by space from the highest
+    occupied one down, e.g. "Seats 2, 3 tie on 8; cliff space 6 is green: seat 2 holds 1 green cube, seat 3
+    holds 2. "
+    (empty when one hand is worth the most, or when the cliffs break no tie)."""
+    parts = [f"Seats {', '.join(state.seats[i] for i in tied)} tie on {state.worth(hands[tied[0]])}"]
+    alive = list(tied)
+    for space in range(len(state.cliffs), 0, -1):
+        colour = state.cliffs[space - 1]
+        counts = {i: list(hands[i]).count(colour) for i in alive}
+        most = max(counts.values())
+        if min(counts.values()) == most:
+            continue
+        first, *rest = alive
+        held = ", ".join([f"seat {state.seats[first]} holds {_cubes(counts[first], colour)}",
+                          *(f"seat {state.seats[i]} holds {counts[i]}" for i in rest)])
+        parts.append(f"cliff space {space} is {colour}: {held}")
+        alive = [i for i in alive if counts[i] == most]
+        if len(alive) == 1:
+            break
+    return "; ".join(parts) + ". " if len(parts) > 1 else ""
+
+
+def _cubes(count: int, colour: str) -> str:
+    """Return e.g. "1 green cube" or "0 green cubes"."""
+    return f"{count} {colour} cube{'' if count == 1 else 's'}"
 
 
 def _next_round(state: ShellokerState, rng: GameRng) -> tuple[ShellokerState, list[Event]]:

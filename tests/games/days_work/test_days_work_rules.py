@@ -269,3 +269,13 @@ def test_a_turn_is_one_place_by_the_seat_to_play() -> None:
     assert "you may pass only when no space is open" in GAME.validate(state, "1", [])[0].message
     with pytest.raises(IllegalOrder):
         GAME.resolve(state, {"1": [Place("BUILD1")]}, GameRng(1))
+
+
+def test_the_check_reply_tells_the_hand_and_score_the_placement_leaves() -> None:
+    """The check reply says what the placement leaves in hand and the score it reaches (1 point,
+    not "1 points")."""
+    assert GAME.submission_summary(table({"1": "1 yellow"}), "1", [Place("TEMPLE")]) == (
+        "You will hold 1 yellow and have 1 point before the night.")
+    assert GAME.submission_summary(table({"1": "1 yellow"}, temple=(1, 0), scores=(1, 0)), "1",
+                                   [Place("TEMPLE")]) == "You will hold 1 yellow and have 4 points before the night."
+    assert GAME.submission_summary(table(), "1", [Place("BUILD1")]) == ""

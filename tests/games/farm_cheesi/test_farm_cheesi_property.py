@@ -33,7 +33,9 @@ def check_invariants(state: FarmState) -> None:
         return
     assert not state.winners and GAME.outcome(state) is None
     assert len(state.roll) == 2 and all(1 <= v <= 6 for v in state.roll)
-    assert 0 <= state.doublets <= 2
+    # A third doublet ends the turn at once, but a HOME bonus held until the end of the turn is still
+    # offered then: only in that bonus step may the state show three doublets.
+    assert 0 <= state.doublets <= (3 if state.stage == "bonus" else 2)
     if state.roll[0] == state.roll[1]:
         assert state.doublets >= 1
     assert not state.is_done(state.current)

@@ -514,7 +514,7 @@ def test_seats_and_options() -> None:
         GAME.setup(("1", "3"), {"teams": "yes"}, ScriptedRng([1, 2]))
     with pytest.raises(GameError, match="unknown option"):
         GAME.setup(("1", "3"), {"colour": "red"}, ScriptedRng([1, 2]))
-    with pytest.raises(GameError, match="teams must be yes or no"):
+    with pytest.raises(GameError, match="option teams=maybe: give yes or no"):
         GAME.setup(("1", "2", "3", "4"), {"teams": "maybe"}, ScriptedRng([1, 2]))
     with pytest.raises(GameError, match="start"):
         GAME.setup(("1", "3"), {"start": "2"}, ScriptedRng([1, 2]))

@@ -10,6 +10,7 @@ from pbem.reports import render_report
 
 
 def test_the_report_draws_the_pyramid_and_a_table_of_every_groups_adventurers() -> None:
+    """Every count stands under its seat's column heading."""
     state, events = voted(board({"1": "a b", "2": "f", "3": "c c"}), "d", "YES", "NO")
     text = render_report(report_input(GAME, state, events), "2")
     lines = text.splitlines()
@@ -18,12 +19,12 @@ def test_the_report_draws_the_pyramid_and_a_table_of_every_groups_adventurers() 
     assert lines[top + 4] == "    a (1) --- b (2) --- c (1)"
     header = lines.index("  cliff value   seat 1  seat 2  seat 3")
     assert lines[header + 1:header + 9] == [
-        "    f    5         .       1       .",
-        "    d *  3         .       .       .",
-        "    e    3         .       .       .",
-        "    a    1         1       .       .",
-        "    b    2         1       .       .",
-        "    c    1         .       .       2",
+        "    f    5           .       1       .",
+        "    d *  3           .       .       .",
+        "    e    3           .       .       .",
+        "    a    1           1       .       .",
+        "    b    2           1       .       .",
+        "    c    1           .       .       2",
         "  to place           6       7       6",
         "  score              3       5       2",
     ]

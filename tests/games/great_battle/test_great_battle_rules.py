@@ -9,7 +9,7 @@ from great_battle_builders import GAME, battle, problems, turn, units
 from pbem.core import GameError, GameRng, IllegalOrder, OutcomeKind
 from pbem.core.hexgrid import distance
 from pbem.games.great_battle.board import BASES, GRID, hex_name, next_to_base
-from pbem.games.great_battle.orders import Action, Place, Spawn
+from pbem.games.great_battle.orders import Action, Attack, Place, Spawn
 
 # --- the map -----------------------------------------------------------------------
 
@@ -37,6 +37,9 @@ def test_setup_the_first_player_places_two_units_the_second_three_next_to_their_
     colour; [D] on empty hexes."""
     state = GAME.setup(("1", "2"), {"start": "2"}, GameRng(1))
     assert state.to_play == "2" and GAME.phase(state).name == "setup"
+    assert GAME.phase(state).prompt == ("Setup: Seat 2 (Meanies) places 2 units (PLACE colour hex), each on an empty "
+                                        "hex next to the base of its colour (green base i1: h1, h2, i2; yellow base "
+                                        "e1: d2, e2, f1).")
     assert problems(state, "PLACE green h1\nPLACE green h2") == []
     assert problems(state, "PLACE green h1\nPLACE green h1") == [
         "PLACE green h1: a unit stands on h1", "the setup is 2 PLACE lines; 1 of yours can be placed"]
@@ -123,6 +126,23 @@ def test_example_15b_move1x2_moves_one_green_unit_four_hexes() -> None:
     assert units(turn(state, text).state)["f6"] == "green 1"
     assert problems(state, "ACTION MOVE1X2\nMOVE h2-g4\nMOVE e2-e3") == [
         "MOVE e2-e3: MOVE1X2 moves one unit: the second move starts where the first ended, g4"]
+
+
+def test_move1x2_moves_once_or_twice_never_three_times() -> None:
+    """[R] Move 1 Unit Twice: "you may move the unit a second time if you wish": one MOVE line is a
+    whole turn, a third is refused."""
+    state = battle({"h2": "green 1", "e2": "yellow 1", "b8": "red 1"}, to_play=1, turns=1)
+    assert problems(state, "ACTION MOVE1X2\nMOVE e2-e3") == []
+    assert units(turn(state, "ACTION MOVE1X2\nMOVE e2-e3").state)["e3"] == "yellow 1"
+    assert problems(state, "ACTION MOVE1X2\nMOVE e2-e3\nMOVE e3-e4\nMOVE e4-e5") == [
+        "MOVE e4-e5: MOVE1X2 takes at most 2 lines"]
+
+
+def test_a_capture_on_the_last_allowed_action_wins_rather_than_counting_levels() -> None:
+    """[R] entering an enemy base wins at once; the turn limit [D] only decides a battle nobody won."""
+    state = battle({"h1": "red 1", "h3": "green 3", "d5": "yellow 2"}, turns=59)
+    outcome = GAME.outcome(turn(state, "ACTION MOVE3\nMOVE h1-i1").state)
+    assert outcome is not None and outcome.winners == ("1",) and "takes the enemy's green base" in outcome.reason
 
 
 def test_speed_red_and_green_two_hexes_blue_and_yellow_one() -> None:
@@ -330,3 +350,16 @@ def test_only_the_general_to_play_may_submit_and_refused_lines_never_resolve() -
     assert GAME.validate(state, "2", [Action("MOVE3")])[0].message == "it is not your turn: waiting for seat 1"
     with pytest.raises(IllegalOrder):
         GAME.resolve(state, {"1": [Action("MOVE3"), Spawn("red", "a8")]}, GameRng(1))
+
+
+def test_the_check_reply_counts_the_units_left_after_the_turn_in_plain_words() -> None:
+    """The check reply says how the checked turn leaves the armies (one unit, two units), or that it
+    wins or draws the battle."""
+    state = battle({"d5": "yellow 2", "c6": "red 1", "c7": "red 2", "e2": "yellow 1"}, to_play=1, turns=1)
+    assert GAME.submission_summary(state, "2", [Action("ATTACK"), Attack("d5", "c6")]) == (
+        "After this turn: Minutians 1 unit (total level 2), Meanies 2 units (total level 3).")
+    assert GAME.submission_summary(state, "2", [Action("ATTACK"), Attack("d5", "c6"), Attack("d5", "c7")]) == (
+        "This turn wins the battle.")
+    even = battle({"d5": "yellow 2", "c6": "red 2"}, to_play=1, turns=1)
+    assert GAME.submission_summary(even, "2", [Action("ATTACK"), Attack("d5", "c6")]) == (
+        "This turn ends the battle in a draw.")

@@ -111,7 +111,7 @@ def test_a_draft_must_keep_the_right_number_from_the_hand_and_give_what_is_left(
     assert GAME.validate(state, "1", [keep("blue"), give("red")]) == [
         OrderProblem(0, "KEEP blue: the die shows 4, so keep exactly 2 cubes"),
         OrderProblem(None, "the die shows 4: send one KEEP of 2 cubes and one GIVE of 1 cube, e.g. KEEP blue "
-                           "green, then GIVE red")]
+                           "green, then GIVE red; nothing is stored (a draft you sent earlier this round stands)")]
     assert GAME.validate(state, "1", [keep("blue green"), give("red")])[0] == OrderProblem(
         0, "KEEP blue green: your hand holds only 2 blue, 1 red")
     assert GAME.validate(state, "1", [keep("blue red"), give("red")])[0] == OrderProblem(
@@ -163,7 +163,7 @@ def test_the_third_disc_ends_the_game_and_the_piles_are_revealed() -> None:
     assert state.finished and state.discs == 3  # type: ignore[attr-defined]
     assert all(h.size == 0 for h in state.hands)  # type: ignore[attr-defined]
     assert "The die shows 6: a disc covers the third direction space and the game ends." in texts
-    assert texts[-2] == "Seat 1's kept pile: 1 blue = 1, 0 yellow = 0, 0 green = 0, 0 red = 0; 1 points."
+    assert texts[-2] == "Seat 1's kept pile: 1 blue = 1, 0 yellow = 0, 0 green = 0, 0 red = 0; 1 point."
     outcome = GAME.outcome(state)
     assert outcome is not None and outcome.winners == ("1",)
 

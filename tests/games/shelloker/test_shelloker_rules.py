@@ -174,7 +174,8 @@ def test_example_8c_values_the_highest_cliff_colour_breaks_the_tie_and_the_calle
     after = result.state
     assert after.shells == (15, 15, 10)
     texts = [e.text for e in result.events]
-    assert ("Seat 3 wins and gains 5 shells (he called beyond his shells, so he gains only what he has); "
+    assert ("Seats 2, 3 tie on 8; cliff space 6 is green: seat 2 holds 0 green cubes, seat 3 holds 2. "
+            "Seat 3 wins and gains 5 shells (he called beyond his shells, so he gains only what he has); "
             "seat 1, seat 2 lose 5.") in texts
 
 
@@ -188,7 +189,7 @@ def test_a_tie_goes_down_the_cliff_spaces_and_a_tie_that_remains_costs_only_the_
     state = table(hands, cliffs="red blue", shells=(20, 20, 20), bets=(6, 6, 1), raised=True, to_play="3")
     result = _act(state, Call())
     assert result.state.shells == (20, 20, 14)
-    assert "Seats 1, 2 tie even after the cliffs: they neither gain nor lose; seat 3 loses 6." in [
+    assert "Seats 1, 2 tie on 5 and on every cliff space: they neither gain nor lose; seat 3 loses 6." in [
         e.text for e in result.events]
 
 

@@ -1,6 +1,6 @@
 """Answer windows: the seats that let a window pass in silence are recorded apart from the NMR seats.
 
-Revision ID: 0008
+Revision ID: 0009
 """
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0008"
-down_revision = "0007"
+revision = "0009"
+down_revision = "0008"
 branch_labels = None
 depends_on = None
 

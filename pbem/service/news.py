@@ -1,0 +1,57 @@
+"""What the service's work brings that people must hear of, collected on the unit (``Unit.news``)
+and told by the mail side before the unit commits (the command line tells nobody)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+
+
+@dataclass(frozen=True)
+class DeadlineExtended:
+    """The deadline of a turn moved later because a seat owing orders announced an absence."""
+
+    game: str
+    turn: int
+    deadline: datetime
+
+
+@dataclass(frozen=True)
+class SeatOffered:
+    """A seat was offered to a standby (after missed deadlines, or a resignation)."""
+
+    game: str
+    seat: str
+    address: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class OfferAccepted:
+    """A standby accepted a seat; it waits for the GM's REPLACE (``replace=confirm``)."""
+
+    game: str
+    seat: str
+    address: str
+
+
+@dataclass(frozen=True)
+class SeatHandedOver:
+    """A seat went to a standby at once (``replace=auto``): the new holder needs the password."""
+
+    game: str
+    seat: str
+    address: str
+    old_address: str | None
+    password: str
+
+
+@dataclass(frozen=True)
+class RolledBack:
+    """The GM rolled the game back to the start of ``turn``; each seat's orders of the turns rolled
+    back are kept (``orders``: seat -> [(turn, order lines)]) so they can send them again."""
+
+    game: str
+    turn: int
+    undone: int
+    orders: dict[str, list[tuple[int, list[str]]]] = field(default_factory=dict)

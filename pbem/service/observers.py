@@ -1,0 +1,48 @@
+"""Observers: addresses that follow a game's public reports (never a seat's secrets), as long as
+the game's GM allows it (the service option ``observers=yes|no``)."""
+
+from __future__ import annotations
+
+from sqlmodel import select
+
+from pbem.addresses import is_plain_address
+from pbem.core import GameError, InvalidInput
+from pbem.service import audit
+from pbem.service.unit import Unit
+from pbem.store.tables import GameRow, GameStatus, ObserverRow
+
+
+def observe(unit: Unit, name: str, address: str) -> GameRow:
+    """Have ``address`` follow the game's public reports. Raises GameError when the GM forbids
+    observers or the game is over, InvalidInput for an address that is no mail address."""
+    row = unit.game(name)
+    address = address.strip().lower()
+    if not is_plain_address(address):
+        raise InvalidInput(f"{address!r} is not a mail address such as alice@example.org")
+    if row.observers != "yes":
+        raise GameError(f"the GM of {row.name} does not allow observers")
+    if row.status == GameStatus.FINISHED:
+        raise GameError(f"game {row.name} is finished")
+    if unit.session.get(ObserverRow, (row.id, address)) is None:
+        unit.add(ObserverRow(game_id=row.id, address=address, since=unit.now()))
+        audit.record(unit, row, "OBSERVE", f"{address} observes the game")
+    return row
+
+
+def unobserve(unit: Unit, name: str, address: str) -> bool:
+    """Stop ``address`` following the game; False when it did not."""
+    row = unit.game(name)
+    found = unit.session.get(ObserverRow, (row.id, address.strip().lower()))
+    if found is None:
+        return False
+    unit.session.delete(found)
+    audit.record(unit, row, "UNOBSERVE", f"{found.address} no longer observes the game")
+    return True
+
+
+def observers_of(unit: Unit, row: GameRow) -> list[str]:
+    """The addresses that get the game's public reports now (none while the GM forbids observers)."""
+    if row.observers != "yes":
+        return []
+    query = select(ObserverRow.address).where(ObserverRow.game_id == row.id).order_by(ObserverRow.since)
+    return list(unit.session.exec(query))
