@@ -2,17 +2,22 @@
 tells each seat its own hand in events only that seat sees) played by mail through the real daemon and
 the embedded IMAP and SMTP servers.
 
-The GM creates the game and two players join, all by mail. At each step the seats that owe a
-choice answer the report that asks them (a plain reply); a seat that owes nothing gets no mail for
-that step. Once, the clock moves on by ``digest_hours`` and the waiting seats and the GM get their
+The GM creates the game and three players join, all by mail; one of them asks for every report
+(``SET DIGEST OFF``, which overrides the game's choice for that address). At each step the seats that
+owe a choice answer the report that asks them (a plain reply); a digest reader that owes nothing gets
+no mail for that step. Once, the clock moves on by ``digest_hours`` and the waiting seats and the GM get their
 digest without any resolution. Midway the GM refuses a bad ``digest_hours`` and switches the game to
-``reports=each`` by mail, after which every seat and the GM get every step, and back to digest. At the
-end, for every seat and the GM, the event lines of all the reports in its mailbox are exactly the
-events of the game it may see: none lost, none twice, none it may not see."""
+``reports=each`` by mail, after which every seat and the GM get every step, and back to digest. The
+final report goes out to everybody at once, with the turns each was not told yet. At the end, for
+every seat and the GM, the turns its reports tell (``Turn N results``, a digest's ``Turns N to M
+results``) are every resolved turn once, at least one digest told several, and the event lines of all
+the reports in its mailbox are exactly the events of the game it may see: none lost, none twice,
+none it may not see."""
 
 from __future__ import annotations
 
 import asyncio
+import re
 from collections import Counter
 from pathlib import Path
 
@@ -30,6 +35,20 @@ GAME = find_game(KIND)
 MAIL_TIMEOUT = 10.0
 GAME_SECONDS = 150.0
 MAX_STEPS = 60
+
+
+TOLD_TURNS = re.compile(r"^Turns? (\d+)(?: to (\d+))? results$", re.MULTILINE)
+
+
+async def told_turns(service: MailHarness, person: Person) -> list[tuple[int, int]]:
+    """The turns each report in ``person``'s mailbox tells (first, last), in the order they came."""
+    told = []
+    for mail in await mailbox(service, person):
+        if mail.subject.startswith(f"[{NAME}] Turn ") or mail.subject == f"[{NAME}] Final report":
+            found = TOLD_TURNS.search(mail.body.replace("\r\n", "\n"))
+            if found is not None:  # the opening report tells no turn
+                told.append((int(found.group(1)), int(found.group(2) or found.group(1))))
+    return told
 
 
 def report_events(body: str, known: set[str]) -> Counter[str]:
@@ -81,10 +100,13 @@ async def assert_reports(service: MailHarness, people: list[Person], counts: dic
 def test_no_event_is_lost_from_anybodys_digests(tmp_path: Path) -> None:
     async def scenario() -> None:
         async with running_service(tmp_path) as service:
-            opened = await create_and_join(service, KIND, NAME, 2, f"seed={SEED} turn_hours=0")
+            opened = await create_and_join(service, KIND, NAME, 3, f"seed={SEED} turn_hours=0")
             gm, password = opened.gm, opened.gm_password
             seats = {seat: person for seat, (person, _) in opened.seats.items()}
             people = [*seats.values(), gm]
+            every = seats[sorted(seats)[-1]]  # reads every report, whatever the game says
+            await every.send("SET DIGEST OFF\n")
+            await mail_saying(service, every, "SET DIGEST OFF: every turn report comes to you")
             await gm.send(f"GM {NAME} {password}\nSTART\n")
             await eventually(lambda: service.runner.info(NAME).phase is not None)
             assert service.runner.info(NAME).row.reports == "digest"
@@ -109,7 +131,7 @@ def test_no_event_is_lost_from_anybodys_digests(tmp_path: Path) -> None:
                     told = list(people)
                 else:
                     owing = [s for s in after.phase.seats if GAME.forced_orders(after.state, s) is None]
-                    told = [seats[s] for s in owing]
+                    told = [seats[s] for s in owing] + ([] if every in (seats[s] for s in owing) else [every])
                 for person in told:
                     counts[person.address] += 1
                 await assert_reports(service, people, counts, f"step {step} ({after.row.reports})")
@@ -136,6 +158,17 @@ def test_no_event_is_lost_from_anybodys_digests(tmp_path: Path) -> None:
             assert timed and switched and back
 
             history = service.runner.history(NAME)
+            resolved = [record.turn for record in history]
+            assert resolved == list(range(1, final.row.turn))
+            several = False
+            for person in people:
+                spans = await told_turns(service, person)
+                turns = [turn for first, last in spans for turn in range(first, last + 1)]
+                assert turns == resolved, (person.address, spans)  # every turn once, in order
+                several = several or any(last > first for first, last in spans)
+                if person is every:
+                    assert len(spans) == len(history) - sum(r.reason == "forced" for r in history), spans
+            assert several, "no digest told several turns"
             events = [Event.from_json(data) for record in history for data in record.events]
             assert any(event.seats is not None for event in events), "no private event to check"
             known = {event.text for event in events}
