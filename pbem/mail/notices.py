@@ -21,10 +21,9 @@ from pbem.mail.preferences import wants_text_only, wants_view_json, zone_of
 from pbem.mail.tokens import ReplyTokens
 from pbem.pictures import MissingDrawing, picture
 from pbem.reports import MailSection, OrdersWanted, PictureRef, ReportInput, render_mail_html, render_report
-from pbem.service import digests
+from pbem.service import digests, observers
 from pbem.service.digests import DueReport
 from pbem.service.news import DeadlineExtended, OfferAccepted, RolledBack, SeatHandedOver, SeatOffered
-from pbem.service.observers import observers_of
 from pbem.service.reporting import report_since
 from pbem.service.resolution import ResolvedTurns
 from pbem.service.snapshot import GameInfo
@@ -91,31 +90,31 @@ class MailNotifier:
         return f"\nYour seat's own page, with its history: {link}\n" if link else ""
 
     def send_reports(self, unit: Unit, info: GameInfo, reports: Sequence[DueReport]) -> None:
-        """Queue each report: to its seat (its own view), or the public report to the GM."""
+        """Queue each report: to its seat (its own view), or the public report to the GM or an observer
+        (while the GM allows observers)."""
         row = info.row
         subject = f"[{row.name}] Turn {row.turn}" if info.outcome is None else f"[{row.name}] Final report"
         for due in reports:
             report = due.report
             if report.deadline_at is not None:  # written in each reader's time zone
                 report = replace(report, deadline=mark(report.deadline_at))
-            if due.seat is None:
-                self._public_report(unit, row, report, subject)
-            elif due.seat.address:
-                self._report_to_seat(unit, info, report, due.seat, subject)
+            if due.seat is not None:
+                if due.seat.address:
+                    self._report_to_seat(unit, info, report, due.seat, subject)
+            elif due.observer is not None:
+                if observers.allowed(row):
+                    stop = (f"\nYou observe game {row.name}: its public reports come to you. UNOBSERVE {row.name} "
+                            "stops them.\n")
+                    self._public_report(unit, row, report, subject, due.observer.address, stop)
+            elif row.gm_address:
+                self._public_report(unit, row, report, subject, row.gm_address)
 
-    def _public_report(self, unit: Unit, row: GameRow, report: ReportInput, subject: str) -> None:
-        """Queue the public report to the GM and every observer."""
-        public = [row.gm_address] if row.gm_address else []
-        watching = observers_of(unit, row)
-        if not public and not watching:
-            return
+    def _public_report(self, unit: Unit, row: GameRow, report: ReportInput, subject: str, to: str,
+                       note: str = "") -> None:
+        """Queue the public report to ``to`` (the GM or an observer), ``note`` after its text."""
         ref, inline = self._picture(report, row, None)
-        text, html = render_report(report, None), render_report(report, None, html=True, picture=ref)
-        for to in public:
-            self._queue(unit, row, to, subject, text, html, purpose="report", inline=inline)
-        stop = f"\nYou observe game {row.name}: its public reports come to you. UNOBSERVE {row.name} stops them.\n"
-        for to in watching:
-            self._queue(unit, row, to, subject, text + stop, html, purpose="report", inline=inline)
+        self._queue(unit, row, to, subject, render_report(report, None) + note,
+                    render_report(report, None, html=True, picture=ref), purpose="report", inline=inline)
 
     def _report_to_seat(self, unit: Unit, info: GameInfo, report: ReportInput, seat: SeatRow, subject: str) -> None:
         """Queue one seat's report: its own view and picture, its link, calendar and view.json as asked."""

@@ -27,6 +27,7 @@ from pbem.passwords import hash_password
 from pbem.reports import ReportInput
 from pbem.service import audit, due, queries, reporting
 from pbem.service.news import RolledBack
+from pbem.service.observers import observers_of
 from pbem.service.resolution import play_forced, turn_orders
 from pbem.service.unit import Unit
 from pbem.store.tables import GameStatus, SubmissionRow, TurnRecordRow
@@ -111,6 +112,9 @@ def confirm_rollback(unit: Unit, name: str, turn: int, code: str) -> RolledBack:
     row.deadline = due.next_deadline(row, unit.now(), unit.snapshot(row).phase)
     row.reminded_turn, row.nmr_streak = 0, 0
     row.gm_reported_turn = min(row.gm_reported_turn, turn - 1)
+    for observer in observers_of(unit, row):
+        observer.last_reported_turn = min(observer.last_reported_turn, turn - 1)
+        unit.add(observer)
     unit.add(row)
     unit.session.flush()
     for seat_row in unit.seats(row):

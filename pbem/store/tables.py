@@ -247,6 +247,7 @@ class ObserverRow(SQLModel, table=True):
     game_id: int = Field(foreign_key="game.id", primary_key=True)
     address: str = Field(primary_key=True)  # lower case
     since: datetime
+    last_reported_turn: int = 0  # the newest turn a report to this observer covered (digests cover the turns since)
 
 
 class AbsenceRow(SQLModel, table=True):

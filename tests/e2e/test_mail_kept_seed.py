@@ -41,6 +41,8 @@ def test_reveal_ends_the_game_and_keeps_its_seed(tmp_path: Path) -> None:
             assert f"Game {NAME} ended; its seed is not revealed: Meanies in our Midst keeps its seed secret" in said
             assert f"REFUSED: the draws of {NAME} cannot be verified: Meanies in our Midst keeps its seed " \
                    "secret even after the end" in said
+            [logged] = [entry.text for entry in service.runner.log(NAME) if entry.action == "REVEAL"]
+            assert logged == "game ended at turn 1 (its seed stays secret: its kind keeps it)", logged
             await service.settle(0.5)
             for person in [gm, *people]:
                 mails = await mailbox(service, person)

@@ -19,7 +19,8 @@ from stopped_clock import StoppedClock
 
 from pbem.core import Event, GameRng
 from pbem.games import GAMES, find_game
-from pbem.service import control, digests
+from pbem.mail.preferences import set_preference
+from pbem.service import control, digests, observers
 from pbem.service.api import GameService
 from pbem.service.deadlines import TurnClock
 from pbem.service.digests import DueReport
@@ -45,7 +46,7 @@ class Mailbag:
     def send_reports(self, unit: Unit, info: GameInfo, reports: Sequence[DueReport]) -> None:
         self.last = []
         for due in reports:
-            reader = GM if due.seat is None else due.seat.name
+            reader = due.observer.address if due.observer else GM if due.seat is None else due.seat.name
             self.reports.setdefault(reader, []).append((f"turn {info.row.turn}", due.report))
             self.last.append(reader)
 
@@ -63,7 +64,7 @@ class Mailbag:
 
     def events(self, reader: str) -> list[Event]:
         """Every event the reports to ``reader`` show it, in the order they were mailed."""
-        seat = None if reader == GM else reader
+        seat = None if reader == GM or "@" in reader else reader
         return [event for _, report in self.reports.get(reader, []) for event in report.events
                 if event.is_visible_to(seat)]
 
@@ -226,6 +227,35 @@ def test_a_whole_game_under_digest_loses_no_event_and_tells_none_twice(db: Datab
     assert timed > 0 or len(runner.history("g")) < 4, "the clock never told a waiting reader"
     for reader in [*runner.info("g").seat_names, GM]:
         assert bag.events(reader) == visible_events(runner, reader), reader
+
+
+def test_an_observer_is_a_reader_of_its_own(db: Database) -> None:
+    """An observer is told only what comes after it came, reads the game's digests unless its address
+    asked for every report (SET DIGEST OFF), and like every reader loses no public event."""
+    runner, turn_clock, bag, clock = start(db, "shelloker", players=3, turn_hours="0")
+    assert runner.info("g").row.reports == "digest"
+    robots = GameRng(7)
+    for _ in range(2):
+        play_step(runner, turn_clock, clock, robots)
+    fan, quiet = "fan@outside.test", "quiet@outside.test"
+    with runner.unit() as unit:
+        for address in (fan, quiet):
+            observers.observe(unit, "g", address)
+        set_preference(unit.session, fan, "digest", on=False, now=clock.now)
+    came = runner.info("g").row.turn - 1
+    for _ in range(MAX_STEPS):
+        if runner.info("g").outcome is not None:
+            break
+        play_step(runner, turn_clock, clock, robots)
+        if runner.info("g").outcome is None:
+            assert fan in bag.last and quiet not in bag.last and GM not in bag.last, bag.last
+    assert runner.info("g").outcome is not None
+    assert quiet in bag.last and GM in bag.last  # the final report goes to every reader at once
+    assert len(bag.reports[quiet]) == 1 < len(bag.reports[fan])
+    public = [event for record in runner.history("g") if record.turn > came for data in record.events
+              if (event := Event.from_json(data)).is_visible_to(None)]
+    assert bag.events(fan) == bag.events(quiet) == public
+    assert bag.events(GM) == visible_events(runner, GM)
 
 
 def test_games_stored_before_digests_count_as_told_everything(tmp_path: Path) -> None:
