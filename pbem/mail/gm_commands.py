@@ -8,7 +8,6 @@ from collections.abc import Callable, Mapping
 from datetime import timedelta
 from typing import Any
 
-from pbem.zones import mark
 from pbem.commands import (
     AssignSeat,
     CreateGame,
@@ -19,15 +18,15 @@ from pbem.commands import (
     Help,
     Pause,
     Press,
+    Preview,
     ProcessTurn,
     Replace,
     Resume,
     Reveal,
+    Rollback,
     Secrets,
     SetDeadline,
     SetOptions,
-    Preview,
-    Rollback,
     SetPreference,
     SetZone,
     ShowLog,
@@ -36,15 +35,16 @@ from pbem.commands import (
 )
 from pbem.core import GameError, InvalidInput, PbemError
 from pbem.games import find_game
+from pbem.mail import seat_commands
 from pbem.mail.answers import commitment_line, help_for
 from pbem.mail.conversation import Conversation
 from pbem.mail.press import send_press
-from pbem.mail import seat_commands
 from pbem.mail.seat_commands import show_status
 from pbem.mail.signon import check_gm
 from pbem.reports import render_report
 from pbem.service import audit, control, creation, digests, gm_secrets, queries, resolution, rewind, seats, seeds
-from pbem.store.tables import GameRow, GameStatus
+from pbem.store.tables import GameRow
+from pbem.zones import mark
 
 LOG_LINES = 200
 """Most entries of the audit log a LOG reply lists (the newest)."""

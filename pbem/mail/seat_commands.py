@@ -10,23 +10,23 @@ from datetime import UTC, datetime, time, timedelta
 from typing import Any
 
 from pbem.commands import (
+    Absent,
+    Accept,
+    Back,
     CheckOrders,
     Help,
     Join,
     NoOrders,
+    Observe,
     Press,
     Ready,
     Resign,
     Salt,
     SeatSession,
-    Absent,
-    Accept,
-    Back,
-    Observe,
     SetPreference,
-    Standby,
     SetZone,
     ShowOrders,
+    Standby,
     Status,
     TextBlock,
     TextLine,
@@ -37,13 +37,12 @@ from pbem.core import PbemError, StaleTurn
 from pbem.games import find_game
 from pbem.mail.answers import commitment_line, help_for, status_text, verify_text
 from pbem.mail.conversation import Conversation
-from pbem.mail.preferences import set_preference, set_view_json, set_zone
+from pbem.mail.preferences import set_preference, set_view_json, set_zone, zone_of
 from pbem.mail.press import send_press
 from pbem.mail.signon import signed_on_seat
 from pbem.service import absences, observers, replay, seats, seeds, standby, status, submissions
 from pbem.service.checking import check_syntax
 from pbem.store.tables import GameRow, SeatRow
-from pbem.mail.preferences import zone_of
 from pbem.zones import format_moment, mark, read_zone
 
 # The turn a game mail's subject names: "[tc-1] Turn 3", "[tc-1] Reminder: turn 3 orders due".

@@ -29,9 +29,9 @@ from sqlmodel import Session, select
 
 from pbem.reports import ReportInput
 from pbem.service import owing, queries, reporting
+from pbem.service.observers import observers_of
 from pbem.service.snapshot import GameInfo
 from pbem.service.unit import Unit
-from pbem.service.observers import observers_of
 from pbem.store.tables import AddressPreferenceRow, GameRow, GameStatus, ObserverRow, SeatRow, TurnRecordRow
 
 EACH = "each"

@@ -7,8 +7,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from pbem.core.protocol import score_to_json
 from pbem.clock import format_utc
+from pbem.core.protocol import score_to_json
 from pbem.service import absences, due, owing, seeds, submissions
 from pbem.service.unit import Unit
 from pbem.store.tables import GameStatus

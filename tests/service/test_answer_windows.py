@@ -15,6 +15,7 @@ from pbem.service.api import GameService
 from pbem.service.deadlines import TurnClock
 from pbem.store import Database
 
+
 def open_window(db: Database, **options: str) -> tuple[GameService, TurnClock, RecordingNotifier, StoppedClock]:
     """An Honest Trade for 3 (window_hours=6 unless given) whose first action was sent: its window on
     the action is open for seats 2 and 3."""
