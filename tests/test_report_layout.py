@@ -1,5 +1,6 @@
 """What a reader notices in every game's reports: no stray blank lines, the last board named for
-the turn that ended the game, an HTML title that names the turns of the report."""
+the turn that ended the game, an HTML title that names the turns of the report; and the HTML of an
+order check in a reply."""
 
 from __future__ import annotations
 
@@ -8,8 +9,11 @@ import re
 
 import pytest
 
-from pbem.sandbox.demo import run_offline_demo
 from pbem.games import GAMES
+from pbem.orders import LineProblem, OrderLine
+from pbem.reports import MailSection, OrdersWanted, render_mail_html
+from pbem.sandbox.demo import run_offline_demo
+from pbem.service.checking import CheckResult
 from pbem.store import Database
 from pbem.service.api import GameService
 
@@ -34,3 +38,24 @@ def test_the_offline_demos_last_board_is_headed_with_the_turn_that_ended_the_gam
     last = int(re.findall(r"turn +(\d+) resolved", out.getvalue())[-1])
     assert f"The cornfield after turn {last}, the last of the game:" in out.getvalue()
     assert f"Turn {last} results" in out.getvalue()
+
+
+def test_a_check_reply_in_html_escapes_what_the_player_wrote_and_keeps_the_caret() -> None:
+    check = CheckResult(lines=[OrderLine(1, "  MOVE F7-F8  "), OrderLine(2, "FEED <b>&'\"", None,
+                                                                          LineProblem("found \"<b>\"", 6))],
+                        game="tc-1", kind="turkey-chase", seat="A", turn=3)
+    html = render_mail_html("Re: <orders>", [MailSection("Intro & more\nsecond line"),
+                                             MailSection("", check, intro="CHECK only, nothing stored:")],
+                            ask=OrdersWanted("turkey-chase", "12:00 UTC"), footer="pbem game master.")
+    assert html.startswith("<!DOCTYPE html>") and html.endswith("</html>\n")
+    assert "<title>Re: &lt;orders&gt;</title>" in html
+    assert '<p class="text">Intro &amp; more<br>\nsecond line</p>' in html
+    assert "<p>CHECK only, nothing stored:</p><h2>Game tc-1 (turkey-chase), seat A, turn 3.</h2>" in html
+    assert "<td><pre>MOVE F7-F8</pre></td>" in html  # an accepted line is shown trimmed
+    assert "<td><pre>FEED &lt;b&gt;&amp;&#39;&#34;\n     ^</pre></td>" in html  # the caret under column 6
+    assert ('<span class="refused">REFUSED</span> (column 6): <span class="problem">found &#34;&lt;b&gt;&#34;'
+            "</span>") in html
+    assert "<b>" not in html and ", by 12:00 UTC, one per line." in html and "HELP turkey-chase" in html
+    assert '1 line(s) accepted, 1 refused.</p>\n<p class="text">pbem game master.</p></div></body>' in html
+    frame = render_mail_html("Re: orders", [])
+    assert max(len(line) for line in frame.splitlines()) <= 78  # so that a short reply goes out as 7-bit text

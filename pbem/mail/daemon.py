@@ -8,7 +8,9 @@ Four loops share one database:
   (orders, commands, reply) in one transaction, then, when the orders may
   have made a turn due (every owing seat's orders in for an early-resolving
   game, or a passed deadline), an immediate clock tick for that game so the
-  turn resolves at once;
+  turn resolves at once. Mail is handled in the order it was stored; while
+  every mail stored before is handled, the intake's store hands the new mail
+  on to the handler in the same piece of the worker's work;
 * clock: deadlines, reminders, absences, report digests (:class:`~pbem.service.deadlines.TurnClock`),
   and a heartbeat so that after an outage passed deadlines are extended
   instead of every seat being NMR'd;
@@ -198,12 +200,16 @@ class MailDaemon:
         self.outbox = DatabaseOutbox(db)
         self.intake = MailIntake(imap, self._take, use_idle=options.use_idle, poll_interval=options.poll_interval,
                                  idle_recheck=options.idle_recheck, ready=self.caught_up)
-        self.sender = MailSender(smtp, WorkerOutbox(self.outbox, self._work), retry_min=options.send_retry_min)
+        self._queue = WorkerOutbox(self.outbox, self._work)
+        self.sender = MailSender(smtp, self._queue, retry_min=options.send_retry_min)
         self._new_mail = asyncio.Event()
         self._send_now = asyncio.Event()
         self._stored: list[int] = []  # inbound ids stored by the intake and not yet taken for processing
         self._idle = asyncio.Event()  # set while the processing loop has handled all the intake stored
         self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="pbem-work")
+        self._in_order = False
+        """Worker thread only: every stored mail is handled, so a mail just stored may be handled at once
+        (see :meth:`_store_and_handle`); set by an empty look at the backlog, cleared by a mail left unhandled."""
         self.handled = 0
         self.fatal: str | None = None
         """Why the daemon stopped by itself (a loop kept failing), or None."""
@@ -211,11 +217,43 @@ class MailDaemon:
         """How often each loop was restarted after a failure."""
 
     async def _take(self, uid: int, raw: bytes) -> None:
-        inbound_id = await self._work(self.inbound.store, uid, raw)
+        claim = self.sender.batch if self.sender.idle.is_set() else 0
+        inbound_id, outcome, claimed = await self._work(self._store_and_handle, uid, raw, claim)
+        if outcome is not None:
+            self._queue.hand_over(claimed)
+            await self._handled(outcome)
         if inbound_id is not None:
             self._stored.append(inbound_id)
             self._idle.clear()
-        self._new_mail.set()
+            self._new_mail.set()
+
+    def _store_and_handle(self, uid: int, raw: bytes,
+                          claim: int) -> tuple[int | None, HandledMail | None, Sequence[OutgoingMail]]:
+        """Store a mail the intake took (in the worker thread) and, when every mail stored before it is
+        handled, handle it at once, in the same piece of work, and then claim up to ``claim`` mails due
+        for the sender (its reply): a handoff to the worker and back costs about as much CPU as storing
+        the mail. Return the id of a mail left to the processing loop, which handles stored mail in the
+        order it was stored (None: stored before, or handled here), what handling did (None: not handled
+        here, or failed for good), and the mails claimed."""
+        inbound_id = self.inbound.store(uid, raw)
+        if inbound_id is None or not self._in_order:
+            return inbound_id, None, ()
+        try:
+            outcome = self._handle(inbound_id)
+        except Exception as error:  # transient (see _handle): stored, so the processing loop tries again
+            _log.warning("inbound %s: %s; to be handled again", inbound_id, error)
+            return inbound_id, None, ()
+        if outcome is None or not claim or outcome.due:  # a resolution first: its reports go out with the reply
+            return None, outcome, ()
+        return None, outcome, self.outbox.claim_due(utcnow(), claim)  # the sender's clock, as the outbox's
+
+    async def _handled(self, outcome: HandledMail) -> None:
+        """What follows the handling of a mail: the clock for the games its orders may have made due
+        (resolved before the reply goes out), then the sender."""
+        self.handled += 1
+        if outcome.due:
+            await self._run_clock(games=outcome.due)
+        self._wake_sender()
 
     async def caught_up(self) -> None:
         """Return once what the intake stored is handled and its replies are sent, or after
@@ -327,7 +365,7 @@ class MailDaemon:
             pause = min(pause * 2, self.options.restart_longest)
 
     async def _send(self, stop: asyncio.Event) -> None:
-        await self._work(self.outbox.release_claims)  # a restarted sender offers again what the failed one had taken
+        await self._queue.release_claims()  # a restarted sender offers again what the failed one had taken
         await self.sender.run(stop, self._send_now)
 
     def _heartbeat(self) -> None:
@@ -343,7 +381,7 @@ class MailDaemon:
         while not stop.is_set():
             self._new_mail.clear()
             if backlog:
-                batch = await self._work(functools.partial(self.inbound.pending, PROCESS_BATCH, after=handled_upto))
+                batch = await self._work(self._backlog, handled_upto)
                 backlog = len(batch) == PROCESS_BATCH
                 if backlog:
                     self._new_mail.set()  # more are waiting: come back without sleeping
@@ -355,18 +393,22 @@ class MailDaemon:
                 # restarts this loop after a pause: it then reads the backlog from the database again.
                 outcome = await self._work(self._handle, inbound_id)
                 handled_upto = inbound_id
-                if outcome is None:
-                    continue
-                self.handled += 1
-                if outcome.due:  # orders in that may let a turn resolve early (or a deadline passed):
-                    await self._run_clock(games=outcome.due)  # resolved before the reply goes out
-                self._wake_sender()
+                if outcome is not None:
+                    await self._handled(outcome)
             if not self._stored:
                 self._idle.set()
             try:
                 await asyncio.wait_for(self._new_mail.wait(), timeout=1.0)
             except TimeoutError:
                 backlog = True  # quiet for a second: look in the database again, whoever stored there
+
+    def _backlog(self, after: int) -> list[int]:
+        """The ids of stored mails still to be handled above ``after`` (every mail up to it is handled), at
+        most :data:`PROCESS_BATCH` (in the worker thread); none means every stored mail is handled."""
+        batch = self.inbound.pending(PROCESS_BATCH, after=after)
+        if not batch:
+            self._in_order = True
+        return batch
 
     def _handle(self, inbound_id: int) -> HandledMail | None:
         """Handle one stored mail (in the worker thread); None when it failed for good and was marked so.
@@ -376,6 +418,7 @@ class MailDaemon:
             outcome = self.handler.handle(inbound_id)
         except Exception as error:
             if is_transient_error(error):
+                self._in_order = False  # the mails stored after it wait for it (a look at the backlog)
                 raise
             _log.exception("inbound %s could not be handled", inbound_id)  # a bug: keep the mail, go on
             with self.db.session() as session:
@@ -415,14 +458,28 @@ class MailDaemon:
 
 class WorkerOutbox:
     """The database outbox as the sender's :class:`~pbem.mail.outbox.OutboxQueue`: each call runs through
-    ``work`` (the daemon's database thread)."""
+    ``work`` (the daemon's database thread), except a claim of mails the worker claimed already, at the
+    end of its work on the mail they answer (:meth:`hand_over`)."""
 
     def __init__(self, outbox: DatabaseOutbox, work: Callable[..., Awaitable[object]]) -> None:
         self._outbox = outbox
         self._work = work
+        self._claimed: list[OutgoingMail] = []
+
+    def hand_over(self, mails: Sequence[OutgoingMail]) -> None:
+        """Keep ``mails``, claimed in the worker, for the sender's next :meth:`claim_due`."""
+        self._claimed.extend(mails)
+
+    async def release_claims(self) -> None:
+        """Forget every claim (see :meth:`DatabaseOutbox.release_claims`), the mails handed over too."""
+        self._claimed.clear()
+        await self._work(self._outbox.release_claims)
 
     async def claim_due(self, now: datetime, limit: int) -> Sequence[OutgoingMail]:
-        """See :meth:`DatabaseOutbox.claim_due`."""
+        """The mails handed over, else see :meth:`DatabaseOutbox.claim_due`."""
+        if self._claimed:
+            mails, self._claimed = self._claimed[:limit], self._claimed[limit:]
+            return mails
         return await self._work(self._outbox.claim_due, now, limit)  # type: ignore[return-value]
 
     async def mark_sent(self, mail_id: int, when: datetime) -> None:

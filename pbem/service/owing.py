@@ -61,8 +61,4 @@ def all_in(unit: Unit, info: GameInfo) -> datetime | None:
 def all_ready(unit: Unit, info: GameInfo) -> bool:
     """True when every seat owing orders said READY for the turn (in its newest submission)."""
     owing = owing_seats(info)
-    for seat in owing:
-        current = queries.current_submission(unit.session, info.row, seat)
-        if current is None or not current.ready:
-            return False
-    return bool(owing)
+    return bool(owing) and unit.all_ready(info.row, owing)

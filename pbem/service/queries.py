@@ -20,6 +20,10 @@ _LATEST_VERSION = select(func.max(_SUBMISSIONS.c.version)).where(
     _SUBMISSIONS.c.game_id == bindparam("game_id"), _SUBMISSIONS.c.seat == bindparam("seat"),
     _SUBMISSIONS.c.turn == bindparam("turn"),
 )
+_NEWEST_READY = select(_SUBMISSIONS.c.ready).where(
+    _SUBMISSIONS.c.game_id == bindparam("game_id"), _SUBMISSIONS.c.seat == bindparam("seat"),
+    _SUBMISSIONS.c.turn == bindparam("turn"),
+).order_by(_SUBMISSIONS.c.version.desc()).limit(1)
 _GAME_BY_NAME = select(GameRow).where(func.lower(GameRow.name) == bindparam("key"))
 _SEATS_OF_GAME = select(SeatRow).where(SeatRow.game_id == bindparam("game_id")).order_by(
     SeatRow.position  # type: ignore[arg-type]
@@ -52,6 +56,13 @@ def current_submission(session: Session, row: GameRow, seat: str) -> SubmissionR
     """The seat's newest submission for the turn awaiting orders, or None."""
     found = session.execute(_CURRENT_SUBMISSION, {"game_id": row.id, "seat": seat, "turn": row.turn})
     return found.scalars().first()
+
+
+def is_ready(session: Session, row: GameRow, seat: str) -> bool:
+    """True when the seat's newest submission for the turn awaiting orders says READY (one column of
+    one row: no ORM object to build)."""
+    found = session.connection().execute(_NEWEST_READY, {"game_id": row.id, "seat": seat, "turn": row.turn})
+    return bool(found.scalar())
 
 
 def received_this_turn(session: Session, game_ids: Collection[int]) -> dict[int, dict[str, datetime]]:

@@ -183,3 +183,4 @@ def _store_forced(unit: Unit, row: GameRow, seat: str, orders: Sequence[Any]) ->
         )
     )
     unit.session.flush()
+    unit.stored_submission(row, seat, ready=False)

@@ -44,18 +44,41 @@ class GameInfo:
         raise UnknownSeat(f"game {self.name} has no seat {seat!r}; seats are {', '.join(self.seat_names)}")
 
 
-def read_game(row: GameRow, seats: Sequence[SeatRow]) -> GameInfo:
-    """Return the snapshot of a game from its row and seats: state loaded, outcome (the
-    leaders win a game the GM ended) and phase computed by its rules."""
+@dataclass(frozen=True)
+class Position:
+    """A game's stored state read through its rules (:func:`read_position`): the state, the outcome and
+    the phase awaited, with what of the row they were read from."""
+
+    source: Any  # the row's ``state`` object they were read from
+    status: GameStatus
+    ended_by_gm: bool
+    rules: Game[Any, Any]
+    state: Any
+    phase: Phase | None
+    outcome: Outcome | None
+
+    def holds_for(self, row: GameRow) -> bool:
+        """True when ``row`` still has the state (the same object: states are replaced, never changed in
+        place), status and end it was read from."""
+        return self.source is row.state and self.status == row.status and self.ended_by_gm == row.ended_by_gm
+
+    def info(self, row: GameRow, seats: Sequence[SeatRow]) -> GameInfo:
+        """The snapshot of the game of ``row`` (which :meth:`holds_for`) with ``seats``."""
+        return GameInfo(row, self.rules, self.state, list(seats), self.phase, self.outcome)
+
+
+def read_position(row: GameRow) -> Position:
+    """Read a game's stored state: loaded by its rules, outcome (the leaders win a game the GM
+    ended) and phase computed; state, phase and outcome are None while the game is forming."""
     rules = find_game(row.kind)
     if row.status == GameStatus.FORMING:
-        return GameInfo(row, rules, None, list(seats), None, None)
+        return Position(row.state, row.status, row.ended_by_gm, rules, None, None, None)
     state = rules.load(row.state)
     outcome = rules.outcome(state)
     if outcome is None and row.ended_by_gm:
         outcome = leaders_win(rules, state)
     phase = None if outcome is not None else rules.phase(state)
-    return GameInfo(row, rules, state, list(seats), phase, outcome)
+    return Position(row.state, row.status, row.ended_by_gm, rules, state, phase, outcome)
 
 
 def leaders_win(rules: Game[Any, Any], state: Any) -> Outcome:

@@ -117,6 +117,7 @@ def _insert(unit: Unit, row: GameRow, seat_row: SeatRow, *, version: int, text: 
     unit.session.connection().execute(queries.INSERT_SUBMISSION, {
         "game_id": row.id, "seat": seat_row.name, "turn": row.turn, "version": version, "text": text,
         "orders": orders, "problems": problems, "received_at": received_at, "source": source, "ready": ready})
+    unit.stored_submission(row, seat_row.name, ready=ready)
     if seat_row.absent_since is not None or seat_row.missed_deadlines:
         seat_row.absent_since, seat_row.absence_reported, seat_row.missed_deadlines = None, False, 0
         unit.add(seat_row)

@@ -17,7 +17,7 @@ from sqlmodel import Session
 
 from pbem.core import UnknownGame, UnknownSeat
 from pbem.service import queries
-from pbem.service.snapshot import GameInfo, read_game
+from pbem.service.snapshot import GameInfo, Position, read_position
 from pbem.store.tables import GameRow, SeatRow
 
 if TYPE_CHECKING:
@@ -33,7 +33,9 @@ class Unit:
     """One database transaction of the service, with the game rows it loaded.
 
     A game and its seats are loaded once per unit (the session's identity map
-    holds the rows anyway), so handling one mail reads each game only once.
+    holds the rows anyway), and a game's state is read through its rules once
+    for as long as the row keeps it, so handling one mail reads each game only
+    once.
     """
 
     def __init__(self, session: Session, *, clock: Callable[[], datetime],
@@ -49,6 +51,8 @@ class Unit:
         offered or handed over, rollbacks): handed to the service's ``on_news`` listeners before it commits."""
         self._games: dict[str, GameRow] = {}
         self._seats: dict[int | None, list[SeatRow]] = {}
+        self._positions: dict[int | None, Position] = {}
+        self._ready: dict[tuple[int | None, str, int], bool] = {}  # (game, seat, turn) -> READY, of what it stored
 
     def now(self) -> datetime:
         """The service's time now (UTC)."""
@@ -90,7 +94,22 @@ class Unit:
 
     def snapshot(self, row: GameRow) -> GameInfo:
         """Return the game's snapshot as it stands in this unit now."""
-        return read_game(row, self.seats(row))
+        position = self._positions.get(row.id)
+        if position is None or not position.holds_for(row):
+            position = self._positions[row.id] = read_position(row)
+        return position.info(row, self.seats(row))
+
+    def stored_submission(self, row: GameRow, seat: str, *, ready: bool) -> None:
+        """Note that this unit stored the seat's newest submission for the turn awaiting orders, READY or not."""
+        self._ready[(row.id, seat, row.turn)] = ready
+
+    def all_ready(self, row: GameRow, seats: Sequence[str]) -> bool:
+        """True when the newest submission of each of ``seats`` for the turn awaiting orders says READY.
+        A submission this unit stored answers without a query, and one not READY answers at once."""
+        known = [self._ready.get((row.id, seat, row.turn)) for seat in seats]
+        if False in known:
+            return False
+        return all(ready or queries.is_ready(self.session, row, seat) for seat, ready in zip(seats, known))
 
     def info(self, name: str) -> GameInfo:
         """Return the snapshot of the game called ``name``. Raises UnknownGame."""

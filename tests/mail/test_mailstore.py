@@ -8,7 +8,7 @@ from sqlmodel import select
 
 from pbem.clock import utcnow
 from pbem.mail.compose import compose_notice
-from pbem.mail.mailstore import DatabaseOutbox, InboundStore, message_id_of
+from pbem.mail.mailstore import REDACTED_BODY, DatabaseOutbox, InboundStore, message_id_of
 from pbem.mail.retention import purge_old_mail
 from pbem.store import Database
 from pbem.store.tables import OutboundMessageRow
@@ -51,6 +51,23 @@ def test_outbox_claims_once_and_retries_when_due(db: Database) -> None:
     assert again.attempts == 1
     outbox.mark_sent(again.id, later)
     assert outbox.claim_due(later + timedelta(hours=1), 10) == [] and outbox.next_due() is None
+
+
+def test_a_mail_holding_a_password_keeps_only_its_header_once_sent(db: Database) -> None:
+    outbox = DatabaseOutbox(db)
+    now = utcnow()
+    with db.session() as session:
+        for to, secret in (("b@example.org", True), ("c@example.org", False)):
+            DatabaseOutbox.enqueue(session, compose_notice(to=to, from_address="gm@pbem.test", subject="s",
+                                                           body="Your password is hunter2\n", now=now),
+                                   purpose="notice", secret=secret)
+    for mail in outbox.claim_due(now + timedelta(seconds=1), 10):
+        outbox.mark_sent(mail.id, now)
+    with db.session() as session:
+        kept = {row.recipients[0]: row.raw for row in session.exec(select(OutboundMessageRow))}
+    assert kept["b@example.org"].endswith(REDACTED_BODY) and b"hunter2" not in kept["b@example.org"]
+    assert b"To: b@example.org" in kept["b@example.org"]
+    assert b"hunter2" in kept["c@example.org"]
 
 
 def test_retention_empties_handled_mail_and_deletes_sent_mail_but_keeps_what_is_waiting(db: Database) -> None:

@@ -10,7 +10,9 @@ from pathlib import Path
 import pytest
 
 from pbem.core import GameError, InvalidInput, StaleTurn, UnknownGame, UnknownSeat
-from pbem.service import owing, submissions
+from pbem.core import GameRng
+from pbem.games import find_game
+from pbem.service import control, due, owing, resolution, submissions
 from pbem.service.api import GameService
 from pbem.service.options import BadOption
 from pbem.store.tables import GameStatus, SeatStatus
@@ -64,6 +66,41 @@ def test_a_unit_of_work_commits_everything_or_nothing(tiny_game: str, runner: Ga
         assert unit.game("G") is unit.game("g")  # loaded once per unit, whatever the case
         submissions.submit(unit, "g", seat, "ADD 1")
     assert runner.current_orders("g", seat) is not None
+
+
+def test_a_unit_reads_a_games_state_once_and_again_whenever_it_changes(tiny_game: str,
+                                                                       runner: GameService) -> None:
+    runner.create_game("tiny", "g", seats=SEATS, seed=1)
+    with runner.unit() as unit:
+        before = unit.info("g")
+        assert unit.info("g").state is before.state  # read once while the row holds that state
+        resolution.resolve(unit, "g")  # NMR default: ADD 1
+        after = unit.info("g")
+        assert after.row.turn == 2 and after.state.total == before.state.total + 1
+        assert after.phase is not None and after.phase.seats != before.phase.seats
+        control.end(unit, "g")
+        ended = unit.info("g")
+        assert ended.row.status is GameStatus.FINISHED and ended.outcome is not None and ended.phase is None
+    assert runner.info("g").state == ended.state
+
+
+def test_a_deadline_game_is_due_once_the_newest_orders_of_every_owing_seat_say_ready(runner: GameService) -> None:
+    seats = {seat: f"{seat.lower()}@example.org" for seat in ("A", "B", "C", "D")}
+    info = runner.create_game("turkey-chase", "g", seats=seats, options={"resolve": "deadline"}, seed=1)
+    owing_now = owing.owing_seats(info)
+    *earlier, last = owing_now
+    for seat in earlier:
+        runner.withdraw("g", seat, ready=True)  # READY in earlier mails: known from the database
+    with runner.unit() as unit:
+        submissions.withdraw(unit, "g", last)  # NOORDERS: not READY
+        assert due.due_reason(unit, unit.info("g"), unit.now()) is None
+        submissions.withdraw(unit, "g", last, ready=True)
+        assert due.due_reason(unit, unit.info("g"), unit.now()) == due.ALL_READY
+    with runner.unit() as unit:
+        assert due.due_reason(unit, unit.info("g"), unit.now()) == due.ALL_READY
+        orders = find_game("turkey-chase").sample_orders(info.state, earlier[0], GameRng(1))
+        assert submissions.submit(unit, "g", earlier[0], "\n".join(map(str, orders))).version is not None
+        assert due.due_reason(unit, unit.info("g"), unit.now()) is None  # new orders are not READY
 
 
 def test_all_in_is_the_newest_of_the_owing_seats_orders() -> None:
