@@ -4,7 +4,7 @@ the game's ``absence_days``; the other seats hear of the new deadline, the GM se
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import UTC, date, datetime, time, timedelta, tzinfo
 
 from sqlmodel import select
 
@@ -18,6 +18,19 @@ from pbem.store.tables import AbsenceRow, GameRow, GameStatus
 AFTER_RETURN = timedelta(days=1)
 """How long after an absence ends the moved deadline lies: a day to read the reports and send orders."""
 LONGEST = timedelta(days=366)
+
+
+def whole_days(first: date, last: date, zone: tzinfo = UTC) -> tuple[datetime, datetime]:
+    """The moments (in UTC) an absence on the days ``first`` to ``last`` in ``zone`` starts and ends:
+    the start of the first day and of the day after the last. Raises InvalidInput for days at the
+    ends of the calendar, which no moment in UTC can hold."""
+    try:
+        starts = datetime.combine(first, time(), zone).astimezone(UTC)
+        ends = datetime.combine(last + timedelta(days=1), time(), zone).astimezone(UTC)
+    except OverflowError:
+        raise InvalidInput(f"an absence from {first} to {last} is not within a year from today: an absence is "
+                           "at most a year long and at most a year ahead") from None
+    return starts, ends
 
 
 def announce(unit: Unit, name: str, seat: str, starts: datetime, ends: datetime) -> AbsenceRow:
