@@ -75,6 +75,14 @@ def after_deadline(unit: Unit, row: GameRow, owing: list[str], nmr: list[str]) -
             offer_seat(unit, row, seat_row.name, f"{seat_row.missed_deadlines} missed deadlines in a row")
 
 
+def player_back(unit: Unit, row: GameRow, seat: str) -> None:
+    """The player of ``seat`` sent orders again: the seat's offers nobody accepted yet are withdrawn (an
+    accepted one waits for the GM, who decides)."""
+    for offer in open_offers(unit, row, seat):
+        if offer.status == "open":
+            _withdraw(unit, row, offer, "its player sent orders again")
+
+
 def _withdraw(unit: Unit, row: GameRow, offer: SeatOfferRow, why: str) -> None:
     """Withdraw an open offer, with a step in the game's log."""
     offer.status = "withdrawn"

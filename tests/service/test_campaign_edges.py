@@ -300,3 +300,33 @@ def test_rollback_refused_for_a_turn_that_played_itself_and_a_finished_game(db: 
     runner.end("g")
     with runner.unit() as unit, pytest.raises(GameError, match="finished"):
         rewind.request_rollback(unit, "g", 2)
+
+
+def test_missed_deadlines_count_only_in_a_row_when_turns_resolve_early(tiny_game: str, db: Database) -> None:
+    runner, clock = setup(db, replace_after="2")
+    on_standby(runner, "sub@x.org")
+    late = on_move(runner)
+    pass_deadline(runner, clock)  # one missed deadline
+    for _ in range(3):  # then the other seat, the late one and the other again play in time (early)
+        runner.submit("g", on_move(runner), "ADD 1")
+        runner.resolve("g", reason="all-in")
+    assert on_move(runner) == late
+    pass_deadline(runner, clock)  # a second missed deadline, but not in a row
+    assert offers(runner) == []
+    assert runner.info("g").seats[int(late) - 1].missed_deadlines == 1
+
+
+def test_an_open_offer_is_withdrawn_when_the_player_is_back_in_time(tiny_game: str, db: Database) -> None:
+    runner, clock = setup(db, replace_after="1", replace="auto")
+    on_standby(runner, "sub@x.org")
+    late = on_move(runner)
+    pass_deadline(runner, clock)
+    assert offers(runner) == [(late, "sub@x.org", "open")]
+    runner.submit("g", on_move(runner), "ADD 1")
+    runner.resolve("g", reason="all-in")
+    runner.submit("g", late, "ADD 1")  # the player is back before the standby answered
+    runner.resolve("g", reason="all-in")
+    assert offers(runner) == [(late, "sub@x.org", "withdrawn")]
+    with runner.unit() as unit, pytest.raises(GameError, match="no open seat offers"):
+        standby.accept(unit, "sub@x.org", "g")
+    assert runner.info("g").seats[int(late) - 1].address == f"p{late}@x.org"
