@@ -15,6 +15,7 @@ from mail_harness import Person, running_service
 from mail_secrets import mailbox, newest_report
 
 from pbem.cli import main
+from pbem.clock import format_utc
 from pbem.sandbox.mailclient import ReceivedMail
 
 pytestmark = pytest.mark.slow
@@ -147,8 +148,11 @@ def test_rollback_codes_by_mail_wrong_late_and_after_the_end(tmp_path: Path) -> 
             code = code_mail.body.split("ROLLBACK 1 ")[1].split()[0]
             await gm.send(gm_mail + f"ROLLBACK 1 {code}\n")
             await eventually(lambda: runner.info("tc-1").row.turn == 1)
-            told = [m for m in await mailbox(service, alice) if m.subject == "[tc-1] Rolled back to turn 1"]
-            assert told and "Your orders for turn 1:\nFEED F1\nMOVE F7-F8" in told[-1].body.replace("\r\n", "\n")
+            told = await mail_saying(alice, "rolled game tc-1 back to the start of turn 1")
+            assert told.subject == "[tc-1] Rolled back to turn 1"
+            assert "Your orders for turn 1:\nFEED F1\nMOVE F7-F8" in told.body.replace("\r\n", "\n")
+            deadline = runner.info("tc-1").row.deadline
+            assert deadline is not None and f"deadline of turn 1 is now {format_utc(deadline)}" in told.body
             assert runner.current_orders("tc-1", "A") is None
             assert runner.replay("tc-1").mismatches == []
             await gm.send(gm_mail + "PROCESS\nEND\n")
