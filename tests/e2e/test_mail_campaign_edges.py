@@ -6,16 +6,19 @@ every step in ``pbem log`` with its actor."""
 from __future__ import annotations
 
 import asyncio
+import re
 from datetime import timedelta
 from pathlib import Path
 
 import pytest
 from mail_games import OPENING_ORDERS, eventually, open_game
 from mail_harness import Person, running_service
-from mail_secrets import mailbox, newest_report
+from mail_secrets import mailbox, newest_report, readable, start_by_mail
+from test_mail_observers import OWN_HAND
 
 from pbem.cli import main
 from pbem.clock import format_utc
+from pbem.games import find_game
 from pbem.sandbox.mailclient import ReceivedMail
 
 pytestmark = pytest.mark.slow
@@ -73,6 +76,15 @@ def test_honest_mistakes_and_hostile_lines_get_clear_refusals(tmp_path: Path) ->
             log = [(e.actor, e.action) for e in service.runner.log("tc-1")]
             assert ("gm boss@players.test", "PREVIEW") in log and ("sub@outside.test", "OBSERVE") in log
             assert not any(action in ("ABSENT", "EXTEND") for _, action in log)
+
+            # in a game that grants no extensions, an absence is noted and says the deadlines stay
+            await gm.send(gm_mail + "SET absence_days=0\n")
+            await mail_saying(gm, "Options set")
+            deadline = service.runner.info("tc-1").row.deadline
+            await alice.send(signon + f"ABSENT {today} {today + timedelta(days=3)}\n")
+            answer = await mail_saying(alice, "ABSENT: seat A of tc-1 is away")
+            assert "no extensions for absences" in answer.body and "moves to a day after" not in answer.body
+            assert service.runner.info("tc-1").row.deadline == deadline
 
     asyncio.run(scenario())
 
@@ -161,5 +173,22 @@ def test_rollback_codes_by_mail_wrong_late_and_after_the_end(tmp_path: Path) -> 
             await mail_saying(gm, "finished and its seed revealed")
             actions = [(e.actor, e.action) for e in runner.log("tc-1")]
             assert actions.count(("gm boss@players.test", "ROLLBACK")) == 3  # two asked, one done
+
+    asyncio.run(scenario())
+
+
+def test_a_preview_of_a_game_with_secrets_shows_the_gm_only_the_public_report(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        async with running_service(tmp_path) as service:
+            table = await start_by_mail(service, "shelloker", "sh-1", 2, seed=3)
+            gm_password = re.search(r"GM password is (\S+):", (await mailbox(service, table.gm))[0].body)
+            assert gm_password is not None
+            before = len(service.runner.history("sh-1"))
+            await table.gm.send(f"GM sh-1 {gm_password.group(1)}\nPREVIEW\n")
+            preview = await mail_saying(table.gm, "PREVIEW of turn 1 of sh-1")
+            assert "===== public report =====" in preview.body and "left out" in preview.body
+            assert "===== seat" not in preview.body
+            assert not OWN_HAND.search(readable(preview, find_game("shelloker").help()))
+            assert len(service.runner.history("sh-1")) == before and service.runner.info("sh-1").row.turn == 1
 
     asyncio.run(scenario())
