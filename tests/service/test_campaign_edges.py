@@ -6,21 +6,12 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from test_deadlines import START, Clock
 
 from pbem.core import GameError, InvalidInput, UnknownGame, UnknownSeat
 from pbem.service import absences, rewind, standby, status
 from pbem.service.api import GameService
 from pbem.store import Database
-
-START = datetime(2026, 11, 1, 12, 0, tzinfo=UTC)
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = START
-
-    def __call__(self) -> datetime:
-        return self.now
 
 
 def day(text: str) -> datetime:
