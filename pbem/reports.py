@@ -16,7 +16,8 @@ A game without templates of its own gets the common frame alone.
 awaited next, ``None`` once finished), ``owing`` (seats that owe orders next),
 ``you_owe`` (bool), ``outcome`` (:class:`~pbem.core.Outcome` or ``None``),
 ``deadline`` (text or ``None``), ``nmr`` (seats that sent no orders),
-``picture`` (a :class:`PictureRef` to the drawing of ``view``, or ``None``) and
+``pictures`` (:class:`PictureRef` s: the board, the same for every reader,
+then the reader's own picture when it has one; none without pictures) and
 ``seat_link`` (the address of the reader's private web page, or ``None``);
 HTML templates show both with ``{% include "common/_picture.html.j2" %}``.
 """
@@ -112,7 +113,7 @@ class Fairness:
 
 @dataclass(frozen=True)
 class PictureRef:
-    """Where an HTML report finds the picture of the position: ``cid:...`` in mail, a URL on the web."""
+    """Where an HTML report finds a picture: ``cid:...`` in mail, a URL on the web."""
 
     src: str
     alt: str
@@ -130,7 +131,7 @@ def _group(events: Sequence[Event]) -> list[tuple[str, list[Event]]]:
     return groups
 
 
-def report_context(report: ReportInput, seat: str | None, *, picture: PictureRef | None = None,
+def report_context(report: ReportInput, seat: str | None, *, pictures: Sequence[PictureRef] = (),
                    seat_link: str | None = None) -> dict[str, Any]:
     """Return the template context for ``seat`` (``None`` = public), holding only what it may see."""
     rules = report.rules
@@ -156,20 +157,20 @@ def report_context(report: ReportInput, seat: str | None, *, picture: PictureRef
         "outcome": report.outcome,
         "deadline": report.deadline,
         "nmr": list(report.nmr),
-        "picture": picture,
+        "pictures": list(pictures),
         "seat_link": seat_link,
         "fairness": report.fairness,
     }
 
 
-def render_report(report: ReportInput, seat: str | None, *, html: bool = False, picture: PictureRef | None = None,
+def render_report(report: ReportInput, seat: str | None, *, html: bool = False, pictures: Sequence[PictureRef] = (),
                   seat_link: str | None = None) -> str:
-    """Render the report of ``report`` for ``seat`` as plain text (or HTML, showing ``picture`` when given)."""
+    """Render the report of ``report`` for ``seat`` as plain text (or HTML, showing ``pictures`` in order)."""
     suffix = "html" if html else "txt"
     template = environment(html=html).select_template(
         [f"{report.rules.name}/report.{suffix}.j2", f"common/report.{suffix}.j2"]
     )
-    return template.render(report_context(report, seat, picture=picture, seat_link=seat_link))
+    return template.render(report_context(report, seat, pictures=pictures, seat_link=seat_link))
 
 
 @dataclass(frozen=True)

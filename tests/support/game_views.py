@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from pbem.core import Game
-from pbem.pictures import draw_svg
+from pbem.pictures import board_svg, own_svg
 from pbem.reports import ReportInput, render_report
 
 
@@ -20,9 +20,11 @@ def report_input(game: Game[Any, Any], state: Any, events: Sequence[Any] = (), t
 
 def everything_shown(game: Game[Any, Any], state: Any, reader: str | None, events: Sequence[Any] = ()) -> str:
     """Return all that ``reader`` (None: the public, and the GM's copy) is shown of ``state``:
-    the view as JSON, the text and HTML reports with ``events``, the picture and the scores."""
+    the view as JSON, the text and HTML reports with ``events``, the board and the reader's own
+    picture, and the scores."""
     report = report_input(game, state, events)
     view = game.view(state, reader)
     return "\n".join([json.dumps(view, sort_keys=True), render_report(report, reader),
-                      render_report(report, reader, html=True), draw_svg(game, view, reader),
+                      render_report(report, reader, html=True), board_svg(game, state),
+                      own_svg(game, state, reader) or "",
                       json.dumps(game.scores(state), sort_keys=True, default=str)])

@@ -73,9 +73,11 @@ def _archive(runner: GameService, reader: str | None) -> str:
     info = archive.info(NAME)
     window = archive.window(info, None)
     assert window.pages == 1
-    pages = archive.pages(info, reader, window, lambda turn: f"/picture/{turn}")
-    pictures = [archive.svg(archive.step(info, page.turn), reader) for page in pages]
-    return "\n".join([page.report_text for page in pages] + pictures)
+    pages = archive.pages(info, reader, window, lambda turn: f"/board/{turn}", lambda turn: f"/own/{turn}")
+    steps = [archive.step(info, page.turn) for page in pages]
+    pictures = [archive.board_svg(step) for step in steps] + [archive.own_svg(step, reader) or "" for step in steps]
+    return "\n".join([page.report_text for page in pages] + [p.alt for page in pages for p in page.pictures]
+                     + pictures)
 
 
 def test_no_channel_shows_another_seats_cubes_or_who_gave_which(tmp_path: Path) -> None:
