@@ -112,11 +112,16 @@ def replace(unit: Unit, name: str, seat: str, address: str) -> Joined:
                 unit.add(absence)
     unit.add(seat_row)
     audit.record(unit, row, "REPLACE", f"seat {seat_row.name} handed from {old or 'nobody'} to {address}")
-    for offer in unit.session.exec(select(SeatOfferRow).where(SeatOfferRow.game_id == row.id,
-                                                              SeatOfferRow.seat == seat_row.name)):
-        if offer.status in ("open", "accepted"):  # the seat is taken: by the standby, or someone else
+    for offer in unit.session.exec(select(SeatOfferRow).where(SeatOfferRow.game_id == row.id)):
+        if offer.status not in ("open", "accepted"):
+            continue
+        if offer.seat == seat_row.name:  # the seat is taken: by the standby, or someone else
             offer.status = "taken" if offer.address == address.lower() else "withdrawn"
-            unit.add(offer)
+        elif offer.address == address.lower():  # the new holder plays this game now: no second seat
+            offer.status = "withdrawn"
+            audit.record(unit, row, "OFFER", f"offer of seat {offer.seat} to standby {offer.address} withdrawn: "
+                         f"it holds seat {seat_row.name} now", actor=audit.SERVICE)
+        unit.add(offer)
     return Joined(row.name, seat_row.name, password, unit.snapshot(row))
 
 

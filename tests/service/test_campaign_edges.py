@@ -91,6 +91,20 @@ def test_a_standby_holds_at_most_one_open_offer_in_a_game(tiny_game: str, db: Da
         assert standby.accept(unit, "first@x.org", None).seat == silent[0]
 
 
+def test_a_standby_the_gm_seats_elsewhere_in_the_game_loses_its_open_offer(tiny_game: str, db: Database) -> None:
+    runner, clock = setup(db, players=3, replace_after="1")
+    on_standby(runner, "first@x.org")
+    silent = on_move(runner)
+    pass_deadline(runner, clock)
+    assert offers(runner) == [(silent, "first@x.org", "open")]
+    other = next(s for s in "123" if s != silent)
+    runner.replace("g", other, "first@x.org")  # the GM gives the standby another seat by hand
+    assert offers(runner) == [(silent, "first@x.org", "withdrawn")]
+    with runner.unit() as unit, pytest.raises(GameError, match="no open seat offers"):
+        standby.accept(unit, "first@x.org", "g")  # no second seat in the same game
+    assert [s.address for s in runner.info("g").seats].count("first@x.org") == 1
+
+
 def test_a_seat_handed_to_a_standby_starts_with_a_clean_record(tiny_game: str, db: Database) -> None:
     runner, clock = setup(db, replace="auto", absence_days="3")
     on_standby(runner, "sub@x.org", "next@x.org")
