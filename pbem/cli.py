@@ -251,7 +251,7 @@ def cmd_observe(args: argparse.Namespace) -> int:
 
 def cmd_campaign(args: argparse.Namespace) -> int:
     """``pbem absent|back|standby|accept|preview|rollback ...``: the campaign actions of the mail commands."""
-    from datetime import UTC, date, datetime, time, timedelta
+    from datetime import date
 
     from pbem.reports import render_report
     from pbem.service import absences, rewind, standby
@@ -259,8 +259,7 @@ def cmd_campaign(args: argparse.Namespace) -> int:
     with _service(args).unit() as unit:
         if args.command == "absent":
             first, last = date.fromisoformat(args.first), date.fromisoformat(args.last or args.first)
-            absences.announce(unit, args.game, args.seat, datetime.combine(first, time(), UTC),
-                              datetime.combine(last + timedelta(days=1), time(), UTC))
+            absences.announce(unit, args.game, args.seat, *absences.whole_days(first, last))
             print(f"Seat {args.seat} of {args.game} is away {first} to {last} (UTC days).")
         elif args.command == "back":
             print(f"{absences.back(unit, args.game, args.seat)} absence(s) ended.")

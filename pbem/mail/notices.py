@@ -222,6 +222,8 @@ class MailNotifier:
         text = (f"The GM rolled game {row.name} back to the start of turn {news.turn}: {news.undone} resolved turn(s) "
                 "are undone and will be played again. The dice of the redone turns come from the same counters, so "
                 "the same roll of the same range shows the same result.")
+        if row.deadline is not None:
+            text += f" The deadline of turn {news.turn} is now {mark(row.deadline)}."
         for seat in info.seats:
             if not seat.address:
                 continue

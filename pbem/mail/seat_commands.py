@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import replace
-from datetime import UTC, datetime, time, timedelta
+from datetime import UTC
 from typing import Any
 
 from pbem.commands import (
@@ -273,14 +273,15 @@ def _resign(conv: Conversation, row: GameRow, seat: SeatRow, command: Resign) ->
 def _absent(conv: Conversation, row: GameRow, seat: SeatRow, command: Absent) -> None:
     """ABSENT <from> [<to>]: whole days in the sender's zone; the GM and the other seats hear of a moved deadline."""
     zone = zone_of(conv.unit.session, conv.mail.sender) or UTC
-    starts = datetime.combine(command.starts, time(), zone).astimezone(UTC)
-    ends = datetime.combine(command.ends + timedelta(days=1), time(), zone).astimezone(UTC)
+    starts, ends = absences.whole_days(command.starts, command.ends, zone)
     absences.announce(conv.unit, row.name, seat.name, starts, ends)
     conv.notifier.tell_gm(conv.unit, conv.unit.snapshot(row), f"Seat {seat.name} ({conv.mail.sender}) of {row.name} "
                           f"announced an absence from {mark(starts)} to {mark(ends)}.")
-    conv.reply.add(f"ABSENT: seat {seat.name} of {row.name} is away from {mark(starts)} to {mark(ends)}. A deadline "
-                   f"falling in it moves to a day after your return, for at most {row.absence_days:g} days in this "
-                   f"game ({seat.absence_used_hours / 24:.1f} used). BACK ends it early.")
+    moves = (f"A deadline falling in it moves to a day after your return, for at most {row.absence_days:g} days in "
+             f"this game ({seat.absence_used_hours / 24:.1f} used)." if row.absence_days > 0 else
+             "This game grants no extensions for absences (absence_days=0): its deadlines stay where they are.")
+    conv.reply.add(f"ABSENT: seat {seat.name} of {row.name} is away from {mark(starts)} to {mark(ends)}. {moves} "
+                   "BACK ends it early.")
 
 
 def _back(conv: Conversation, row: GameRow, seat: SeatRow, command: Back) -> None:

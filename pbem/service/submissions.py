@@ -12,11 +12,11 @@ from datetime import datetime
 
 from pbem.core import GameError, StaleTurn
 from pbem.orders import parser_for
-from pbem.service import due, owing, queries
+from pbem.service import due, owing, queries, standby
 from pbem.service.checking import CheckResult, check_orders
 from pbem.service.snapshot import GameInfo
 from pbem.service.unit import Unit
-from pbem.store.tables import GameRow, GameStatus, SeatRow, SubmissionRow
+from pbem.store.tables import GameRow, GameStatus, SeatRow, SeatStatus, SubmissionRow
 
 
 def submit(unit: Unit, name: str, seat: str, text: str, *, turn: int | None = None, store: bool = True,
@@ -113,11 +113,14 @@ def _taking_orders(unit: Unit, name: str, seat: str, turn: int | None) -> tuple[
 
 def _insert(unit: Unit, row: GameRow, seat_row: SeatRow, *, version: int, text: str, orders: list[str],
             problems: list[dict[str, object]], source: str, received_at: datetime, ready: bool = False) -> None:
-    """Store one submission of the seat for the turn; a seat that sends anything is no longer absent."""
+    """Store one submission of the seat for the turn; a seat that sends anything is no longer absent, and
+    the offers of its seat to standbys that nobody accepted yet are withdrawn: its player is back."""
     unit.session.connection().execute(queries.INSERT_SUBMISSION, {
         "game_id": row.id, "seat": seat_row.name, "turn": row.turn, "version": version, "text": text,
         "orders": orders, "problems": problems, "received_at": received_at, "source": source, "ready": ready})
     unit.stored_submission(row, seat_row.name, ready=ready)
     if seat_row.absent_since is not None or seat_row.missed_deadlines:
+        if seat_row.missed_deadlines and seat_row.status != SeatStatus.RESIGNED:
+            standby.player_back(unit, row, seat_row.name)
         seat_row.absent_since, seat_row.absence_reported, seat_row.missed_deadlines = None, False, 0
         unit.add(seat_row)
