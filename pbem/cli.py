@@ -118,8 +118,9 @@ def cmd_resolve(args: argparse.Namespace) -> int:
     resolved = service.resolve(args.game, reason="gm")
     for turn in resolved.turns:
         nmr = f" (NMR: {', '.join(turn.record.nmr)})" if turn.record.nmr else ""
+        passed = f" (no answer, passed: {', '.join(turn.record.passed)})" if turn.record.passed else ""
         how = " (forced)" if turn.record.reason == "forced" else ""
-        print(f"Resolved turn {turn.record.turn}{how}{nmr}.")
+        print(f"Resolved turn {turn.record.turn}{how}{nmr}{passed}.")
     info = service.info(args.game)
     if info.outcome is not None:
         print(f"Game over. {info.outcome.headline}.")
@@ -162,8 +163,15 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
 
 def cmd_reveal(args: argparse.Namespace) -> int:
-    """``pbem reveal GAME``: end the game if it runs and print its secret, salts and seed."""
+    """``pbem reveal GAME``: end the game if it runs and print its secret, salts and seed (a game whose
+    kind keeps its seed secret is ended and says why, printing none of them)."""
+    from pbem.service.seeds import kept_secret_reason
+
     row = _service(args).reveal(args.game)
+    kept = kept_secret_reason(row)
+    if kept is not None:
+        print(f"Game {row.name} is over; its seed is not revealed: {kept}.")
+        return EXIT_OK
     print(f"Game {row.name}: secret {row.secret}")
     for salt in row.salts:
         print(f"  salt {salt}")

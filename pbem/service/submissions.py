@@ -1,5 +1,6 @@
 """A seat's orders for the turn: checking them, storing them as a new version, withdrawing
-them (NOORDERS), marking them final (READY), and reading them back.
+them (NOORDERS), marking them final (READY), and reading them back (a team phase shows each
+owing seat its teammates' stored orders too).
 
 Every submission is for the turn awaiting orders; orders said to be for
 another turn are refused as stale, never applied.
@@ -11,8 +12,9 @@ from datetime import datetime
 
 from pbem.core import GameError, StaleTurn
 from pbem.orders import parser_for
-from pbem.service import owing, queries, standby
+from pbem.service import due, owing, queries, standby
 from pbem.service.checking import CheckResult, check_orders
+from pbem.service.snapshot import GameInfo
 from pbem.service.unit import Unit
 from pbem.store.tables import GameRow, GameStatus, SeatRow, SeatStatus, SubmissionRow
 
@@ -39,7 +41,8 @@ def submit(unit: Unit, name: str, seat: str, text: str, *, turn: int | None = No
     else:
         result = check_orders(rules, info.state, seat_row.name, parsed)
     result.game, result.kind, result.seat, result.turn = row.name, rules.name, seat_row.name, row.turn
-    result.deadline = row.deadline
+    result.deadline, result.window = row.deadline, due.window_note(row, info.phase)
+    result.teammates = shared_orders(unit, info, seat_row.name)
     if not store:
         return result
     previous = queries.latest_version(unit.session, row, seat_row.name)
@@ -73,6 +76,22 @@ def withdraw(unit: Unit, name: str, seat: str, *, ready: bool = False, source: s
             orders=list(current.orders) if current is not None else [], problems=[], source=source,
             received_at=unit.now(), ready=ready)
     return previous + 1
+
+
+def shared_orders(unit: Unit, info: GameInfo, seat: str) -> dict[str, list[str] | None] | None:
+    """In a team phase (:attr:`~pbem.core.Phase.shared_orders`) and for a seat that owes orders in it,
+    the stored orders for this step of every other owing seat, by seat in phase order (None: it stored
+    none yet; an empty list: it holds). None in any other phase, where orders are sealed until the
+    step resolves, and for a seat that owes none."""
+    phase = info.phase
+    if phase is None or not phase.shared_orders or seat not in phase.seats:
+        return None
+    shared: dict[str, list[str] | None] = {}
+    for other in phase.seats:
+        if other != seat:
+            stored = queries.current_submission(unit.session, info.row, other)
+            shared[other] = list(stored.orders) if stored is not None else None
+    return shared
 
 
 def current_orders(unit: Unit, name: str, seat: str) -> SubmissionRow | None:

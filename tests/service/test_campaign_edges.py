@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from test_deadlines import START, Clock
+from stopped_clock import START, StoppedClock
 
 from pbem.core import GameError, InvalidInput, UnknownGame, UnknownSeat
 from pbem.service import absences, rewind, standby, status
@@ -18,8 +18,8 @@ def day(text: str) -> datetime:
     return datetime.fromisoformat(text).replace(tzinfo=UTC)
 
 
-def setup(db: Database, players: int = 2, **options: str) -> tuple[GameService, Clock]:
-    clock = Clock()
+def setup(db: Database, players: int = 2, **options: str) -> tuple[GameService, StoppedClock]:
+    clock = StoppedClock()
     runner = GameService(db, clock=clock)
     seats = {str(n): f"p{n}@x.org" for n in range(1, players + 1)}
     runner.create_game("tiny", "g", seats=seats, seed=2, options={"turn_hours": "24", "target": "99", **options})
@@ -32,7 +32,7 @@ def on_move(runner: GameService) -> str:
     return phase.seats[0]
 
 
-def pass_deadline(runner: GameService, clock: Clock) -> None:
+def pass_deadline(runner: GameService, clock: StoppedClock) -> None:
     deadline = runner.info("g").row.deadline
     assert deadline is not None
     clock.now = deadline
