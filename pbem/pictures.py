@@ -1,13 +1,24 @@
 """Pictures of a position: each game's drawing found by convention, and PNG made from its SVG.
 
 Convention: a game whose class is in ``pbem.games.<pkg>.<module>`` has a
-module ``pbem.games.<pkg>.drawing`` with a function
-``draw(view: Mapping[str, Any], seat: str | None) -> str`` returning SVG
-text drawn from the view alone. A registered game without one is an error
-(:class:`MissingDrawing`), and the shared test of every game fails on it.
+module ``pbem.games.<pkg>.drawing`` with
 
-PNG for mail is painted from the SVG by :mod:`pbem.raster` (Pillow, with
-a font shipped in pbem: no system font or library needed).
+- ``draw(view: Mapping[str, Any]) -> str``: SVG text of the board, drawn
+  from the public view (``game.view(state, None)``): what every reader sees
+  alike. Drawn from any seat's own view it must come out the same (the
+  shared picture test checks it), so one picture is every reader's board.
+- optionally ``draw_own(view: Mapping[str, Any], seat: str) -> str | None``:
+  SVG text of what only ``seat``'s own view holds (its hand, its secret
+  colour, its faction), a small picture shown under the board; None when
+  the view holds nothing of its own. Games with secrets have one.
+
+A registered game without ``draw`` is an error (:class:`MissingDrawing`),
+and the shared test of every game fails on it.
+
+A report's pictures are made by :class:`ReportPictures`: the board once for
+all its readers, each seat's own picture from its own view, and every
+distinct SVG made PNG once. PNG is painted by :mod:`pbem.raster` (Pillow,
+with a font shipped in pbem: no system font or library needed).
 """
 
 from __future__ import annotations
@@ -18,11 +29,13 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import import_module
 from typing import Any
+from xml.sax.saxutils import unescape
 
 from pbem import raster
 from pbem.core import Game, PbemError
 
-Drawing = Callable[[Mapping[str, Any], "str | None"], str]
+Board = Callable[[Mapping[str, Any]], str]
+Own = Callable[[Mapping[str, Any], str], "str | None"]
 
 
 class MissingDrawing(PbemError):
@@ -30,8 +43,16 @@ class MissingDrawing(PbemError):
 
 
 @dataclass(frozen=True)
+class Drawing:
+    """A game's drawing functions: ``board`` (its ``draw``) and ``own`` (its ``draw_own``, or None)."""
+
+    board: Board
+    own: Own | None
+
+
+@dataclass(frozen=True)
 class Picture:
-    """One drawn position: its SVG source, the PNG made from it, and the alt text."""
+    """One drawn picture: its SVG source, the PNG made from it, and the alt text."""
 
     svg: str
     png: bytes
@@ -41,7 +62,7 @@ class Picture:
 
 
 def drawing_for(game: Game[Any, Any]) -> Drawing:
-    """Return the ``draw`` function of ``game``: ``draw`` of the ``drawing`` module beside its class's module.
+    """Return the drawing of ``game``: ``draw`` (and ``draw_own``) of the ``drawing`` module beside its class's module.
 
     Raises :class:`MissingDrawing` when the game's package has no drawing
     module or it has no ``draw`` function.
@@ -59,16 +80,64 @@ def _drawing_in(package: str) -> Drawing:
         if error.name != f"{package}.drawing":
             raise
         raise MissingDrawing(f"{package} has no drawing: add {package.replace('.', '/')}/drawing.py with "
-                             "draw(view, seat)") from None
+                             "draw(view)") from None
     draw = getattr(module, "draw", None)
     if not callable(draw):
-        raise MissingDrawing(f"{package}.drawing has no draw(view, seat) function")
-    return draw  # type: ignore[no-any-return]
+        raise MissingDrawing(f"{package}.drawing has no draw(view) function")
+    own = getattr(module, "draw_own", None)
+    return Drawing(board=draw, own=own if callable(own) else None)
 
 
-def draw_svg(game: Game[Any, Any], view: Mapping[str, Any], seat: str | None) -> str:
-    """Return the SVG picture of ``view`` (the view of ``seat``; None = public) of ``game``."""
-    return drawing_for(game)(view, seat)
+def board_svg(game: Game[Any, Any], state: Any) -> str:
+    """Return the SVG picture of the board of ``state``, drawn from its public view: every reader's board."""
+    return drawing_for(game).board(game.view(state, None))
+
+
+def own_svg(game: Game[Any, Any], state: Any, seat: str | None) -> str | None:
+    """Return the SVG picture of what only ``seat`` sees of ``state``, drawn from its own view (None for the
+    public, for a game without ``draw_own`` and when the seat's view holds nothing of its own)."""
+    own = drawing_for(game).own
+    if seat is None or own is None:
+        return None
+    return own(game.view(state, seat), seat)
+
+
+class ReportPictures:
+    """The pictures of one report for all its readers: the board drawn once and made PNG once for every
+    reader, each seat's own picture drawn from that seat's view, and every distinct SVG made PNG once.
+
+    Raises :class:`MissingDrawing` (when first asked for a picture) for a game without a drawing.
+    """
+
+    def __init__(self, game: Game[Any, Any], state: Any) -> None:
+        self.game = game
+        self.state = state
+        self._board: Picture | None = None
+        self._made: dict[str, Picture] = {}
+
+    @property
+    def rendered(self) -> int:
+        """How many PNG pictures were made so far (one per distinct SVG)."""
+        return len(self._made)
+
+    def board(self) -> Picture:
+        """Return the board, the same picture for every reader."""
+        if self._board is None:
+            self._board = self._picture(board_svg(self.game, self.state))
+        return self._board
+
+    def own(self, seat: str | None) -> Picture | None:
+        """Return the picture of what only ``seat`` sees (None: nothing of its own, or the public)."""
+        svg = own_svg(self.game, self.state, seat)
+        return None if svg is None else self._picture(svg)
+
+    def _picture(self, svg: str) -> Picture:
+        made = self._made.get(svg)
+        if made is None:
+            width, height = svg_size(svg)
+            made = self._made[svg] = Picture(svg=svg, png=raster.svg_to_png(svg), alt=alt_text(svg),
+                                             width=width, height=height)
+        return made
 
 
 def alt_text(svg: str) -> str:
@@ -76,16 +145,7 @@ def alt_text(svg: str) -> str:
     start, end = svg.find("<title>"), svg.find("</title>")
     if start < 0 or end < start:
         return "picture of the board"
-    from xml.sax.saxutils import unescape
-
     return unescape(svg[start + len("<title>") : end])
-
-
-def picture(game: Game[Any, Any], view: Mapping[str, Any], seat: str | None) -> Picture:
-    """Return the drawn position (SVG, PNG and alt text) of ``view`` for ``seat``."""
-    svg = draw_svg(game, view, seat)
-    width, height = svg_size(svg)
-    return Picture(svg=svg, png=raster.svg_to_png(svg), alt=alt_text(svg), width=width, height=height)
 
 
 _SIZE = re.compile(r'<svg[^>]*?\swidth="(\d+)"[^>]*?\sheight="(\d+)"')

@@ -8,7 +8,8 @@ way a player would draw it) and, if they like, ``events`` and ``summary``.
 Context of every report (all of it already filtered for the reader):
 ``game`` (game name), ``kind``, ``title``, ``seat`` (reader's seat, ``None``
 for the public/GM report), ``turn`` (the turn the report is about, 0 for the
-opening report), ``next_turn``, ``view`` (``rules.view(state, seat)``),
+opening report), ``last_turn`` (the last turn it tells of: ``turn`` unless it
+tells of several, such as a digest), ``next_turn``, ``view`` (``rules.view(state, seat)``),
 ``events`` (visible :class:`~pbem.core.Event` objects of that turn),
 A game without templates of its own gets the common frame alone.
 ``phases`` (the events grouped: list of ``(phase, [events])`` in order),
@@ -16,7 +17,10 @@ A game without templates of its own gets the common frame alone.
 awaited next, ``None`` once finished), ``owing`` (seats that owe orders next),
 ``you_owe`` (bool), ``outcome`` (:class:`~pbem.core.Outcome` or ``None``),
 ``deadline`` (text or ``None``), ``nmr`` (seats that sent no orders),
-``picture`` (a :class:`PictureRef` to the drawing of ``view``, or ``None``) and
+``passed`` (seats that let an answer window pass in silence), ``window`` (when
+the phase awaited is an answer window: a sentence on when it closes, else ``None``),
+``pictures`` (:class:`PictureRef` s: the board, the same for every reader,
+then the reader's own picture when it has one; none without pictures) and
 ``seat_link`` (the address of the reader's private web page, or ``None``);
 HTML templates show both with ``{% include "common/_picture.html.j2" %}``.
 """
@@ -90,6 +94,12 @@ class ReportInput:
     fairness: Fairness | None = None
     deadline_at: datetime | None = None
     """The deadline as a moment, for writing it in each reader's time zone."""
+    passed: Sequence[str] = ()
+    """Seats that sent nothing in an answer window: they passed (not NMR)."""
+    window: str | None = None
+    """When the phase awaited is an answer window: when it closes and what silence means."""
+    last_turn: int | None = None
+    """The last turn this report tells of, when it tells of several (``turn`` to ``last_turn``)."""
 
 
 @dataclass(frozen=True)
@@ -112,7 +122,7 @@ class Fairness:
 
 @dataclass(frozen=True)
 class PictureRef:
-    """Where an HTML report finds the picture of the position: ``cid:...`` in mail, a URL on the web."""
+    """Where an HTML report finds a picture: ``cid:...`` in mail, a URL on the web."""
 
     src: str
     alt: str
@@ -130,11 +140,12 @@ def _group(events: Sequence[Event]) -> list[tuple[str, list[Event]]]:
     return groups
 
 
-def report_context(report: ReportInput, seat: str | None, *, picture: PictureRef | None = None,
+def report_context(report: ReportInput, seat: str | None, *, pictures: Sequence[PictureRef] = (),
                    seat_link: str | None = None) -> dict[str, Any]:
     """Return the template context for ``seat`` (``None`` = public), holding only what it may see."""
     rules = report.rules
     visible = [e for e in report.events if e.is_visible_to(seat)]
+    last_turn = report.last_turn if report.last_turn is not None else report.turn
     # Seats whose play the service makes itself are not asked for orders.
     owing = [] if report.phase is None else [
         s for s in report.phase.seats if rules.forced_orders(report.state, s) is None
@@ -145,7 +156,8 @@ def report_context(report: ReportInput, seat: str | None, *, picture: PictureRef
         "title": rules.title,
         "seat": seat,
         "turn": report.turn,
-        "next_turn": report.turn + 1,
+        "last_turn": last_turn,
+        "next_turn": last_turn + 1,
         "view": rules.view(report.state, seat),
         "events": visible,
         "phases": _group(visible),
@@ -156,20 +168,22 @@ def report_context(report: ReportInput, seat: str | None, *, picture: PictureRef
         "outcome": report.outcome,
         "deadline": report.deadline,
         "nmr": list(report.nmr),
-        "picture": picture,
+        "passed": list(report.passed),
+        "window": report.window,
+        "pictures": list(pictures),
         "seat_link": seat_link,
         "fairness": report.fairness,
     }
 
 
-def render_report(report: ReportInput, seat: str | None, *, html: bool = False, picture: PictureRef | None = None,
+def render_report(report: ReportInput, seat: str | None, *, html: bool = False, pictures: Sequence[PictureRef] = (),
                   seat_link: str | None = None) -> str:
-    """Render the report of ``report`` for ``seat`` as plain text (or HTML, showing ``picture`` when given)."""
+    """Render the report of ``report`` for ``seat`` as plain text (or HTML, showing ``pictures`` in order)."""
     suffix = "html" if html else "txt"
     template = environment(html=html).select_template(
         [f"{report.rules.name}/report.{suffix}.j2", f"common/report.{suffix}.j2"]
     )
-    return template.render(report_context(report, seat, picture=picture, seat_link=seat_link))
+    return template.render(report_context(report, seat, pictures=pictures, seat_link=seat_link))
 
 
 @dataclass(frozen=True)

@@ -1,10 +1,13 @@
-"""The shared picture test: every registered game draws every seat's view and the public one.
+"""The shared picture test: every registered game draws its board and every seat's own picture.
 
-For sampled states of random play of every registered game: the drawing of
-each seat (and of the public) parses as SVG and its PNG decodes; the
-drawing is made from the view alone; and changing what a seat may not see
-(``hidden_variant``: every secret but the seat's own redrawn) leaves that
-seat's picture as it was. A registered game whose package has no ``drawing.py`` fails here.
+For sampled states of random play of every registered game: the board
+(drawn from the public view) and each seat's own picture parse as SVG and
+their PNG decodes; each is drawn from its view alone; the board drawn from
+any seat's own view is the same picture, so one board serves every reader;
+and changing what a seat may not see (``hidden_variant``: every secret but
+the seat's own redrawn) leaves that seat's pictures as they were. A game
+with secrets shows a seat its own in a picture. A registered game whose
+package has no ``drawing.py`` fails here.
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ import pytest
 
 from pbem.core import Game, GameRng
 from pbem.games import GAMES, find_game
-from pbem.pictures import MissingDrawing, alt_text, draw_svg, drawing_for, picture
+from pbem.pictures import MissingDrawing, ReportPictures, alt_text, board_svg, drawing_for, own_svg
 from pbem.raster import svg_to_png
 from new_game import copy_example, registered
 from png_check import decode_png
@@ -38,43 +41,60 @@ def sampled_states(kind: str) -> Iterator[tuple[Game[Any, Any], tuple[str, ...],
             yield game, game.seat_names(players), state
 
 
+def check_svg(svg: str) -> ElementTree.Element:
+    """Parse ``svg`` and check what every picture has: an <svg> at most 600 wide, a title for the alt text."""
+    root = ElementTree.fromstring(svg)
+    assert root.tag == f"{SVG}svg"
+    assert int(root.get("width", "0")) <= 600 and int(root.get("height", "0")) > 0
+    assert root.find(f"{SVG}title") is not None and alt_text(svg)
+    return root
+
+
 @pytest.mark.parametrize("kind", sorted(GAMES))
-def test_every_seat_and_the_public_get_a_picture_that_parses(kind: str) -> None:
-    drawing_for(find_game(kind))  # a registered game without drawing.py fails here, naming the file to add
-    checked = 0
+def test_the_board_and_every_seats_own_picture_parse_and_come_from_their_views(kind: str) -> None:
+    drawing = drawing_for(find_game(kind))  # a registered game without drawing.py fails here, naming the file
+    checked = own_pictures = 0
     for game, seats, state in sampled_states(kind):
-        for seat in (*seats, None):
+        public = game.view(state, None)
+        frozen = json.dumps(public, sort_keys=True)
+        board = drawing.board(public)
+        assert json.dumps(public, sort_keys=True) == frozen, "the drawing changed the view it was given"
+        assert board == board_svg(game, state) == drawing.board(json.loads(json.dumps(public))), "same view, another board"
+        pictures = [board]
+        for seat in seats:
             view = game.view(state, seat)
-            frozen = json.dumps(view, sort_keys=True)
-            svg = draw_svg(game, view, seat)
-            assert json.dumps(view, sort_keys=True) == frozen, "the drawing changed the view it was given"
-            root = ElementTree.fromstring(svg)
-            assert root.tag == f"{SVG}svg"
-            assert int(root.get("width", "0")) <= 600 and int(root.get("height", "0")) > 0
-            assert root.find(f"{SVG}title") is not None and alt_text(svg)
-            assert svg == draw_svg(game, json.loads(json.dumps(view)), seat), "same view, different picture"
+            assert drawing.board(view) == board, f"seat {seat}'s own view draws another board: it marks the reader"
+            own = own_svg(game, state, seat)
+            if own is not None:
+                assert drawing.own is not None and own == drawing.own(json.loads(json.dumps(view)), seat)
+                pictures.append(own)
+                own_pictures += 1
+        assert own_svg(game, state, None) is None, "the public has nothing of its own"
+        for svg in pictures:
+            root = check_svg(svg)
             if checked % 7 == 0:  # PNG of some of them: the renderer is the same for all
-                width, height = decode_png(svg_to_png(svg))
-                assert (width, height) == (int(root.get("width", "0")), int(root.get("height", "0")))
+                assert decode_png(svg_to_png(svg)) == (int(root.get("width", "0")), int(root.get("height", "0")))
             checked += 1
     assert checked > 0
+    if game.facts().has_hidden_information:
+        assert own_pictures > 0, "a game with secrets shows a seat its own (hand, colour, faction) in a picture"
 
 
 @pytest.mark.parametrize("kind", sorted(GAMES))
-def test_changing_what_a_seat_may_not_see_leaves_its_picture_unchanged(kind: str) -> None:
+def test_changing_what_a_seat_may_not_see_leaves_its_pictures_unchanged(kind: str) -> None:
     hidden_changes = 0
     rng = GameRng(5)
     for game, seats, state in sampled_states(kind):
+        board = board_svg(game, state)
         for seat in seats:
-            mine = draw_svg(game, game.view(state, seat), seat)
+            mine = own_svg(game, state, seat)
             for _ in range(2):
                 changed = game.hidden_variant(state, seat, rng)  # every secret but the seat's own redrawn
                 if changed == state:
                     continue
                 hidden_changes += 1
-                assert draw_svg(game, game.view(changed, seat), seat) == mine, (
-                    f"seat {seat}'s picture shows a secret that is not its own"
-                )
+                assert board_svg(game, changed) == board, "the board shows a secret"
+                assert own_svg(game, changed, seat) == mine, f"seat {seat}'s own picture shows a secret not its own"
     if game.facts().has_hidden_information:  # games with secrets must have been tested for real
         assert hidden_changes > 0
 
@@ -83,12 +103,28 @@ def test_a_registered_game_without_a_drawing_fails(tmp_path: Path) -> None:
     copy_example(tmp_path, "undrawn_game", "undrawn-game", leave_out=["drawing.py"])
     with registered(tmp_path, "undrawn_game", "undrawn-game") as kind:
         with pytest.raises(MissingDrawing, match="drawing.py"):
-            test_every_seat_and_the_public_get_a_picture_that_parses(kind)
+            test_the_board_and_every_seats_own_picture_parse_and_come_from_their_views(kind)
 
 
-def test_a_picture_for_mail_is_small_and_carries_its_alt_text() -> None:
+def test_pictures_for_mail_are_small_and_carry_their_alt_text() -> None:
     for kind in sorted(GAMES):
-        game, seats, state = next(iter(sampled_states(kind)))
-        made = picture(game, game.view(state, seats[0]), seats[0])
-        assert len(made.png) < 60_000, f"{kind}: {len(made.png)} bytes"
-        assert f"seat {seats[0]}" in made.alt
+        for game, seats, state in sampled_states(kind):
+            pictures = ReportPictures(game, state)
+            board = pictures.board()
+            assert len(board.png) < 60_000, f"{kind}: {len(board.png)} bytes"
+            assert board.alt == alt_text(board.svg) and game.title.split()[-1] in board.alt
+            for seat in seats:
+                own = pictures.own(seat)
+                if own is not None:
+                    assert len(own.png) < 60_000 and f"Seat {seat}'s" in own.alt
+
+
+def test_readers_with_the_same_picture_share_one_rendering() -> None:
+    game, seats, state = next(s for s in sampled_states("three-pyramids") if len(s[1]) == 4)
+    pictures = ReportPictures(game, state)
+    boards = {id(pictures.board()) for _ in (*seats, None)}
+    assert len(boards) == 1 and pictures.rendered == 1  # one board for the four seats and the GM
+    owns = [pictures.own(seat) for seat in seats]
+    assert all(own is not None for own in owns)
+    assert pictures.rendered == 1 + len({own.svg for own in owns if own is not None})  # each own hand once
+    assert pictures.own(seats[0]) is owns[0] and pictures.rendered == 1 + len(seats)  # asked again: not made again

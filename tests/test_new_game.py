@@ -77,8 +77,8 @@ def test_a_copy_of_the_example_registered_with_one_line_passes_the_shared_tests(
             conformance.test_random_legal_play_reaches_a_valid_end_and_replays(KIND, players, seed)
         conformance.test_what_the_service_does_by_itself_never_depends_on_a_secret(KIND, players)
     conformance.test_a_game_of_each_kind_runs_through_the_runner_and_replays(KIND, runner)
-    drawings.test_every_seat_and_the_public_get_a_picture_that_parses(KIND)
-    drawings.test_changing_what_a_seat_may_not_see_leaves_its_picture_unchanged(KIND)
+    drawings.test_the_board_and_every_seats_own_picture_parse_and_come_from_their_views(KIND)
+    drawings.test_changing_what_a_seat_may_not_see_leaves_its_pictures_unchanged(KIND)
 
 
 def test_its_help_orders_and_reports_come_from_its_own_package(sample_game: Path, runner: GameService) -> None:

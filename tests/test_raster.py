@@ -16,7 +16,7 @@ from PIL import Image
 from png_check import decode_png
 
 from pbem.core.svg import Canvas
-from pbem.raster import COLOURS, FEWER_COLOURS, MAX_PNG, UnsupportedSvg, paint, svg_to_png
+from pbem.raster import COLOURS, FEWER_COLOURS, MAX_PNG, UnsupportedSvg, _parts, _sprite, paint, svg_to_png
 
 # Run in a fresh interpreter whose font lookup points at an empty folder (fontconfig's file and
 # path, XDG data dirs, HOME): it records every font file opened and prints how many dark pixels
@@ -75,6 +75,9 @@ def test_the_same_svg_gives_the_same_png() -> None:
 @pytest.mark.parametrize("svg", [
     '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><path d="M0 0L5 5"/></svg>',
     '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><g><rect width="1" height="1"/></g></svg>',
+    '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10">x<rect width="1" height="1"/></svg>',
+    '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><text x="1" y="1">a</title></svg>',
+    '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="1" height="1"/><!-- --></svg>',
     '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="x" height="1"/></svg>',
     '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="1" height="1" fill="nocolour"/></svg>',
     '<svg xmlns="http://www.w3.org/2000/svg" width="99999" height="10"></svg>',
@@ -125,3 +128,40 @@ def test_shapes_land_where_the_svg_puts_them_in_their_colours() -> None:
     assert near(250, 50, "#222222") and near(270, 30, "#ffffff")  # the slanted line, and off it
     assert near(35, 85, "#f2d024") and near(20, 70, "#ffffff") and near(35, 70, "#222222")  # the rounded box, and its cut corner
     assert sum(1 for x in range(100, 140) for y in range(70, 100) if near(x, y, "#222222")) > 60  # the letter
+
+
+def test_a_png_holds_exactly_the_painted_pixels() -> None:
+    canvas = Canvas(title="board", height=90)
+    canvas.circle(100, 50, 20, fill="#d62728")
+    canvas.text(200, 50, "Turn 3", size=14, bold=True)
+    canvas.polygon([(400, 10), (450, 80), (350, 80)], fill="#2ca02c")
+    painted = paint(canvas.svg())
+    decoded = Image.open(io.BytesIO(svg_to_png(canvas.svg())))
+    assert decoded.mode == "RGB" and decoded.tobytes() == painted.tobytes()
+
+
+@pytest.mark.parametrize(("shape", "fill", "stroke"), [
+    (("path", 0.25, 0.5, ((40.0, 0.0), (80.0, 23.0), (80.0, 69.0), (40.0, 92.0), (0.0, 69.0), (0.0, 23.0)), 1.0,
+      True, False), (243, 234, 215), (138, 122, 90)),  # a hex of a hex board
+    (("disc", 0.5, 0.25, 16.5, 1.0), (31, 119, 180), (34, 34, 34)),  # a token
+    (("box", 0.0, 0.0, 130.0, 58.0, 6.0, 1.0), (217, 200, 160), (138, 122, 90)),  # a card
+    (("path", 0.0, 0.0, ((0.0, 0.0), (170.0, 170.0)), 1.0, False, True), None, (138, 122, 90)),  # a slanted line
+])
+def test_a_sprite_laid_in_parts_paints_what_it_paints_whole(shape: tuple[object, ...], fill: tuple[int, int, int] | None,
+                                                           stroke: tuple[int, int, int]) -> None:
+    """A sprite is laid as a filled box of its solid inside and its parts around it, each cut to what
+    it covers: the same pixels as pasting it whole, on any background."""
+    sprite = _sprite(shape, fill, stroke)
+    assert sprite is not None
+    core, parts = _parts(shape, fill, stroke)
+    whole = Image.new("RGB", (sprite.width + 4, sprite.height + 4), (250, 240, 200))
+    laid = whole.copy()
+    whole.paste(sprite, (2, 2), sprite)
+    if core is not None and fill is not None:
+        laid.paste(fill, (core[0] + 2, core[1] + 2, core[2] + 2, core[3] + 2))
+    for dx, dy, part in parts:
+        laid.paste(part, (dx + 2, dy + 2), part)
+    assert laid.tobytes() == whole.tobytes()
+    assert (core is not None) == (fill is not None)  # a filled shape's solid inside is filled, not blended
+    pasted = sum(part.width * part.height for _, _, part in parts)
+    assert pasted < sprite.width * sprite.height * (0.7 if core is not None else 0.1)  # blending less

@@ -8,8 +8,10 @@ document; :func:`square_grid` draws a chequer of squares with labels,
 with labels, :func:`hex_board` hex cells of any shape (a hexagon),
 :func:`track_row` a row of numbered track boxes, :func:`cube` and
 :func:`card` small pieces, :func:`token` a lettered disc and :func:`legend`
-the key under a board. Every drawing is at most :data:`WIDTH` units wide so
-that a report stays readable on a 600-pixel screen.
+the key under a board, and :func:`own_line` the lines of a reader's own
+picture (what only that seat sees, drawn on :data:`OWN_PAPER` under the
+board). Every drawing is at most :data:`WIDTH` units wide so that a report
+stays readable on a 600-pixel screen.
 
 Pure text building: stdlib only, no I/O, deterministic (same view, same SVG).
 """
@@ -19,6 +21,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from math import sqrt
 from xml.sax.saxutils import escape, quoteattr
 
@@ -38,6 +41,9 @@ CUBE_COLOURS: Mapping[str, str] = {
 
 INK = "#222222"
 PAPER = "#ffffff"
+OWN_PAPER = "#fff8d6"
+"""The background of a reader's own picture (its hand, its secret colour): the colour the HTML report marks
+the reader's row with."""
 
 
 def seat_colour(seats: Sequence[str], seat: str) -> str:
@@ -60,11 +66,14 @@ def text_colour_on(fill: str) -> str:
     return INK if 0.299 * r + 0.587 * g + 0.114 * b > 150 else PAPER
 
 
+@lru_cache(maxsize=8192)
 def _number(value: float) -> str:
+    """``value`` with one decimal at most (kept: a board's coordinates come back in every picture of it)."""
     text = f"{value:.1f}"
     return text.removesuffix(".0")
 
 
+@lru_cache(maxsize=4096)
 def _attribute(value: object) -> str:
     """An attribute's value, escaped to go between double quotes (numbers with one decimal at most)."""
     if isinstance(value, float | int):
@@ -75,6 +84,12 @@ def _attribute(value: object) -> str:
 
 _QUOTE = {'"': "&quot;"}
 _SPECIAL = re.compile('[&<>"]')
+
+
+@lru_cache(maxsize=4096)
+def _points(points: tuple[tuple[float, float], ...]) -> str:
+    """The ``points`` attribute of a polygon (kept: a hex grid's cells come back in every picture of it)."""
+    return " ".join(f"{_number(x)},{_number(y)}" for x, y in points)
 
 
 def _stroke(colour: str | None, width: float) -> str:
@@ -121,7 +136,7 @@ class Canvas:
     def polygon(self, points: Iterable[tuple[float, float]], *, fill: str, stroke: str | None = INK,
                 stroke_width: float = 1.0) -> None:
         """Draw a closed polygon through ``points``."""
-        text = " ".join(f"{_number(x)},{_number(y)}" for x, y in points)
+        text = _points(tuple(points))
         self.parts.append(f'<polygon points="{text}" fill="{_attribute(fill)}"{_stroke(stroke, stroke_width)}/>')
 
     def text(self, x: float, y: float, text: str, *, size: float = 12, anchor: str = "middle",
@@ -307,10 +322,8 @@ def hex_board(canvas: Canvas, *, x: float, y: float, width: float, cells: Sequen
     return layout
 
 
-def token(canvas: Canvas, cx: float, cy: float, r: float, *, fill: str, label: str = "", ring: bool = False) -> None:
-    """Draw a round piece with a letter on it; ``ring`` circles it (the reader's own pieces)."""
-    if ring:
-        canvas.circle(cx, cy, r + 3, fill="none", stroke="#000000", stroke_width=2.0)
+def token(canvas: Canvas, cx: float, cy: float, r: float, *, fill: str, label: str = "") -> None:
+    """Draw a round piece with a letter on it."""
     canvas.circle(cx, cy, r, fill=fill, stroke=INK, stroke_width=1.0)
     if label:
         canvas.text(cx, cy, label, size=max(8.0, r * 1.1), fill=text_colour_on(fill), bold=True)
@@ -339,7 +352,7 @@ class TrackBox:
 
 
 def track_row(canvas: Canvas, boxes: Sequence[TrackBox], *, x: float, y: float, width: float,
-              seats: Sequence[str], you: str | None = None, height: float = 44) -> float:
+              seats: Sequence[str], height: float = 44) -> float:
     """Draw ``boxes`` left to right in ``width`` units, pieces as discs in seat colours.
 
     A box's label is written at its top; up to four pieces stand in it (more
@@ -357,7 +370,7 @@ def track_row(canvas: Canvas, boxes: Sequence[TrackBox], *, x: float, y: float, 
         for j, (seat, label) in enumerate(shown):
             px = bx + w / 2 + (j % 2 - 0.5) * (2 * r + 1) if len(shown) > 1 else bx + w / 2
             py = y + 21 + (j // 2) * (2 * r + 1)
-            token(canvas, px, py, r, fill=seat_colour(seats, seat), label=label, ring=seat == you)
+            token(canvas, px, py, r, fill=seat_colour(seats, seat), label=label)
         if len(box.pieces) > 4:
             canvas.text(bx + w - 2, y + height - 5, f"+{len(box.pieces) - 4}", size=8, anchor="end")
     canvas.grow(y + height)
@@ -392,6 +405,14 @@ def heading(canvas: Canvas, text: str, *, y: float = 14) -> float:
     return y + 12
 
 
-def seat_label(seat: str, you: str | None) -> str:
-    """``"seat 2"`` or ``"seat 2 (you)"``."""
-    return f"seat {seat} (you)" if seat == you else f"seat {seat}"
+def own_line(canvas: Canvas, y: float, label: str, cubes: Sequence[str] = ()) -> float:
+    """Write one line of a reader's own picture at ``y``: ``label`` in bold, then a cube of each colour
+    name in ``cubes`` after it (in rows as long as the width allows); returns the y of the next line."""
+    canvas.text(10, y, label, size=12, anchor="start", bold=True)
+    left = 10 + len(label) * 6.5 + 12  # about the width of a bold 12-unit letter, and a gap
+    per_row = max(1, int((WIDTH - 10 - left) // 18))
+    for k, colour in enumerate(cubes):
+        cube(canvas, left + (k % per_row) * 18, y - 7 + (k // per_row) * 18, 14, colour)
+    rows = max(1, -(-len(cubes) // per_row))
+    canvas.grow(y + 18 * rows - 4)
+    return y + 18 * rows + 4

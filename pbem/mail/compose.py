@@ -28,8 +28,10 @@ from __future__ import annotations
 import binascii
 import re
 import secrets
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from functools import lru_cache
 from email.header import Header
 from email.utils import format_datetime, formataddr, make_msgid
 
@@ -279,7 +281,7 @@ def _text_part(subtype: str, text: str) -> list[str]:
             encoded.removesuffix("\n")]
 
 
-def _multipart(subtype: str, parts: list[list[str]]) -> list[str]:
+def _multipart(subtype: str, parts: Sequence[Sequence[str]]) -> list[str]:
     """The header field, blank line and body of a multipart of ``parts`` (each its header fields and body)."""
     boundary = _boundary(*parts)
     lines = [f'Content-Type: multipart/{subtype}; boundary="{boundary}"', ""]
@@ -289,8 +291,10 @@ def _multipart(subtype: str, parts: list[list[str]]) -> list[str]:
     return [*lines, f"--{boundary}--"]
 
 
-def _binary_part(part: BinaryPart) -> list[str]:
-    """The header fields, blank line and base64 lines of one binary part (inline or attachment)."""
+@lru_cache(maxsize=16)
+def _binary_part(part: BinaryPart) -> tuple[str, ...]:
+    """The header fields, blank line and base64 body of one binary part (inline or attachment). The same
+    part in several mails (a report's board goes to every reader) is encoded once."""
     filename = re.sub(r"[^A-Za-z0-9._-]", "_", part.filename)[:60]
     fields = [f"Content-Type: {part.content_type}; name=\"{filename}\"", "Content-Transfer-Encoding: base64"]
     if part.content_id is not None:
@@ -298,10 +302,10 @@ def _binary_part(part: BinaryPart) -> list[str]:
     else:
         fields.append(f'Content-Disposition: attachment; filename="{filename}"')
     encoded = binascii.b2a_base64(part.data, newline=False).decode("ascii")
-    return [*fields, "", *(encoded[i : i + 76] for i in range(0, len(encoded), 76))]
+    return (*fields, "", "\n".join(encoded[i : i + 76] for i in range(0, len(encoded), 76)))
 
 
-def _boundary(*parts: list[str]) -> str:
+def _boundary(*parts: Sequence[str]) -> str:
     """A multipart boundary that no line of ``parts`` contains."""
     while True:
         boundary = f"=_pbem_{secrets.token_hex(12)}"

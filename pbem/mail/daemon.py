@@ -12,7 +12,7 @@ Four loops share one database:
   intake stores the mails of one FETCH in one piece of the worker's work,
   and while every mail stored before is handled, each new mail is handed on
   to the handler in that same piece of work;
-* clock: deadlines, reminders, absences (:class:`~pbem.service.deadlines.TurnClock`),
+* clock: deadlines, reminders, absences, report digests (:class:`~pbem.service.deadlines.TurnClock`),
   and a heartbeat so that after an outage passed deadlines are extended
   instead of every seat being NMR'd;
 * sender: the outbox table -> SMTP, with retries.
@@ -451,7 +451,7 @@ class MailDaemon:
 
     async def _run_clock(self, games: Collection[str] | None = None) -> None:
         result = await self._work(functools.partial(self.turn_clock.tick, self.clock(), games=games))
-        if result.resolutions or result.reminders or result.paused or result.absences:
+        if result.resolutions or result.reminders or result.paused or result.absences or result.digests:
             self._wake_sender()
 
     async def _tick(self, stop: asyncio.Event) -> None:

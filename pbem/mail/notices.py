@@ -17,18 +17,13 @@ from pbem.games import find_game
 from pbem.mail.calendar import deadline_calendar, next_sequence
 from pbem.mail.compose import BinaryPart, compose_report
 from pbem.mail.mailstore import DatabaseOutbox
-from pbem.mail.preferences import (
-    reads_digest,
-    report_due,
-    wants_view_json,
-    zone_and_text_only,
-    zone_of,
-)
+from pbem.mail.preferences import wants_view_json, zone_and_text_only, zone_of
 from pbem.mail.tokens import ReplyTokens
-from pbem.pictures import MissingDrawing, picture
+from pbem.pictures import MissingDrawing, ReportPictures, drawing_for
 from pbem.reports import MailSection, OrdersWanted, PictureRef, ReportInput, render_mail_html, render_report
+from pbem.service import digests, observers
+from pbem.service.digests import DueReport
 from pbem.service.news import DeadlineExtended, OfferAccepted, RolledBack, SeatHandedOver, SeatOffered
-from pbem.service.observers import observers_of
 from pbem.service.reporting import report_since
 from pbem.service.resolution import ResolvedTurns
 from pbem.service.snapshot import GameInfo
@@ -94,43 +89,44 @@ class MailNotifier:
         link = self.seat_link(row, seat)
         return f"\nYour seat's own page, with its history: {link}\n" if link else ""
 
-    def send_report(self, unit: Unit, info: GameInfo, report: ReportInput) -> None:
-        """Queue the report for every seat (its own view) and the public report for the GM."""
+    def send_reports(self, unit: Unit, info: GameInfo, reports: Sequence[DueReport]) -> None:
+        """Queue each report: to its seat (its own view), or the public report to the GM or an observer
+        (while the GM allows observers). Every report shows the board (one picture for all of them: the
+        state now, a digest's too) and a seat's report the seat's own picture too."""
         row = info.row
         subject = f"[{row.name}] Turn {row.turn}" if info.outcome is None else f"[{row.name}] Final report"
-        if report.deadline_at is not None:  # written in each reader's time zone
-            report = replace(report, deadline=mark(report.deadline_at))
-        owing = asked_for_orders(info)
-        reported = row.turn - 1
-        for seat in info.seats:
-            if not seat.address:
-                continue
-            seat_report = report
-            digest = reads_digest(unit.session, seat.address)
-            if not report_due(digest=digest, owes_orders=seat.name in owing, game_over=info.outcome is not None):
-                continue
-            if digest and seat.last_reported_turn < report.turn - 1:  # the digest covers the turns not mailed
-                seat_report = replace(report_since(unit, row.name, seat.last_reported_turn), deadline=report.deadline)
-            seat.last_reported_turn = max(seat.last_reported_turn, reported)
-            unit.add(seat)
-            self._report_to_seat(unit, info, seat_report, seat, subject)
-        public = [row.gm_address] if row.gm_address else []
-        watching = observers_of(unit, row)
-        if public or watching:
-            ref, inline = self._picture(report, row, None)
-            text, html = render_report(report, None), render_report(report, None, html=True, picture=ref)
-            for to in public:
-                self._queue(unit, row, to, subject, text, html, purpose="report", inline=inline)
-            stop = f"\nYou observe game {row.name}: its public reports come to you. UNOBSERVE {row.name} stops them.\n"
-            for to in watching:
-                self._queue(unit, row, to, subject, text + stop, html, purpose="report", inline=inline)
+        pictures = self._report_pictures(reports[0].report, row) if reports else None
+        for due in reports:
+            report = due.report
+            if report.deadline_at is not None:  # written in each reader's time zone
+                report = replace(report, deadline=mark(report.deadline_at))
+            if due.seat is not None:
+                if due.seat.address:
+                    self._report_to_seat(unit, info, report, due.seat, subject, pictures)
+            elif due.observer is not None:
+                if observers.allowed(row):
+                    stop = (f"\nYou observe game {row.name}: its public reports come to you. UNOBSERVE {row.name} "
+                            "stops them.\n")
+                    self._public_report(unit, row, report, subject, pictures, due.observer.address, stop)
+            elif row.gm_address:
+                self._public_report(unit, row, report, subject, pictures, row.gm_address)
 
-    def _report_to_seat(self, unit: Unit, info: GameInfo, report: ReportInput, seat: SeatRow, subject: str) -> None:
-        """Queue one seat's report: its own view and picture, its link, calendar and view.json as asked."""
+    def _public_report(self, unit: Unit, row: GameRow, report: ReportInput, subject: str,
+                       pictures: ReportPictures | None, to: str, note: str = "") -> None:
+        """Queue the public report to ``to`` (the GM or an observer), ``note`` after its text."""
+        refs, inline = self._pictures(pictures, row, None)
+        self._queue(unit, row, to, subject, render_report(report, None) + note,
+                    render_report(report, None, html=True, pictures=refs), purpose="report", inline=inline)
+
+    def _report_to_seat(self, unit: Unit, info: GameInfo, report: ReportInput, seat: SeatRow, subject: str,
+                        pictures: ReportPictures | None) -> None:
+        """Queue one seat's report: the board and its own picture (none for an address that reads text only),
+        its link, calendar and view.json as asked."""
         row = info.row
         assert seat.address is not None
         link = self.seat_link(row, seat)
-        ref, inline = self._picture(report, row, seat.name)
+        _, text_only = zone_and_text_only(unit.session, seat.address)
+        refs, inline = ((), ()) if text_only else self._pictures(pictures, row, seat.name)
         attachments = self.calendar(unit, row, seat) if info.outcome is None else ()
         if wants_view_json(unit.session, seat.address):
             view = json.dumps(report.rules.view(report.state, seat.name), indent=1, sort_keys=True)
@@ -138,30 +134,45 @@ class MailNotifier:
         self._queue(
             unit, row, seat.address, subject,
             render_report(report, seat.name, seat_link=link),
-            render_report(report, seat.name, html=True, picture=ref, seat_link=link),
+            render_report(report, seat.name, html=True, pictures=refs, seat_link=link),
             reply_to=self.reply_address(row, seat), purpose="report", inline=inline, attachments=attachments,
         )
 
-    def _picture(self, report: ReportInput, row: GameRow,
-                 seat: str | None) -> tuple[PictureRef | None, tuple[BinaryPart, ...]]:
-        """The picture of the reader's view: how the HTML refers to it, and the inline PNG part (none for
-        a game without a drawing: the shared test of every game makes sure a hosted game has one)."""
+    def _report_pictures(self, report: ReportInput, row: GameRow) -> ReportPictures | None:
+        """The pictures of ``report`` for all its readers (None for a game without a drawing: the shared test
+        of every game makes sure a hosted game has one)."""
         try:
-            drawn = picture(report.rules, report.rules.view(report.state, seat), seat)
+            drawing_for(report.rules)
         except MissingDrawing:
             _log.warning("game %s: kind %s has no drawing; report sent without a picture", row.name, report.rules.name)
-            return None, ()
-        who = seat.lower() if seat else "public"
-        content_id = f"board.{row.name}.{row.turn}.{who}@{self.address.rpartition('@')[2]}"
-        ref = PictureRef(f"cid:{content_id}", drawn.alt, drawn.width, drawn.height)
-        return ref, (BinaryPart(f"board-{row.name}-{row.turn}-{who}.png", "image/png", drawn.png, content_id),)
+            return None
+        return ReportPictures(report.rules, report.state)
+
+    def _pictures(self, pictures: ReportPictures | None, row: GameRow,
+                  seat: str | None) -> tuple[tuple[PictureRef, ...], tuple[BinaryPart, ...]]:
+        """The pictures of one reader: how the HTML refers to them, and their inline PNG parts. The board
+        is the same part, under the same Content-ID, in every reader's mail; a seat's own picture follows."""
+        if pictures is None:
+            return (), ()
+        drawn = [("board", pictures.board())]
+        own = pictures.own(seat)
+        if own is not None and seat is not None:
+            drawn.append((f"own-{seat.lower()}", own))
+        domain = self.address.rpartition("@")[2]
+        refs, parts = [], []
+        for name, picture in drawn:
+            content_id = f"{name}.{row.name}.{row.turn}@{domain}"
+            refs.append(PictureRef(f"cid:{content_id}", picture.alt, picture.width, picture.height))
+            parts.append(BinaryPart(f"{name}-{row.name}-{row.turn}.png", "image/png", picture.png, content_id))
+        return tuple(refs), tuple(parts)
 
     def on_resolved(self, unit: Unit, info: GameInfo, resolved: ResolvedTurns) -> None:
-        """Queue the reports of a resolution (every turn it resolved, in one report)."""
+        """Queue the reports a resolution makes due (under ``reports=each`` one to every reader, telling
+        every turn it resolved; under ``digest`` see :mod:`pbem.service.digests`)."""
         for turn in resolved.turns:
             _log.info("game %s: turn %s resolved (%s)", info.row.name, turn.record.turn, turn.record.reason,
                       extra={"game": info.row.name, "turn": turn.record.turn, "reason": turn.record.reason})
-        self.send_report(unit, info, resolved.report)
+        self.send_reports(unit, info, digests.take_reports(unit, info))
 
     def on_news(self, unit: Unit, news: list[object]) -> None:
         """Tell the people concerned what a unit's work brought: moved deadlines, seat offers and
@@ -211,6 +222,8 @@ class MailNotifier:
         text = (f"The GM rolled game {row.name} back to the start of turn {news.turn}: {news.undone} resolved turn(s) "
                 "are undone and will be played again. The dice of the redone turns come from the same counters, so "
                 "the same roll of the same range shows the same result.")
+        if row.deadline is not None:
+            text += f" The deadline of turn {news.turn} is now {mark(row.deadline)}."
         for seat in info.seats:
             if not seat.address:
                 continue

@@ -71,17 +71,3 @@ def takes_press(session: Session, address: str) -> bool:
     """False when ``address`` asked for no press from other players (SET PRESS OFF)."""
     row = preferences_of(session, address)
     return row is None or not row.press_off
-
-
-def reads_digest(session: Session, address: str, *, game_digest: bool = False) -> bool:
-    """Whether reports to ``address`` come as digests: its own SET DIGEST ON|OFF when it gave one, else the
-    game's choice (``game_digest``: the service option reports=digest)."""
-    row = preferences_of(session, address)
-    return row.digest if row is not None and row.digest is not None else game_digest
-
-
-def report_due(*, digest: bool, owes_orders: bool, game_over: bool) -> bool:
-    """The one decision whether a turn report goes to a seat now: always, unless the seat reads digests;
-    then only when it owes orders in the new phase or the game is over (its next report covers every
-    turn since its last)."""
-    return not digest or owes_orders or game_over

@@ -4,9 +4,11 @@ Each :meth:`TurnClock.tick` looks at every active game and, in one unit of
 work per game and action: resolves it early when every owing seat has sent
 orders (unless the GM asked for deadline-only resolution), resolves it at its
 deadline with NMR defaults, pauses it after 3 deadlines in a row with every
-seat NMR, reminds seats without orders before the deadline, and tells the GM
-about a seat still silent a grace period after a missed deadline. Messages go
-through a :class:`Notifier` inside the same unit.
+seat NMR, reminds seats without orders before the deadline (never in an answer
+window, where silence means PASS), tells the GM about a seat still silent a
+grace period after a missed deadline, and mails the report digests whose
+readers waited ``digest_hours``. Messages go through a :class:`Notifier`
+inside the same unit.
 """
 
 from __future__ import annotations
@@ -21,8 +23,9 @@ from sqlmodel import select
 
 from pbem.clock import format_utc
 from pbem.core import GameError
-from pbem.service import audit, control, due, owing, queries, resolution
+from pbem.service import audit, control, digests, due, owing, queries, resolution
 from pbem.service.api import GameService
+from pbem.service.digests import DueReport
 from pbem.service.resolution import ResolvedTurns
 from pbem.service.snapshot import GameInfo
 from pbem.service.unit import Unit
@@ -52,6 +55,10 @@ class Notifier(Protocol):
         orders get the calendar update of their deadline."""
         ...
 
+    def send_reports(self, unit: Unit, info: GameInfo, reports: Sequence[DueReport]) -> None:
+        """Send reports that became due (digests whose readers waited ``digest_hours``)."""
+        ...
+
 
 @dataclass(frozen=True)
 class TickResult:
@@ -61,6 +68,7 @@ class TickResult:
     reminders: int
     paused: list[str]
     absences: int = 0  # seats reported to their GM as absent
+    digests: int = 0  # reports sent because their readers' news waited digest_hours
 
 
 class TurnClock:
@@ -127,7 +135,27 @@ class TurnClock:
                 self._isolate(name, error)
                 continue
             self.failing.pop(name, None)
-        return TickResult(resolutions, reminders, paused, absences)
+        sent = 0 if games is not None else self._send_digests(now)
+        return TickResult(resolutions, reminders, paused, absences, sent)
+
+    def _send_digests(self, now: datetime) -> int:
+        """Mail the digests whose readers' news waited ``digest_hours``; return how many."""
+        with self.service.unit() as unit:
+            names = digests.games_with_digests_due(unit.session, now)
+        sent = 0
+        for name in names:
+            try:
+                with self.service.unit() as unit:
+                    info = unit.info(name)
+                    due_reports = digests.take_reports(unit, info)
+                    if due_reports:
+                        self.notifier.send_reports(unit, info, due_reports)
+                    sent += len(due_reports)
+            except Exception as error:
+                if is_transient_error(error):
+                    raise
+                self._isolate(name, error)
+        return sent
 
     def _isolate(self, name: str, error: Exception) -> None:
         """Set a game whose clock work failed aside: log it and tell its GM the first time."""
@@ -254,10 +282,12 @@ class TurnClock:
             info = unit.snapshot(row)
             if info.phase is None:
                 return 0
-            missing = set(owing.missing_seats(unit, info))
-            silent = [seat for seat in info.seats if seat.name in missing and seat.address]
             row.reminded_turn = row.turn
             unit.add(row)
+            if info.phase.is_window:  # silence is a choice there (PASS): nobody is reminded of a window
+                return 0
+            missing = set(owing.missing_seats(unit, info))
+            silent = [seat for seat in info.seats if seat.name in missing and seat.address]
             if silent:
                 self.notifier.remind(unit, info, silent)
             return len(silent)

@@ -1,5 +1,6 @@
 """A seat's orders for the turn: checking them, storing them as a new version, withdrawing
-them (NOORDERS), marking them final (READY), and reading them back.
+them (NOORDERS), marking them final (READY), and reading them back (a team phase shows each
+owing seat its teammates' stored orders too).
 
 Every submission is for the turn awaiting orders; orders said to be for
 another turn are refused as stale, never applied.
@@ -11,10 +12,11 @@ from datetime import datetime
 
 from pbem.core import GameError, StaleTurn
 from pbem.orders import parser_for
-from pbem.service import owing, queries
+from pbem.service import due, owing, queries, standby
 from pbem.service.checking import CheckResult, check_orders
+from pbem.service.snapshot import GameInfo
 from pbem.service.unit import Unit
-from pbem.store.tables import GameRow, GameStatus, SeatRow, SubmissionRow
+from pbem.store.tables import GameRow, GameStatus, SeatRow, SeatStatus, SubmissionRow
 
 
 def submit(unit: Unit, name: str, seat: str, text: str, *, turn: int | None = None, store: bool = True,
@@ -39,7 +41,8 @@ def submit(unit: Unit, name: str, seat: str, text: str, *, turn: int | None = No
     else:
         result = check_orders(rules, info.state, seat_row.name, parsed)
     result.game, result.kind, result.seat, result.turn = row.name, rules.name, seat_row.name, row.turn
-    result.deadline = row.deadline
+    result.deadline, result.window = row.deadline, due.window_note(row, info.phase)
+    result.teammates = shared_orders(unit, info, seat_row.name)
     if not store:
         return result
     previous = queries.latest_version(unit.session, row, seat_row.name)
@@ -75,6 +78,22 @@ def withdraw(unit: Unit, name: str, seat: str, *, ready: bool = False, source: s
     return previous + 1
 
 
+def shared_orders(unit: Unit, info: GameInfo, seat: str) -> dict[str, list[str] | None] | None:
+    """In a team phase (:attr:`~pbem.core.Phase.shared_orders`) and for a seat that owes orders in it,
+    the stored orders for this step of every other owing seat, by seat in phase order (None: it stored
+    none yet; an empty list: it holds). None in any other phase, where orders are sealed until the
+    step resolves, and for a seat that owes none."""
+    phase = info.phase
+    if phase is None or not phase.shared_orders or seat not in phase.seats:
+        return None
+    shared: dict[str, list[str] | None] = {}
+    for other in phase.seats:
+        if other != seat:
+            stored = queries.current_submission(unit.session, info.row, other)
+            shared[other] = list(stored.orders) if stored is not None else None
+    return shared
+
+
 def current_orders(unit: Unit, name: str, seat: str) -> SubmissionRow | None:
     """Return the seat's newest stored submission for the turn awaiting orders, or None."""
     row = unit.game(name)
@@ -94,11 +113,14 @@ def _taking_orders(unit: Unit, name: str, seat: str, turn: int | None) -> tuple[
 
 def _insert(unit: Unit, row: GameRow, seat_row: SeatRow, *, version: int, text: str, orders: list[str],
             problems: list[dict[str, object]], source: str, received_at: datetime, ready: bool = False) -> None:
-    """Store one submission of the seat for the turn; a seat that sends anything is no longer absent."""
+    """Store one submission of the seat for the turn; a seat that sends anything is no longer absent, and
+    the offers of its seat to standbys that nobody accepted yet are withdrawn: its player is back."""
     unit.session.connection().execute(queries.INSERT_SUBMISSION, {
         "game_id": row.id, "seat": seat_row.name, "turn": row.turn, "version": version, "text": text,
         "orders": orders, "problems": problems, "received_at": received_at, "source": source, "ready": ready})
     unit.stored_submission(row, seat_row.name, ready=ready)
     if seat_row.absent_since is not None or seat_row.missed_deadlines:
+        if seat_row.missed_deadlines and seat_row.status != SeatStatus.RESIGNED:
+            standby.player_back(unit, row, seat_row.name)
         seat_row.absent_since, seat_row.absence_reported, seat_row.missed_deadlines = None, False, 0
         unit.add(seat_row)

@@ -71,6 +71,9 @@ class GameRow(SQLModel, table=True):
     early_delay_minutes: float = 0.0  # wait this long after the last orders before an early resolution
     reminder_hours: float = 12.0  # remind seats without orders this long before the deadline
     grace_hours: float = 24.0  # report a seat absent this long after its deadline passed
+    reports: str = "each"  # each: a report to every reader after every step | digest: see pbem.service.digests
+    digest_hours: float = 24.0  # under digest: the longest a reader's news wait before they are mailed
+    gm_reported_turn: int = 0  # the last turn whose events the GM's public copies told (0: none yet)
     reminded_turn: int = 0
     nmr_streak: int = 0  # deadline resolutions in a row with every owing seat NMR
     gm_address: str | None = Field(default=None, index=True)
@@ -151,6 +154,8 @@ class TurnRecordRow(SQLModel, table=True):
     phase: str
     orders: dict[str, list[str]] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
     nmr: list[str] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
+    passed: list[str] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
+    """Seats that sent nothing in an answer window (a phase whose silence means PASS): not NMR."""
     rng_state: list[Any] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
     events: list[dict[str, Any]] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
     state: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
@@ -242,6 +247,7 @@ class ObserverRow(SQLModel, table=True):
     game_id: int = Field(foreign_key="game.id", primary_key=True)
     address: str = Field(primary_key=True)  # lower case
     since: datetime
+    last_reported_turn: int = 0  # the newest turn a report to this observer covered (digests cover the turns since)
 
 
 class AbsenceRow(SQLModel, table=True):

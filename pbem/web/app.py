@@ -8,10 +8,11 @@ framework around it. Pages:
 ``/``                          the games: kind, status, turn, deadline, seats (never an address)
 ``/game/{game}``               the newest steps of a game: public report and picture, step by step
 ``/game/{game}?page=N``        the steps 20N to 20N+19 (each page shows at most 20: bounded work)
-``/game/{game}/{turn}.svg``    the public picture after a turn (0: the opening)
+``/game/{game}/{turn}.svg``    the board after a turn (0: the opening), the same for every reader
 ``/seat/{token}``              a seat's own view and history, opened by the private link in its mail
                                (``?page=N`` as for a game)
-``/seat/{token}/{turn}.svg``   the seat's picture after a turn
+``/seat/{token}/{turn}.svg``   what only the seat sees after a turn (its hand, its secret colour), when
+                               it has anything of its own then
 
 A forged, expired or revoked link gets the same 404 as a page that does not
 exist, with no data. Nothing here writes to the database.
@@ -102,8 +103,14 @@ async def game_page(request: web.Request) -> web.Response:
 
 
 async def game_picture(request: web.Request) -> web.Response:
-    """The public picture after one turn."""
-    return await _picture(request, lambda archive: (archive.info(request.match_info["game"]), None))
+    """The board after one turn."""
+    archive = request.app[_ARCHIVE]
+    turn = int(request.match_info["turn"])
+
+    def build() -> str:
+        return archive.board_svg(archive.step(archive.info(request.match_info["game"]), turn))
+
+    return _svg(await asyncio.to_thread(build))
 
 
 async def seat_page(request: web.Request) -> web.Response:
@@ -113,8 +120,18 @@ async def seat_page(request: web.Request) -> web.Response:
 
 
 async def seat_picture(request: web.Request) -> web.Response:
-    """One seat's picture after one turn, by its private link."""
-    return await _picture(request, lambda archive: archive.seat_of_link(request.match_info["token"]))
+    """What only one seat sees after one turn, by its private link (404 when it has nothing of its own)."""
+    archive = request.app[_ARCHIVE]
+    turn = int(request.match_info["turn"])
+
+    def build() -> str:
+        info, seat = archive.seat_of_link(request.match_info["token"])
+        own = archive.own_svg(archive.step(info, turn), seat)
+        if own is None:
+            raise NotInArchive(f"seat {seat} has no picture of its own after turn {turn}")
+        return own
+
+    return _svg(await asyncio.to_thread(build))
 
 
 async def _history(request: web.Request, reader: Reader, base: str) -> web.Response:
@@ -126,21 +143,11 @@ async def _history(request: web.Request, reader: Reader, base: str) -> web.Respo
     def build() -> str:
         info, seat = reader(archive)
         window = archive.window(info, None if page is None else int(page))
-        pages = archive.pages(info, seat, window, lambda turn: f"{base}/{turn}.svg")
+        pages = archive.pages(info, seat, window, lambda turn: f"/game/{info.name}/{turn}.svg",
+                              lambda turn: f"{base}/{turn}.svg")
         return _page("game.html.j2", info=info, pages=pages, seat=seat, window=window, base=base)
 
     return _html(await asyncio.to_thread(build))
-
-
-async def _picture(request: web.Request, reader: Reader) -> web.Response:
-    archive = request.app[_ARCHIVE]
-    turn = int(request.match_info["turn"])
-
-    def build() -> str:
-        info, seat = reader(archive)
-        return archive.svg(archive.step(info, turn), seat)
-
-    return _svg(await asyncio.to_thread(build))
 
 
 class WebServer:

@@ -18,7 +18,7 @@ from sqlmodel import select
 from pbem.clock import format_utc
 from pbem.core import Event, GameRng, PbemError
 from pbem.mail.tokens import ReplyTokens
-from pbem.pictures import draw_svg
+from pbem.pictures import alt_text, board_svg, own_svg
 from pbem.reports import ReportInput, render_report
 from pbem.service.api import GameService
 from pbem.service.snapshot import GameInfo
@@ -43,13 +43,21 @@ class GameSummary:
 
 
 @dataclass(frozen=True)
+class PagePicture:
+    """A picture on a history page: where it is served and its alt text."""
+
+    url: str
+    alt: str
+
+
+@dataclass(frozen=True)
 class TurnPage:
-    """One step of a game's history as a reader sees it: the report after that turn and its picture."""
+    """One step of a game's history as a reader sees it: the report after that turn and its pictures
+    (the board, then the reader's own picture when it has one)."""
 
     turn: int
     report_text: str
-    picture_url: str
-    alt: str
+    pictures: list[PagePicture]
 
 
 STEPS_PER_PAGE = 20
@@ -132,7 +140,7 @@ class Archive:
                 state = game.load(record.state)
                 steps.append(ReportInput(
                     row.name, game, state, record.turn, [Event.from_json(e) for e in record.events], record.nmr,
-                    _phase(game, state), game.outcome(state),
+                    _phase(game, state), game.outcome(state), passed=record.passed,
                 ))
         return steps
 
@@ -154,19 +162,29 @@ class Archive:
         first = page * STEPS_PER_PAGE
         return Window(page, pages, first, min(last, first + STEPS_PER_PAGE - 1), last)
 
-    def pages(self, info: GameInfo, seat: str | None, window: Window,
-              picture_url: Callable[[int], str]) -> list[TurnPage]:
-        """Return the steps of ``window`` as ``seat`` (None: the public) sees them, each with its text report."""
+    def pages(self, info: GameInfo, seat: str | None, window: Window, board_url: Callable[[int], str],
+              own_url: Callable[[int], str]) -> list[TurnPage]:
+        """Return the steps of ``window`` as ``seat`` (None: the public) sees them, each with its text report,
+        the board (at ``board_url(turn)``) and, for a seat, its own picture (at ``own_url(turn)``) when it
+        has one."""
         pages = []
         for step in self.steps(info, window.first, window.last):
-            alt = f"{info.rules.title} {info.name} after turn {step.turn}" + (f", seat {seat}" if seat else "")
-            pages.append(TurnPage(step.turn, render_report(step, seat), picture_url(step.turn), alt))
+            pictures = [PagePicture(board_url(step.turn), f"{info.rules.title} {info.name} after turn {step.turn}")]
+            own = self.own_svg(step, seat)
+            if own is not None:
+                pictures.append(PagePicture(own_url(step.turn), alt_text(own)))
+            pages.append(TurnPage(step.turn, render_report(step, seat), pictures))
         return pages
 
     @staticmethod
-    def svg(step: ReportInput, seat: str | None) -> str:
-        """Return the picture of one step as ``seat`` (None: the public) sees it."""
-        return draw_svg(step.rules, step.rules.view(step.state, seat), seat)
+    def board_svg(step: ReportInput) -> str:
+        """Return the board of one step: the same picture for every reader."""
+        return board_svg(step.rules, step.state)
+
+    @staticmethod
+    def own_svg(step: ReportInput, seat: str | None) -> str | None:
+        """Return the picture of what only ``seat`` sees at one step (None: nothing of its own, or the public)."""
+        return own_svg(step.rules, step.state, seat)
 
 
 def _phase(rules: Any, state: Any) -> Any:

@@ -128,9 +128,12 @@ def test_a_private_seat_page_with_a_valid_link_in_a_browser(site: Site, tmp_path
         assert await browser.open(site.link("tp-1", "2")) == 200
         text = await browser.text()
         assert "private page of seat 2" in text and hand in text
-        assert_images_loaded(await browser.evaluate(
+        images = await browser.evaluate(
             "Array.from(document.querySelectorAll('section.current img')).map(i => ({src: i.src, alt: i.alt,"
-            " naturalWidth: i.naturalWidth, complete: i.complete}))"), 1)
+            " naturalWidth: i.naturalWidth, complete: i.complete}))")
+        assert_images_loaded(images, 2)  # the board every reader sees, then seat 2's own hand
+        assert "/game/tp-1/" in images[0]["src"] and "/seat/" in images[1]["src"]
+        assert images[1]["alt"] == f"Seat 2's hand: {hand}"
         await browser.screenshot(tmp_path / "seat.png")
 
     in_browser(tmp_path, scenario)
@@ -153,13 +156,21 @@ def test_a_private_seat_page_with_a_bad_link_in_a_browser_is_404_with_no_data(
     in_browser(tmp_path, scenario)
 
 
-def test_a_reports_html_part_shows_its_inline_picture_in_a_browser(db: Database, tmp_path: Path) -> None:
+@pytest.mark.parametrize(("kind", "seats", "words", "alts"), [
+    ("turkey-chase", TC_SEATS, "The cornfield, turn 2", ["Turkey Chase cornfield, turn 2"]),
+    ("three-pyramids", {"1": "alice@example.org", "2": "bob@example.org"}, "Three Pyramids",
+     ["Three Pyramids, round 1 of 3", "Seat 1's hand: "]),
+])
+def test_a_reports_html_part_shows_its_inline_pictures_in_a_browser(
+        db: Database, tmp_path: Path, kind: str, seats: dict[str, str], words: str, alts: list[str]) -> None:
+    """The board (the same picture in every reader's mail), and in a game with secrets the reader's own
+    picture under it (three-pyramids: seat 1's hand), all inline and loaded."""
     require_chromium()
     runner = GameService(db)
     notifier = MailNotifier(address="gm@pbem.test", tokens=ReplyTokens(b"k" * 16), clock=utcnow)
     runner.on_resolved.append(notifier.on_resolved)
-    runner.create_game("turkey-chase", "tc-1", seats=TC_SEATS, seed=3)
-    runner.resolve("tc-1")
+    runner.create_game(kind, "g-1", seats=seats, seed=3)
+    runner.resolve("g-1")
     with db.session() as session:
         raw = next(r.raw for r in session.exec(select(OutboundMessageRow)) if r.recipients == ["alice@example.org"])
     message = email.message_from_bytes(raw, policy=email.policy.default)
@@ -178,12 +189,13 @@ def test_a_reports_html_part_shows_its_inline_picture_in_a_browser(db: Database,
     async def scenario(browser: Browser) -> None:
         await browser.open(page.as_uri())
         text = await browser.text()
-        assert "Turkey Chase" in text and "The cornfield, turn 2" in text
+        assert words in text and f"You are seat {next(iter(seats))}" in text
         images = await browser.images()
-        assert_images_loaded(images, 1)
-        assert images[0]["alt"] == "Turkey Chase cornfield, turn 2, seen by seat A"
-        width = await browser.evaluate("document.images[0].getBoundingClientRect().width")
-        assert 0 < width <= 600
+        assert_images_loaded(images, len(alts))
+        assert len(images) == len(alts) and all(i["alt"].startswith(alt) for i, alt in zip(images, alts, strict=True))
+        for k in range(len(alts)):
+            width = await browser.evaluate(f"document.images[{k}].getBoundingClientRect().width")
+            assert 0 < width <= 600
         await browser.screenshot(tmp_path / "report.png")
 
     in_browser(tmp_path, scenario)

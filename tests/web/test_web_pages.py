@@ -70,6 +70,18 @@ def test_a_private_link_opens_the_seats_own_view_and_nobody_elses(site: Site) ->
     assert status == 404 and hand_1 not in missing and "tp-1" not in missing
 
 
+def test_a_seat_page_shows_the_shared_board_and_its_own_picture_only_when_it_has_one(site: Site) -> None:
+    """Every reader's board is the public one; a seat's own picture is there only in a game with secrets."""
+    status, _, page = get(site.link("tp-1", "1"))
+    assert status == 200 and 'src="/game/tp-1/4.svg"' in page and 'class="own"' in page
+    assert "Your hand" not in get(site.url + "/game/tp-1/4.svg")[2]
+    status, _, page = get(site.link("tc-1", "A"))
+    token = site.link("tc-1", "A").rsplit("/", 1)[1]
+    assert status == 200 and 'src="/game/tc-1/3.svg"' in page and 'class="own"' not in page
+    status, _, missing = get(f"{site.url}/seat/{token}/3.svg")
+    assert status == 404 and "<svg" not in missing  # Turkey Chase has no secrets: nothing of its own
+
+
 @pytest.mark.parametrize("how", ["forged", "expired", "revoked", "reply-token", "garbage"])
 def test_a_bad_private_link_gets_404_and_no_data(site: Site, how: str) -> None:
     good = site.link("tp-1", "1")
@@ -125,13 +137,13 @@ def test_a_page_and_a_picture_read_a_bounded_number_of_turns(site: Site) -> None
     event.listen(TurnRecordRow, "load", count)
     try:
         window = archive.window(info, None)
-        archive.pages(info, None, window, str)
+        archive.pages(info, None, window, str, str)
         assert 0 < len(loaded) <= STEPS_PER_PAGE and loaded == list(range(window.first, window.last + 1))
         loaded.clear()
-        archive.svg(archive.step(info, 7), None)
+        archive.board_svg(archive.step(info, 7))
         assert loaded == [7]
         loaded.clear()
-        archive.pages(info, "1", archive.window(info, 0), str)
+        archive.pages(info, "1", archive.window(info, 0), str, str)
         assert loaded == list(range(1, STEPS_PER_PAGE))  # the opening is drawn from the seed
     finally:
         event.remove(TurnRecordRow, "load", count)

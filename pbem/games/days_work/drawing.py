@@ -4,6 +4,7 @@ From the top: the nine action spaces with this round's discs, the temple
 track with both players' cubes, the village (costs of rows and columns as
 cubes, each cell's value and bonus, the huts built) beside the town square,
 and a line per player with score, resources and what is left to place.
+Nothing is secret: every reader gets this one picture.
 """
 
 from __future__ import annotations
@@ -102,12 +103,11 @@ def _shops(canvas: Canvas, view: Mapping[str, Any], x: float, y: float) -> None:
     canvas.grow(y + 22 + 3 * 52)
 
 
-def _players(canvas: Canvas, view: Mapping[str, Any], seat: str | None, y: float) -> float:
+def _players(canvas: Canvas, view: Mapping[str, Any], y: float) -> float:
     for player in view["players"]:
         cube(canvas, 10, y, 14, player["colour"])
-        you = " (you)" if player["seat"] == seat else ""
         temple = "start" if player["temple"] == 0 else f"step {player['temple']}"
-        text = (f"{player['colour']}, seat {player['seat']}{you}: {player['score']} points, temple {temple}, "
+        text = (f"{player['colour']}, seat {player['seat']}: {player['score']} points, temple {temple}, "
                 f"{player['buildings_left']} buildings left, {player['discs_left']} disc"
                 f"{'' if player['discs_left'] == 1 else 's'} to place")
         canvas.text(30, y + 7, text, size=11, anchor="start", bold=player["to_play"])
@@ -119,10 +119,9 @@ def _players(canvas: Canvas, view: Mapping[str, Any], seat: str | None, y: float
     return y
 
 
-def draw(view: Mapping[str, Any], seat: str | None) -> str:
-    """Return the SVG picture of the card in ``view`` as ``seat`` (None: the public) sees it."""
-    title = f"All in a Day's Work, round {view['round']}" + (f", seen by seat {seat}" if seat else "")
-    canvas = Canvas(title=title)
+def draw(view: Mapping[str, Any]) -> str:
+    """Return the SVG picture of the card in ``view``."""
+    canvas = Canvas(title=f"All in a Day's Work, round {view['round']}")
     if view["over"]:
         top = f"The card at the end of the game (round {view['round']})"
     else:
@@ -133,5 +132,5 @@ def draw(view: Mapping[str, Any], seat: str | None) -> str:
     bottom = _village(canvas, view, y)
     _shops(canvas, view, 265, y)
     y = max(bottom, y + 22 + 3 * 52) + 18
-    _players(canvas, view, seat, y)
+    _players(canvas, view, y)
     return canvas.svg()

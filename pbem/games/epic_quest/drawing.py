@@ -1,10 +1,10 @@
 """The Epic Quest as a picture, from a view only (see :mod:`pbem.core.svg`).
 
 The map of cards (entrance, forest, the three portals with their goals),
-the adventurers as lettered discs in their cube colours (the reader's own
-ringed), invaders as black cubes and the Magic Meanie as a black disc with
+the adventurers as lettered discs in their cube colours, invaders as black cubes and the Magic Meanie as a black disc with
 his life; under it the status card: every adventurer's life cubes,
 backpack and actions, the Magic Meanie's track, the bag and the supply.
+Nothing is secret: every reader gets this one picture.
 """
 
 from __future__ import annotations
@@ -22,10 +22,9 @@ _MEANIE = "#222222"
 _MAX_CELL = 100.0
 
 
-def draw(view: Mapping[str, Any], seat: str | None) -> str:
-    """Return the SVG picture of the quest in ``view`` as ``seat`` (None: the public) sees it."""
-    title = f"The Epic Quest, round {view['round']} of {view['max_rounds']}" + (f", seen by seat {seat}" if seat else "")
-    canvas = Canvas(title=title)
+def draw(view: Mapping[str, Any]) -> str:
+    """Return the SVG picture of the quest in ``view``."""
+    canvas = Canvas(title=f"The Epic Quest, round {view['round']} of {view['max_rounds']}")
     state = {"victory": "the quest is won", "defeat": "the quest is lost"}.get(view["result"], f"step {view['step']}")
     y = heading(canvas, f"Round {view['round']} of {view['max_rounds']}, {state}; "
                         f"portals sealed {view['sealed']} of 3") + 24
@@ -51,7 +50,6 @@ def _map(canvas: Canvas, view: Mapping[str, Any], y: float) -> float:
     layout = card_grid(canvas, list(by_place), x=30, y=y, cell=cell, column_labels=board["columns"],
                        row_labels=[str(n) for n in range(1, board["height"] + 1)], fill=fill)
     colours = {a["key"]: a["colour"] for a in view["adventurers"]}
-    mine = {a["key"] for a in view["adventurers"] if a["you"]}
     portals = {p["letter"]: p for p in view["portals"]}
     scale = cell / _MAX_CELL
     for card in board["cards"]:
@@ -66,7 +64,7 @@ def _map(canvas: Canvas, view: Mapping[str, Any], y: float) -> float:
         radius = 9 * scale
         for i, key in enumerate(card["adventurers"]):
             token(canvas, x + 14 * scale + i * (2 * radius + 3 * scale), top + cell / 2, radius,
-                  fill=colour_fill(colours[key]), label=key, ring=key in mine)
+                  fill=colour_fill(colours[key]), label=key)
         bottom = top + cell - 14 * scale
         for i in range(min(card["invaders"], 6)):
             cube(canvas, x + 8 * scale + i * 13 * scale, bottom - 5 * scale, 10 * scale, "black")
@@ -80,8 +78,7 @@ def _map(canvas: Canvas, view: Mapping[str, Any], y: float) -> float:
 
 def _adventurers(canvas: Canvas, view: Mapping[str, Any], y: float) -> float:
     for adventurer in view["adventurers"]:
-        token(canvas, 18, y + 7, 8, fill=colour_fill(adventurer["colour"]), label=adventurer["key"],
-              ring=adventurer["you"])
+        token(canvas, 18, y + 7, 8, fill=colour_fill(adventurer["colour"]), label=adventurer["key"])
         where = "escaped" if adventurer["escaped"] else f"on {adventurer['card']}, {adventurer['actions']} act."
         canvas.text(32, y + 7, f"{adventurer['name']} (seat {adventurer['seat']}) {where}", size=11, anchor="start")
         x = 230.0

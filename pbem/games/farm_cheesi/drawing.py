@@ -2,7 +2,8 @@
 
 The 68 squares in rows, safe squares green, each player's entry square in
 its colour; maggots are discs in the seat's colour numbered by maggot.
-Under the track each player's carcass, home path and HOME.
+Under the track each player's carcass, home path and HOME. Nothing is
+secret: every reader gets this one picture.
 """
 
 from __future__ import annotations
@@ -21,11 +22,11 @@ def _pale(fill: str) -> str:
     return "#{:02x}{:02x}{:02x}".format(*((v + 3 * 255) // 4 for v in (r, g, b)))
 
 
-def draw(view: Mapping[str, Any], seat: str | None) -> str:
-    """Return the SVG picture of the track in ``view`` as ``seat`` (None: the public) sees it."""
+def draw(view: Mapping[str, Any]) -> str:
+    """Return the SVG picture of the track in ``view``."""
     seats: list[str] = list(view["seats"])
     entries = {p["entry"]: p["seat"] for p in view["players"]}
-    canvas = Canvas(title="Farm-cheesi race track" + (f", seen by seat {seat}" if seat else ""))
+    canvas = Canvas(title=f"Farm-cheesi race track, turn {view['turn']}")
     if view["winners"]:
         line = f"Winner: seat {' and '.join(view['winners'])}"
     else:
@@ -39,16 +40,16 @@ def draw(view: Mapping[str, Any], seat: str | None) -> str:
                 fill = _pale(seat_colour(seats, entries[cell["square"]]))
             label = f"{cell['square']}" + ("=" if cell["blockade"] else "")
             boxes.append(TrackBox(label, [(owner, str(m)) for owner, m in cell["maggots"]], fill))
-        y = track_row(canvas, boxes, x=10, y=y, width=_WIDTH, seats=seats, you=seat) + 6
+        y = track_row(canvas, boxes, x=10, y=y, width=_WIDTH, seats=seats) + 6
     y += 4
     for p in view["players"]:
         owner = p["seat"]
-        canvas.text(10, y + 22, f"{owner}{' (you)' if owner == seat else ''}", size=12, anchor="start", bold=True)
+        canvas.text(10, y + 22, owner, size=12, anchor="start", bold=True)
         boxes = [TrackBox(f"carcass {len(p['carcass'])}", [(owner, str(m)) for m in p["carcass"]], "#eee0d0")]
         boxes += [TrackBox(h["name"], [(owner, str(m)) for m in h["maggots"]]) for h in p["path"]]
         boxes.append(TrackBox(f"HOME {len(p['home'])}", [(owner, str(m)) for m in p["home"]], "#fff4b0"))
-        track_row(canvas, boxes, x=70, y=y, width=_WIDTH - 60, seats=seats, you=seat, height=40)
+        track_row(canvas, boxes, x=70, y=y, width=_WIDTH - 60, seats=seats, height=40)
         y += 46
-    items = [(seat_colour(seats, s), f"seat {s}{' (you)' if s == seat else ''}") for s in seats]
+    items = [(seat_colour(seats, s), f"seat {s}") for s in seats]
     legend(canvas, [*items, (_SAFE, "safe square"), ("", "n= blockade")], x=10, y=y)
     return canvas.svg()

@@ -2,7 +2,8 @@
 
 The six table columns as stacks of dish cubes (bottom up), the cubes just
 drawn, then every player's dishes colour by colour with the score they would
-give now, and the dish values of the card side as the legend.
+give now, and the dish values of the card side as the legend. Nothing is
+secret: every reader gets this one picture.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from pbem.core.svg import Canvas, colour_fill, cube, heading, legend, seat_colour, seat_label
+from pbem.core.svg import Canvas, colour_fill, cube, heading, legend, seat_colour
 
 _COLUMN_WIDTH = 86.0
 _TABLE = "#f3ead7"
@@ -24,9 +25,9 @@ def _headline(view: Mapping[str, Any]) -> str:
     return f"Feaster Island, turn {view['turn']}: seat {view['current']} rolled {view['rolled']}"
 
 
-def draw(view: Mapping[str, Any], seat: str | None) -> str:
-    """Return the SVG picture of the table in ``view`` as ``seat`` (None: the public) sees it."""
-    canvas = Canvas(title=_headline(view) + (f", seen by seat {seat}" if seat else ""))
+def draw(view: Mapping[str, Any]) -> str:
+    """Return the SVG picture of the table in ``view``."""
+    canvas = Canvas(title=_headline(view))
     y = heading(canvas, _headline(view)) + 8
     height = max(view["height"], 1)
     size = min(14.0, 150.0 / height)
@@ -49,8 +50,8 @@ def draw(view: Mapping[str, Any], seat: str | None) -> str:
     seats = view["seats"]
     for player in view["players"]:
         canvas.rect(10, y - 7, 14, 14, fill=seat_colour(seats, player["seat"]), rx=3)
-        label = seat_label(player["seat"], seat) + (" (to play)" if player["to_play"] else "")
-        canvas.text(30, y, label, size=12, anchor="start", bold=player["you"])
+        label = f"seat {player['seat']}" + (" (to play)" if player["to_play"] else "")
+        canvas.text(30, y, label, size=12, anchor="start", bold=player["to_play"])
         for k, dish in enumerate(view["values"]):
             x = 170 + k * 52
             cube(canvas, x, y - 7, 14, dish["colour"])

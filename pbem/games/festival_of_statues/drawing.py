@@ -1,8 +1,8 @@
 """The square of The Festival of Statues as a picture, from a view only (see :mod:`pbem.core.svg`).
 
 The 6 x 6 square with the die's row and column shaded, each statue a disc in
-its seat's colour (the reader's own ringed), the spaces the player to play may
-add on dotted, and a winning four outlined.
+its seat's colour, the spaces the player to play may add on dotted, and a
+winning four outlined. Nothing is secret: every reader gets this one picture.
 """
 
 from __future__ import annotations
@@ -10,18 +10,17 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from pbem.core.svg import Canvas, heading, legend, seat_colour, seat_label, square_grid, token
+from pbem.core.svg import Canvas, heading, legend, seat_colour, square_grid, token
 
 _CELL = 52.0
 _LINE = "#fff1c4"
 _PLAIN = "#f4efe4"
 
 
-def draw(view: Mapping[str, Any], seat: str | None) -> str:
-    """Return the SVG picture of the square in ``view`` as ``seat`` (None: the public) sees it."""
+def draw(view: Mapping[str, Any]) -> str:
+    """Return the SVG picture of the square in ``view``."""
     seats = [p["seat"] for p in view["players"]]
-    title = f"The Festival of Statues, round {view['round']}" + (f", seen by seat {seat}" if seat else "")
-    canvas = Canvas(title=title)
+    canvas = Canvas(title=f"The Festival of Statues, round {view['round']}")
     if view["over"]:
         top = "Draw" if view["drawn"] else f"Seat {view['winners'][0]} wins"
         y = heading(canvas, f"{top}: the square after round {view['round']}")
@@ -36,8 +35,7 @@ def draw(view: Mapping[str, Any], seat: str | None) -> str:
         for c, space in enumerate(row):
             cx, cy = layout.centre(c, r)
             if space["owner"]:
-                token(canvas, cx, cy, _CELL * 0.32, fill=seat_colour(seats, space["owner"]), label=space["owner"],
-                      ring=space["owner"] == seat)
+                token(canvas, cx, cy, _CELL * 0.32, fill=seat_colour(seats, space["owner"]), label=space["owner"])
             elif space["add"]:
                 canvas.circle(cx, cy, 4, fill="#777777", stroke=None)
             if space["pattern"] or space["last"]:
@@ -49,7 +47,7 @@ def draw(view: Mapping[str, Any], seat: str | None) -> str:
     py = layout.y + 8
     for player in view["players"]:
         canvas.circle(x + 8, py + 8, 8, fill=seat_colour(seats, player["seat"]))
-        canvas.text(x + 22, py + 8, seat_label(player["seat"], seat), size=12, anchor="start", bold=True)
+        canvas.text(x + 22, py + 8, f"seat {player['seat']}", size=12, anchor="start", bold=True)
         canvas.text(x + 22, py + 26, f"{player['supply']} in supply", size=11, anchor="start")
         if player["holder"] and not view["over"]:
             canvas.text(x + 22, py + 42, "holds the die", size=11, anchor="start")

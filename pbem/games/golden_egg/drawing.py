@@ -3,9 +3,9 @@
 The six cliffs stand as a pyramid (a, b, c at the bottom, d and e above,
 the Golden Egg f on top) joined by their links; on each cliff every group's
 adventurers are a disc in the seat's colour with their count. The target has a
-gold frame; under the cliffs each group's supply, score and who guides, and
-the reader's own actions filed in advance (only in a seat's view, which holds
-them).
+gold frame; under the cliffs each group's supply, score and who guides: every
+reader's board. The reader's own actions filed in advance (only in a seat's
+view, which holds them) are its own picture.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from pbem.core.svg import Canvas, heading, legend, seat_colour, seat_label, token
+from pbem.core.svg import OWN_PAPER, Canvas, heading, legend, own_line, seat_colour, token
 
 _W = 130.0
 _H = 58.0
@@ -24,9 +24,9 @@ _PLACES: Mapping[str, tuple[float, float]] = {
 """The top-left corner of each cliff's box, below the heading."""
 
 
-def draw(view: Mapping[str, Any], seat: str | None) -> str:
-    """Return the SVG picture of the cliffs in ``view`` as ``seat`` (None: the public) sees it."""
-    canvas = Canvas(title="The Great Golden Egg" + (f", seen by seat {seat}" if seat else ""))
+def draw(view: Mapping[str, Any]) -> str:
+    """Return the SVG picture of the cliffs in ``view``."""
+    canvas = Canvas(title="The Great Golden Egg")
     state = "the game is over" if view["over"] else \
         f"round {view['round']}, seat {view['guide']} guides" + (f", target {view['target']}" if view["target"] else "")
     top = heading(canvas, f"The Great Golden Egg: {state}") + 10
@@ -45,24 +45,34 @@ def draw(view: Mapping[str, Any], seat: str | None) -> str:
         for k, piece in enumerate(cliff["pieces"]):
             if piece["count"]:
                 token(canvas, x + 22 + k * 42, y + 38, 11, fill=seat_colour(seats, piece["seat"]),
-                      label=str(piece["count"]), ring=piece["seat"] == seat)
+                      label=str(piece["count"]))
     y = top + 190 + _H + 24
     for player in view["players"]:
         guide = ", guide" if player["guide"] and not view["over"] else ""
         token(canvas, 20, y, 7, fill=seat_colour(seats, player["seat"]))
-        canvas.text(34, y, f"{seat_label(player['seat'], seat)}{guide}: {player['supply']} to place, "
+        canvas.text(34, y, f"seat {player['seat']}{guide}: {player['supply']} to place, "
                            f"score {player['score']}", size=11, anchor="start")
         y += 18
     if view["votes"]:
         votes = ", ".join(f"seat {v['seat']} {v['vote']}" for v in view["votes"])
         canvas.text(10, y, f"Votes this round: {votes}", size=11, anchor="start")
         y += 18
-    plans = view["your_plans"]
-    if plans:
-        filed = "; ".join(f"if both vote {word}: {plans[key]}" for word, key in (("YES", "if_yes"), ("NO", "if_no"))
-                          if plans[key])
-        canvas.text(10, y, f"Your actions filed in advance: {filed}", size=11, anchor="start", bold=True)
-        y += 18
     canvas.grow(y)
     legend(canvas, [(seat_colour(seats, s), f"seat {s}") for s in seats] + [("", "gold frame: the target")], x=10, y=y)
+    return canvas.svg()
+
+
+def draw_own(view: Mapping[str, Any], seat: str) -> str | None:
+    """Return the SVG picture of the actions ``seat`` filed in advance (None when it has none)."""
+    plans = view["your_plans"]
+    filed = [f"if both vote {word}: {plans[key]}" for word, key in (("YES", "if_yes"), ("NO", "if_no"))
+             if plans and plans[key]]
+    if not filed:
+        return None
+    canvas = Canvas(title=f"Seat {seat}'s actions filed in advance: {'; '.join(filed)}", background=OWN_PAPER)
+    y = own_line(canvas, 18, "Your actions filed in advance:")
+    for line in filed:
+        canvas.text(24, y, line, size=11, anchor="start")
+        y += 16
+    canvas.grow(y)
     return canvas.svg()

@@ -1,9 +1,9 @@
 """The island of The Great Battle as a picture, from a view only (see :mod:`pbem.core.svg`).
 
 The hexagon of 61 hexes with every hex's name, the four bases in their
-colours, each unit a disc of its colour with its level on it (the reader's
-own ringed); under the map the six action spaces with the generals' discs
-and each army's supply.
+colours, each unit a disc of its colour with its level on it; under the map
+the six action spaces with the generals' discs and each army's supply.
+Nothing is secret: every reader gets this one picture.
 """
 
 from __future__ import annotations
@@ -17,10 +17,9 @@ _LAND = "#e9dfc4"
 _BASE_TINT = {"red": "#f3b8b8", "blue": "#b9d3ee", "green": "#bfe3bf", "yellow": "#f7e7a1"}
 
 
-def draw(view: Mapping[str, Any], seat: str | None) -> str:
-    """Return the SVG picture of the island in ``view`` as ``seat`` (None: the public) sees it."""
-    title = "The Great Battle" + (f", seen by seat {seat}" if seat else "")
-    canvas = Canvas(title=title)
+def draw(view: Mapping[str, Any]) -> str:
+    """Return the SVG picture of the island in ``view``."""
+    canvas = Canvas(title="The Great Battle")
     if view["over"]:
         top = "Draw" if view["drawn"] else f"Seat {view['winners'][0]} wins"
         y = heading(canvas, f"{top}: the island at the end of the battle")
@@ -37,7 +36,7 @@ def draw(view: Mapping[str, Any], seat: str | None) -> str:
         unit = hex_["unit"]
         if unit:
             token(canvas, cx, cy + layout.radius * 0.15, layout.radius * 0.5, fill=colour_fill(unit["colour"]),
-                  label=str(unit["level"]), ring=unit["seat"] == seat)
+                  label=str(unit["level"]))
         elif hex_["base"]:
             canvas.text(cx, cy + layout.radius * 0.15, "base", size=9, bold=True)
     y = canvas.height + 10
@@ -50,8 +49,7 @@ def draw(view: Mapping[str, Any], seat: str | None) -> str:
             token(canvas, x + 76, y + 15, 6, fill=colour_fill("white" if owner["side"] == "Minutians" else "black"))
     y += 44
     for army in view["armies"]:
-        you = " (you)" if army["seat"] == seat else ""
-        canvas.text(10, y + 6, f"{army['side']}, seat {army['seat']}{you}: total level {army['strength']}",
+        canvas.text(10, y + 6, f"{army['side']}, seat {army['seat']}: total level {army['strength']}",
                     size=11, anchor="start", bold=army["to_play"])
         x = 280.0
         for colour in army["colours"]:

@@ -3,6 +3,7 @@
 The start and spaces 1..18 as one row of boxes (points = space), every boat a
 disc in its seat's colour, the boat being sailed marked with a star; under it
 the six result circles (covered ones filled) and every player's supply and points.
+Nothing is secret: every reader gets this one picture.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from pbem.core.svg import Canvas, TrackBox, cube, heading, legend, seat_colour, seat_label, track_row
+from pbem.core.svg import Canvas, TrackBox, cube, heading, legend, seat_colour, track_row
 
 _WATER = "#cfe6f7"
 _START = "#e8e0c8"
@@ -25,10 +26,10 @@ def _headline(view: Mapping[str, Any]) -> str:
     return f"The Great Regatta: seat {view['current']}'s turn {view['seat_turn']} of {view['turns']}"
 
 
-def draw(view: Mapping[str, Any], seat: str | None) -> str:
-    """Return the SVG picture of the course in ``view`` as ``seat`` (None: the public) sees it."""
+def draw(view: Mapping[str, Any]) -> str:
+    """Return the SVG picture of the course in ``view``."""
     seats = view["seats"]
-    canvas = Canvas(title=_headline(view) + (f", seen by seat {seat}" if seat else ""))
+    canvas = Canvas(title=_headline(view))
     y = heading(canvas, _headline(view)) + 8
     boxes = [
         TrackBox("start" if c["space"] == 0 else str(c["space"]),
@@ -37,7 +38,7 @@ def draw(view: Mapping[str, Any], seat: str | None) -> str:
                  _START if c["space"] == 0 else _WATER)
         for c in view["course"]
     ]
-    y = track_row(canvas, boxes, x=10, y=y, width=540, seats=seats, you=seat, height=50) + 18
+    y = track_row(canvas, boxes, x=10, y=y, width=540, seats=seats, height=50) + 18
     canvas.text(10, y, "Result circles:", size=12, anchor="start")
     for k, result in enumerate(view["results"]):
         cx = 120 + k * 30
@@ -48,8 +49,8 @@ def draw(view: Mapping[str, Any], seat: str | None) -> str:
     y += 26
     for player in view["players"]:
         canvas.rect(10, y - 7, 14, 14, fill=seat_colour(seats, player["seat"]), rx=3)
-        label = seat_label(player["seat"], seat) + (" (to play)" if player["to_play"] else "")
-        canvas.text(30, y, label, size=12, anchor="start", bold=player["you"])
+        label = f"seat {player['seat']}" + (" (to play)" if player["to_play"] else "")
+        canvas.text(30, y, label, size=12, anchor="start", bold=player["to_play"])
         for k in range(player["supply"]):
             cube(canvas, 170 + k * 16, y - 6, 12, seat_colour(seats, player["seat"]))
         boats = ", ".join(str(b) for b in player["boats"])

@@ -3,6 +3,7 @@
 The territories stand in a row, 0 to 5, joined by paths (side B adds the
 path from 5 back to 0 under them); in each, every farmer's workers as cubes
 of his seat colour, and the territory's controller as its border colour.
+Sealed reveals are never in the picture: every reader gets this one.
 """
 
 from __future__ import annotations
@@ -17,10 +18,10 @@ _GAP = 14.0
 _CUBE = 9.0
 
 
-def draw(view: Mapping[str, Any], seat: str | None) -> str:
-    """Return the SVG picture of the island in ``view`` as ``seat`` (None: the public) sees it."""
+def draw(view: Mapping[str, Any]) -> str:
+    """Return the SVG picture of the island in ``view``."""
     seats = view["seats"]
-    canvas = Canvas(title=f"Harvest Day, round {view['round']}" + (f", seen by seat {seat}" if seat else ""))
+    canvas = Canvas(title=f"Harvest Day, round {view['round']}")
     when = "the game is over" if view["over"] else f"round {view['round']}"
     y = heading(canvas, f"Harvest Day, side {view['side'].upper()}: {when}") + 12
     height = 110.0
@@ -50,8 +51,7 @@ def draw(view: Mapping[str, Any], seat: str | None) -> str:
         bottom += 12
     y = bottom + 18
     for farmer in view["farmers"]:
-        mine = " (you)" if farmer["you"] else ""
-        canvas.text(10, y, f"seat {farmer['seat']}{mine}: {farmer['unplaced']} in hand, controls "
+        canvas.text(10, y, f"seat {farmer['seat']}: {farmer['unplaced']} in hand, controls "
                     f"{', '.join(str(t) for t in farmer['controlled']) or 'nothing'}", size=11, anchor="start")
         y += 17
     canvas.grow(y)

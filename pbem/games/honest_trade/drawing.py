@@ -2,9 +2,10 @@
 
 One band per trader: his five action-cube places in the order red, white, yellow, green, blue,
 a cube in the starting row drawn on the line, a pushed cube drawn forward (lower), a discarded
-cube as an empty crossed place; then his black cubes and discs, and a secret colour where the
-view holds one (the reader's own; a trader who is out; everybody's at the end). The supply and
-the action under way are written on top.
+cube as an empty crossed place; then his black cubes and discs, and his secret colour once it is
+no secret (a trader who is out; everybody's at the end). The supply and the action under way are
+written on top. That is every reader's board; the reader's own secret colour and sealed orders
+(his TARGET, his REACT still to come) are his own picture.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from pbem.core.svg import Canvas, colour_fill, cube, heading, legend, seat_colour, token
+from pbem.core.svg import OWN_PAPER, Canvas, colour_fill, cube, heading, legend, own_line, seat_colour, token
 
 _COLOURS = ("red", "white", "yellow", "green", "blue")
 _CUBE = 16.0
@@ -34,12 +35,11 @@ def _goods(canvas: Canvas, x: float, y: float, blacks: int, discs: int) -> None:
         canvas.text(x + 68, y + 12, f"x{discs}", size=9, anchor="start")
 
 
-def _band(canvas: Canvas, player: Mapping[str, Any], seats: list[str], reader: str | None, y: float) -> None:
+def _band(canvas: Canvas, player: Mapping[str, Any], seats: list[str], over: bool, y: float) -> None:
     """Draw one trader's band with its top at ``y``."""
     canvas.rect(10, y, 540, _BAND - 4, fill=_OUT if player["out"] else _TABLE, stroke="#8a7a5a",
                 stroke_width=2.0 if player["to_play"] else 0.8, rx=4)
-    token(canvas, 30, y + 23, 11, fill=seat_colour(seats, player["seat"]), label=player["seat"],
-          ring=player["seat"] == reader)
+    token(canvas, 30, y + 23, 11, fill=seat_colour(seats, player["seat"]), label=player["seat"])
     if player["out"]:
         canvas.text(52, y + 16, f"seat {player['seat']} is out of the game", size=11, anchor="start")
     for k, colour in enumerate(_COLOURS):
@@ -59,16 +59,15 @@ def _band(canvas: Canvas, player: Mapping[str, Any], seats: list[str], reader: s
         notes.append("to play")
     if notes:
         canvas.text(260, y + 14, "; ".join(notes), size=10, anchor="start")
-    if player["secret"]:
-        label = "your secret" if player["you"] else "secret"
-        canvas.text(488, y + 23, label, size=10, anchor="end")
+    if player["secret"] and (player["out"] or over):  # no secret any more: on every reader's board
+        canvas.text(488, y + 23, "secret", size=10, anchor="end")
         cube(canvas, 494, y + 15, _CUBE, player["secret"])
 
 
-def draw(view: Mapping[str, Any], seat: str | None) -> str:
-    """Return the SVG picture of the tables in ``view`` as ``seat`` (None: the public) sees it."""
+def draw(view: Mapping[str, Any]) -> str:
+    """Return the SVG picture of the tables in ``view``."""
     seats = [p["seat"] for p in view["players"]]
-    canvas = Canvas(title="An Honest Trade" + (f", seen by seat {seat}" if seat else ""))
+    canvas = Canvas(title=f"An Honest Trade, action {view['turn']}")
     state = "the game is over" if view["over"] else f"seat {view['to_play']}'s turn"
     y = heading(canvas, f"An Honest Trade, action {view['turn']}: {state}") + 8
     supply = view["supply"]
@@ -85,8 +84,25 @@ def draw(view: Mapping[str, Any], seat: str | None) -> str:
         y += 16
     y += 4
     for player in view["players"]:
-        _band(canvas, player, seats, seat, y)
+        _band(canvas, player, seats, view["over"], y)
         y += _BAND
     canvas.grow(y)
     legend(canvas, [(colour_fill(c), c) for c in _COLOURS] + [("", "lower cube: pushed forward")], x=10, y=y)
+    return canvas.svg()
+
+
+def draw_own(view: Mapping[str, Any], seat: str) -> str | None:
+    """Return the SVG picture of ``seat``'s secret colour and sealed orders while the game goes on (None
+    once it is over: every secret is then on the board)."""
+    you = view["you"]
+    if you is None or view["over"]:
+        return None
+    lines = [f"You named seat {you['target']} in advance (TARGET)."] if you["target"] else []
+    if you["react"]:
+        lines.append("Your REACT stands.")
+    canvas = Canvas(title=f"Seat {seat}'s secret colour: {you['secret']}" + "".join(f". {line}" for line in lines),
+                    background=OWN_PAPER)
+    y = own_line(canvas, 18, "Your secret colour:", [you["secret"]])
+    for line in lines:
+        y = own_line(canvas, y, line)
     return canvas.svg()

@@ -2,7 +2,8 @@
 
 The speed column with the speed table beside it; the race as one bar per
 racer (laps marked, finishers with their place); then every player's racer,
-rival, shells, bet and score, and the turn order.
+rival, shells, bet and score, and the turn order. Sealed bets and bids are
+never in the picture: every reader gets this one.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from pbem.core.svg import Canvas, colour_fill, cube, heading, seat_label
+from pbem.core.svg import Canvas, colour_fill, cube, heading
 
 _TRACK = "#e8e0c8"
 
@@ -21,9 +22,9 @@ def _headline(view: Mapping[str, Any]) -> str:
     return f"The Kentucksea Derby, round {view['round']}: {view['stage']}"
 
 
-def draw(view: Mapping[str, Any], seat: str | None) -> str:
-    """Return the SVG picture of the derby in ``view`` as ``seat`` (None: the public) sees it."""
-    canvas = Canvas(title=_headline(view) + (f", seen by seat {seat}" if seat else ""))
+def draw(view: Mapping[str, Any]) -> str:
+    """Return the SVG picture of the derby in ``view``."""
+    canvas = Canvas(title=_headline(view))
     y = heading(canvas, _headline(view)) + 10
     canvas.text(10, y, "speed column", size=11, anchor="start", bold=True)
     for die in range(1, 7):
@@ -55,8 +56,7 @@ def draw(view: Mapping[str, Any], seat: str | None) -> str:
     y += 6
     for player in view["players"]:
         cube(canvas, 10, y - 6, 12, player["colour"])
-        label = seat_label(player["seat"], seat)
-        canvas.text(28, y, label, size=11, anchor="start", bold=player["you"])
+        canvas.text(28, y, f"seat {player['seat']}", size=11, anchor="start")
         bet = f"bet {player['bet']}" if view["betting"] else "no bet"
         canvas.text(130, y, f"rival {player['rival']}; {player['shells']} shells; {bet}", size=11, anchor="start")
         canvas.text(550, y, f"{player['score']} pts", size=11, anchor="end", bold=True)

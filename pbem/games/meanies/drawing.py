@@ -2,9 +2,10 @@
 
 The two counter tracks with their score cubes, the mission table with the
 round's dice as discs on their spaces, the team of the mission, and the
-record of the missions so far; the reader's own faction cube and, while he
-is on a mission, his own four cubes (only in a seat's view, which holds
-them); every faction once the game is over.
+record of the missions so far, and every faction once the game is over:
+every reader's board. The reader's own faction cube and, while he is on a
+mission, his own four cubes (only in a seat's view, which holds them) are
+his own picture.
 """
 
 from __future__ import annotations
@@ -12,14 +13,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from pbem.core.svg import Canvas, TrackBox, cube, heading, legend, token, track_row
+from pbem.core.svg import OWN_PAPER, Canvas, TrackBox, cube, heading, legend, own_line, token, track_row
 
 _TRACKS = (("minutians", "Minutians", "green"), ("meanies", "Meanies", "red"))
 
 
-def draw(view: Mapping[str, Any], seat: str | None) -> str:
-    """Return the SVG picture of ``view`` as ``seat`` (None: the public) sees it."""
-    canvas = Canvas(title="Meanies in our Midst" + (f", seen by seat {seat}" if seat else ""))
+def draw(view: Mapping[str, Any]) -> str:
+    """Return the SVG picture of ``view``."""
+    canvas = Canvas(title="Meanies in our Midst")
     state = "the game is over" if view["over"] else f"round {view['round']}, seat {view['guide']} guides"
     y = heading(canvas, f"Meanies in our Midst: {state}") + 8
     seats = [p["seat"] for p in view["players"]]
@@ -55,19 +56,23 @@ def draw(view: Mapping[str, Any], seat: str | None) -> str:
         for player in view["players"]:
             faction = player["faction"]
             cube(canvas, 10, y - 6, 12, faction["cube"])
-            canvas.text(28, y, f"seat {player['seat']}{' (you)' if player['you'] else ''}: {faction['name']}",
-                        size=11, anchor="start")
+            canvas.text(28, y, f"seat {player['seat']}: {faction['name']}", size=11, anchor="start")
             y += 16
-    elif view["you"]:
-        faction = view["you"]["faction"]
-        cube(canvas, 10, y - 7, 14, faction["cube"])
-        canvas.text(30, y, f"Your faction: {faction['name']}", size=12, anchor="start", bold=True)
-        y += 20
-    if view["hand"]:
-        canvas.text(10, y, "Your mission cubes:", size=12, anchor="start", bold=True)
-        for k, colour in enumerate(view["hand"]["cubes"]):
-            cube(canvas, 140 + k * 20, y - 7, 14, colour)
-        y += 20
     canvas.grow(y)
     legend(canvas, [("", "discs on the mission table: the round's dice")], x=10, y=y)
+    return canvas.svg()
+
+
+def draw_own(view: Mapping[str, Any], seat: str) -> str | None:
+    """Return the SVG picture of ``seat``'s faction and, on a mission, its own cubes while the game goes on
+    (None once it is over: every faction is then on the board)."""
+    if view["over"] or not view["you"]:
+        return None
+    faction = view["you"]["faction"]
+    hand = view["hand"]["cubes"] if view["hand"] else []
+    canvas = Canvas(title=f"Seat {seat}'s faction: {faction['name']}"
+                    + (f"; mission cubes: {', '.join(hand)}" if hand else ""), background=OWN_PAPER)
+    y = own_line(canvas, 18, f"Your faction: {faction['name']}", [faction["cube"]])
+    if hand:
+        own_line(canvas, y, "Your mission cubes:", hand)
     return canvas.svg()

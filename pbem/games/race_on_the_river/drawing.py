@@ -2,7 +2,8 @@
 
 The spaces from the start to the finish as a track of water, each jockey a
 disc in its seat's colour; under it every jockey's stamina cubes in hand
-(public; sealed bids never appear before they are revealed).
+(public; sealed bids never appear before they are revealed). Every reader
+gets this one picture.
 """
 
 from __future__ import annotations
@@ -15,10 +16,10 @@ from pbem.core.svg import Canvas, TrackBox, cube, heading, legend, seat_colour, 
 _WATER = "#cfe6f7"
 
 
-def draw(view: Mapping[str, Any], seat: str | None) -> str:
-    """Return the SVG picture of the river in ``view`` as ``seat`` (None: the public) sees it."""
+def draw(view: Mapping[str, Any]) -> str:
+    """Return the SVG picture of the river in ``view``."""
     seats = [j["seat"] for j in view["jockeys"]]
-    canvas = Canvas(title=f"Race on the River, round {view['round']}" + (f", seen by seat {seat}" if seat else ""))
+    canvas = Canvas(title=f"Race on the River, round {view['round']}")
     roll = f"; the die shows {view['roll']}" if view.get("roll") else ""
     y = heading(canvas, f"The river, round {view['round']}{roll}") + 8
     boxes = [
@@ -26,13 +27,12 @@ def draw(view: Mapping[str, Any], seat: str | None) -> str:
                  "#fff4b0" if space["space"] >= view["finish"] else "#e8e0c8" if space["space"] == 0 else _WATER)
         for space in view["river"]
     ]
-    y = track_row(canvas, boxes, x=10, y=y, width=540, seats=seats, you=seat, height=56) + 16
+    y = track_row(canvas, boxes, x=10, y=y, width=540, seats=seats, height=56) + 16
     for jockey in view["jockeys"]:
         owner = jockey["seat"]
-        mine = owner == seat
         canvas.rect(10, y, 14, 14, fill=seat_colour(seats, owner), rx=3)
         bid = f", last bid {jockey['last_bid']}" if jockey.get("last_bid") is not None else ""
-        canvas.text(30, y + 7, f"seat {owner}{' (you)' if mine else ''}: space {jockey['position']}"
+        canvas.text(30, y + 7, f"seat {owner}: space {jockey['position']}"
                     f"{' (crossed)' if jockey['crossed'] else ''}, {jockey['in_hand']} in hand, "
                     f"{jockey['discarded']} spent{bid}", size=11, anchor="start")
         for i in range(min(jockey["in_hand"], 16)):

@@ -1,9 +1,10 @@
-"""The three pyramids and the reader's hand as a picture, from a view only (see :mod:`pbem.core.svg`).
+"""The three pyramids as a picture, and the reader's hand as his own (see :mod:`pbem.core.svg`).
 
 Each pyramid is seen from above: a square split into four faces (bottom,
 left, top, right), each face holding the cubes its seat has built there.
-Under them the reader's own hand by colour (only in a seat's view, which
-holds it), every other hand as its size, and the bag's count.
+Under them every hand as its size, and the bag's count: every reader's
+board. The reader's own hand by colour (only in a seat's view, which holds
+it) is his own picture.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from pbem.core.svg import Canvas, colour_fill, cube, heading, legend, seat_colour
+from pbem.core.svg import OWN_PAPER, Canvas, colour_fill, cube, heading, legend, own_line, seat_colour
 
 _SIDE = 170.0
 _CUBE = 10.0
@@ -20,8 +21,7 @@ _FACES = {"bottom": ((0.5, 0.86), (1, 0), (0, -1)), "top": ((0.5, 0.14), (1, 0),
           "left": ((0.14, 0.5), (0, 1), (1, 0)), "right": ((0.86, 0.5), (0, 1), (-1, 0))}
 
 
-def _pyramid(canvas: Canvas, x: float, y: float, pyramid: Mapping[str, Any], seats: list[str],
-             seat: str | None) -> None:
+def _pyramid(canvas: Canvas, x: float, y: float, pyramid: Mapping[str, Any], seats: list[str]) -> None:
     s = _SIDE
     corners = [(x, y), (x + s, y), (x + s, y + s), (x, y + s)]
     canvas.polygon(corners, fill="#efe3c2", stroke="#8a7a5a", stroke_width=1.5)
@@ -42,38 +42,36 @@ def _pyramid(canvas: Canvas, x: float, y: float, pyramid: Mapping[str, Any], sea
             cube(canvas, px, py, _CUBE, colour)
         # the face's seat, in its colour, on the outer edge
         lx, ly = x + (fx - 0.5) * 1.2 * s + s / 2, y + (fy - 0.5) * 1.2 * s + s / 2
-        mark = side["seat"] + ("*" if side["seat"] == seat else "")
-        canvas.text(lx, ly, mark, size=10, fill=seat_colour(seats, side["seat"]), bold=True)
+        canvas.text(lx, ly, side["seat"], size=10, fill=seat_colour(seats, side["seat"]), bold=True)
     canvas.grow(y + s + 20)
 
 
-def draw(view: Mapping[str, Any], seat: str | None) -> str:
-    """Return the SVG picture of the pyramids (and the reader's hand) in ``view``."""
+def draw(view: Mapping[str, Any]) -> str:
+    """Return the SVG picture of the pyramids in ``view``."""
     seats = [p["seat"] for p in view["players"]]
-    canvas = Canvas(title=f"Three Pyramids, round {view['round']} of {view['rounds']}"
-                    + (f", seen by seat {seat}" if seat else ""))
+    canvas = Canvas(title=f"Three Pyramids, round {view['round']} of {view['rounds']}")
     to_play = f"; to play: seat {view['to_play']}" if view.get("to_play") and not view["over"] else ""
     y = heading(canvas, f"Round {view['round']} of {view['rounds']}{to_play}") + 14
     for i, pyramid in enumerate(view["pyramids"][:3]):
-        _pyramid(canvas, 12 + i * (_SIDE + 15), y, pyramid, seats, seat)
+        _pyramid(canvas, 12 + i * (_SIDE + 15), y, pyramid, seats)
     y = canvas.height + 12
-    hand = view.get("hand")
-    if hand:
-        canvas.text(10, y, f"Your hand ({hand['size']}):", size=12, anchor="start", bold=True)
-        x = 130
-        for colour, count in hand["cubes"].items():
-            for _ in range(min(count, 12)):
-                cube(canvas, x, y - 7, 14, colour)
-                x += 17
-            x += 8
-        y += 24
     for p in view["players"]:
         canvas.rect(10, y - 7, 14, 14, fill=seat_colour(seats, p["seat"]), rx=3)
-        canvas.text(30, y, f"seat {p['seat']}{' (you)' if p['you'] else ''} ({p['side']}): score {p['score']}, "
+        canvas.text(30, y, f"seat {p['seat']} ({p['side']}): score {p['score']}, "
                     f"{p['hand_size']} cubes in hand{', passed' if p['passed'] else ''}", size=11, anchor="start")
         y += 18
     canvas.text(10, y, f"Cubes in the bag: {view['bag_count']}", size=11, anchor="start")
     canvas.grow(y + 8)
     colours = ("red", "blue", "green", "yellow", "black", "white")
     legend(canvas, [(colour_fill(c), c) for c in colours], x=10, y=y + 6)
+    return canvas.svg()
+
+
+def draw_own(view: Mapping[str, Any], seat: str) -> str | None:
+    """Return the SVG picture of ``seat``'s own hand by colour (None when its view holds none)."""
+    hand = view.get("hand")
+    if not hand:
+        return None
+    canvas = Canvas(title=f"Seat {seat}'s hand: {hand['text']}", background=OWN_PAPER)
+    own_line(canvas, 18, f"Your hand ({hand['size']}):", [c for c, n in hand["cubes"].items() for _ in range(n)])
     return canvas.svg()

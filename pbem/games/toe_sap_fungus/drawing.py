@@ -2,7 +2,8 @@
 
 Sand squares; toe-sap stones fill their square in their colour; shells are
 white shells marked S, Cownivores brown discs marked C; each player's piece
-is a disc in its toe-sap colour with the seat's name, the reader's ringed.
+is a disc in its toe-sap colour with the seat's name. Nothing is secret:
+every reader gets this one picture.
 """
 
 from __future__ import annotations
@@ -16,12 +17,11 @@ _SAND = "#f4e4bc"
 _CELL = 54.0
 
 
-def draw(view: Mapping[str, Any], seat: str | None) -> str:
-    """Return the SVG picture of the beach in ``view`` as ``seat`` (None: the public) sees it."""
+def draw(view: Mapping[str, Any]) -> str:
+    """Return the SVG picture of the beach in ``view``."""
     files: list[str] = list(view["files"])
     ranks = [row["rank"] for row in view["rows"]]  # top row first
-    title = "Toe-sap Fungus beach" + (f", seen by seat {seat}" if seat else "")
-    canvas = Canvas(title=title)
+    canvas = Canvas(title="Toe-sap Fungus beach")
     top = heading(canvas, f"The beach ({view['stage']}); to move: seat {view['to_move']}")
     sap: Mapping[str, str] = view["toe_sap"]
 
@@ -44,10 +44,10 @@ def draw(view: Mapping[str, Any], seat: str | None) -> str:
     for owner, square in view["pieces"].items():
         if square:
             cx, cy = layout.centre(*where(square))
-            token(canvas, cx, cy, 15, fill=colour_fill(colours.get(owner, "grey")), label=owner, ring=owner == seat)
+            token(canvas, cx, cy, 15, fill=colour_fill(colours.get(owner, "grey")), label=owner)
     items = [
         (colour_fill(colours[s["seat"]]),
-         f"seat {s['seat']}{' (you)' if s['seat'] == seat else ''}: {'/'.join(s['colours'])}, "
+         f"seat {s['seat']}: {'/'.join(s['colours'])}, "
          f"{s['collected_total']} collected, {s['stones_left_total']} left")
         for s in view["seats"]
     ]

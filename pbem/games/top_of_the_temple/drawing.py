@@ -2,8 +2,9 @@
 
 Steps 0..12 rise from left to right, each believer a cube of its colour on
 its step; under them the five offer spaces with the last offer's cubes, and
-the reader's own secret colour (only in a seat's view, which holds it; every
-colour once the game is over).
+every secret colour once the game is over: every reader's board. The
+reader's own secret colour (only in a seat's view, which holds it) is his
+own picture.
 """
 
 from __future__ import annotations
@@ -11,16 +12,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from pbem.core.svg import Canvas, colour_fill, cube, heading, legend
+from pbem.core.svg import OWN_PAPER, Canvas, colour_fill, cube, heading, legend, own_line
 
 _STEP_W = 40.0
 _RISE = 9.0
 _CUBE = 13.0
 
 
-def draw(view: Mapping[str, Any], seat: str | None) -> str:
-    """Return the SVG picture of the stairway in ``view`` as ``seat`` (None: the public) sees it."""
-    canvas = Canvas(title="The Top of the Temple" + (f", seen by seat {seat}" if seat else ""))
+def draw(view: Mapping[str, Any]) -> str:
+    """Return the SVG picture of the stairway in ``view``."""
+    canvas = Canvas(title=f"The Top of the Temple, turn {view['turn']}")
     state = "the game is over" if view["over"] else f"seat {view['to_play']} to offer"
     y = heading(canvas, f"The Top of the Temple, turn {view['turn']}: {state}") + 8
     top = view["top"]
@@ -48,17 +49,24 @@ def draw(view: Mapping[str, Any], seat: str | None) -> str:
     y += 44
     if view["over"]:
         for p in view["players"]:
-            canvas.text(10, y, f"seat {p['seat']}{' (you)' if p['you'] else ''}: {p['colour']}, step {p['step']}",
+            canvas.text(10, y, f"seat {p['seat']}: {p['colour']}, step {p['step']}",
                         size=11, anchor="start")
             cube(canvas, 200, y - 6, 12, p["colour"])
             y += 17
         if view["undrawn"]:
             canvas.text(10, y, f"nobody drew: {', '.join(view['undrawn'])}", size=11, anchor="start")
             y += 17
-    elif view["you"]:
-        canvas.text(10, y, f"Your secret colour: {view['you']['colour']}", size=12, anchor="start", bold=True)
-        cube(canvas, 180, y - 7, 14, view["you"]["colour"])
-        y += 20
     canvas.grow(y)
     legend(canvas, [(colour_fill(b["colour"]), b["colour"]) for b in view["believers"]], x=10, y=y)
+    return canvas.svg()
+
+
+def draw_own(view: Mapping[str, Any], seat: str) -> str | None:
+    """Return the SVG picture of ``seat``'s secret colour while the game goes on (None once it is over:
+    every colour is then on the board)."""
+    if view["over"] or not view["you"]:
+        return None
+    colour = view["you"]["colour"]
+    canvas = Canvas(title=f"Seat {seat}'s secret colour: {colour}", background=OWN_PAPER)
+    own_line(canvas, 18, "Your secret colour:", [colour])
     return canvas.svg()

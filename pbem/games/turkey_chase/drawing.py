@@ -2,8 +2,8 @@
 
 Each square is shaded by its corn and shows the number; farmers are discs
 with a capital letter, birds triangles with a small letter, in the seat's
-colour; the reader's pieces are ringed. Fences are brown bars; the outer
-fence has its gaps at A6, F1, F11 and K6.
+colour. Fences are brown bars; the outer fence has its gaps at A6, F1, F11
+and K6. Nothing is secret: every reader gets this one picture.
 """
 
 from __future__ import annotations
@@ -40,11 +40,10 @@ def _outer_walls() -> list[tuple[tuple[int, int], tuple[int, int]]]:
     return walls
 
 
-def draw(view: Mapping[str, Any], seat: str | None) -> str:
-    """Return the SVG picture of the cornfield in ``view`` as ``seat`` (None: the public) sees it."""
+def draw(view: Mapping[str, Any]) -> str:
+    """Return the SVG picture of the cornfield in ``view``."""
     seats = list(view["farmers"])
-    canvas = Canvas(title=f"Turkey Chase cornfield, turn {view['turn']}"
-                    + (f", seen by seat {seat}" if seat else ""))
+    canvas = Canvas(title=f"Turkey Chase cornfield, turn {view['turn']}")
     top = heading(canvas, f"The cornfield, turn {view['turn']}")
     corn: Mapping[str, int] = view["corn"]
     layout = square_grid(
@@ -68,15 +67,13 @@ def draw(view: Mapping[str, Any], seat: str | None) -> str:
             px, py = x + 14 + (i % 2) * 18, y + 18 + (i // 2) * 16 - (4 if len(here) <= 2 else 0)
             fill = seat_colour(seats, owner)
             if what == "farmer":
-                token(canvas, px, py, 7.5, fill=fill, label=owner, ring=owner == seat)
+                token(canvas, px, py, 7.5, fill=fill, label=owner)
             else:
-                if owner == seat:
-                    canvas.circle(px, py, 10, fill="none", stroke="#000000", stroke_width=2.0)
                 canvas.polygon([(px, py - 8), (px + 8, py + 6), (px - 8, py + 6)], fill=fill)
                 canvas.text(px, py + 1, owner.lower(), size=8, fill=text_colour_on(fill), bold=True)
     walls = [tuple(_cell(side) for side in f.split("/")) for f in view["fences"]]
     fences(canvas, layout, [*walls, *_outer_walls()])  # type: ignore[list-item]
-    items = [(seat_colour(seats, s), f"{s}/{s.lower()}" + (" (you)" if s == seat else "")) for s in seats]
+    items = [(seat_colour(seats, s), f"{s}/{s.lower()}") for s in seats]
     legend(canvas, [*items, ("", "disc: farmer  triangle: bird  number: corn  bar: fence")],
            x=10, y=layout.bottom + 8)
     return canvas.svg()

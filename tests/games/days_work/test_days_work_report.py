@@ -46,9 +46,9 @@ def test_the_player_to_play_sees_the_spaces_and_buildings_open_to_him() -> None:
 
 
 def test_the_picture_shows_discs_and_buildings_in_the_players_colours() -> None:
-    svg = draw(GAME.view(_position(), "2"), "2")
-    assert "<title>All in a Day's Work, round 1, seen by seat 2</title>" in svg
-    assert "black, seat 2 (you): 18 points, temple start, 6 buildings left, 2 discs to place" in svg
+    svg = draw(GAME.view(_position(), None))
+    assert "<title>All in a Day's Work, round 1</title>" in svg
+    assert "black, seat 2: 18 points, temple start, 6 buildings left, 2 discs to place" in svg
     assert svg.count('fill="#f8f8f8"') >= 3  # white's disc, hut and temple cube
 
 

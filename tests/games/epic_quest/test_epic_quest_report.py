@@ -78,13 +78,13 @@ def test_the_final_report_says_how_the_quest_ended(result: str, headline: str) -
 
 def test_the_picture_shows_the_map_pieces_and_status_card() -> None:
     state = _middle()
-    svg = draw(GAME.view(state, "2"), "2")
+    svg = draw(GAME.view(state, None))
     root = ElementTree.fromstring(svg)
-    assert root.find(f"{SVG}title").text == "The Epic Quest, round 1 of 30, seen by seat 2"  # type: ignore[union-attr]
+    assert root.find(f"{SVG}title").text == "The Epic Quest, round 1 of 30"  # type: ignore[union-attr]
     assert int(root.get("width", "0")) <= 560
     words = [t.text for t in root.iter(f"{SVG}text")]
     for word in ("a1", "e3", "entrance", "sealed", "11/7", "12/8", "W", "K", "A", "C", "3", "pack:"):
         assert word in words, word
     assert "Knight (seat 2) on b1, 2 act." in words
     wide = quest(options={"map": "FFEFFF/F.F..F/G.B..Y"})
-    assert int(ElementTree.fromstring(draw(GAME.view(wide, None), None)).get("width", "0")) <= 560
+    assert int(ElementTree.fromstring(draw(GAME.view(wide, None))).get("width", "0")) <= 560

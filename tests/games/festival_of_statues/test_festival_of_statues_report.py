@@ -53,16 +53,16 @@ def test_a_won_game_marks_the_winning_four() -> None:
     assert "    2  1*  1*  1*  1*  .   .\n" in text
     assert "*: the winning four" in text
     assert "The game is over. Winner: 1.\nSeat 1 wins: four statues in a line in row 2 (2,1 2,2 2,3 2,4)." in text
-    svg = draw(GAME.view(result.state, "2"), "2")
+    svg = draw(GAME.view(result.state, None))
     assert "Seat 1 wins" in svg and svg.count('stroke-width="3"') == 4
 
 
-def test_the_picture_shades_the_die_line_and_rings_the_readers_statues() -> None:
-    view = GAME.view(position(PICTURE, die=4), "2")
-    svg = draw(view, "2")
-    assert "<title>The Festival of Statues, round 1, seen by seat 2</title>" in svg
+def test_the_picture_shades_the_die_line_and_draws_every_statue() -> None:
+    svg = draw(GAME.view(position(PICTURE, die=4), None))
+    assert "<title>The Festival of Statues, round 1</title>" in svg
     assert svg.count('fill="#fff1c4"') == 11 + 1  # the 11 spaces of row and column 4, and the legend
-    assert svg.count('stroke-width="2"') == 4  # seat 2's four statues are ringed
+    statues = PICTURE.split().count("1") + PICTURE.split().count("2")
+    assert svg.count('r="16.6"') == statues  # a disc for each statue, nobody's ringed
 
 
 def test_a_draw_is_reported_as_a_draw_by_the_runner(runner: GameService) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from game_views import report_input
 from golden_egg_builders import GAME, board, step, voted
 
-from pbem.games.golden_egg.drawing import draw
+from pbem.games.golden_egg.drawing import draw, draw_own
 from pbem.reports import render_report
 
 
@@ -42,9 +42,11 @@ def test_the_guide_is_asked_with_the_cliffs_he_may_target() -> None:
 
 def test_the_picture_shows_the_cliffs_the_target_the_counts_and_the_readers_filed_actions() -> None:
     state, _ = step(board({"1": "a b", "2": "f f"}), s1="TARGET d\nIF NO PASS")
-    svg = draw(GAME.view(state, "1"), "1")
-    assert svg.startswith("<svg") and "<title>The Great Golden Egg, seen by seat 1</title>" in svg
-    assert "f (5)" in svg and "d (3)" in svg and ">2</text>" in svg
-    assert "round 1, seat 1 guides, target d" in svg
-    assert "Your actions filed in advance: if both vote NO: PASS" in svg
-    assert "filed in advance" not in draw(GAME.view(state, "2"), "2")
+    cliffs = draw(GAME.view(state, None))
+    assert cliffs.startswith("<svg") and "<title>The Great Golden Egg</title>" in cliffs
+    assert "f (5)" in cliffs and "d (3)" in cliffs and ">2</text>" in cliffs
+    assert "round 1, seat 1 guides, target d" in cliffs and "filed in advance" not in cliffs
+    own = draw_own(GAME.view(state, "1"), "1")
+    assert own is not None and "<title>Seat 1's actions filed in advance: if both vote NO: PASS</title>" in own
+    assert ">Your actions filed in advance:<" in own and ">if both vote NO: PASS<" in own
+    assert draw_own(GAME.view(state, "2"), "2") is None

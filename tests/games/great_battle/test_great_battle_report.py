@@ -37,12 +37,17 @@ def test_the_html_report_holds_the_same_map() -> None:
     assert "\n           a8   [R2]   c8    d8   [B1]   f8\n" in html
 
 
-def test_the_picture_names_every_hex_and_rings_the_readers_units() -> None:
-    svg = draw(GAME.view(_position(), "2"), "2")
-    assert "<title>The Great Battle, seen by seat 2</title>" in svg
+def test_the_picture_names_every_hex_and_draws_every_unit() -> None:
+    position = _position()
+    svg = draw(GAME.view(position, None))
+    assert "<title>The Great Battle</title>" in svg
     assert svg.count("<polygon") == 61
     assert ">e5</text>" in svg and ">d5</text>" in svg
-    assert svg.count('stroke-width="2"') == 2  # seat 2's two units are ringed
+    view = GAME.view(position, None)
+    units = sum(1 for row in view["map"] for hex_ in row if hex_["unit"])
+    discs = sum(1 for space in view["spaces"] if space["disc"])
+    assert units == 4 and svg.count("<circle") == units + discs  # a disc for each unit and general
+    assert 'stroke-width="2"' not in svg  # nobody's units are ringed: every reader gets this picture
 
 
 def test_a_double_wipe_out_is_reported_as_a_draw_by_the_runner(runner: GameService) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from game_views import report_input
 from trade_builders import GAME, answer, trade, trader
 
-from pbem.games.honest_trade.drawing import draw
+from pbem.games.honest_trade.drawing import draw, draw_own
 from pbem.raster import svg_to_png
 from pbem.reports import render_report
 
@@ -54,10 +54,11 @@ def test_the_board_lists_each_traders_row_pushed_and_discarded_cubes_and_goods()
 
 def test_the_picture_shows_every_table_and_only_the_readers_secret() -> None:
     result = _window_state()
-    svg = draw(GAME.view(result.state, "2"), "2")
-    assert svg.startswith("<svg") and "<title>An Honest Trade, seen by seat 2</title>" in svg
-    assert ">your secret<" in svg and "seat 3 is out of the game" in svg and "not blue" in svg
-    assert "seat 1 pushed yellow to take 2 black cubes" in svg
-    public = draw(GAME.view(result.state, None), None)
-    assert ">your secret<" not in public and public.count(">secret<") == 1  # seat 3's, told when he went out
-    assert svg_to_png(svg).startswith(b"\x89PNG")
+    board = draw(GAME.view(result.state, None))
+    assert board.startswith("<svg") and "<title>An Honest Trade, action " in board
+    assert "seat 3 is out of the game" in board and "not blue" in board
+    assert "seat 1 pushed yellow to take 2 black cubes" in board
+    assert board.count(">secret<") == 1  # seat 3's, told when he went out
+    own = draw_own(GAME.view(result.state, "2"), "2")
+    assert own is not None and "<title>Seat 2's secret colour: " in own and "Your secret colour:" in own
+    assert svg_to_png(board).startswith(b"\x89PNG") and svg_to_png(own).startswith(b"\x89PNG")

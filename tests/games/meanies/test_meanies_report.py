@@ -8,7 +8,7 @@ from dataclasses import replace
 from game_views import report_input
 from meanies_builders import GAME, on_mission, step, table
 
-from pbem.games.meanies.drawing import draw
+from pbem.games.meanies.drawing import draw, draw_own
 from pbem.reports import render_report
 
 HANDS = {"1": "white white blue yellow", "2": "black black blue blue", "3": "yellow yellow white black"}
@@ -41,10 +41,10 @@ def test_the_record_of_the_missions_lists_what_each_needed_and_brought_back() ->
 
 def test_the_picture_shows_the_tracks_the_table_and_only_the_readers_secrets() -> None:
     state = on_mission(table("G G R G G", dice=(4, 4)), HANDS)
-    svg = draw(GAME.view(state, "2"), "2")
-    assert svg.startswith("<svg") and "<title>Meanies in our Midst, seen by seat 2</title>" in svg
-    assert "Minutians" in svg and "Mission table:" in svg and "Your faction: Minutian" in svg
-    assert "Your mission cubes:" in svg
-    public = draw(GAME.view(state, None), None)
-    assert "Your faction" not in public and "Your mission cubes" not in public
-    assert "on the mission: 1, 2, 3" in public
+    board = draw(GAME.view(state, None))
+    assert board.startswith("<svg") and "<title>Meanies in our Midst</title>" in board
+    assert "Minutians" in board and "Mission table:" in board and "on the mission: 1, 2, 3" in board
+    assert "Your faction" not in board and "Your mission cubes" not in board
+    own = draw_own(GAME.view(state, "2"), "2")
+    assert own is not None and "<title>Seat 2's faction: Minutian; mission cubes: " in own
+    assert "Your faction: Minutian" in own and "Your mission cubes:" in own

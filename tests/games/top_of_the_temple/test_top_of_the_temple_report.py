@@ -6,7 +6,7 @@ from game_views import report_input
 from temple_builders import GAME, offer, temple
 
 from pbem.core import GameRng
-from pbem.games.top_of_the_temple.drawing import draw
+from pbem.games.top_of_the_temple.drawing import draw, draw_own
 from pbem.reports import render_report
 
 
@@ -28,7 +28,8 @@ def test_the_stairway_lists_each_step_from_the_top_down_with_its_believers() -> 
 
 def test_the_picture_shows_every_believer_and_the_readers_colour() -> None:
     state = temple("blue red", {"blue": 5, "green": 12})
-    svg = draw(GAME.view(state, "1"), "1")
-    assert svg.startswith("<svg") and "<title>The Top of the Temple, seen by seat 1</title>" in svg
-    assert "Your secret colour: blue" in svg and "TOP" in svg
-    assert "secret colour" not in draw(GAME.view(state, None), None)
+    board = draw(GAME.view(state, None))
+    assert board.startswith("<svg") and "<title>The Top of the Temple, turn " in board and "TOP" in board
+    assert "secret colour" not in board
+    own = draw_own(GAME.view(state, "1"), "1")
+    assert own is not None and ">Your secret colour:<" in own and 'fill="#1f77b4"' in own  # a blue cube
