@@ -8,9 +8,10 @@ Four loops share one database:
   (orders, commands, reply) in one transaction, then, when the orders may
   have made a turn due (every owing seat's orders in for an early-resolving
   game, or a passed deadline), an immediate clock tick for that game so the
-  turn resolves at once. Mail is handled in the order it was stored; while
-  every mail stored before is handled, the intake's store hands the new mail
-  on to the handler in the same piece of the worker's work;
+  turn resolves at once. Mail is handled in the order it was stored; the
+  intake stores the mails of one FETCH in one piece of the worker's work,
+  and while every mail stored before is handled, each new mail is handed on
+  to the handler in that same piece of work;
 * clock: deadlines, reminders, absences, report digests (:class:`~pbem.service.deadlines.TurnClock`),
   and a heartbeat so that after an outage passed deadlines are extended
   instead of every seat being NMR'd;
@@ -198,8 +199,9 @@ class MailDaemon:
         self.turn_clock = TurnClock(self.service, self.handler.notifier)
         self.inbound = InboundStore(db)
         self.outbox = DatabaseOutbox(db)
-        self.intake = MailIntake(imap, self._take, use_idle=options.use_idle, poll_interval=options.poll_interval,
-                                 idle_recheck=options.idle_recheck, ready=self.caught_up)
+        self.intake = MailIntake(imap, None, batch_handler=self._take, use_idle=options.use_idle,
+                                 poll_interval=options.poll_interval, idle_recheck=options.idle_recheck,
+                                 ready=self.caught_up)
         self._queue = WorkerOutbox(self.outbox, self._work)
         self.sender = MailSender(smtp, self._queue, retry_min=options.send_retry_min)
         self._new_mail = asyncio.Event()
@@ -216,36 +218,50 @@ class MailDaemon:
         self.restarts: dict[str, int] = {}
         """How often each loop was restarted after a failure."""
 
-    async def _take(self, uid: int, raw: bytes) -> None:
+    async def _take(self, messages: Sequence[tuple[int, bytes]]) -> list[Exception | None]:
+        """Store the messages of one FETCH (and handle them, see :meth:`_store_and_handle`) in one piece
+        of the worker's work; for each, None once stored, or the exception that kept it from being stored."""
         claim = self.sender.batch if self.sender.idle.is_set() else 0
-        inbound_id, outcome, claimed = await self._work(self._store_and_handle, uid, raw, claim)
-        if outcome is not None:
-            self._queue.hand_over(claimed)
-            await self._handled(outcome)
-        if inbound_id is not None:
-            self._stored.append(inbound_id)
-            self._idle.clear()
-            self._new_mail.set()
+        taken, claimed = await self._work(self._store_and_handle, messages, claim)
+        self._queue.hand_over(claimed)
+        for took in taken:
+            if took.outcome is not None:
+                await self._handled(took.outcome)
+            if took.left is not None:
+                self._stored.append(took.left)
+                self._idle.clear()
+                self._new_mail.set()
+        return [took.error for took in taken]
 
-    def _store_and_handle(self, uid: int, raw: bytes,
-                          claim: int) -> tuple[int | None, HandledMail | None, Sequence[OutgoingMail]]:
-        """Store a mail the intake took (in the worker thread) and, when every mail stored before it is
-        handled, handle it at once, in the same piece of work, and then claim up to ``claim`` mails due
-        for the sender (its reply): a handoff to the worker and back costs about as much CPU as storing
-        the mail. Return the id of a mail left to the processing loop, which handles stored mail in the
-        order it was stored (None: stored before, or handled here), what handling did (None: not handled
-        here, or failed for good), and the mails claimed."""
-        inbound_id = self.inbound.store(uid, raw)
-        if inbound_id is None or not self._in_order:
-            return inbound_id, None, ()
-        try:
-            outcome = self._handle(inbound_id)
-        except Exception as error:  # transient (see _handle): stored, so the processing loop tries again
-            _log.warning("inbound %s: %s; to be handled again", inbound_id, error)
-            return inbound_id, None, ()
-        if outcome is None or not claim or outcome.due:  # a resolution first: its reports go out with the reply
-            return None, outcome, ()
-        return None, outcome, self.outbox.claim_due(utcnow(), claim)  # the sender's clock, as the outbox's
+    def _store_and_handle(self, messages: Sequence[tuple[int, bytes]],
+                          claim: int) -> tuple[list[Taken], Sequence[OutgoingMail]]:
+        """Store the mails the intake took (in the worker thread, in their order) and handle each at
+        once, in the same piece of work, while every mail stored before it is handled; then, unless a
+        mail may have made a turn due (its resolution's reports go out with the reply), claim up to
+        ``claim`` mails due for the sender per mail handled (their replies): a handoff to the worker
+        and back costs about as much CPU as storing a mail. Return what became of each mail and the
+        mails claimed."""
+        taken: list[Taken] = []
+        for uid, raw in messages:
+            try:
+                inbound_id = self.inbound.store(uid, raw)
+            except Exception as error:  # not stored: the intake offers it again later
+                taken.append(Taken(error=error))
+                continue
+            if inbound_id is None or not self._in_order:
+                taken.append(Taken(left=inbound_id))
+                continue
+            try:
+                outcome = self._handle(inbound_id, (self.inbound.kept(raw), len(raw)))
+            except Exception as error:  # transient (see _handle): stored, so the processing loop tries again
+                _log.warning("inbound %s: %s; to be handled again", inbound_id, error)
+                taken.append(Taken(left=inbound_id))
+                continue
+            taken.append(Taken(outcome=outcome))
+        handled = sum(took.outcome is not None for took in taken)
+        if not claim or not handled or any(took.outcome is not None and took.outcome.due for took in taken):
+            return taken, ()
+        return taken, self.outbox.claim_due(utcnow(), claim * handled)  # the sender's clock, as the outbox's
 
     async def _handled(self, outcome: HandledMail) -> None:
         """What follows the handling of a mail: the clock for the games its orders may have made due
@@ -410,12 +426,13 @@ class MailDaemon:
             self._in_order = True
         return batch
 
-    def _handle(self, inbound_id: int) -> HandledMail | None:
-        """Handle one stored mail (in the worker thread); None when it failed for good and was marked so.
-        Raises transient database errors (the mail stays unhandled, to be tried again)."""
+    def _handle(self, inbound_id: int, stored: tuple[bytes, int] | None = None) -> HandledMail | None:
+        """Handle one stored mail (in the worker thread; ``stored`` as for :meth:`MailHandler.handle`); None
+        when it failed for good and was marked so. Raises transient database errors (the mail stays
+        unhandled, to be tried again)."""
         started = time.perf_counter()
         try:
-            outcome = self.handler.handle(inbound_id)
+            outcome = self.handler.handle(inbound_id, stored)
         except Exception as error:
             if is_transient_error(error):
                 self._in_order = False  # the mails stored after it wait for it (a look at the backlog)
@@ -454,6 +471,17 @@ class MailDaemon:
                 await asyncio.wait_for(stop.wait(), timeout=self.options.clock_interval)
             except TimeoutError:
                 pass
+
+
+@dataclass(frozen=True)
+class Taken:
+    """What became of one mail the intake took: the exception that kept it from being stored, or the id of
+    a stored mail left to the processing loop (which handles stored mail in the order it was stored), or
+    what handling it did (None for all three: stored before, or failed for good)."""
+
+    error: Exception | None = None
+    left: int | None = None
+    outcome: HandledMail | None = None
 
 
 class WorkerOutbox:

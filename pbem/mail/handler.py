@@ -84,12 +84,19 @@ class MailHandler:
 
     # --- the one entry point ----------------------------------------------------
 
-    def handle(self, inbound_id: int) -> HandledMail:
-        """Handle one stored inbound mail completely, in one unit of work; return what was done."""
+    def handle(self, inbound_id: int, stored: tuple[bytes, int] | None = None) -> HandledMail:
+        """Handle one stored inbound mail completely, in one unit of work; return what was done.
+
+        ``stored``: the bytes stored and the size received of a mail the caller stored itself just
+        before, in the same thread and not handled since (saves reading them back); None reads
+        them, and the mail's status, from the database."""
         with self.service.unit() as unit:
-            status, raw, size = InboundStore.stored(unit.session, inbound_id)
-            if status != "new":
-                return HandledMail("ignored", "handled before")
+            if stored is not None:
+                raw, size = stored
+            else:
+                status, raw, size = InboundStore.stored(unit.session, inbound_id)
+                if status != "new":
+                    return HandledMail("ignored", "handled before")
             try:
                 handled = self._handle(unit, raw, size, inbound_id)
             except MalformedMail as error:

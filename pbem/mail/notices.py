@@ -17,7 +17,7 @@ from pbem.games import find_game
 from pbem.mail.calendar import deadline_calendar, next_sequence
 from pbem.mail.compose import BinaryPart, compose_report
 from pbem.mail.mailstore import DatabaseOutbox
-from pbem.mail.preferences import wants_text_only, wants_view_json, zone_of
+from pbem.mail.preferences import wants_view_json, zone_and_text_only, zone_of
 from pbem.mail.tokens import ReplyTokens
 from pbem.pictures import MissingDrawing, ReportPictures, drawing_for
 from pbem.reports import MailSection, OrdersWanted, PictureRef, ReportInput, render_mail_html, render_report
@@ -125,7 +125,7 @@ class MailNotifier:
         row = info.row
         assert seat.address is not None
         link = self.seat_link(row, seat)
-        text_only = wants_text_only(unit.session, seat.address)
+        _, text_only = zone_and_text_only(unit.session, seat.address)
         refs, inline = ((), ()) if text_only else self._pictures(pictures, row, seat.name)
         attachments = self.calendar(unit, row, seat) if info.outcome is None else ()
         if wants_view_json(unit.session, seat.address):
@@ -300,9 +300,9 @@ class MailNotifier:
         if not is_plain_address(to):  # stored before addresses were checked: the turn must go on regardless
             _log.warning("game %s: no %s to %r: not a mail address; REPLACE the seat to fix it", row.name, purpose, to)
             return
-        zone = zone_of(unit.session, to)
+        zone, text_only = zone_and_text_only(unit.session, to)
         body, html = localize(body, zone), localize(html, zone) if html is not None else None
-        if wants_text_only(unit.session, to):
+        if text_only:
             html, inline = None, ()
         message = compose_report(
             game=row.name, turn=row.turn, to=to, from_address=self.address, from_name=FROM_NAME,

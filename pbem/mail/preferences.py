@@ -30,6 +30,13 @@ def zone_of(session: Session, address: str) -> ZoneInfo | None:
     return zone_or_none(row.zone) if row is not None else None
 
 
+def zone_and_text_only(session: Session, address: str) -> tuple[ZoneInfo | None, bool]:
+    """The time zone ``address`` asked its deadlines to be shown in (None: UTC) and whether it asked for
+    plain-text mail (SET TEXTONLY ON: no HTML part, no picture), with one read: what each mail to it needs."""
+    row = preferences_of(session, address)
+    return (zone_or_none(row.zone), bool(row.text_only)) if row is not None else (None, False)
+
+
 def _preferences_for_change(session: Session, address: str, now: datetime) -> AddressPreferenceRow:
     row = preferences_of(session, address)
     if row is None:
@@ -58,12 +65,6 @@ def set_preference(session: Session, address: str, name: str, *, on: bool, now: 
     row = _preferences_for_change(session, address, now)
     column = PREFERENCE_COLUMNS[name]
     setattr(row, column, (not on) if column == "press_off" else on)
-
-
-def wants_text_only(session: Session, address: str) -> bool:
-    """True when ``address`` asked for plain-text mail (SET TEXTONLY ON): no HTML part, no picture."""
-    row = preferences_of(session, address)
-    return row is not None and row.text_only
 
 
 def takes_press(session: Session, address: str) -> bool:
