@@ -118,8 +118,9 @@ def cmd_resolve(args: argparse.Namespace) -> int:
     resolved = service.resolve(args.game, reason="gm")
     for turn in resolved.turns:
         nmr = f" (NMR: {', '.join(turn.record.nmr)})" if turn.record.nmr else ""
+        passed = f" (no answer, passed: {', '.join(turn.record.passed)})" if turn.record.passed else ""
         how = " (forced)" if turn.record.reason == "forced" else ""
-        print(f"Resolved turn {turn.record.turn}{how}{nmr}.")
+        print(f"Resolved turn {turn.record.turn}{how}{nmr}{passed}.")
     info = service.info(args.game)
     if info.outcome is not None:
         print(f"Game over. {info.outcome.headline}.")
@@ -162,8 +163,15 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
 
 def cmd_reveal(args: argparse.Namespace) -> int:
-    """``pbem reveal GAME``: end the game if it runs and print its secret, salts and seed."""
+    """``pbem reveal GAME``: end the game if it runs and print its secret, salts and seed (a game whose
+    kind keeps its seed secret is ended and says why, printing none of them)."""
+    from pbem.service.seeds import kept_secret_reason
+
     row = _service(args).reveal(args.game)
+    kept = kept_secret_reason(row)
+    if kept is not None:
+        print(f"Game {row.name} is over; its seed is not revealed: {kept}.")
+        return EXIT_OK
     print(f"Game {row.name}: secret {row.secret}")
     for salt in row.salts:
         print(f"  salt {salt}")
@@ -243,7 +251,7 @@ def cmd_observe(args: argparse.Namespace) -> int:
 
 def cmd_campaign(args: argparse.Namespace) -> int:
     """``pbem absent|back|standby|accept|preview|rollback ...``: the campaign actions of the mail commands."""
-    from datetime import UTC, date, datetime, time, timedelta
+    from datetime import date
 
     from pbem.reports import render_report
     from pbem.service import absences, rewind, standby
@@ -251,8 +259,7 @@ def cmd_campaign(args: argparse.Namespace) -> int:
     with _service(args).unit() as unit:
         if args.command == "absent":
             first, last = date.fromisoformat(args.first), date.fromisoformat(args.last or args.first)
-            absences.announce(unit, args.game, args.seat, datetime.combine(first, time(), UTC),
-                              datetime.combine(last + timedelta(days=1), time(), UTC))
+            absences.announce(unit, args.game, args.seat, *absences.whole_days(first, last))
             print(f"Seat {args.seat} of {args.game} is away {first} to {last} (UTC days).")
         elif args.command == "back":
             print(f"{absences.back(unit, args.game, args.seat)} absence(s) ended.")

@@ -336,6 +336,13 @@ class Reveal:
 
 
 @dataclass(frozen=True)
+class Secrets:
+    """SECRETS (GM): mail the GM every seat's view of the current turn (logged)."""
+
+    line: int
+
+
+@dataclass(frozen=True)
 class Help:
     """HELP [kind]: the command reference, or a game kind's order syntax (in a session: the session's game)."""
 
@@ -484,6 +491,7 @@ GmCommand = (
     | ProcessTurn
     | EndGame
     | Reveal
+    | Secrets
     | ShowLog
     | Preview
     | Rollback
@@ -658,6 +666,7 @@ Players
   NOORDERS                         (after SIGNON) withdraw your orders for this turn: you hold
   PRESS <seat> [<seat> ...]        (after SIGNON) the lines after it, up to ENDPRESS or SIGNOFF,
   PRESS ALL                        are sent to those players (or all), signed with your seat
+                                   (refused while a phase forbids press between players)
   RESIGN                           (after SIGNON) leave the game
   ABSENT <from> [<to>]             (after SIGNON) you are away those days (2026-12-20 2026-12-28,
                                    in your zone): deadlines falling in them move to a day after
@@ -666,19 +675,24 @@ Players
   STANDBY <kind> | STANDBY OFF     be offered seats of that kind whose players left or went
                                    silent (OFF: off every standby list)
   ACCEPT [<game>]                  take the seat a standby offer gave you
-  STATUS <game>                    the state of a game (after SIGNON: of your game)
+  STATUS <game>                    the state of a game (after SIGNON: of your game; in a team
+                                   step also your teammates' stored orders, as in the reply
+                                   to your orders)
   SALT <text>                      before the start, from a seat's address: your entropy, mixed
                                    into the game's seed at START (game from the subject tag
                                    or the one forming game you joined)
   VERIFY <game>                    after the seed is revealed: recompute every die and draw
   HELP [<kind>]                    this text, or the order syntax of a game kind
+  HELP GAMES                       the game kinds hosted, and the games that are not (and why)
   VIEWJSON ON | VIEWJSON OFF       every turn report to your address carries (or no longer
                                    carries) your seat's view as a JSON attachment, view.json
   SET ZONE <zone>                  show deadlines in mail to your address in this time zone
                                    (an IANA name such as Europe/Berlin), with UTC beside;
                                    SET ZONE UTC for UTC alone
-  SET DIGEST ON | OFF              ON: a turn report only when you owe orders (and the final
-                                   one), covering every turn since your last; OFF: every report
+  SET DIGEST ON | OFF              ON: a turn report only when you owe orders, at the end, or
+                                   once the game's digest_hours passed, covering every turn
+                                   since your last; OFF: every report (either overrides the
+                                   game's reports= choice)
   SET TEXTONLY ON | OFF            ON: mail to you is plain text, no HTML part and no picture
   SET PRESS OFF | ON               OFF: no press from other players (the GM's still arrives)
   OBSERVE <game>                   follow a game's public reports (UNOBSERVE <game> stops it)
@@ -695,7 +709,9 @@ Game masters
   CREATE <kind> <game> [<option>=<value> ...]  create a game; the reply gives its GM password
   GM <game> <gm-password>          sign on as the game's GM; GM commands follow
   SEAT <seat> <address>            give a seat to a player before the start
-  SET <option>=<value> ...         change options before the start
+  SET <option>=<value> ...         change how the service runs the game, before the start or
+                                   during it: turn_hours, resolve=early|deadline, delay_minutes,
+                                   reminder_hours, grace_hours, reports=each|digest, digest_hours
   START                            start the game
   DEADLINE <date> <time> [<zone>]  the deadline of this turn, in UTC (2026-11-25 18:00 or
                                    2026-11-25T18:00Z), or local time in a zone:
@@ -705,9 +721,13 @@ Game masters
   RESUME                           restart the clock
   PROCESS                          resolve the turn now
   REPLACE <seat> <address>         hand a seat to a new player
-  PRESS <seat> ... | PRESS ALL     a message to players, signed GM
+  PRESS <seat> ... | PRESS ALL     a message to players, signed GM (always goes through)
   END                              end the game now
   REVEAL                           end the game and reveal its seed, so players can VERIFY it
+                                   (a game that keeps its seed secret only ends)
+  SECRETS                          mail the GM's address every seat's view of this turn, its
+                                   secrets included (logged; your other mail shows only the
+                                   public report)
   LOG                              the game's audit log: every GM action and automatic decision
   PREVIEW                          a dry run of this turn (standing orders, NMR defaults, the
                                    real dice): every seat's report mailed to you, nothing changed
@@ -793,6 +813,9 @@ class _LineTransformer(Transformer[Token, _Parsed]):
 
     def reveal(self, children: list[Token]) -> Reveal:
         return Reveal(self.number)
+
+    def secrets(self, children: list[Token]) -> Secrets:
+        return Secrets(self.number)
 
     def set_zone(self, children: list[Token]) -> SetZone:
         try:

@@ -8,7 +8,8 @@ way a player would draw it) and, if they like, ``events`` and ``summary``.
 Context of every report (all of it already filtered for the reader):
 ``game`` (game name), ``kind``, ``title``, ``seat`` (reader's seat, ``None``
 for the public/GM report), ``turn`` (the turn the report is about, 0 for the
-opening report), ``next_turn``, ``view`` (``rules.view(state, seat)``),
+opening report), ``last_turn`` (the last turn it tells of: ``turn`` unless it
+tells of several, such as a digest), ``next_turn``, ``view`` (``rules.view(state, seat)``),
 ``events`` (visible :class:`~pbem.core.Event` objects of that turn),
 A game without templates of its own gets the common frame alone.
 ``phases`` (the events grouped: list of ``(phase, [events])`` in order),
@@ -16,6 +17,8 @@ A game without templates of its own gets the common frame alone.
 awaited next, ``None`` once finished), ``owing`` (seats that owe orders next),
 ``you_owe`` (bool), ``outcome`` (:class:`~pbem.core.Outcome` or ``None``),
 ``deadline`` (text or ``None``), ``nmr`` (seats that sent no orders),
+``passed`` (seats that let an answer window pass in silence), ``window`` (when
+the phase awaited is an answer window: a sentence on when it closes, else ``None``),
 ``pictures`` (:class:`PictureRef` s: the board, the same for every reader,
 then the reader's own picture when it has one; none without pictures) and
 ``seat_link`` (the address of the reader's private web page, or ``None``);
@@ -91,6 +94,12 @@ class ReportInput:
     fairness: Fairness | None = None
     deadline_at: datetime | None = None
     """The deadline as a moment, for writing it in each reader's time zone."""
+    passed: Sequence[str] = ()
+    """Seats that sent nothing in an answer window: they passed (not NMR)."""
+    window: str | None = None
+    """When the phase awaited is an answer window: when it closes and what silence means."""
+    last_turn: int | None = None
+    """The last turn this report tells of, when it tells of several (``turn`` to ``last_turn``)."""
 
 
 @dataclass(frozen=True)
@@ -136,6 +145,7 @@ def report_context(report: ReportInput, seat: str | None, *, pictures: Sequence[
     """Return the template context for ``seat`` (``None`` = public), holding only what it may see."""
     rules = report.rules
     visible = [e for e in report.events if e.is_visible_to(seat)]
+    last_turn = report.last_turn if report.last_turn is not None else report.turn
     # Seats whose play the service makes itself are not asked for orders.
     owing = [] if report.phase is None else [
         s for s in report.phase.seats if rules.forced_orders(report.state, s) is None
@@ -146,7 +156,8 @@ def report_context(report: ReportInput, seat: str | None, *, pictures: Sequence[
         "title": rules.title,
         "seat": seat,
         "turn": report.turn,
-        "next_turn": report.turn + 1,
+        "last_turn": last_turn,
+        "next_turn": last_turn + 1,
         "view": rules.view(report.state, seat),
         "events": visible,
         "phases": _group(visible),
@@ -157,6 +168,8 @@ def report_context(report: ReportInput, seat: str | None, *, pictures: Sequence[
         "outcome": report.outcome,
         "deadline": report.deadline,
         "nmr": list(report.nmr),
+        "passed": list(report.passed),
+        "window": report.window,
         "pictures": list(pictures),
         "seat_link": seat_link,
         "fairness": report.fairness,

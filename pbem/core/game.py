@@ -101,6 +101,17 @@ class BaseGame(Generic[S, O]):
     terminal_words: ClassVar[Mapping[str, str]] = {}
     transformer_class: ClassVar[str] = ""
     state_class: ClassVar[type | None] = None
+    default_reports: ClassVar[str] = "each"
+    """How the service mails this game's reports unless its creator says otherwise (the ``reports``
+    service option): ``"each"``, a report to everybody after every step, or ``"digest"`` for a game of
+    many small steps, where a seat that owes nothing is told later, in one mail."""
+    reveals_seed: ClassVar[bool] = True
+    """Whether the service reveals the game's seed once it is over (so players can recompute every
+    draw). False for a game whose secrets outlive it: from the seed anyone could recompute its sealed
+    draws and learn what the rules never tell (Meanies in our Midst: who gave which cubes)."""
+    secrets_withheld: ClassVar[str] = ""
+    """What of the game's secrets nobody is ever shown, the GM included, and why (a sentence); when set,
+    the GM's SECRETS (every seat's view) is refused with it."""
     command_words_as_orders: ClassVar[frozenset[str]] = frozenset()
     """Command words (pbem.commands.RESERVED_WORDS) the game's rule book also uses as order words,
     declared one by one (Shelloker's ``CHECK``). No other order may start with a command word; the

@@ -1,4 +1,5 @@
-"""The registry of hosted games: kind name -> the class that implements it.
+"""The registry of hosted games: kind name -> the class that implements it (and the games of the
+rule books that are not hosted, with why).
 
 Explicit on purpose: adding a game is one line here. Modules are imported on
 first use, so a CLI call for one game does not load the others.
@@ -34,6 +35,16 @@ GAMES: dict[str, str] = {
     "meanies-in-our-midst": "pbem.games.meanies.rules:MeaniesInOurMidst",
     "epic-quest": "pbem.games.epic_quest.rules:EpicQuest",
 }
+
+NOT_HOSTED: dict[str, str] = {
+    "2 Eagle Eye": "a race of quick answers",
+    "4 Fishing Day": "a dexterity game",
+    "6 The Intruder": "questions and guesses about the pictures on the island cards, within seconds",
+    "12 Set in Stone": "reciting from memory stones seen for 5 seconds (a mail can be read again)",
+    "14 Split the Catch": "the first to say \"stop\" while the knife moves over the catch",
+}
+"""The Gateway Island games that are not hosted, and why: speed, dexterity or pictures are the game
+(CLARIFICATIONS.md)."""
 
 
 @cache

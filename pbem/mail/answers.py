@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from pbem.zones import mark
 from pbem.commands import help_text
-from pbem.games import find_game
+from pbem.games import GAMES, NOT_HOSTED, find_game
+from pbem.service.checking import closing_lines
 from pbem.service.replay import ReplayResult
-from pbem.service.seeds import commitment_of
+from pbem.service.seeds import commitment_of, kept_secret_reason
 from pbem.service.status import StatusView
 from pbem.store.tables import GameRow, GameStatus
+from pbem.zones import mark
 
 
 def status_text(view: StatusView, *, gm: bool = False) -> str:
@@ -27,8 +28,7 @@ def status_text(view: StatusView, *, gm: bool = False) -> str:
         lines.append(f"Finished. {view.outcome_headline}.")
     elif view.waiting_for is not None:
         lines.append(f"Waiting for orders from: {', '.join(view.waiting_for) or 'nobody (all in)'}.")
-        if view.deadline:
-            lines.append(f"Deadline: {mark(view.deadline)}.")
+        lines += closing_lines(view.deadline, view.window, view.teammates, mark)
     if gm:
         lines.append("Absences: " + ("; ".join(view.absences or []) or "none") + ".")
     return "\n".join(lines)
@@ -43,14 +43,35 @@ def verify_text(result: ReplayResult) -> str:
     return "\n".join(lines)
 
 
+GAMES_WORD = "games"
+"""``HELP GAMES``: the list of game kinds, not a kind."""
+
+
 def help_for(kind: str | None) -> str:
-    """HELP: the command reference, or with ``kind`` that game kind's order syntax."""
+    """HELP: the command reference with the list of game kinds, with ``games`` that list alone, or with
+    ``kind`` that game kind's order syntax."""
     if not kind:
-        return help_text()
+        return help_text() + "\n" + games_text()
+    if kind.strip().lower() == GAMES_WORD:
+        return games_text()
     rules = find_game(kind)
     text = rules.help().strip("\n")
     titled = text.lower().startswith(rules.title.lower())
     return text if titled else f"{rules.title} ({rules.name}) orders:\n\n{text}"
+
+
+def games_text() -> str:
+    """The game kinds hosted (kind, title, players), and the rule book's games that are not, with why."""
+    lines = ["Game kinds hosted (HELP <kind> gives the orders of one; CREATE <kind> <game> starts one):"]
+    for kind in GAMES:
+        rules = find_game(kind)
+        players = (f"{rules.min_players}" if rules.min_players == rules.max_players
+                   else f"{rules.min_players}-{rules.max_players}")
+        lines.append(f"  {kind:<22} {rules.title}, {players} players")
+    lines.append("")
+    lines.append("Gateway Island games not hosted, since speed, dexterity or pictures are the game:")
+    lines += [f"  {game}: {why}" for game, why in NOT_HOSTED.items()]
+    return "\n".join(lines) + "\n"
 
 
 def commitment_line(row: GameRow) -> str:
@@ -58,5 +79,6 @@ def commitment_line(row: GameRow) -> str:
     promised = commitment_of(row)
     if promised is None:
         return ""
-    return (f"\nSeed commitment (SHA-256 of the game name, a newline and the secret): "
-            f"{promised}. The secret is revealed with the final report.")
+    kept = kept_secret_reason(row)
+    when = "The secret is revealed with the final report." if kept is None else f"The secret is never revealed: {kept}."
+    return f"\nSeed commitment (SHA-256 of the game name, a newline and the secret): {promised}. {when}"

@@ -8,11 +8,11 @@ Four loops share one database:
   (orders, commands, reply) in one transaction, then, when the orders may
   have made a turn due (every owing seat's orders in for an early-resolving
   game, or a passed deadline), an immediate clock tick for that game so the
-  turn resolves at once. Mail is handled in the order it was stored; while
-  every mail stored before is handled, a daemon alone on its database hands
-  the new mail on to the handler in the same piece of the worker's work as
-  the intake's store;
-* clock: deadlines, reminders, absences (:class:`~pbem.service.deadlines.TurnClock`),
+  turn resolves at once. Mail is handled in the order it was stored; the
+  intake stores the mails of one FETCH in one piece of the worker's work,
+  and while every mail stored before is handled, a daemon alone on its
+  database hands each new mail on to the handler in that same piece of work;
+* clock: deadlines, reminders, absences, report digests (:class:`~pbem.service.deadlines.TurnClock`),
   and a heartbeat so that after an outage passed deadlines are extended
   instead of every seat being NMR'd;
 * sender: the outbox table -> SMTP, with retries.
@@ -274,8 +274,9 @@ class MailDaemon:
         self.turn_clock = TurnClock(self.service, self.handler.notifier)
         self.inbound = InboundStore(db)
         self.outbox = DatabaseOutbox(db, lease=options.outbox_lease)
-        self.intake = MailIntake(imap, self._take, use_idle=options.use_idle, poll_interval=options.poll_interval,
-                                 idle_recheck=options.idle_recheck, ready=self.caught_up)
+        self.intake = MailIntake(imap, None, batch_handler=self._take, use_idle=options.use_idle,
+                                 poll_interval=options.poll_interval, idle_recheck=options.idle_recheck,
+                                 ready=self.caught_up)
         # On a shared database the others queue mail too: the sender looks for it often.
         self._queue = WorkerOutbox(self.outbox, self._work)
         self.sender = MailSender(smtp, self._queue, retry_min=options.send_retry_min,
@@ -297,40 +298,55 @@ class MailDaemon:
         self.restarts: dict[str, int] = {}
         """How often each loop was restarted after a failure."""
 
-    async def _take(self, uid: int, raw: bytes) -> None:
+    async def _take(self, messages: Sequence[tuple[int, bytes]]) -> list[Exception | None]:
+        """Store the messages of one FETCH (and handle them, see :meth:`_store_and_handle`) in one piece
+        of the worker's work; for each, None once stored, or the exception that kept it from being stored."""
         claim = self.sender.batch if self.sender.idle.is_set() else 0
-        inbound_id, outcome, claimed = await self._work(self._store_and_handle, uid, raw, claim)
-        if outcome is not None:
-            self._queue.hand_over(claimed)
-            await self._handled(outcome)
-        if inbound_id is not None:
-            self._idle.clear()
-            self._new_mail.set()
+        taken, claimed = await self._work(self._store_and_handle, messages, claim)
+        self._queue.hand_over(claimed)
+        for took in taken:
+            if took.outcome is not None:
+                await self._handled(took.outcome)
+            if took.left is not None:
+                self._idle.clear()
+                self._new_mail.set()
+        return [took.error for took in taken]
 
-    def _store_and_handle(self, uid: int, raw: bytes,
-                          claim: int) -> tuple[int | None, HandledMail | None, Sequence[OutgoingMail]]:
-        """Store a mail the intake took (in the worker thread) and, when every mail stored before it is
-        handled and this daemon is alone on its database, handle it at once, in the same piece of work,
-        and then claim up to ``claim`` mails due for the sender (its reply): a handoff to the worker and
-        back costs about as much CPU as storing the mail. Return the id of a mail left to the processing
-        loop (None: stored before, or handled here), what handling did (None: not handled here, or failed),
-        and the mails claimed.
+    def _store_and_handle(self, messages: Sequence[tuple[int, bytes]],
+                          claim: int) -> tuple[list[Taken], Sequence[OutgoingMail]]:
+        """Store the mails the intake took (in the worker thread, in their order) and, while every mail
+        stored before it is handled and this daemon is alone on its database, handle each at once, in the
+        same piece of work, with the bytes just stored (not read back); then, unless a mail may have made a
+        turn due (its resolution's reports go out with the reply), claim up to ``claim`` mails due for the
+        sender per mail handled (their replies): a handoff to the worker and back costs about as much CPU
+        as storing a mail. Return what became of each mail and the mails claimed.
 
-        On a shared database the fetcher only stores: the mail is for whichever daemon claims it first
+        On a shared database the fetcher only stores: each mail is for whichever daemon claims it first
         (handling it here would hold the next mail back from the others until this one is done)."""
-        inbound_id = self.inbound.store(uid, raw)
-        if inbound_id is None or not self._in_order or self.db.shared:
-            return inbound_id, None, ()
-        try:
-            outcome = self._handle_next()  # in order: the oldest mail not handled is the one just stored
-        except Exception as error:  # transient (see _handle_next): stored, so the processing loop tries again
-            _log.warning("inbound %s: %s; to be handled again", inbound_id, error)
-            return inbound_id, None, ()
-        if not isinstance(outcome, HandledMail):  # failed for good, or to be tried again: the loop looks
-            return inbound_id, None, ()
-        if not claim or outcome.due:  # a resolution first: its reports go out with the reply
-            return None, outcome, ()
-        return None, outcome, self.outbox.claim_due(utcnow(), claim)  # the sender's clock, as the outbox's
+        taken: list[Taken] = []
+        for uid, raw in messages:
+            try:
+                inbound_id = self.inbound.store(uid, raw)
+            except Exception as error:  # not stored: the intake offers it again later
+                taken.append(Taken(error=error))
+                continue
+            if inbound_id is None or not self._in_order or self.db.shared:
+                taken.append(Taken(left=inbound_id))
+                continue
+            try:
+                outcome = self._handle_stored(inbound_id, (self.inbound.kept(raw), len(raw)))
+            except Exception as error:  # transient (see _handle_stored): stored, so the processing loop tries again
+                _log.warning("inbound %s: %s; to be handled again", inbound_id, error)
+                taken.append(Taken(left=inbound_id))
+                continue
+            if not isinstance(outcome, HandledMail):  # failed for good, or to be tried again: the loop looks
+                taken.append(Taken(left=inbound_id))
+                continue
+            taken.append(Taken(outcome=outcome))
+        handled = sum(took.outcome is not None for took in taken)
+        if not claim or not handled or any(took.outcome is not None and took.outcome.due for took in taken):
+            return taken, ()
+        return taken, self.outbox.claim_due(utcnow(), claim * handled)  # the sender's clock, as the outbox's
 
     async def _handled(self, outcome: HandledMail) -> None:
         """What follows the handling of a mail: the clock for the games its orders may have made due
@@ -541,6 +557,26 @@ class MailDaemon:
             self._in_order = True  # every stored mail is handled
             return None
         inbound_id, outcome = found
+        return self._log_handled(inbound_id, outcome, started)
+
+    def _handle_stored(self, inbound_id: int, stored: tuple[bytes, int]) -> HandledMail | bool:
+        """Handle the mail just stored (in the worker thread, alone on the database, while every mail stored
+        before it is handled) from ``stored`` (as for :meth:`MailHandler.handle`); return what was done, or
+        False when it failed for good (and was marked so) or is to be tried again. Raises transient database
+        errors (the mail stays unhandled, to be tried again)."""
+        started = time.perf_counter()
+        try:
+            outcome = self.handler.handle(inbound_id, stored)
+        except MailFailed as failure:
+            self._failed(failure)
+            return False
+        except Exception:
+            self._in_order = False  # transient: the mails stored after it wait for it (the loop looks)
+            raise
+        return self._log_handled(inbound_id, outcome, started)
+
+    def _log_handled(self, inbound_id: int, outcome: HandledMail, started: float) -> HandledMail:
+        """Log what handling a mail did, and how long it took since ``started`` (``time.perf_counter``)."""
         self._conflicts.pop(inbound_id, None)
         ms = (time.perf_counter() - started) * 1000
         done = ", ".join(outcome.done) or outcome.reason or outcome.status
@@ -604,6 +640,17 @@ class MailDaemon:
                 purged = loop.time()
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(stop.wait(), timeout=self.options.clock_interval)
+
+
+@dataclass(frozen=True)
+class Taken:
+    """What became of one mail the intake took: the exception that kept it from being stored, or the id of
+    a stored mail left to the processing loop (which handles stored mail in the order it was stored), or
+    what handling it did (None for all three: stored before, or failed for good)."""
+
+    error: Exception | None = None
+    left: int | None = None
+    outcome: HandledMail | None = None
 
 
 class WorkerOutbox:

@@ -1,5 +1,5 @@
 """What a GM does by mail, each by one call to the service: CREATE, and in a GM session START,
-SEAT, SET, DEADLINE, EXTEND, PAUSE, RESUME, PROCESS, REPLACE, REVEAL, END, PRESS, HELP, STATUS.
+SEAT, SET, DEADLINE, EXTEND, PAUSE, RESUME, PROCESS, REPLACE, REVEAL, SECRETS, END, PRESS, HELP, STATUS.
 Players hear of what concerns them."""
 
 from __future__ import annotations
@@ -8,7 +8,6 @@ from collections.abc import Callable, Mapping
 from datetime import timedelta
 from typing import Any
 
-from pbem.zones import mark
 from pbem.commands import (
     AssignSeat,
     CreateGame,
@@ -19,31 +18,33 @@ from pbem.commands import (
     Help,
     Pause,
     Press,
+    Preview,
     ProcessTurn,
     Replace,
     Resume,
     Reveal,
+    Rollback,
+    Secrets,
     SetDeadline,
     SetOptions,
-    Preview,
-    Rollback,
     SetPreference,
     SetZone,
     ShowLog,
     StartGame,
     Status,
 )
-from pbem.core import InvalidInput, PbemError
+from pbem.core import GameError, InvalidInput, PbemError
 from pbem.games import find_game
+from pbem.mail import seat_commands
 from pbem.mail.answers import commitment_line, help_for
 from pbem.mail.conversation import Conversation
 from pbem.mail.press import send_press
-from pbem.mail import seat_commands
 from pbem.mail.seat_commands import show_status
 from pbem.mail.signon import check_gm
 from pbem.reports import render_report
-from pbem.service import audit, control, creation, queries, reporting, resolution, rewind, seats, seeds
+from pbem.service import audit, control, creation, digests, gm_secrets, queries, resolution, rewind, seats, seeds
 from pbem.store.tables import GameRow
+from pbem.zones import mark
 
 LOG_LINES = 200
 """Most entries of the audit log a LOG reply lists (the newest)."""
@@ -106,7 +107,7 @@ def _start(conv: Conversation, row: GameRow, command: StartGame) -> None:
                 unit, row, seat.address, "Your seat",
                 f"You play seat {seat.name} of game {name}. Your password is {issued[seat.name]}; "
                 "a plain reply to your turn report signs you on.", seat=seat, secret=True)
-    conv.notifier.send_report(unit, info, reporting.last_report(unit, name))
+    conv.notifier.send_reports(unit, info, digests.take_opening(unit, info))
     conv.reply.add(f"Game {name} started; the opening report went to every seat.")
 
 
@@ -164,16 +165,43 @@ def _process(conv: Conversation, row: GameRow, command: ProcessTurn) -> None:
 def _reveal(conv: Conversation, row: GameRow, command: Reveal) -> None:
     unit = conv.unit
     seeds.reveal(unit, row.name)
-    conv.notifier.send_report(unit, unit.snapshot(row), reporting.last_report(unit, row.name))
+    _send_final(conv, row)
+    kept = seeds.kept_secret_reason(row)
+    if kept is not None:
+        conv.reply.add(f"Game {row.name} ended; its seed is not revealed: {kept}. The final report went to "
+                       "every seat.")
+        return
     conv.reply.add(f"Game {row.name} ended and its seed revealed: secret {row.secret}. "
                    "The final report went to every seat; players can now VERIFY it.")
+
+
+def _secrets(conv: Conversation, row: GameRow, command: Secrets) -> None:
+    """SECRETS: every seat's view of the turn, in a mail of its own to the GM's address (never to another
+    sender that knows the GM password), its text not kept once sent; the look is recorded."""
+    if not row.gm_address:
+        raise GameError(f"game {row.name} has no GM address to mail the views to")
+    views = gm_secrets.seat_views(conv.unit, row.name)
+    parts = [f"=== Seat {seat} ===\n\n{render_report(report, seat)}" for seat, report in views.reports]
+    text = (f"Every seat's view of game {row.name} at turn {views.turn}, as each seat reads it in its newest "
+            "report, its secrets included. Keep it to yourself; your look at it is recorded in the game's log.\n\n" + "\n".join(parts))
+    conv.notifier.tell_address(conv.unit, row, row.gm_address, f"Secrets of turn {views.turn}", text, secret=True)
+    conv.reply.add(f"SECRETS: every seat's view of turn {views.turn} of {row.name} went to {row.gm_address} in a "
+                   "mail of its own; your look is recorded.")
 
 
 def _end(conv: Conversation, row: GameRow, command: EndGame) -> None:
     unit = conv.unit
     control.end(unit, row.name)
-    conv.notifier.send_report(unit, unit.snapshot(row), reporting.last_report(unit, row.name))
+    _send_final(conv, row)
     conv.reply.add(f"Game {row.name} ended; the final report went to every seat.")
+
+
+def _send_final(conv: Conversation, row: GameRow) -> None:
+    """Mail every reader the final report of a game the GM ended, telling all it was not told yet."""
+    info = conv.unit.snapshot(row)
+    conv.notifier.send_reports(conv.unit, info, digests.take_reports(conv.unit, info, everyone=True))
+
+
 
 
 def _show_log(conv: Conversation, row: GameRow, command: ShowLog) -> None:
@@ -241,6 +269,7 @@ _GM_COMMANDS: Mapping[type, Callable[[Conversation, GameRow, Any], None]] = {
     SetOptions: _set_options,
     ProcessTurn: _process,
     Reveal: _reveal,
+    Secrets: _secrets,
     EndGame: _end,
     ShowLog: _show_log,
     Preview: _preview,

@@ -98,11 +98,22 @@ class MailHandler:
 
     # --- the one entry point ----------------------------------------------------
 
-    def handle(self, inbound_id: int) -> HandledMail:
+    def handle(self, inbound_id: int, stored: tuple[bytes, int] | None = None) -> HandledMail:
         """Handle one stored inbound mail completely, in one unit of work that holds the mail's lock;
-        return what was done (``ignored``, "handled before", when it was handled already)."""
-        with self.service.unit() as unit:
-            return self._handle_stored(unit, inbound_id)
+        return what was done (``ignored``, "handled before", when it was handled already).
+
+        ``stored``: the bytes stored and the size received of a mail the caller stored itself just
+        before, in the same thread and not handled since, on a database no other daemon handles mail
+        of (saves reading them back); None reads them, and the mail's status, from the database.
+        Raises transient database errors as they are, and :class:`MailFailed` for any other failure
+        (the unit is rolled back)."""
+        try:
+            with self.service.unit() as unit:
+                return self._handle_stored(unit, inbound_id, stored)
+        except Exception as error:
+            if is_transient_error(error):
+                raise
+            raise MailFailed(inbound_id) from error
 
     def handle_next(self) -> tuple[int, HandledMail] | None:
         """Handle the oldest stored mail not yet handled that no other daemon is handling, completely, in
@@ -121,10 +132,13 @@ class MailHandler:
                 raise
             raise MailFailed(claimed) from error
 
-    def _handle_stored(self, unit: Unit, inbound_id: int) -> HandledMail:
-        status, raw, size = InboundStore.stored(unit.session, inbound_id)
-        if status != "new":
-            return HandledMail("ignored", "handled before")
+    def _handle_stored(self, unit: Unit, inbound_id: int, stored: tuple[bytes, int] | None = None) -> HandledMail:
+        if stored is not None:
+            raw, size = stored
+        else:
+            status, raw, size = InboundStore.stored(unit.session, inbound_id)
+            if status != "new":
+                return HandledMail("ignored", "handled before")
         try:
             handled = self._handle(unit, raw, size, inbound_id)
         except MalformedMail as error:

@@ -2,7 +2,8 @@
 
 `MailIntake.run` keeps a connection to the mailbox and calls
 ``await handler(uid, raw)`` for every message not yet marked as taken, in UID
-order. The handler must have stored the message durably when it returns; only
+order (or ``await batch_handler(messages)`` once for the messages of each
+FETCH). The handler must have stored the message durably when it returns; only
 then does the intake mark the message on the server: ``\\Seen`` plus the
 keyword ``$PbemTaken`` when the mailbox accepts keywords (PERMANENTFLAGS has
 ``\\*``). Messages are never deleted or moved.
@@ -44,6 +45,7 @@ from pbem.mail.config import ImapUrl
 
 __all__ = [
     "TAKEN_KEYWORD",
+    "BatchHandler",
     "Handler",
     "ImapCommandFailed",
     "ImapConnectionLost",
@@ -55,6 +57,11 @@ _log = logging.getLogger(__name__)
 
 Handler = Callable[[int, bytes], Awaitable[None]]
 """``async (uid, raw) -> None``; returns only once the message is durably stored."""
+
+BatchHandler = Callable[[Sequence[tuple[int, bytes]]], Awaitable[Sequence[Exception | None]]]
+"""``async [(uid, raw), ...] -> [error, ...]``: takes the messages of one FETCH at once, in UID order, and
+returns only once each is durably stored (error None) or failed (the exception that kept it from being
+stored, one per message)."""
 
 TAKEN_KEYWORD = "$PbemTaken"
 
@@ -303,7 +310,7 @@ class MailIntake:
     def __init__(
         self,
         url: ImapUrl,
-        handler: Handler,
+        handler: Handler | None,
         *,
         use_idle: bool = True,
         poll_interval: float = 5.0,
@@ -317,6 +324,7 @@ class MailIntake:
         retry_max: float = 300.0,
         rng: random.Random | None = None,
         ready: Callable[[], Awaitable[None]] | None = None,
+        batch_handler: BatchHandler | None = None,
     ) -> None:
         """Configure; nothing connects before run().
 
@@ -333,10 +341,15 @@ class MailIntake:
         before the next search: the handler's owner returns from it once it has
         worked through what it was handed (or has waited long enough), so that
         mail arriving meanwhile is taken in one SEARCH, FETCH and STORE instead
-        of one round of commands per message.
+        of one round of commands per message. ``batch_handler``, when given,
+        takes the messages of each FETCH in one call instead of ``handler``
+        one by one (its owner then hands them on in one piece of work).
         """
+        if handler is None and batch_handler is None:
+            raise ValueError("a handler or a batch handler is needed")
         self.url = url
         self.handler = handler
+        self.batch_handler = batch_handler
         self.use_idle = use_idle
         self.poll_interval = poll_interval
         self.idle_recheck = idle_recheck
@@ -422,26 +435,45 @@ class MailIntake:
 
     async def _take(self, session: _ImapSession, uids: Sequence[int], stop: asyncio.Event) -> None:
         for chunk in _chunks(uids, self.fetch_chunk):
-            taken: list[int] = []
-            for uid, raw in await session.fetch(chunk):
-                if await self._hand_over(uid, raw):
-                    taken.append(uid)
+            messages = await session.fetch(chunk)
+            errors = await self._hand_over(messages)
+            taken = [uid for (uid, _), error in zip(messages, errors, strict=True) if self._settle(uid, error)]
             if taken:
                 await session.mark(taken)
                 self.stats.taken += len(taken)
             if stop.is_set():
                 return
 
-    async def _hand_over(self, uid: int, raw: bytes) -> bool:
-        try:
-            await self.handler(uid, raw)
-        except Exception as exc:
+    async def _hand_over(self, messages: Sequence[tuple[int, bytes]]) -> list[Exception | None]:
+        """Hand ``messages`` to the handler; for each, None (stored) or the exception it failed with."""
+        if self.batch_handler is not None:
+            try:
+                errors = list(await self.batch_handler(messages))
+            except Exception as exc:
+                return [exc] * len(messages)
+            if len(errors) != len(messages):
+                raise RuntimeError(f"the batch handler answered {len(errors)} of {len(messages)} messages")
+            return errors
+        assert self.handler is not None
+        errors: list[Exception | None] = []
+        for uid, raw in messages:
+            try:
+                await self.handler(uid, raw)
+            except Exception as exc:
+                errors.append(exc)
+            else:
+                errors.append(None)
+        return errors
+
+    def _settle(self, uid: int, error: Exception | None) -> bool:
+        """Record how handing ``uid`` over went; True when it was stored (to be marked taken)."""
+        if error is not None:
             failures = self._retry.get(uid, (0, 0.0))[0] + 1
             delay = min(self.retry_max, self.retry_min * 2 ** (failures - 1))
             self._retry[uid] = (failures, asyncio.get_running_loop().time() + delay)
             self.stats.handler_failures += 1
             _log.warning("handler failed for UID %d (failure %d), retrying in %.1fs: %s",
-                         uid, failures, delay, exc, exc_info=True)
+                         uid, failures, delay, error, exc_info=error)
             return False
         self._retry.pop(uid, None)
         return True

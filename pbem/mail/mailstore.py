@@ -121,7 +121,7 @@ class InboundStore:
         """Store a message and commit; return its row id, or None when its Message-ID was stored before."""
         message_id, sender = _identity(raw)
         size = len(raw)
-        kept = raw if size <= self.max_size else raw[:OVERSIZED_PREFIX]
+        kept = self.kept(raw)
         try:
             with self.db.engine.begin() as connection:  # one INSERT: no ORM session needed
                 result = connection.execute(  # a Message-ID stored before fails its unique index
@@ -132,6 +132,10 @@ class InboundStore:
                 return int(result.inserted_primary_key[0])
         except IntegrityError:
             return None
+
+    def kept(self, raw: bytes) -> bytes:
+        """The bytes :meth:`store` keeps of ``raw``: all of it, or the prefix of an oversized mail."""
+        return raw if len(raw) <= self.max_size else raw[:OVERSIZED_PREFIX]
 
     def pending(self, limit: int = 100, *, after: int = 0) -> list[int]:
         """Return the ids of stored messages not yet handled, oldest first; only ids above ``after``

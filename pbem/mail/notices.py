@@ -17,18 +17,13 @@ from pbem.games import find_game
 from pbem.mail.calendar import deadline_calendar, next_sequence
 from pbem.mail.compose import BinaryPart, compose_report
 from pbem.mail.mailstore import DatabaseOutbox
-from pbem.mail.preferences import (
-    reads_digest,
-    report_due,
-    wants_text_only,
-    wants_view_json,
-    zone_of,
-)
+from pbem.mail.preferences import wants_view_json, zone_and_text_only, zone_of
 from pbem.mail.tokens import ReplyTokens
 from pbem.pictures import MissingDrawing, ReportPictures, drawing_for
 from pbem.reports import MailSection, OrdersWanted, PictureRef, ReportInput, render_mail_html, render_report
+from pbem.service import digests, observers
+from pbem.service.digests import DueReport
 from pbem.service.news import DeadlineExtended, OfferAccepted, RolledBack, SeatHandedOver, SeatOffered
-from pbem.service.observers import observers_of
 from pbem.service.reporting import report_since
 from pbem.service.resolution import ResolvedTurns
 from pbem.service.snapshot import GameInfo
@@ -94,39 +89,35 @@ class MailNotifier:
         link = self.seat_link(row, seat)
         return f"\nYour seat's own page, with its history: {link}\n" if link else ""
 
-    def send_report(self, unit: Unit, info: GameInfo, report: ReportInput) -> None:
-        """Queue the report for every seat (its own view) and the public report for the GM; every report
-        shows the board (one picture for all of them) and a seat's report the seat's own picture too."""
+    def send_reports(self, unit: Unit, info: GameInfo, reports: Sequence[DueReport]) -> None:
+        """Queue each report: to its seat (its own view), or the public report to the GM or an observer
+        (while the GM allows observers). Every report shows the board (one picture for all of them: the
+        state now, a digest's too) and a seat's report the seat's own picture too."""
         row = info.row
         subject = f"[{row.name}] Turn {row.turn}" if info.outcome is None else f"[{row.name}] Final report"
-        if report.deadline_at is not None:  # written in each reader's time zone
-            report = replace(report, deadline=mark(report.deadline_at))
-        pictures = self._report_pictures(report, row)  # the state now: a digest's too
-        owing = asked_for_orders(info)
-        reported = row.turn - 1
-        for seat in info.seats:
-            if not seat.address:
-                continue
-            seat_report = report
-            digest = reads_digest(unit.session, seat.address)
-            if not report_due(digest=digest, owes_orders=seat.name in owing, game_over=info.outcome is not None):
-                continue
-            if digest and seat.last_reported_turn < report.turn - 1:  # the digest covers the turns not mailed
-                seat_report = replace(report_since(unit, row.name, seat.last_reported_turn), deadline=report.deadline)
-            seat.last_reported_turn = max(seat.last_reported_turn, reported)
-            unit.add(seat)
-            self._report_to_seat(unit, info, seat_report, seat, subject, pictures)
-        public = [row.gm_address] if row.gm_address else []
-        watching = observers_of(unit, row)
-        if public or watching:
-            refs, inline = self._pictures(pictures, row, None)
-            text = render_report(report, None)
-            html = render_report(report, None, html=True, pictures=refs, text=text)
-            for to in public:
-                self._queue(unit, row, to, subject, text, html, purpose="report", inline=inline)
-            stop = f"\nYou observe game {row.name}: its public reports come to you. UNOBSERVE {row.name} stops them.\n"
-            for to in watching:
-                self._queue(unit, row, to, subject, text + stop, html, purpose="report", inline=inline)
+        pictures = self._report_pictures(reports[0].report, row) if reports else None
+        for due in reports:
+            report = due.report
+            if report.deadline_at is not None:  # written in each reader's time zone
+                report = replace(report, deadline=mark(report.deadline_at))
+            if due.seat is not None:
+                if due.seat.address:
+                    self._report_to_seat(unit, info, report, due.seat, subject, pictures)
+            elif due.observer is not None:
+                if observers.allowed(row):
+                    stop = (f"\nYou observe game {row.name}: its public reports come to you. UNOBSERVE {row.name} "
+                            "stops them.\n")
+                    self._public_report(unit, row, report, subject, pictures, due.observer.address, stop)
+            elif row.gm_address:
+                self._public_report(unit, row, report, subject, pictures, row.gm_address)
+
+    def _public_report(self, unit: Unit, row: GameRow, report: ReportInput, subject: str,
+                       pictures: ReportPictures | None, to: str, note: str = "") -> None:
+        """Queue the public report to ``to`` (the GM or an observer), ``note`` after its text."""
+        refs, inline = self._pictures(pictures, row, None)
+        text = render_report(report, None)
+        self._queue(unit, row, to, subject, text + note,
+                    render_report(report, None, html=True, pictures=refs, text=text), purpose="report", inline=inline)
 
     def _report_to_seat(self, unit: Unit, info: GameInfo, report: ReportInput, seat: SeatRow, subject: str,
                         pictures: ReportPictures | None) -> None:
@@ -135,7 +126,7 @@ class MailNotifier:
         row = info.row
         assert seat.address is not None
         link = self.seat_link(row, seat)
-        text_only = wants_text_only(unit.session, seat.address)
+        _, text_only = zone_and_text_only(unit.session, seat.address)
         refs, inline = ((), ()) if text_only else self._pictures(pictures, row, seat.name)
         attachments = self.calendar(unit, row, seat) if info.outcome is None else ()
         if wants_view_json(unit.session, seat.address):
@@ -177,11 +168,12 @@ class MailNotifier:
         return tuple(refs), tuple(parts)
 
     def on_resolved(self, unit: Unit, info: GameInfo, resolved: ResolvedTurns) -> None:
-        """Queue the reports of a resolution (every turn it resolved, in one report)."""
+        """Queue the reports a resolution makes due (under ``reports=each`` one to every reader, telling
+        every turn it resolved; under ``digest`` see :mod:`pbem.service.digests`)."""
         for turn in resolved.turns:
             _log.info("game %s: turn %s resolved (%s)", info.row.name, turn.record.turn, turn.record.reason,
                       extra={"game": info.row.name, "turn": turn.record.turn, "reason": turn.record.reason})
-        self.send_report(unit, info, resolved.report)
+        self.send_reports(unit, info, digests.take_reports(unit, info))
 
     def on_news(self, unit: Unit, news: list[object]) -> None:
         """Tell the people concerned what a unit's work brought: moved deadlines, seat offers and
@@ -231,6 +223,8 @@ class MailNotifier:
         text = (f"The GM rolled game {row.name} back to the start of turn {news.turn}: {news.undone} resolved turn(s) "
                 "are undone and will be played again. The dice of the redone turns come from the same counters, so "
                 "the same roll of the same range shows the same result.")
+        if row.deadline is not None:
+            text += f" The deadline of turn {news.turn} is now {mark(row.deadline)}."
         for seat in info.seats:
             if not seat.address:
                 continue
@@ -307,9 +301,9 @@ class MailNotifier:
         if not is_plain_address(to):  # stored before addresses were checked: the turn must go on regardless
             _log.warning("game %s: no %s to %r: not a mail address; REPLACE the seat to fix it", row.name, purpose, to)
             return
-        zone = zone_of(unit.session, to)
+        zone, text_only = zone_and_text_only(unit.session, to)
         body, html = localize(body, zone), localize(html, zone) if html is not None else None
-        if wants_text_only(unit.session, to):
+        if text_only:
             html, inline = None, ()
         message = compose_report(
             game=row.name, turn=row.turn, to=to, from_address=self.address, from_name=FROM_NAME,

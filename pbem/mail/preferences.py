@@ -30,6 +30,13 @@ def zone_of(session: Session, address: str) -> ZoneInfo | None:
     return zone_or_none(row.zone) if row is not None else None
 
 
+def zone_and_text_only(session: Session, address: str) -> tuple[ZoneInfo | None, bool]:
+    """The time zone ``address`` asked its deadlines to be shown in (None: UTC) and whether it asked for
+    plain-text mail (SET TEXTONLY ON: no HTML part, no picture), with one read: what each mail to it needs."""
+    row = preferences_of(session, address)
+    return (zone_or_none(row.zone), bool(row.text_only)) if row is not None else (None, False)
+
+
 def _preferences_for_change(session: Session, address: str, now: datetime) -> AddressPreferenceRow:
     row = preferences_of(session, address)
     if row is None:
@@ -60,27 +67,7 @@ def set_preference(session: Session, address: str, name: str, *, on: bool, now: 
     setattr(row, column, (not on) if column == "press_off" else on)
 
 
-def wants_text_only(session: Session, address: str) -> bool:
-    """True when ``address`` asked for plain-text mail (SET TEXTONLY ON): no HTML part, no picture."""
-    row = preferences_of(session, address)
-    return row is not None and row.text_only
-
-
 def takes_press(session: Session, address: str) -> bool:
     """False when ``address`` asked for no press from other players (SET PRESS OFF)."""
     row = preferences_of(session, address)
     return row is None or not row.press_off
-
-
-def reads_digest(session: Session, address: str, *, game_digest: bool = False) -> bool:
-    """Whether reports to ``address`` come as digests: its own SET DIGEST ON|OFF when it gave one, else the
-    game's choice (``game_digest``: the service option reports=digest)."""
-    row = preferences_of(session, address)
-    return row.digest if row is not None and row.digest is not None else game_digest
-
-
-def report_due(*, digest: bool, owes_orders: bool, game_over: bool) -> bool:
-    """The one decision whether a turn report goes to a seat now: always, unless the seat reads digests;
-    then only when it owes orders in the new phase or the game is over (its next report covers every
-    turn since its last)."""
-    return not digest or owes_orders or game_over

@@ -1,5 +1,6 @@
 """Press: messages between players (and the GM) relayed by the game master, each signed with
-its author's seat; a plain reply to a press mail goes back to its author as press."""
+its author's seat; a plain reply to a press mail goes back to its author as press. Press between
+players is refused while the current phase closes it (:mod:`pbem.service.press`)."""
 
 from __future__ import annotations
 
@@ -7,12 +8,14 @@ from pbem.commands import Press
 from pbem.mail.conversation import Conversation
 from pbem.mail.preferences import takes_press
 from pbem.mail.signon import seat_by_token
+from pbem.service.press import check_press
 from pbem.store.tables import GameRow, SeatRow
 
 
 def send_press(conv: Conversation, row: GameRow, author: str, command: Press) -> None:
     """PRESS from ``author`` (a seat, or ``GM``) to the seats it names (or all): relay it and answer."""
     unit = conv.unit
+    check_press(unit, row.name, from_gm=author == "GM")
     seats = unit.seats(row)
     targets = seats if command.is_broadcast else [unit.seat(row, s) for s in command.to]
     text = command.text.text.strip()
@@ -41,6 +44,7 @@ def press_reply(conv: Conversation, author: str) -> None:
     if author == "gm":
         sent = _relay(conv, row, seat.name, [], text, gm=True)
     else:
+        check_press(conv.unit, row.name)
         target = conv.unit.seat(row, author)
         if target.address and not takes_press(conv.unit.session, target.address):
             conv.reply.add(f"Your reply was not sent: seat {target.name} takes no press from players.")

@@ -10,7 +10,7 @@ from pbem.mail.compose import compose_reply, reply_subject
 from pbem.mail.mailstore import DatabaseOutbox
 from pbem.mail.notices import FROM_NAME, MailNotifier
 from pbem.mail.parse import IncomingMail, subject_tag
-from pbem.mail.preferences import wants_text_only, zone_of
+from pbem.mail.preferences import zone_and_text_only
 from pbem.reports import MailSection, OrdersWanted, render_mail_html
 from pbem.service.checking import CheckResult
 from pbem.service.unit import Unit
@@ -116,9 +116,9 @@ def send_reply(unit: Unit, notifier: MailNotifier, mail: IncomingMail, reply: Re
     # An order check gets an HTML part (a table that keeps its carets); short answers stay plain text.
     html = (render_mail_html(reply_subject(mail.subject), sections, ask=reply.asks_for, footer=FOOTER)
             if any(section.check is not None for section in sections) else None)
-    zone = zone_of(unit.session, mail.sender)  # every deadline in the reply in the reader's time zone
+    zone, text_only = zone_and_text_only(unit.session, mail.sender)  # deadlines in the reader's time zone
     body, html = localize(body, zone), localize(html, zone) if html is not None else None
-    if wants_text_only(unit.session, mail.sender):
+    if text_only:
         html = None
     subject = None
     if reply.tag_game is not None and subject_tag(mail.subject) != reply.tag_game.lower():

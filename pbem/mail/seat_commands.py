@@ -6,27 +6,27 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import replace
-from datetime import UTC, datetime, time, timedelta
+from datetime import UTC
 from typing import Any
 
 from pbem.commands import (
+    Absent,
+    Accept,
+    Back,
     CheckOrders,
     Help,
     Join,
     NoOrders,
+    Observe,
     Press,
     Ready,
     Resign,
     Salt,
     SeatSession,
-    Absent,
-    Accept,
-    Back,
-    Observe,
     SetPreference,
-    Standby,
     SetZone,
     ShowOrders,
+    Standby,
     Status,
     TextBlock,
     TextLine,
@@ -37,13 +37,12 @@ from pbem.core import PbemError, StaleTurn
 from pbem.games import find_game
 from pbem.mail.answers import commitment_line, help_for, status_text, verify_text
 from pbem.mail.conversation import Conversation
-from pbem.mail.preferences import set_preference, set_view_json, set_zone
+from pbem.mail.preferences import set_preference, set_view_json, set_zone, zone_of
 from pbem.mail.press import send_press
 from pbem.mail.signon import signed_on_seat
 from pbem.service import absences, observers, replay, seats, seeds, standby, status, submissions
 from pbem.service.checking import check_syntax
 from pbem.store.tables import GameRow, SeatRow
-from pbem.mail.preferences import zone_of
 from pbem.zones import format_moment, mark, read_zone
 
 # The turn a game mail's subject names: "[tc-1] Turn 3", "[tc-1] Reminder: turn 3 orders due".
@@ -91,9 +90,9 @@ def zone(conv: Conversation, command: SetZone) -> None:
 
 
 _PREFERENCE_WORDS = {
-    ("digest", True): "turn reports come only when you owe orders (and at the end), each covering every turn "
-                      "since your last",
-    ("digest", False): "every turn report comes to you",
+    ("digest", True): "turn reports come only when you owe orders, at the end, or once a game's digest_hours "
+                      "passed since the first turn you were not told of, each covering every turn since your last",
+    ("digest", False): "every turn report comes to you, whatever a game's reports= option says",
     ("textonly", True): "mail to you is plain text only: no HTML part, no picture",
     ("textonly", False): "mail to you has its HTML part and picture again",
     ("press", False): "no press from other players reaches you (the GM's still does); they are told",
@@ -147,12 +146,20 @@ def accept_offer(conv: Conversation, command: Accept) -> None:
     conv.reply.add(f"ACCEPT: you accepted seat {offer.seat} of game {row.name}; {waits}.")
 
 
-def show_status(conv: Conversation, name: str | None, *, gm: bool = False) -> None:
-    """STATUS of the game called ``name`` (with ``gm``, in the game's GM session: the absences too)."""
+def show_status(conv: Conversation, name: str | None, *, gm: bool = False, seat: str | None = None) -> None:
+    """STATUS of the game called ``name`` (with ``gm``, in the game's GM session: the absences too; asked
+    by ``seat`` of that game, signed on: its teammates' stored orders in a team step too)."""
     if name is None:
         raise PbemError("STATUS needs a game name")
-    view = status.status_view(conv.unit, name)
+    view = status.status_view(conv.unit, name, seat)
     conv.reply.add(status_text(view, gm=gm and view.name.lower() == (name or "").lower()))
+
+
+def _session_status(conv: Conversation, row: GameRow, seat: SeatRow, command: Status) -> None:
+    """STATUS in a seat's session: of its own game (or the one named), as that seat when it is its own."""
+    name = command.game or row.name
+    own = conv.unit.game(name).id == row.id
+    show_status(conv, name, seat=seat.name if own else None)
 
 
 def salt(conv: Conversation, command: Salt) -> None:
@@ -266,14 +273,15 @@ def _resign(conv: Conversation, row: GameRow, seat: SeatRow, command: Resign) ->
 def _absent(conv: Conversation, row: GameRow, seat: SeatRow, command: Absent) -> None:
     """ABSENT <from> [<to>]: whole days in the sender's zone; the GM and the other seats hear of a moved deadline."""
     zone = zone_of(conv.unit.session, conv.mail.sender) or UTC
-    starts = datetime.combine(command.starts, time(), zone).astimezone(UTC)
-    ends = datetime.combine(command.ends + timedelta(days=1), time(), zone).astimezone(UTC)
+    starts, ends = absences.whole_days(command.starts, command.ends, zone)
     absences.announce(conv.unit, row.name, seat.name, starts, ends)
     conv.notifier.tell_gm(conv.unit, conv.unit.snapshot(row), f"Seat {seat.name} ({conv.mail.sender}) of {row.name} "
                           f"announced an absence from {mark(starts)} to {mark(ends)}.")
-    conv.reply.add(f"ABSENT: seat {seat.name} of {row.name} is away from {mark(starts)} to {mark(ends)}. A deadline "
-                   f"falling in it moves to a day after your return, for at most {row.absence_days:g} days in this "
-                   f"game ({seat.absence_used_hours / 24:.1f} used). BACK ends it early.")
+    moves = (f"A deadline falling in it moves to a day after your return, for at most {row.absence_days:g} days in "
+             f"this game ({seat.absence_used_hours / 24:.1f} used)." if row.absence_days > 0 else
+             "This game grants no extensions for absences (absence_days=0): its deadlines stay where they are.")
+    conv.reply.add(f"ABSENT: seat {seat.name} of {row.name} is away from {mark(starts)} to {mark(ends)}. {moves} "
+                   "BACK ends it early.")
 
 
 def _back(conv: Conversation, row: GameRow, seat: SeatRow, command: Back) -> None:
@@ -291,6 +299,6 @@ _SESSION_COMMANDS: Mapping[type, Callable[[Conversation, GameRow, SeatRow, Any],
     Back: _back,
     Press: lambda conv, row, seat, command: send_press(conv, row, seat.name, command),
     Help: lambda conv, row, seat, command: conv.reply.add(help_for(command.kind)),
-    Status: lambda conv, row, seat, command: show_status(conv, command.game or row.name),
+    Status: _session_status,
 }
 """What each command of a seat's session does, given the session's game and seat."""

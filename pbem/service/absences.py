@@ -4,7 +4,7 @@ the game's ``absence_days``; the other seats hear of the new deadline, the GM se
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import UTC, date, datetime, time, timedelta, tzinfo
 
 from sqlmodel import select
 
@@ -20,10 +20,23 @@ AFTER_RETURN = timedelta(days=1)
 LONGEST = timedelta(days=366)
 
 
+def whole_days(first: date, last: date, zone: tzinfo = UTC) -> tuple[datetime, datetime]:
+    """The moments (in UTC) an absence on the days ``first`` to ``last`` in ``zone`` starts and ends:
+    the start of the first day and of the day after the last. Raises InvalidInput for days at the
+    ends of the calendar, which no moment in UTC can hold."""
+    try:
+        starts = datetime.combine(first, time(), zone).astimezone(UTC)
+        ends = datetime.combine(last + timedelta(days=1), time(), zone).astimezone(UTC)
+    except OverflowError:
+        raise InvalidInput(f"an absence from {first} to {last} is not within a year from today: an absence is "
+                           "at most a year long and at most a year ahead") from None
+    return starts, ends
+
+
 def announce(unit: Unit, name: str, seat: str, starts: datetime, ends: datetime) -> AbsenceRow:
     """Record that ``seat`` is away from ``starts`` to ``ends``, and move the current deadline when
-    it falls in the absence. Raises InvalidInput for an absence that is over, backwards or longer
-    than a year, GameError for a game that is over."""
+    it falls in the absence. Raises InvalidInput for an absence that is over, backwards, longer
+    than a year or starting more than a year ahead, GameError for a game that is over."""
     row = unit.game(name)
     seat_row = unit.seat(row, seat)
     if row.status == GameStatus.FINISHED:
@@ -33,6 +46,8 @@ def announce(unit: Unit, name: str, seat: str, starts: datetime, ends: datetime)
                            "starts")
     if ends - max(starts, unit.now()) > LONGEST:
         raise InvalidInput("an absence is at most a year long")
+    if starts - unit.now() > LONGEST:
+        raise InvalidInput("an absence is announced at most a year ahead")
     absence = AbsenceRow(game_id=row.id, seat=seat_row.name, starts=starts, ends=ends, announced_at=unit.now())
     unit.add(absence)
     audit.record(unit, row, "ABSENT", f"seat {seat_row.name} away from {format_utc(starts)} to {format_utc(ends)}")
@@ -58,10 +73,11 @@ def back(unit: Unit, name: str, seat: str) -> int:
 
 
 def absences_of(unit: Unit, row: GameRow, *, current: bool = False) -> list[AbsenceRow]:
-    """The absences of a game's seats, earliest first (with ``current``, only those not over)."""
+    """The absences of a game's seats, earliest first (with ``current``, only those not over nor
+    cancelled before they began)."""
     query = select(AbsenceRow).where(AbsenceRow.game_id == row.id).order_by(AbsenceRow.starts)
     found = list(unit.session.exec(query))
-    return [a for a in found if a.ends > unit.now()] if current else found
+    return [a for a in found if a.ends > max(a.starts, unit.now())] if current else found
 
 
 def extend_for_absences(unit: Unit, row: GameRow) -> DeadlineExtended | None:
@@ -93,7 +109,7 @@ def extend_for_absences(unit: Unit, row: GameRow) -> DeadlineExtended | None:
     row.deadline, row.reminded_turn = deadline, 0
     unit.add(row)
     audit.record(unit, row, "EXTEND", f"deadline of turn {row.turn} moved from {format_utc(original)} to "
-                 f"{format_utc(deadline)} for the absence of seat(s) {', '.join(moved_for)}")
+                 f"{format_utc(deadline)} for the absence of seat(s) {', '.join(moved_for)}", actor=audit.SERVICE)
     news = DeadlineExtended(row.name, row.turn, deadline)
     unit.news.append(news)
     return news

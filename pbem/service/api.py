@@ -23,6 +23,7 @@ from pbem.service import (
     control,
     creation,
     owing,
+    press,
     queries,
     replay,
     reporting,
@@ -134,6 +135,11 @@ class GameService:
         with self.unit() as unit:
             return resolution.resolve(unit, name, reason=reason, expected_turn=expected_turn)
 
+    def check_press(self, name: str, *, from_gm: bool = False) -> None:
+        """Return when press may go now; see :func:`press.check_press`."""
+        with self.unit() as unit:
+            press.check_press(unit, name, from_gm=from_gm)
+
     # --- reading -------------------------------------------------------------------
 
     def last_report(self, name: str) -> ReportInput:
@@ -151,10 +157,10 @@ class GameService:
         with self.unit(lock=False) as unit:
             return status.state_json(unit, name, seat)
 
-    def status(self, name: str) -> StatusView:
-        """Return what STATUS says about a game."""
+    def status(self, name: str, seat: str | None = None) -> StatusView:
+        """Return what STATUS says about a game (asked by ``seat``: see :func:`status.status_view`)."""
         with self.unit(lock=False) as unit:
-            return status.status_view(unit, name)
+            return status.status_view(unit, name, seat)
 
     def replay(self, name: str) -> ReplayResult:
         """Replay a game from its seed; see :func:`replay.replay`."""

@@ -31,6 +31,11 @@ class CheckResult:
     version: int | None = None
     received_at: datetime | None = None
     deadline: datetime | None = None
+    window: str | None = None
+    """When the phase is an answer window: when it closes and what silence means (said instead of the deadline)."""
+    teammates: dict[str, list[str] | None] | None = None
+    """In a team phase: the other owing seats' stored orders for this step (None: none yet); see
+    :func:`pbem.service.submissions.shared_orders`."""
     show_time: Callable[[datetime], str] = format_utc
     """How the verdict writes the deadline (the mail side writes a mark shown in the reader's zone)."""
     replaced_previous: bool = False
@@ -90,9 +95,7 @@ class CheckResult:
             else:
                 out.append("No line was accepted, so nothing was stored: you have no orders for this turn yet. "
                            "Send corrected orders before the deadline.")
-        if self.deadline:
-            out.append(f"Deadline: {self.show_time(self.deadline)}.")
-        return out
+        return out + closing_lines(self.deadline, self.window, self.teammates, self.show_time)
 
     def render(self) -> str:
         """Return the check as the player reads it: each line, a caret under a bad column, the verdict."""
@@ -111,6 +114,29 @@ class CheckResult:
         if not self.lines:
             out.append("No orders found.")
         return "\n".join(out + [v for v in self.verdict() if v != "No orders found."]) + "\n"
+
+
+def closing_lines(deadline: datetime | None, window: str | None, teammates: dict[str, list[str] | None] | None,
+                  show_time: Callable[[datetime], str] = format_utc) -> list[str]:
+    """The last lines of a check reply and of STATUS for a seat: the deadline (written by ``show_time``),
+    what an answer window's silence means, and in a team phase the teammates' stored orders."""
+    lines = [f"Deadline: {show_time(deadline)}."] if deadline else []
+    lines += [window] if window else []
+    return lines + (_describe_teammates(teammates) if teammates is not None else [])
+
+
+def _describe_teammates(teammates: dict[str, list[str] | None]) -> list[str]:
+    """The lines that list the other owing seats' stored orders in a team phase."""
+    lines = ["Your teammates' orders stored for this step:"]
+    for seat, orders in teammates.items():
+        if orders is None:
+            lines.append(f"  seat {seat}: none yet")
+        elif not orders:
+            lines.append(f"  seat {seat}: holds (no orders)")
+        else:
+            lines.append(f"  seat {seat}:")
+            lines += [f"    {order}" for order in orders]
+    return lines
 
 
 def check_orders(game: Game[Any, Any], state: Any, seat: str, parsed: ParsedOrders) -> CheckResult:

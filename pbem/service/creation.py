@@ -77,7 +77,7 @@ def create_game(
         rng_version=rng_version,
         rules_version=rules_version_of(rules),
         created_at=unit.now(),
-        **{**service_defaults(), **parse_service_options(service)},
+        **{**service_defaults(rules), **parse_service_options(service)},
         gm_address=gm_address,
         gm_password_hash=gm_password_hash,
     )
@@ -135,7 +135,7 @@ def start(unit: Unit, name: str) -> GameInfo:
     unit.set_rng_state(row, rng.get_state())
     row.status = GameStatus.ACTIVE
     row.turn = 1
-    row.deadline = due.next_deadline(row, unit.now())
+    row.deadline = due.next_deadline(row, unit.now(), unit.snapshot(row).phase)
     unit.add(row)
     audit.record(unit, row, "START", "game started: " + ", ".join(f"{s.name} {s.address}" for s in seats))
     play_forced(unit, unit.snapshot(row))

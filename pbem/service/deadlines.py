@@ -6,10 +6,12 @@ them) a bounded batch at a time and, in one unit of work per game that holds
 the game's row lock: resolves it early when every owing seat has sent orders
 (unless the GM asked for deadline-only resolution), resolves it at its
 deadline with NMR defaults, pauses it after 3 deadlines in a row with every
-seat NMR, reminds seats without orders before the deadline, and tells the GM
-about a seat still silent a grace period after a missed deadline. Messages go
-through a :class:`Notifier` inside the same unit. A game whose lock another
-daemon holds is passed by (``SKIP LOCKED``): that daemon is doing its work.
+seat NMR, reminds seats without orders before the deadline (never in an answer
+window, where silence means PASS), tells the GM about a seat still silent a
+grace period after a missed deadline, and mails the report digests whose
+readers waited ``digest_hours`` (of a paused game too). Messages go through a
+:class:`Notifier` inside the same unit. A game whose lock another daemon holds
+is passed by (``SKIP LOCKED``): that daemon is doing its work.
 """
 
 from __future__ import annotations
@@ -25,8 +27,9 @@ from sqlmodel import select
 
 from pbem.clock import format_utc
 from pbem.core import GameError
-from pbem.service import audit, control, due, owing, resolution
+from pbem.service import audit, control, digests, due, owing, resolution
 from pbem.service.api import GameService
+from pbem.service.digests import DueReport
 from pbem.service.resolution import ResolvedTurns
 from pbem.service.snapshot import GameInfo
 from pbem.service.unit import Unit
@@ -61,6 +64,10 @@ class Notifier(Protocol):
         orders get the calendar update of their deadline."""
         ...
 
+    def send_reports(self, unit: Unit, info: GameInfo, reports: Sequence[DueReport]) -> None:
+        """Send reports that became due (digests whose readers waited ``digest_hours``)."""
+        ...
+
 
 @dataclass(frozen=True)
 class TickResult:
@@ -70,15 +77,16 @@ class TickResult:
     reminders: int
     paused: list[str]
     absences: int = 0  # seats reported to their GM as absent
+    digests: int = 0  # reports sent because their readers' news waited digest_hours
 
     def __add__(self, other: TickResult) -> TickResult:
         return TickResult(self.resolutions + other.resolutions, self.reminders + other.reminders,
-                          self.paused + other.paused, self.absences + other.absences)
+                          self.paused + other.paused, self.absences + other.absences, self.digests + other.digests)
 
     @property
     def did_something(self) -> bool:
-        """True when the tick queued mail (a resolution, a reminder, a pause or an absence notice)."""
-        return bool(self.resolutions or self.reminders or self.paused or self.absences)
+        """True when the tick queued mail (a resolution, a reminder, a pause, an absence notice or a digest)."""
+        return bool(self.resolutions or self.reminders or self.paused or self.absences or self.digests)
 
 
 NOTHING = TickResult([], 0, [])
@@ -190,20 +198,33 @@ class TurnClock:
         return result
 
     def _do_due_work(self, unit: Unit, row: GameRow, now: datetime) -> TickResult:
-        """Resolve, pause, remind and report absences for one locked game; then note what it waits for."""
-        if row.status != GameStatus.ACTIVE:
+        """Resolve, pause, remind, report absences and mail the digests due for one locked game (only the
+        digests of a paused game); then note what it waits for."""
+        if row.status not in (GameStatus.ACTIVE, GameStatus.PAUSED):
             return NOTHING
-        info = unit.snapshot(row)
-        reason = due.due_reason(unit, info, now)
         result = NOTHING
-        if reason is not None:
-            resolved = resolution.resolve(unit, row.name, reason=reason, expected_turn=row.turn)
-            paused = [row.name] if self._maybe_pause(unit, row) else []
-            result = TickResult([resolved], 0, paused)
-        else:
-            result = TickResult([], self._maybe_remind(unit, row, now), [], self._report_absent(unit, row, now))
+        if row.status == GameStatus.ACTIVE:
+            reason = due.due_reason(unit, unit.snapshot(row), now)
+            if reason is not None:
+                resolved = resolution.resolve(unit, row.name, reason=reason, expected_turn=row.turn)
+                paused = [row.name] if self._maybe_pause(unit, row) else []
+                result = TickResult([resolved], 0, paused)
+            else:
+                result = TickResult([], self._maybe_remind(unit, row, now), [], self._report_absent(unit, row, now))
+        result += TickResult([], 0, [], digests=self._send_digests(unit, row, now))
         self._note_waits(unit, row, now)
         return result
+
+    def _send_digests(self, unit: Unit, row: GameRow, now: datetime) -> int:
+        """Mail the digests of one locked game whose readers' news waited ``digest_hours`` by ``now``;
+        return how many (none without news waiting that long: most games, read from the row alone)."""
+        if row.news_since is None or now < digests.news_due_at(row):
+            return 0
+        info = unit.snapshot(row)
+        due_reports = digests.take_reports(unit, info)
+        if due_reports:
+            self.notifier.send_reports(unit, info, due_reports)
+        return len(due_reports)
 
     def _note_waits(self, unit: Unit, row: GameRow, now: datetime) -> None:
         """Record what the game now waits for by time (its ``wake_at`` follows): the end of an early
@@ -271,10 +292,12 @@ class TurnClock:
         info = unit.snapshot(row)
         if info.phase is None:
             return 0
-        missing = set(owing.missing_seats(unit, info))
-        silent = [seat for seat in info.seats if seat.name in missing and seat.address]
         row.reminded_turn = row.turn
         unit.add(row)
+        if info.phase.is_window:  # silence is a choice there (PASS): nobody is reminded of a window
+            return 0
+        missing = set(owing.missing_seats(unit, info))
+        silent = [seat for seat in info.seats if seat.name in missing and seat.address]
         if silent:
             self.notifier.remind(unit, info, silent)
         return len(silent)

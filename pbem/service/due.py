@@ -3,13 +3,15 @@
 A turn resolves at its deadline (NMR defaults for the silent); before it, in
 a game that resolves early, once every owing seat's orders are in (and the
 game's delay after the last of them passed); and in any game once every owing
-seat said READY.
+seat said READY. A phase may be an answer window with a deadline of its own,
+shorter than the game's turn (:attr:`~pbem.core.Phase.deadline_hours`).
 """
 
 from __future__ import annotations
 
 from datetime import datetime, timedelta
 
+from pbem.core import Phase
 from pbem.service import owing
 from pbem.service.snapshot import GameInfo
 from pbem.service.unit import Unit
@@ -20,11 +22,30 @@ ALL_IN = "all-in"
 ALL_READY = "all-ready"
 
 
-def next_deadline(row: GameRow, now: datetime) -> datetime | None:
-    """The deadline of a turn opening at ``now``: ``turn_hours`` later (None when it is 0: no deadline)."""
-    if row.turn_hours <= 0:
+def next_deadline(row: GameRow, now: datetime, phase: Phase | None) -> datetime | None:
+    """The deadline of ``phase`` opening at ``now``: ``turn_hours`` later, or the phase's own
+    ``deadline_hours`` when that is shorter (an answer window); None when ``turn_hours`` is 0 (no
+    deadline for any phase) or there is no phase (the game is over)."""
+    if row.turn_hours <= 0 or phase is None:
         return None
-    return now + timedelta(hours=row.turn_hours)
+    hours = row.turn_hours if phase.deadline_hours is None else min(row.turn_hours, phase.deadline_hours)
+    return now + timedelta(hours=hours)
+
+
+def window_note(row: GameRow, phase: Phase | None) -> str | None:
+    """One sentence on when an answer window closes and what silence means, for the reports, STATUS
+    and check replies (which show its deadline themselves, in the reader's time zone); None when
+    ``phase`` is no answer window (its silence is NMR)."""
+    if phase is None or not phase.is_window:
+        return None
+    early = " or as soon as every seat asked has answered" if row.resolve_when == "early" else ""
+    if row.deadline is not None:
+        closes = f"it closes at its deadline{early}"
+    elif early:
+        closes = "it has no deadline: it closes as soon as every seat asked has answered, or when the GM resolves it"
+    else:
+        closes = "it has no deadline: it closes when every seat asked said READY, or when the GM resolves it"
+    return f"This is an answer window: {closes}. A seat that sends nothing passes (no answer, passed)."
 
 
 def due_reason(unit: Unit, info: GameInfo, now: datetime, *, wait: bool = True) -> str | None:

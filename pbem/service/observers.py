@@ -24,7 +24,8 @@ def observe(unit: Unit, name: str, address: str) -> GameRow:
     if row.status == GameStatus.FINISHED:
         raise GameError(f"game {row.name} is finished")
     if unit.session.get(ObserverRow, (row.id, address)) is None:
-        unit.add(ObserverRow(game_id=row.id, address=address, since=unit.now()))
+        # told nothing before it came: its first report is the next one
+        unit.add(ObserverRow(game_id=row.id, address=address, since=unit.now(), last_reported_turn=max(row.turn - 1, 0)))
         audit.record(unit, row, "OBSERVE", f"{address} observes the game")
     return row
 
@@ -40,9 +41,13 @@ def unobserve(unit: Unit, name: str, address: str) -> bool:
     return True
 
 
-def observers_of(unit: Unit, row: GameRow) -> list[str]:
-    """The addresses that get the game's public reports now (none while the GM forbids observers)."""
-    if row.observers != "yes":
-        return []
-    query = select(ObserverRow.address).where(ObserverRow.game_id == row.id).order_by(ObserverRow.since)
+def observers_of(unit: Unit, row: GameRow) -> list[ObserverRow]:
+    """The observers of the game, with the last turn each was told of (while the GM forbids observers
+    they are kept, and get nothing: :func:`allowed`)."""
+    query = select(ObserverRow).where(ObserverRow.game_id == row.id).order_by(ObserverRow.since)  # type: ignore[arg-type]
     return list(unit.session.exec(query))
+
+
+def allowed(row: GameRow) -> bool:
+    """Whether the game's observers get its public reports now (the GM may forbid it)."""
+    return row.observers == "yes"

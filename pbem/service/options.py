@@ -13,8 +13,9 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
-from pbem.core import InvalidInput
+from pbem.core import Game, InvalidInput
 
 
 class BadOption(InvalidInput):
@@ -73,6 +74,12 @@ SERVICE_OPTIONS: Mapping[str, ServiceOption] = {
     "grace_hours": NumberOption("grace_hours", 24.0, 0, 720,
                                 "tell the GM about a seat still absent this long after the deadline, 0 to 720 "
                                 "(default 24)"),
+    "reports": ChoiceOption("reports", "each", ("each", "digest"),
+                            "each (every seat and the GM get a report after every step) or digest (a seat that "
+                            "owes nothing is told later, in one mail); the default is the game's"),
+    "digest_hours": NumberOption("digest_hours", 24.0, 1, 720,
+                                 "with reports=digest, the longest news wait before a seat is mailed anyway, "
+                                 "1 to 720 (default 24)"),
     "absence_days": NumberOption("absence_days", 14.0, 0, 365,
                                  "most days of deadline extensions per player for announced absences (ABSENT), "
                                  "0 to 365 (default 14); 0 = none"),
@@ -108,6 +115,9 @@ def parse_service_options(options: Mapping[str, str]) -> dict[str, float | str]:
     return fields
 
 
-def service_defaults() -> dict[str, float | str]:
-    """Return the game row fields of every service option at its default."""
-    return {option.column: option.default for option in SERVICE_OPTIONS.values()}
+def service_defaults(rules: Game[Any, Any]) -> dict[str, float | str]:
+    """Return the game row fields of every service option at its default for a game of ``rules``: the
+    game's own ``default_reports`` (each, unless it declares digest) for ``reports``."""
+    defaults = {option.column: option.default for option in SERVICE_OPTIONS.values()}
+    defaults["reports"] = SERVICE_OPTIONS["reports"].parse("reports", getattr(rules, "default_reports", "each"))
+    return defaults

@@ -21,6 +21,12 @@ def owing_seats(info: GameInfo) -> tuple[str, ...]:
     return tuple(info.phase.seats) if info.phase is not None else ()
 
 
+def choosing_seats(info: GameInfo) -> tuple[str, ...]:
+    """The owing seats that have a choice, in phase order: those the service does not play itself
+    (:meth:`~pbem.core.Game.forced_orders` is None). Only these are asked for orders."""
+    return tuple(seat for seat in owing_seats(info) if info.rules.forced_orders(info.state, seat) is None)
+
+
 def not_your_turn(info: GameInfo, seat: str) -> str | None:
     """Why ``seat`` cannot send orders now (``it is not your turn: waiting for seat B``), or None when it
     owes some."""

@@ -99,10 +99,10 @@ def received_this_turn(session: Session, row: GameRow) -> dict[str, datetime]:
     return {seat: last for seat, last in found}
 
 
-def history(session: Session, row: GameRow) -> list[TurnRecordRow]:
-    """Every resolved turn of a game, in order."""
-    query = select(TurnRecordRow).where(TurnRecordRow.game_id == row.id).order_by(TurnRecordRow.turn)
-    return list(session.exec(query))
+def history(session: Session, row: GameRow, *, since: int = 1) -> list[TurnRecordRow]:
+    """Every resolved turn of a game from turn ``since`` on, in order."""
+    query = select(TurnRecordRow).where(TurnRecordRow.game_id == row.id, TurnRecordRow.turn >= since)
+    return list(session.exec(query.order_by(TurnRecordRow.turn)))  # type: ignore[arg-type]
 
 
 def all_games(session: Session) -> list[GameRow]:

@@ -81,8 +81,13 @@ def replay(unit: Unit, name: str, *, check_draws: bool = False) -> ReplayResult:
 
 def verify(unit: Unit, name: str) -> ReplayResult:
     """Recompute every draw of a finished or revealed game from its seed and stored orders and
-    compare with the draws its reports listed. Raises GameError while the seed is still secret."""
-    if not seeds.is_revealed(unit.game(name)):
+    compare with the draws its reports listed. Raises GameError while the seed is still secret, and
+    for a game whose kind never reveals its seed (saying why)."""
+    row = unit.game(name)
+    kept = seeds.kept_secret_reason(row)
+    if kept is not None:
+        raise GameError(f"the draws of {row.name} cannot be verified: {kept}")
+    if not seeds.is_revealed(row):
         raise GameError(f"the seed of {name} is not revealed yet; it is revealed when the game ends")
     return replay(unit, name, check_draws=True)
 

@@ -1,5 +1,6 @@
-"""What a turn report is made from: the report input of a resolved turn, of several turns
-reported together, and of the newest report of a game, with what players need to check the dice."""
+"""What a turn report is made from: the report input of the turns a reader is told of together
+(a turn and the forced turns after it, or a digest of several), of the newest report of a game,
+and of a dry run, with what players need to check the dice."""
 
 from __future__ import annotations
 
@@ -10,81 +11,72 @@ from pbem.clock import format_utc
 from pbem.core import Event, Game, Outcome, Phase
 from pbem.core.rng import commitment
 from pbem.reports import Fairness, ReportInput, render_report
-from pbem.service import queries, seeds
+from pbem.service import due, queries, seeds
+from pbem.service.snapshot import GameInfo
 from pbem.service.unit import Unit
 from pbem.store.tables import GameRow, TurnRecordRow
 
 
 def turn_report(row: GameRow, rules: Game[Any, Any], state: Any, *, turn: int, events: Sequence[Event],
-                nmr: Sequence[str], phase: Phase | None, outcome: Outcome | None,
+                nmr: Sequence[str], passed: Sequence[str] = (), phase: Phase | None, outcome: Outcome | None,
                 draws: Sequence[Sequence[int]]) -> ReportInput:
-    """The report input of turn ``turn`` of a game just resolved into ``state`` (``row`` as updated)."""
+    """The report input of turn ``turn`` of a game resolved into ``state`` without a turn record (the
+    GM's dry run), with ``row`` giving the deadline and the dice's commitment."""
     return ReportInput(
         game_name=row.name, rules=rules, state=state, turn=turn, events=list(events), nmr=list(nmr),
         phase=phase, outcome=outcome, deadline=_deadline(row), fairness=fairness(row, draws),
-        deadline_at=row.deadline,
+        deadline_at=row.deadline, passed=list(passed), window=due.window_note(row, phase),
     )
 
 
-def merged_report(reports: Sequence[ReportInput]) -> ReportInput:
-    """One report input covering turns reported together (a turn and the forced turns after it):
-    every event and NMR seat of them, the state, phase and deadline after the last, all their draws."""
-    first, last = reports[0], reports[-1]
-    return ReportInput(
-        game_name=last.game_name,
-        rules=last.rules,
-        state=last.state,
-        turn=first.turn,
-        events=[e for report in reports for e in report.events],
-        nmr=sorted({s for report in reports for s in report.nmr}),
-        phase=last.phase,
-        outcome=last.outcome,
-        deadline=last.deadline,
-        fairness=_merged_fairness([report.fairness for report in reports]),
-        deadline_at=last.deadline_at,
-    )
-
-
-def last_report(unit: Unit, name: str) -> ReportInput:
-    """Return the report input of the newest resolved turn of a game (the opening report before any)."""
-    info = unit.info(name)
+def records_report(info: GameInfo, records: Sequence[TurnRecordRow], *, setup_draws: bool = False) -> ReportInput:
+    """One report input telling the resolved turns ``records`` (in order) of the game as it stands in
+    ``info``: every event, NMR and passed seat of them and all their draws (with ``setup_draws``, the
+    draws of the game's setup first), then the state, the phase awaited and its deadline now. Without
+    records it is the opening report (turn 0)."""
     row = info.row
-    records = queries.history(unit.session, row)
-    if not records:
-        return ReportInput(info.name, info.rules, info.state, 0, [], [], info.phase, info.outcome, _deadline(row),
-                           fairness(row, row.setup_draws), row.deadline)
-    last = records[-1]
+    draws = [list(draw) for draw in row.setup_draws] if setup_draws else []
+    draws += [draw for record in records for draw in record.draws]
     return ReportInput(
         game_name=info.name,
         rules=info.rules,
         state=info.state,
-        turn=last.turn,
-        events=[Event.from_json(e) for e in last.events],
-        nmr=last.nmr,
+        turn=records[0].turn if records else 0,
+        last_turn=records[-1].turn if records else 0,
+        events=[Event.from_json(event) for record in records for event in record.events],
+        nmr=sorted({seat for record in records for seat in record.nmr}),
+        passed=sorted({seat for record in records for seat in record.passed}),
         phase=info.phase,
         outcome=info.outcome,
         deadline=_deadline(row),
-        fairness=fairness(row, _reported_draws(records, row.setup_draws)),
+        fairness=fairness(row, draws),
         deadline_at=row.deadline,
+        window=due.window_note(row, info.phase),
     )
+
+
+def last_report(unit: Unit, name: str) -> ReportInput:
+    """Return the report input of the newest report of a game: the last turn resolved on request and
+    the forced turns after it, which are reported together (the opening report before any turn; the
+    first report also lists the draws of the game's setup)."""
+    info = unit.info(name)
+    group: list[TurnRecordRow] = []
+    for record in reversed(queries.history(unit.session, info.row)):
+        group.insert(0, record)
+        if record.reason != "forced":
+            break
+    opening = not group or (group[0].turn == 1 and group[0].reason == "forced")
+    return records_report(info, group, setup_draws=opening)
 
 
 def report_since(unit: Unit, name: str, after_turn: int) -> ReportInput:
-    """One report input covering every turn of a game resolved after ``after_turn`` (a digest): all
-    their events, NMR seats and draws (the setup's too when it covers the start), the state now."""
+    """One report input covering every turn of a game resolved after ``after_turn`` (a digest, with the
+    setup's draws too when it covers the start); the newest report when no turn was resolved since."""
     info = unit.info(name)
-    row = info.row
-    records = [record for record in queries.history(unit.session, row) if record.turn > after_turn]
+    records = queries.history(unit.session, info.row, since=after_turn + 1)
     if not records:
         return last_report(unit, name)
-    setup = [list(draw) for draw in row.setup_draws] if after_turn == 0 else []
-    return ReportInput(
-        game_name=info.name, rules=info.rules, state=info.state, turn=records[0].turn,
-        events=[Event.from_json(e) for record in records for e in record.events],
-        nmr=sorted({seat for record in records for seat in record.nmr}), phase=info.phase, outcome=info.outcome,
-        deadline=_deadline(row), fairness=fairness(row, setup + [d for record in records for d in record.draws]),
-        deadline_at=row.deadline,
-    )
+    return records_report(info, records, setup_draws=after_turn == 0)
 
 
 def report_text(unit: Unit, name: str, seat: str | None) -> str:
@@ -105,27 +97,3 @@ def fairness(row: GameRow, draws: Sequence[Sequence[int]]) -> Fairness | None:
 def _deadline(row: GameRow) -> str | None:
     """The deadline of the turn awaiting orders as reports print it (None: no deadline)."""
     return format_utc(row.deadline) if row.deadline is not None else None
-
-
-def _reported_draws(records: Sequence[TurnRecordRow], setup_draws: Sequence[Sequence[int]]) -> list[list[int]]:
-    """The draws of the newest report: of the last turn resolved on request and the
-    forced turns after it (which are reported together), or of every turn when all were
-    forced; the first report also lists the draws of the game's setup."""
-    group: list[TurnRecordRow] = []
-    for record in reversed(records):
-        group.append(record)
-        if record.reason != "forced":
-            break
-    first = [list(draw) for draw in setup_draws] if group and group[-1].turn == 1 and group[-1].reason == "forced" \
-        else []
-    return first + [draw for record in reversed(group) for draw in record.draws]
-
-
-def _merged_fairness(parts: Sequence[Fairness | None]) -> Fairness | None:
-    """Join the fairness parts of turns reported together: all their draws, the last one's reveal."""
-    present = [p for p in parts if p is not None]
-    if not present:
-        return None
-    last = present[-1]
-    return Fairness(last.commitment, last.rng_version, last.salts,
-                    [d for p in present for d in p.draws], last.secret)

@@ -10,16 +10,14 @@ a turn twice.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import update
 
-from pbem.clock import format_utc
 from pbem.core import GameError, GameRng
 from pbem.orders import parser_for
-from pbem.reports import ReportInput
-from pbem.service import absences, audit, due, owing, queries, reporting, standby
+from pbem.service import absences, audit, due, owing, queries, standby
 from pbem.service.snapshot import GameInfo, rules_version_of
 from pbem.service.unit import Unit
 from pbem.store.tables import GameRow, GameStatus, SubmissionRow, TurnRecordRow
@@ -30,10 +28,9 @@ MAX_FORCED_CHAIN = 10_000
 
 @dataclass(frozen=True)
 class ResolvedTurn:
-    """One turn that was resolved: its record and the report input built from it."""
+    """One turn that was resolved: its record."""
 
     record: TurnRecordRow
-    report: ReportInput
 
 
 @dataclass
@@ -42,11 +39,6 @@ class ResolvedTurns:
 
     game: str
     turns: list[ResolvedTurn] = field(default_factory=list)
-
-    @property
-    def report(self) -> ReportInput:
-        """One report input covering every turn of this resolution."""
-        return reporting.merged_report([turn.report for turn in self.turns])
 
 
 def resolve(unit: Unit, name: str, *, reason: str = "gm", expected_turn: int | None = None) -> ResolvedTurns:
@@ -66,11 +58,7 @@ def resolve(unit: Unit, name: str, *, reason: str = "gm", expected_turn: int | N
     resolved = ResolvedTurns(game=row.name)
     resolved.turns.append(_resolve_one(unit, unit.snapshot(row), reason))
     resolved.turns.extend(play_forced(unit, unit.snapshot(row)))
-    moved = absences.extend_for_absences(unit, row)
-    if moved is not None:  # the report tells the new deadline
-        last = resolved.turns[-1]
-        resolved.turns[-1] = ResolvedTurn(last.record, replace(last.report, deadline=format_utc(moved.deadline),
-                                                               deadline_at=moved.deadline))
+    absences.extend_for_absences(unit, row)  # before the reports are made: they tell the deadline as moved
     final = unit.snapshot(row)
     for listener in unit.on_resolved:
         listener(unit, final, resolved)
@@ -98,20 +86,29 @@ def play_forced(unit: Unit, info: GameInfo) -> list[ResolvedTurn]:
     return played
 
 
+def turn_orders(unit: Unit, info: GameInfo) -> tuple[dict[str, list[Any]], list[str], list[str]]:
+    """The orders the turn awaiting orders of ``info``'s game resolves with: each owing seat's stored
+    orders, or its default when it sent none. Also the seats that sent none: NMR, or in an answer window
+    (silence means PASS) passed, getting their default all the same."""
+    assert info.phase is not None
+    orders: dict[str, list[Any]] = {}
+    silent: list[str] = []
+    parser = parser_for(info.rules.name)
+    for seat in owing.owing_seats(info):
+        submission = queries.current_submission(unit.session, info.row, seat)
+        if submission is None:
+            silent.append(seat)
+            orders[seat] = list(info.rules.default_orders(info.state, seat))
+        else:
+            orders[seat] = parser.parse("\n".join(submission.orders)).orders
+    return (orders, [], silent) if info.phase.is_window else (orders, silent, [])
+
+
 def _resolve_one(unit: Unit, info: GameInfo, reason: str) -> ResolvedTurn:
     """Resolve the turn awaiting orders of ``info``'s game and record it."""
     row, rules, state = info.row, info.rules, info.state
     assert info.phase is not None
-    orders: dict[str, list[Any]] = {}
-    nmr: list[str] = []
-    parser = parser_for(rules.name)
-    for seat in owing.owing_seats(info):
-        submission = queries.current_submission(unit.session, row, seat)
-        if submission is None:
-            nmr.append(seat)
-            orders[seat] = list(rules.default_orders(state, seat))
-        else:
-            orders[seat] = parser.parse("\n".join(submission.orders)).orders
+    orders, nmr, passed = turn_orders(unit, info)
     rng_before = unit.rng_state(row)
     rng = GameRng.from_state(rng_before)
     current_rules = rules_version_of(rules)
@@ -131,6 +128,7 @@ def _resolve_one(unit: Unit, info: GameInfo, reason: str) -> ResolvedTurn:
         phase=info.phase.name,
         orders={seat: [str(o) for o in seat_orders] for seat, seat_orders in orders.items()},
         nmr=nmr,
+        passed=passed,
         rng_state=rng_before,
         events=[event.to_json() for event in result.events],
         state=rules.dump(result.state),
@@ -143,25 +141,28 @@ def _resolve_one(unit: Unit, info: GameInfo, reason: str) -> ResolvedTurn:
     row.turn = turn + 1
     row.state = record.state
     unit.set_rng_state(row, rng.get_state())
+    phase = None if outcome is not None else rules.phase(result.state)
     if outcome is not None:
         row.status = GameStatus.FINISHED
-        row.deadline = None
-    else:
-        row.deadline = due.next_deadline(row, unit.now())
+    row.deadline = due.next_deadline(row, unit.now(), phase)
+    if row.news_since is None:  # news for every reader (the listeners' reports mark who was told)
+        row.news_since = record.resolved_at
     _count_silence(unit, info, nmr, reason, record)
     unit.add(row)
     audit.record(unit, row, "RESOLVE", f"turn {turn} resolved ({reason})" + (f"; NMR: {', '.join(nmr)}" if nmr else "")
+                 + (f"; no answer, passed: {', '.join(passed)}" if passed else "")
                  + (f"; game over: {outcome.headline}" if outcome is not None else ""))
     unit.session.flush()
-    phase = None if outcome is not None else rules.phase(result.state)
-    report = reporting.turn_report(row, rules, result.state, turn=turn, events=result.events, nmr=nmr,
-                                   phase=phase, outcome=outcome, draws=record.draws)
-    return ResolvedTurn(record, report)
+    return ResolvedTurn(record)
 
 
 def _count_silence(unit: Unit, info: GameInfo, nmr: Sequence[str], reason: str, record: TurnRecordRow) -> None:
-    """Keep the game's count of all-NMR deadlines in a row, and mark seats that missed a deadline absent."""
+    """Keep the game's count of all-NMR deadlines in a row, and mark seats that missed a deadline absent.
+    An answer window that closes at its deadline changes neither: its silent seats passed."""
     row = info.row
+    assert info.phase is not None
+    if reason == due.DEADLINE and info.phase.is_window:
+        return
     if reason == due.DEADLINE:
         standby.after_deadline(unit, row, list(owing.owing_seats(info)), list(nmr))
         for seat_row in info.seats:

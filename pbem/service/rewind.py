@@ -23,12 +23,12 @@ from sqlalchemy import delete, update
 from sqlmodel import select
 
 from pbem.core import GameError, GameRng, InvalidInput
-from pbem.orders import parser_for
 from pbem.passwords import hash_password
 from pbem.reports import ReportInput
-from pbem.service import audit, due, owing, queries, reporting
+from pbem.service import audit, due, queries, reporting
 from pbem.service.news import RolledBack
-from pbem.service.resolution import play_forced
+from pbem.service.observers import observers_of
+from pbem.service.resolution import play_forced, turn_orders
 from pbem.service.unit import Unit
 from pbem.store.tables import GameStatus, SubmissionRow, TurnRecordRow
 
@@ -53,22 +53,13 @@ def preview(unit: Unit, name: str) -> Preview:
     row = info.row
     if row.status != GameStatus.ACTIVE or info.phase is None:
         raise GameError(f"game {name} is {row.status}; there is no turn to preview")
-    parser = parser_for(info.rules.name)
-    orders: dict[str, list[Any]] = {}
-    nmr = []
-    for seat in owing.owing_seats(info):
-        submission = queries.current_submission(unit.session, row, seat)
-        if submission is None:
-            nmr.append(seat)
-            orders[seat] = list(info.rules.default_orders(info.state, seat))
-        else:
-            orders[seat] = parser.parse("\n".join(submission.orders)).orders
+    orders, nmr, passed = turn_orders(unit, info)
     rng = GameRng.from_state(unit.rng_state(row))
     result = info.rules.resolve(info.state, orders, rng)
     outcome = info.rules.outcome(result.state)
     phase = None if outcome is not None else info.rules.phase(result.state)
     report = reporting.turn_report(row, info.rules, result.state, turn=row.turn, events=result.events, nmr=nmr,
-                                   phase=phase, outcome=outcome, draws=rng.draws)
+                                   passed=passed, phase=phase, outcome=outcome, draws=rng.draws)
     audit.record(unit, row, "PREVIEW", f"dry run of turn {row.turn}" + (f"; NMR: {', '.join(nmr)}" if nmr else ""))
     return Preview(report, nmr, [list(d) for d in rng.draws])
 
@@ -118,7 +109,12 @@ def confirm_rollback(unit: Unit, name: str, turn: int, code: str) -> RolledBack:
     unit.set_rng_state(row, first.rng_state)
     row.turn = turn
     row.rollback_turn = row.rollback_code_hash = row.rollback_requested_at = None
-    row.deadline, row.reminded_turn, row.nmr_streak = due.next_deadline(row, unit.now()), 0, 0
+    row.deadline = due.next_deadline(row, unit.now(), unit.snapshot(row).phase)
+    row.reminded_turn, row.nmr_streak = 0, 0
+    row.gm_reported_turn = min(row.gm_reported_turn, turn - 1)
+    for observer in observers_of(unit, row):
+        observer.last_reported_turn = min(observer.last_reported_turn, turn - 1)
+        unit.add(observer)
     unit.add(row)
     unit.session.flush()
     for seat_row in unit.seats(row):

@@ -12,7 +12,7 @@ from pbem.passwords import hash_password, new_password
 from pbem.service import audit, queries
 from pbem.service.snapshot import GameInfo
 from pbem.service.unit import Unit
-from pbem.store.tables import GameStatus, SeatOfferRow, SeatRow, SeatStatus
+from pbem.store.tables import AbsenceRow, GameStatus, SeatOfferRow, SeatRow, SeatStatus
 
 
 @dataclass(frozen=True)
@@ -89,8 +89,9 @@ def issue_passwords(unit: Unit, name: str) -> dict[str, str]:
 
 
 def replace(unit: Unit, name: str, seat: str, address: str) -> Joined:
-    """Give a seat to a new address: new password, old reply addresses void, absence cleared.
-    Raises GameError for a finished game."""
+    """Give a seat to a new address: new password, old reply addresses void, absence cleared. A new
+    player starts with a clean record: no missed deadlines, the old holder's absences ended, the
+    whole ``absence_days`` allowance. Raises GameError for a finished game."""
     row = unit.game(name)
     if row.status == GameStatus.FINISHED:
         raise GameError(f"game {name} is finished")
@@ -102,13 +103,25 @@ def replace(unit: Unit, name: str, seat: str, address: str) -> Joined:
     seat_row.key_version += 1
     seat_row.status = SeatStatus.ACTIVE
     seat_row.absent_since, seat_row.absence_reported = None, False
+    if (old or "").lower() != address.lower():
+        seat_row.missed_deadlines, seat_row.absence_used_hours = 0, 0.0
+        for absence in unit.session.exec(select(AbsenceRow).where(AbsenceRow.game_id == row.id,
+                                                                  AbsenceRow.seat == seat_row.name)):
+            if absence.ends > unit.now():
+                absence.ends = max(absence.starts, unit.now())
+                unit.add(absence)
     unit.add(seat_row)
     audit.record(unit, row, "REPLACE", f"seat {seat_row.name} handed from {old or 'nobody'} to {address}")
-    for offer in unit.session.exec(select(SeatOfferRow).where(SeatOfferRow.game_id == row.id,
-                                                              SeatOfferRow.seat == seat_row.name)):
-        if offer.status in ("open", "accepted"):  # the seat is taken: by the standby, or someone else
+    for offer in unit.session.exec(select(SeatOfferRow).where(SeatOfferRow.game_id == row.id)):
+        if offer.status not in ("open", "accepted"):
+            continue
+        if offer.seat == seat_row.name:  # the seat is taken: by the standby, or someone else
             offer.status = "taken" if offer.address == address.lower() else "withdrawn"
-            unit.add(offer)
+        elif offer.address == address.lower():  # the new holder plays this game now: no second seat
+            offer.status = "withdrawn"
+            audit.record(unit, row, "OFFER", f"offer of seat {offer.seat} to standby {offer.address} withdrawn: "
+                         f"it holds seat {seat_row.name} now", actor=audit.SERVICE)
+        unit.add(offer)
     return Joined(row.name, seat_row.name, password, unit.snapshot(row))
 
 
@@ -120,9 +133,10 @@ def resign(unit: Unit, name: str, seat: str) -> None:
     unit.add(seat_row)
     audit.record(unit, row, "RESIGN", f"seat {seat_row.name} ({seat_row.address}) resigned")
     if row.status != GameStatus.FINISHED:
-        from pbem.service.standby import offer_seat  # standby hands seats over through this module
+        from pbem.service.standby import offer_seat, open_offers  # standby hands seats over through this module
 
-        offer_seat(unit, row, seat_row.name, "its player resigned")
+        if not open_offers(unit, row, seat_row.name):
+            offer_seat(unit, row, seat_row.name, "its player resigned")
 
 
 def seat_of_address(unit: Unit, name: str, address: str) -> SeatRow | None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pbem.core import GameError, InvalidInput
 from pbem.core.rng import commitment
+from pbem.games import find_game
 from pbem.service import audit
 from pbem.service.unit import Unit
 from pbem.store.tables import GameRow, GameStatus
@@ -13,8 +14,18 @@ MAX_SALT_LENGTH = 200
 
 
 def is_revealed(row: GameRow) -> bool:
-    """True when a game's secret may be shown: the game has finished."""
-    return row.status == GameStatus.FINISHED
+    """True when a game's secret may be shown: the game has finished, and its kind reveals its seed."""
+    return row.status == GameStatus.FINISHED and kept_secret_reason(row) is None
+
+
+def kept_secret_reason(row: GameRow) -> str | None:
+    """Why the seed of a game whose kind declares ``reveals_seed = False`` is never revealed, not even
+    after the end (None for every other game)."""
+    rules = find_game(row.kind)
+    if getattr(rules, "reveals_seed", True):
+        return None
+    return (f"{rules.title} keeps its seed secret even after the end: from the seed anyone could recompute "
+            f"its sealed draws and learn what its rules never tell (HELP {rules.name} says what)")
 
 
 def commitment_of(row: GameRow) -> str | None:
@@ -42,8 +53,8 @@ def add_salt(unit: Unit, name: str, seat: str, text: str) -> list[str]:
 
 
 def reveal(unit: Unit, name: str) -> GameRow:
-    """End a game early if need be and return its row, whose secret may now be shown.
-    Raises GameError for a legacy game with no commitment."""
+    """End a game early if need be and return its row, whose secret may now be shown unless its kind
+    keeps it (:func:`is_revealed` says which). Raises GameError for a legacy game with no commitment."""
     row = unit.game(name)
     if row.secret is None:
         raise GameError(f"{name} was created before seeds were committed; its seed is {row.seed}")
@@ -52,6 +63,7 @@ def reveal(unit: Unit, name: str) -> GameRow:
         row.ended_by_gm = True
         row.deadline = None
         unit.add(row)
-    audit.record(unit, row, "REVEAL", f"game ended at turn {row.turn} and its seed revealed")
+    kept = " (its seed stays secret: its kind keeps it)" if kept_secret_reason(row) is not None else " and its seed revealed"
+    audit.record(unit, row, "REVEAL", f"game ended at turn {row.turn}{kept}")
     unit.session.flush()
     return row

@@ -12,7 +12,7 @@ from pbem.games import find_game
 from pbem.service import absences, audit, seats
 from pbem.service.news import OfferAccepted, SeatHandedOver, SeatOffered
 from pbem.service.unit import Unit
-from pbem.store.tables import GameRow, GameStatus, SeatOfferRow, StandbyRow
+from pbem.store.tables import GameRow, GameStatus, SeatOfferRow, SeatStatus, StandbyRow
 
 OPEN = ("open", "accepted")
 
@@ -26,10 +26,16 @@ def join_list(unit: Unit, address: str, kind: str) -> str:
 
 
 def leave_lists(unit: Unit, address: str) -> list[str]:
-    """Take ``address`` off every standby list; return the kinds it was on."""
+    """Take ``address`` off every standby list and withdraw its offers not yet accepted (it declines
+    them: the seat goes to the next standby at its next missed deadline); return the kinds it was on."""
     rows = list(unit.session.exec(select(StandbyRow).where(StandbyRow.address == address.lower())))
     for row in rows:
         unit.session.delete(row)
+    declined = select(SeatOfferRow).where(SeatOfferRow.address == address.lower(), SeatOfferRow.status == "open")
+    for offer in unit.session.exec(declined):
+        game = unit.session.get(GameRow, offer.game_id)
+        assert game is not None
+        _withdraw(unit, game, offer, "declined (STANDBY OFF)")
     return sorted(row.kind for row in rows)
 
 
@@ -42,26 +48,56 @@ def open_offers(unit: Unit, row: GameRow, seat: str | None = None) -> list[SeatO
 
 def after_deadline(unit: Unit, row: GameRow, owing: list[str], nmr: list[str]) -> None:
     """Count each owing seat's missed deadlines in a row (not those in an announced absence or the day
-    after it), and offer the seats that reached ``replace_after`` (and have no offer open) to the next
-    standby."""
+    after it). A seat that missed this one and has an offer nobody answered since an earlier moment
+    has that offer withdrawn and is offered to the next standby; a resigned seat, or one that reached
+    ``replace_after``, with no offer pending is offered to the first."""
     now = unit.now()
     away = {a.seat for a in absences.absences_of(unit, row) if a.starts <= now <= a.ends + absences.AFTER_RETURN}
     for seat_row in unit.seats(row):
         if seat_row.name not in owing or seat_row.name in away:
             continue
-        seat_row.missed_deadlines = seat_row.missed_deadlines + 1 if seat_row.name in nmr else 0
+        missed = seat_row.name in nmr
+        seat_row.missed_deadlines = seat_row.missed_deadlines + 1 if missed else 0
         unit.add(seat_row)
-        if row.replace_after > 0 and seat_row.missed_deadlines >= row.replace_after and not open_offers(
-                unit, row, seat_row.name):
+        if not missed:
+            continue
+        pending = open_offers(unit, row, seat_row.name)
+        lapsed = [offer for offer in pending if offer.status == "open" and offer.offered_at < now]
+        for offer in lapsed:
+            _withdraw(unit, row, offer, "not accepted before the seat's next deadline")
+        if len(lapsed) < len(pending):  # accepted (waiting for the GM), or offered just now
+            continue
+        if lapsed:
+            offer_seat(unit, row, seat_row.name, "the standby offered it before did not accept")
+        elif seat_row.status == SeatStatus.RESIGNED:
+            offer_seat(unit, row, seat_row.name, "its player resigned")
+        elif row.replace_after > 0 and seat_row.missed_deadlines >= row.replace_after:
             offer_seat(unit, row, seat_row.name, f"{seat_row.missed_deadlines} missed deadlines in a row")
 
 
+def player_back(unit: Unit, row: GameRow, seat: str) -> None:
+    """The player of ``seat`` sent orders again: the seat's offers nobody accepted yet are withdrawn (an
+    accepted one waits for the GM, who decides)."""
+    for offer in open_offers(unit, row, seat):
+        if offer.status == "open":
+            _withdraw(unit, row, offer, "its player sent orders again")
+
+
+def _withdraw(unit: Unit, row: GameRow, offer: SeatOfferRow, why: str) -> None:
+    """Withdraw an open offer, with a step in the game's log."""
+    offer.status = "withdrawn"
+    unit.add(offer)
+    audit.record(unit, row, "OFFER", f"offer of seat {offer.seat} to standby {offer.address} withdrawn: {why}",
+                 actor=audit.SERVICE)
+
+
 def offer_seat(unit: Unit, row: GameRow, seat: str, reason: str) -> SeatOfferRow | None:
-    """Offer ``seat`` to the first standby of the game's kind who holds no seat of it and was not
-    offered this seat before; None when there is nobody."""
+    """Offer ``seat`` to the first standby of the game's kind who holds no seat of it, has no offer of
+    it pending and was not offered this seat before; None when there is nobody."""
     if row.status == GameStatus.FINISHED:
         return None
-    holders = {s.address for s in unit.seats(row) if s.address}
+    holders = {s.address.lower() for s in unit.seats(row) if s.address}
+    holders |= {o.address for o in open_offers(unit, row)}
     offered = {o.address for o in unit.session.exec(
         select(SeatOfferRow).where(SeatOfferRow.game_id == row.id, SeatOfferRow.seat == seat))}
     candidates = unit.session.exec(select(StandbyRow).where(StandbyRow.kind == row.kind)

@@ -7,9 +7,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from pbem.core.protocol import score_to_json
 from pbem.clock import format_utc
-from pbem.service import absences, owing, seeds
+from pbem.core.protocol import score_to_json
+from pbem.service import absences, due, owing, seeds, submissions
 from pbem.service.unit import Unit
 from pbem.store.tables import GameStatus
 
@@ -29,11 +29,14 @@ class StatusView:
     outcome_headline: str | None  # once over
     waiting_for: list[str] | None  # while a phase waits for orders: the seats that owe some and sent none
     deadline: datetime | None
+    window: str | None = None  # while the phase is an answer window: when it closes and what silence means
+    teammates: dict[str, list[str] | None] | None = None  # asked as an owing seat of a team phase
     absences: list[str] | None = None  # for the GM: "B away 2026-12-20 00:00 UTC to ... (2.0 of 14 days used)"
 
 
-def status_view(unit: Unit, name: str) -> StatusView:
-    """Return what STATUS says about the game called ``name``. Raises UnknownGame."""
+def status_view(unit: Unit, name: str, seat: str | None = None) -> StatusView:
+    """Return what STATUS says about the game called ``name``; asked by ``seat`` (signed on), in a team
+    phase it owes orders in, also its teammates' stored orders. Raises UnknownGame, UnknownSeat."""
     info = unit.info(name)
     row = info.row
     forming = row.status == GameStatus.FORMING
@@ -49,6 +52,8 @@ def status_view(unit: Unit, name: str) -> StatusView:
         outcome_headline=info.outcome.headline if info.outcome is not None else None,
         waiting_for=owing.missing_seats(unit, info) if info.outcome is None and info.phase is not None else None,
         deadline=row.deadline,
+        window=due.window_note(row, info.phase) if info.outcome is None else None,
+        teammates=submissions.shared_orders(unit, info, info.seat_name(seat)) if seat is not None else None,
         absences=[f"{a.seat} away {format_utc(a.starts)} to {format_utc(a.ends)} "
                   f"({unit.seat(row, a.seat).absence_used_hours / 24:.1f} of {row.absence_days:g} days used)"
                   for a in absences.absences_of(unit, row, current=True)],

@@ -1,5 +1,6 @@
 """A seat's orders for the turn: checking them, storing them as a new version, withdrawing
-them (NOORDERS), marking them final (READY), and reading them back.
+them (NOORDERS), marking them final (READY), and reading them back (a team phase shows each
+owing seat its teammates' stored orders too).
 
 Every submission is for the turn awaiting orders; orders said to be for
 another turn are refused as stale, never applied.
@@ -11,11 +12,11 @@ from datetime import datetime
 
 from pbem.core import GameError, StaleTurn
 from pbem.orders import parser_for
-from pbem.service import due, owing, queries
+from pbem.service import due, owing, queries, standby
 from pbem.service.checking import CheckResult, check_orders
 from pbem.service.snapshot import GameInfo
 from pbem.service.unit import Unit
-from pbem.store.tables import GameRow, GameStatus, SeatRow, SubmissionRow
+from pbem.store.tables import GameRow, GameStatus, SeatRow, SeatStatus, SubmissionRow
 
 
 def submit(unit: Unit, name: str, seat: str, text: str, *, turn: int | None = None, store: bool = True,
@@ -40,7 +41,8 @@ def submit(unit: Unit, name: str, seat: str, text: str, *, turn: int | None = No
     else:
         result = check_orders(rules, info.state, seat_row.name, parsed)
     result.game, result.kind, result.seat, result.turn = row.name, rules.name, seat_row.name, row.turn
-    result.deadline = row.deadline
+    result.deadline, result.window = row.deadline, due.window_note(row, info.phase)
+    result.teammates = shared_orders(unit, info, seat_row.name)
     if not store:
         return result
     previous = queries.latest_version(unit.session, row, seat_row.name)
@@ -77,6 +79,22 @@ def withdraw(unit: Unit, name: str, seat: str, *, ready: bool = False, source: s
     return previous + 1
 
 
+def shared_orders(unit: Unit, info: GameInfo, seat: str) -> dict[str, list[str] | None] | None:
+    """In a team phase (:attr:`~pbem.core.Phase.shared_orders`) and for a seat that owes orders in it,
+    the stored orders for this step of every other owing seat, by seat in phase order (None: it stored
+    none yet; an empty list: it holds). None in any other phase, where orders are sealed until the
+    step resolves, and for a seat that owes none."""
+    phase = info.phase
+    if phase is None or not phase.shared_orders or seat not in phase.seats:
+        return None
+    shared: dict[str, list[str] | None] = {}
+    for other in phase.seats:
+        if other != seat:
+            stored = queries.current_submission(unit.session, info.row, other)
+            shared[other] = list(stored.orders) if stored is not None else None
+    return shared
+
+
 def current_orders(unit: Unit, name: str, seat: str) -> SubmissionRow | None:
     """Return the seat's newest stored submission for the turn awaiting orders, or None."""
     row = unit.game(name)
@@ -96,7 +114,8 @@ def _taking_orders(unit: Unit, name: str, seat: str, turn: int | None) -> tuple[
 
 def _insert(unit: Unit, info: GameInfo, seat_row: SeatRow, *, version: int, text: str, orders: list[str],
             problems: list[dict[str, object]], source: str, received_at: datetime, ready: bool = False) -> None:
-    """Store one submission of the seat for the turn; a seat that sends anything is no longer absent. When
+    """Store one submission of the seat for the turn; a seat that sends anything is no longer absent, and
+    the offers of its seat to standbys that nobody accepted yet are withdrawn: its player is back. When
     the orders may make the turn due (every owing seat's orders in for an early resolution, now or after
     its delay; every one READY; a passed deadline), the game's ``orders_at`` has the clock look at it."""
     row = info.row
@@ -108,5 +127,7 @@ def _insert(unit: Unit, info: GameInfo, seat_row: SeatRow, *, version: int, text
         unit.add(row)
     unit.stored_submission(row, seat_row.name, ready=ready)
     if seat_row.absent_since is not None or seat_row.missed_deadlines:
+        if seat_row.missed_deadlines and seat_row.status != SeatStatus.RESIGNED:
+            standby.player_back(unit, row, seat_row.name)
         seat_row.absent_since, seat_row.absence_reported, seat_row.missed_deadlines = None, False, 0
         unit.add(seat_row)

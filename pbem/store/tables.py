@@ -61,8 +61,9 @@ class GameRow(SQLModel, table=True):
     ``wake_at`` is when the turn clock must look at the game next (None: nothing can
     come due by time alone). It is kept by :func:`wake_time` each time the row is
     written, from the deadline, the reminder, the newest orders
-    (``orders_at``) and the oldest unreported absence (``absent_at``), so that a pass
-    of the clock reads only the games that are due, through an index.
+    (``orders_at``), the oldest unreported absence (``absent_at``) and the oldest
+    news a digest reader waits for (``news_since``), so that a pass of the clock
+    reads only the games that are due, through an index.
     """
 
     __tablename__ = "game"
@@ -85,6 +86,9 @@ class GameRow(SQLModel, table=True):
     early_delay_minutes: float = 0.0  # wait this long after the last orders before an early resolution
     reminder_hours: float = 12.0  # remind seats without orders this long before the deadline
     grace_hours: float = 24.0  # report a seat absent this long after its deadline passed
+    reports: str = "each"  # each: a report to every reader after every step | digest: see pbem.service.digests
+    digest_hours: float = 24.0  # under digest: the longest a reader's news wait before they are mailed
+    gm_reported_turn: int = 0  # the last turn whose events the GM's public copies told (0: none yet)
     reminded_turn: int = 0
     nmr_streak: int = 0  # deadline resolutions in a row with every owing seat NMR
     gm_address: str | None = Field(default=None, index=True)
@@ -103,6 +107,8 @@ class GameRow(SQLModel, table=True):
     """When orders last arrived for the turn and the clock has not looked at them yet."""
     absent_at: datetime | None = None
     """The oldest ``absent_since`` of a seat whose absence the GM was not told about yet."""
+    news_since: datetime | None = None
+    """When the oldest turn a reader was not told of yet resolved (see :mod:`pbem.service.digests`)."""
     absence_days: float = 14.0  # most days of deadline extensions per player per game for absences (0: none)
     replace_after: float = 2.0  # offer a seat to a standby after this many missed deadlines in a row (0: never)
     replace_mode: str = "confirm"  # confirm: the GM confirms a standby's ACCEPT | auto: handed over at once
@@ -117,14 +123,19 @@ class GameRow(SQLModel, table=True):
 
 def wake_time(row: GameRow) -> datetime | None:
     """When the turn clock must next look at the game of ``row``: the earliest of its deadline, its
-    reminder (not yet sent this turn), its newest orders (after the early resolution's delay) and its
-    oldest unreported absence (after the grace); None for a game that is not active or waits for
-    nothing. Never later than anything that can come due by time alone; it may be earlier (the clock
-    then finds nothing to do and the row's next write moves it on)."""
-    if row.status != GameStatus.ACTIVE:
+    reminder (not yet sent this turn), its newest orders (after the early resolution's delay), its
+    oldest unreported absence (after the grace) and its readers' oldest news (after ``digest_hours``,
+    of a paused game too); None for a game that is over or waits for nothing. Never later than
+    anything that can come due by time alone; it may be earlier (the clock then finds nothing to do
+    and the row's next write moves it on)."""
+    if row.status not in (GameStatus.ACTIVE, GameStatus.PAUSED):
         return None
     times: list[datetime] = []
     try:
+        if row.news_since is not None:
+            times.append(row.news_since + timedelta(hours=row.digest_hours))
+        if row.status != GameStatus.ACTIVE:
+            return min(times) if times else None
         if row.deadline is not None:
             times.append(row.deadline)
             if row.reminded_turn < row.turn:
@@ -212,6 +223,8 @@ class TurnRecordRow(SQLModel, table=True):
     phase: str
     orders: dict[str, list[str]] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
     nmr: list[str] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
+    passed: list[str] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
+    """Seats that sent nothing in an answer window (a phase whose silence means PASS): not NMR."""
     rng_state: list[Any] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
     events: list[dict[str, Any]] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
     state: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
@@ -326,6 +339,7 @@ class ObserverRow(SQLModel, table=True):
     game_id: int = Field(foreign_key="game.id", primary_key=True)
     address: str = Field(primary_key=True)  # lower case
     since: datetime
+    last_reported_turn: int = 0  # the newest turn a report to this observer covered (digests cover the turns since)
 
 
 class AbsenceRow(SQLModel, table=True):

@@ -140,7 +140,7 @@ class Archive:
                 state = game.load(record.state)
                 steps.append(ReportInput(
                     row.name, game, state, record.turn, [Event.from_json(e) for e in record.events], record.nmr,
-                    _phase(game, state), game.outcome(state),
+                    _phase(game, state), game.outcome(state), passed=record.passed,
                 ))
         return steps
 

@@ -73,13 +73,13 @@ def test_a_mail_met_by_a_passing_database_error_is_handled_again_before_the_mail
             handle = service.daemon.handler._handle_stored
             failing: dict[str, float] = {}
 
-            def locked_for_a_while(unit: Unit, inbound_id: int) -> HandledMail:
+            def locked_for_a_while(unit: Unit, inbound_id: int, stored: tuple[bytes, int] | None = None) -> HandledMail:
                 """The first mail's handling fails for 3 seconds (a fault no other program can time so)."""
                 failing.setdefault("id", inbound_id)
                 failing.setdefault("until", time.monotonic() + 3.0)
                 if inbound_id == failing["id"] and time.monotonic() < failing["until"]:
                     raise OperationalError("UPDATE inbound_message ...", {}, sqlite3.OperationalError("database is locked"))
-                return handle(unit, inbound_id)
+                return handle(unit, inbound_id, stored)
 
             service.daemon.handler._handle_stored = locked_for_a_while  # type: ignore[method-assign]
             await alice.reply(game.reports["A"], "FEED F1\n")

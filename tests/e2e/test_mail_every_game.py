@@ -14,8 +14,10 @@ state (robots may peek at the state); forced plays are left to the service. Alon
 every order mail is answered with a clean check; the service resolves as soon as the owing
 seats' orders are in and not before; every resolution brings each seat exactly one report
 of its own (with the phase's prompt for a seat that owes a choice) and the GM the public
-one; no mail ever asks for a play the service made itself; the game takes exactly the
-resolutions the offline play predicted.
+one, or under the game's report digests (``reports=digest``) exactly one to each seat that
+owes a choice and nothing to the others and the GM until the end; no mail ever asks for a
+play the service made itself; the game takes exactly the resolutions the offline play
+predicted.
 
 Hidden information, for every seat and the public after every step (see
 ``Game.hidden_variant``): the newest report, rendered for a reader, is the same whatever
@@ -35,15 +37,17 @@ import os
 import re
 import subprocess
 import sys
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pytest
+from game_views import normal, strings
+from mail_games import eventually
 from mail_harness import MailHarness, Person, running_service
 
-from pbem.core import Game, GameRng
+from pbem.core import Game, GameError, GameRng
 from pbem.core.rng import CURRENT_VERSION, derive_seed
 from pbem.games import GAMES, find_game
 from pbem.mail.daemon import DaemonOptions
@@ -124,23 +128,6 @@ def pick_case(kind: str) -> GameCase:
     (steps, forced), seed = min(tried, key=lambda t: (t[0][1] == 0, t[0][0], t[1]))
     assert steps <= MAX_STEPS, f"{kind}: no seed of {SEED_CANDIDATES} ends within {MAX_STEPS} resolutions"
     return GameCase(kind, players, seed, options, steps, forced)
-
-
-def normal(text: str) -> str:
-    """Text with every run of white space made one blank (mail may fold lines)."""
-    return " ".join(text.split())
-
-
-def strings(value: Any, path: str = "") -> Iterator[tuple[str, str]]:
-    """Every string in a view, with the place it stands at."""
-    if isinstance(value, str):
-        yield path, value
-    elif isinstance(value, Mapping):
-        for key, item in value.items():
-            yield from strings(item, f"{path}.{key}")
-    elif isinstance(value, (list, tuple)):
-        for index, item in enumerate(value):
-            yield from strings(item, f"{path}[{index}]")
 
 
 @dataclass
@@ -326,23 +313,36 @@ async def play_one_step(table: Table, robots: GameRng) -> GameInfo:
     if not info.phase.shared_orders:
         assert_orders_sealed(orders, checks)
 
-    reports = {seat: await table.take(seat) for seat in table.seats}
-    public = await table.take_public()
+    await eventually(lambda: table.info().row.turn > info.row.turn, timeout=MAIL_TIMEOUT)
     after = table.info()
-    assert after.row.turn > info.row.turn
+    told = told_now(table, after)
+    reports = {seat: await table.take(seat) for seat in told}
     subject = table.report_subject(after)
     for seat, report in reports.items():
         assert report.subject == subject and f"report for seat {seat}" in report.body, (seat, report.subject)
-    assert public.subject == subject and "public report" in public.body, public.subject
+    if told_now(table, after, gm=True):
+        public = await table.take_public()
+        assert public.subject == subject and "public report" in public.body, public.subject
     if after.phase is not None:
         for seat in after.phase.seats:
             if game.forced_orders(after.state, seat) is None:
                 assert normal(after.phase.prompt) in normal(reports[seat].body), (seat, after.phase.prompt)
-            else:
+            elif seat in reports:
                 assert "Your orders are due" not in reports[seat].body, f"seat {seat} is asked for a forced play"
     assert_reports_hold_no_secret(table, after)
     assert_no_mail_holds_another_seats_secret(table, [info, after])
     return after
+
+
+def told_now(table: Table, after: GameInfo, *, gm: bool = False) -> list[str]:
+    """The seats a resolution into ``after`` mails (with ``gm``: ``["GM"]`` when the GM gets the public
+    copy, else ``[]``): every seat and the GM under ``reports=each`` and at the end; under ``digest`` only
+    the seats that owe a choice now (the others, and the GM, hear of it later in one mail)."""
+    if after.row.reports == "each" or after.outcome is not None:
+        return ["GM"] if gm else list(table.seats)
+    if gm:
+        return []
+    return [seat for seat in after.phase.seats if table.game.forced_orders(after.state, seat) is None]
 
 
 def assert_final(table: Table, info: GameInfo, steps: int) -> None:
@@ -374,7 +374,15 @@ def assert_forced_plays_unasked(table: Table) -> None:
 
 def assert_dice_verified_from_mails(table: Table, folder: Path) -> None:
     """The README's standalone verifier, run on the seats' mails alone, agrees with
-    ``pbem verify``; with one reported draw changed it fails."""
+    ``pbem verify``; with one reported draw changed it fails. A game that keeps its seed secret
+    (``reveals_seed`` False) is refused by ``pbem verify``, and no mail reveals its seed."""
+    if not getattr(table.game, "reveals_seed", True):
+        with pytest.raises(GameError, match="keeps its seed secret"):
+            table.service.runner.verify(table.case.name)
+        assert not [m.subject for m in table.received if "Seed revealed" in m.body]
+        refused = run_verifier(saved_mails(table, folder))
+        assert refused.returncode == 1 and "the seed is not revealed in these mails" in refused.stdout, refused.stdout
+        return
     verified = table.service.runner.verify(table.case.name)
     assert verified.is_identical, verified.mismatches
     info = table.service.runner.info(table.case.name)
@@ -382,13 +390,7 @@ def assert_dice_verified_from_mails(table: Table, folder: Path) -> None:
     assert verified.draws_checked == listed, (verified.draws_checked, listed)  # sealed draws are never listed
     if table.game.facts().has_chance and not table.game.facts().has_hidden_information:
         assert listed > 0
-    folder.mkdir()
-    paths = []
-    for number, mail in enumerate(table.received):
-        path = folder / f"{number:03}.eml"
-        path.write_bytes(mail.raw)
-        paths.append(str(path))
-    checked = run_verifier(paths)
+    checked = run_verifier(saved_mails(table, folder))
     assert checked.returncode == 0, checked.stdout
     assert f"{verified.draws_checked} draws, 0 wrong" in checked.stdout, (checked.stdout, verified.draws_checked)
 
@@ -398,6 +400,17 @@ def assert_dice_verified_from_mails(table: Table, folder: Path) -> None:
     tampered.write_text(tamper_one_draw(table.received))
     failed = run_verifier([str(tampered)])
     assert failed.returncode == 1 and "FAIL: draw at counter" in failed.stdout, failed.stdout
+
+
+def saved_mails(table: Table, folder: Path) -> list[str]:
+    """Save every mail the seats received in ``folder`` as ``.eml`` files; return their paths."""
+    folder.mkdir()
+    paths = []
+    for number, mail in enumerate(table.received):
+        path = folder / f"{number:03}.eml"
+        path.write_bytes(mail.raw)
+        paths.append(str(path))
+    return paths
 
 
 def run_verifier(paths: list[str]) -> subprocess.CompletedProcess[str]:

@@ -3,8 +3,11 @@ anybody got read for secret colours.
 
 Three players join by mail and play to the end, sending their orders with SIGNON. The first
 window on an action gets no answer at all and the GM closes it with PROCESS; a later window gets
-one answer and is closed by its deadline. An outsider asks HELP and STATUS along the way. At the
-end every mail each seat, the GM and the outsider received (plain text and HTML) is read:
+one answer and is closed by its own deadline (the window's hours, window_hours, as the game's phase
+says, not the game's turn_hours), the
+silent seats passed (not NMR, never reminded). An outsider asks HELP and STATUS along the way (STATUS
+says when a window closes). At the end every mail each seat, the GM and the outsider received (plain
+text and HTML) is read:
 
 - a seat's own secret colour is named only in its own mails ("Your secret colour: ...");
 - another seat's secret colour is named only once it is told to everybody: in the report of the
@@ -17,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +34,7 @@ from mail_secrets import (
     sealed_counters,
 )
 
+from pbem.clock import format_utc
 from pbem.core import GameRng
 from pbem.games import find_game
 from pbem.sandbox.mailclient import ReceivedMail, read_mail
@@ -177,7 +182,20 @@ def test_no_mail_of_a_whole_game_tells_a_secret_colour_before_it_is_public(tmp_p
                     await mail_orders(person, choosing[0], password, "PASS")
                     await eventually(lambda s=choosing[0]: service.runner.current_orders(NAME, s) is not None,
                                      timeout=MAIL_TIMEOUT)
-                    service.clock.advance(hours=49)
+                    # the window's own length, from the game's phase, when shorter than the game's turn
+                    assert phase.is_window and phase.deadline_hours is not None
+                    assert phase.deadline_hours < info.row.turn_hours, (phase.deadline_hours, info.row.turn_hours)
+                    opened_at = service.runner.history(NAME)[-1].resolved_at
+                    closes = opened_at + timedelta(hours=phase.deadline_hours)
+                    assert info.row.deadline == closes, (info.row.deadline, closes)
+                    await outsider.send(f"STATUS {NAME}\n")
+                    status = (await outsider.last(timeout=MAIL_TIMEOUT)).body
+                    assert f"Deadline: {format_utc(closes)}." in status, status
+                    assert "This is an answer window: it closes at its deadline" in status, status
+                    service.clock.now = closes - timedelta(minutes=1)
+                    await service.settle(0.5)
+                    assert service.runner.info(NAME).row.turn == turn, "the window closed before its deadline"
+                    service.clock.now = closes
                 else:
                     for seat in choosing:
                         person, password = seats[seat]
@@ -198,6 +216,9 @@ def test_no_mail_of_a_whole_game_tells_a_secret_colour_before_it_is_public(tmp_p
             assert any(r.reason == "deadline" and r.phase in ("window", "reactor-window") for r in history)
             kinds = {event["kind"] for record in history for event in record.events}
             assert {"accusation", "react", "void", "three", "discard", "eliminated"} <= kinds, kinds
+            closed = next(r for r in history if r.reason == "deadline")
+            assert closed.passed and not closed.nmr, (closed.passed, closed.nmr)
+            assert not any(seat.absent_since for seat in service.runner.info(NAME).seats)
 
             for person, _ in seats.values():
                 await wait_for_final(service, person)
@@ -213,10 +234,18 @@ def test_no_mail_of_a_whole_game_tells_a_secret_colour_before_it_is_public(tmp_p
             for who, seat, person in people:
                 mails = [read_mail(m.raw) for m in await service.servers.inbox(person.address)]
                 assert_no_secret(who, seat, mails, secrets, out_at, sealed, help_text)
+            everything = []
             for seat, (person, _) in seats.items():
                 mine = "\n".join(readable(read_mail(m.raw), help_text)
                                  for m in await service.servers.inbox(person.address))
                 assert f"Your secret colour: {secrets[seat]}." in mine, f"seat {seat} was never told its colour"
+                everything.append(mine)
+            told = "\n".join(everything)
+            assert f"No answer, passed: {', '.join(closed.passed)}." in told
+            assert "This is an answer window: it closes at its deadline" in told  # the reports and check replies
+            subjects = [read_mail(m.raw).subject for p in (*[p for p, _ in seats.values()], gm)
+                        for m in await service.servers.inbox(p.address)]
+            assert not [s for s in subjects if "Reminder" in s], "a window was reminded"
 
     asyncio.run(asyncio.wait_for(scenario(), timeout=GAME_SECONDS))
 

@@ -46,7 +46,7 @@ def test_a_digest_reader_hears_only_when_it_owes_orders_and_then_of_every_turn(t
             got = [s for s in await subjects(service, reader) if s.startswith("[t1] Turn")]
             assert got == ["[t1] Turn 1", "[t1] Turn 2", "[t1] Turn 4"], got  # not turn 3: mover owed then
             digest = [m for m in await mailbox(service, reader) if m.subject == "[t1] Turn 4"][0].body
-            assert "Turn 2 results" in digest and digest.count(" added 1; the total is ") == 2, digest
+            assert "Turns 2 to 3 results" in digest and digest.count(" added 1; the total is ") == 2, digest
             mover_person, _ = game.seats[mover]
             assert [s for s in await subjects(service, mover_person) if s.startswith("[t1] Turn")] == [
                 "[t1] Turn 1", "[t1] Turn 2", "[t1] Turn 3", "[t1] Turn 4"]

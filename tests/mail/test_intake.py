@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 import aioimaplib
@@ -166,6 +166,39 @@ def test_a_failing_handler_leaves_the_message_unflagged_and_it_is_retried_later(
         await _stopped(stop, task)
         assert handler.uids == [101, 103, 102]
         assert intake.stats.handler_failures == 2
+        assert all("\\Seen" in mail.flags for mail in await servers.inbox(GM))
+
+    arun(scenario())
+
+
+def test_a_batch_handler_takes_each_fetch_at_once_and_its_failed_messages_are_retried_alone(
+        servers: EmbeddedMailServers, arun: Any, until: Until) -> None:
+    async def scenario() -> None:
+        recorder = Recorder(fail_times={b"order 1": 1})
+        batches: list[list[int]] = []
+
+        async def batch(messages: Sequence[tuple[int, bytes]]) -> list[Exception | None]:
+            batches.append([uid for uid, _ in messages])
+            errors: list[Exception | None] = []
+            for uid, raw in messages:
+                try:
+                    await recorder(uid, raw)
+                except RuntimeError as error:
+                    errors.append(error)
+                else:
+                    errors.append(None)
+            return errors
+
+        for n in range(3):
+            await servers.deliver(GM, _mail(n))
+        intake = MailIntake(ImapUrl.parse(servers.imap_url(GM)), None, batch_handler=batch, rng=random.Random(1),
+                            retry_min=0.3)
+        stop, task = await _running(intake)
+        await until(lambda: len(recorder.taken) == 3)
+        await _stopped(stop, task)
+        assert batches == [[101, 102, 103], [102]]  # one FETCH handed over whole, then the failed one alone
+        assert recorder.uids == [101, 103, 102]
+        assert intake.stats.handler_failures == 1 and intake.stats.taken == 3
         assert all("\\Seen" in mail.flags for mail in await servers.inbox(GM))
 
     arun(scenario())

@@ -140,7 +140,8 @@ def test_no_picture_in_any_mail_shows_a_secret_its_reader_may_not_see(db: Databa
     runner = GameService(db)
     runner.on_resolved.append(MailNotifier(address="gm@pbem.test", tokens=ReplyTokens(b"k" * 16),
                                            clock=utcnow).on_resolved)
-    runner.create_game(kind, "h-1", seats=seats, seed=7, gm_address="boss@example.org")
+    runner.create_game(kind, "h-1", seats=seats, seed=7, gm_address="boss@example.org",
+                       options={"reports": "each"})  # every reader is mailed every step, digest games' too
     text_only = "dave@example.org" if players > 3 else None
     with runner.unit() as unit:
         observe(unit, "h-1", "eve@example.org")

@@ -2,47 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
+
+from stopped_clock import RecordingNotifier, StoppedClock
 
 from pbem.service.api import GameService
 from pbem.service.deadlines import TurnClock
-from pbem.service.snapshot import GameInfo
-from pbem.service.unit import Unit
 from pbem.store import Database
-from pbem.store.tables import SeatRow
-
-START = datetime(2026, 11, 1, 12, 0, tzinfo=UTC)
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.now = START
-
-    def __call__(self) -> datetime:
-        return self.now
-
-
-class RecordingNotifier:
-    """Keeps what the clock asked to send, for the assertions."""
-
-    def __init__(self) -> None:
-        self.reminded: list[tuple[str, list[str]]] = []
-        self.gm: list[str] = []
-        self.players: list[str] = []
-
-    def remind(self, unit: Unit, info: GameInfo, seats: Sequence[SeatRow]) -> None:
-        self.reminded.append((info.name, [s.name for s in seats]))
-
-    def tell_gm(self, unit: Unit, info: GameInfo, text: str) -> None:
-        self.gm.append(text)
-
-    def tell_players(self, unit: Unit, info: GameInfo, text: str, *, calendar: bool = False) -> None:
-        self.players.append(text)
-
-
-def setup(db: Database, **options: str) -> tuple[GameService, TurnClock, RecordingNotifier, Clock]:
-    clock = Clock()
+def setup(db: Database, **options: str) -> tuple[GameService, TurnClock, RecordingNotifier, StoppedClock]:
+    clock = StoppedClock()
     runner = GameService(db, clock=clock)
     notifier = RecordingNotifier()
     runner.create_game("tiny", "g", seats={"1": "a@x.org", "2": "b@x.org"}, seed=2,

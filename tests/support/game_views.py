@@ -1,10 +1,10 @@
-"""What a reader is shown of a game state, for tests: the report input of a state, and every
-channel at once (view, text and HTML report, picture, scores)."""
+"""What a reader is shown of a game state, for tests: the report input of a state, every channel at
+once (view, text and HTML report, picture, scores), and the strings of a view."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from pbem.core import Game
@@ -28,3 +28,20 @@ def everything_shown(game: Game[Any, Any], state: Any, reader: str | None, event
                       render_report(report, reader, html=True), board_svg(game, state),
                       own_svg(game, state, reader) or "",
                       json.dumps(game.scores(state), sort_keys=True, default=str)])
+
+
+def strings(value: Any, path: str = "") -> Iterator[tuple[str, str]]:
+    """Every string in a view, with the place it stands at (``.key[index]...``)."""
+    if isinstance(value, str):
+        yield path, value
+    elif isinstance(value, Mapping):
+        for key, item in value.items():
+            yield from strings(item, f"{path}.{key}")
+    elif isinstance(value, (list, tuple)):
+        for index, item in enumerate(value):
+            yield from strings(item, f"{path}[{index}]")
+
+
+def normal(text: str) -> str:
+    """Text with every run of white space made one blank (mail may fold lines)."""
+    return " ".join(text.split())

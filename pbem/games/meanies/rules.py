@@ -65,6 +65,9 @@ class MeaniesInOurMidst(BaseGame[MeaniesState, MeaniesOrder]):
     reveals_seed: ClassVar[bool] = False
     """This game's secrets outlive it: who gave which cubes is never told, and the seed recomputes every
     mission hand (its sealed draws). The service must keep this game's seed secret after the end too."""
+    secrets_withheld: ClassVar[str] = (
+        "who gave which cubes is never shown, not to the GM either: the state does not hold it, and the "
+        "mission hands every seat's view would show could tell it")
     declared_options: ClassVar[Mapping[str, str]] = {START: START_DESCRIPTION + " (the first guide)"}
     terminal_words: ClassVar[Mapping[str, str]] = {
         "SEAT": "a seat number",

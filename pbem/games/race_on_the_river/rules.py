@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from pbem.core import Event, GameError, GameRng, IllegalOrder, OrderProblem, Outcome, Phase, Resolution
+from pbem.core import Event, GameError, GameRng, OrderProblem, Outcome, Phase, Resolution
 from pbem.core.game import BaseGame, TurnShape
 from pbem.games.race_on_the_river.orders import Bid
 from pbem.games.race_on_the_river.state import RIVER_SPACES, STAMINA, RaceState
@@ -98,13 +98,13 @@ class RaceOnTheRiver(BaseGame[RaceState, Bid]):
 
     def resolve(self, state: RaceState, orders: Mapping[str, Sequence[Bid]], rng: GameRng) -> Resolution[RaceState]:
         """Reveal the bids, move the jockeys, discard, decide the winner or roll the next round.
+        An empty entry (the seat held with NOORDERS) bids the NMR default.
 
         Raises GameError when the race is over or a seat's orders are
         missing, and IllegalOrder for a bid the seat cannot pay.
         """
-        if state.is_over:
-            raise GameError("the race is over")
-        bids = tuple(_bid_of(state, seat, orders) for seat in state.seats)
+        given = self.owed_orders(state, orders)
+        bids = tuple(given[seat][0].cubes for seat in state.seats)
         label = f"Round {state.round}"
         events = [_bids_event(state, bids, label)]
         state, crossers, move_events = _advance(state, bids, label)
@@ -205,18 +205,6 @@ def _bid_problem(state: RaceState, seat: str, order: Bid) -> str | None:
         cubes = "cube" if hand == 1 else "cubes"
         return f"{order}: you have only {hand} stamina {cubes} in hand"
     return None
-
-
-def _bid_of(state: RaceState, seat: str, orders: Mapping[str, Sequence[Bid]]) -> int:
-    if seat not in orders:
-        raise GameError(f"no orders for seat {seat} (every seat bids each round)")
-    given = list(orders[seat])
-    if len(given) != 1:
-        raise GameError(f"seat {seat} must send exactly one BID, not {len(given)} orders")
-    problem = _bid_problem(state, seat, given[0])
-    if problem is not None:
-        raise IllegalOrder(f"seat {seat}: {problem}")
-    return given[0].cubes
 
 
 def _bids_event(state: RaceState, bids: tuple[int, ...], label: str) -> Event:

@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from pbem.core import Event, GameError, GameRng, IllegalOrder, OrderProblem, Outcome, Phase, Resolution
+from pbem.core import Event, GameRng, OrderProblem, Outcome, Phase, Resolution
 from pbem.core.bag import Bag, redeal
 from pbem.core.game import BaseGame
 from pbem.core.seats import START, START_DESCRIPTION, first_player
@@ -116,20 +116,14 @@ class ThreePyramids(BaseGame[PyramidsState, Play]):
         self, state: PyramidsState, orders: Mapping[str, Sequence[Play]], rng: GameRng
     ) -> Resolution[PyramidsState]:
         """Play the cubes (or pass), move to the next player; pass players who cannot
-        play; score and start the next round when everybody has passed.
+        play; score and start the next round when everybody has passed. An empty entry
+        (the seat held with NOORDERS) plays the NMR default.
 
         Raises GameError when the game is over or the seat to play sent no
         entry, IllegalOrder for an illegal play or a pass while a play exists.
         """
-        if state.finished:
-            raise GameError("the game is over")
         seat = state.seat_to_play
-        if seat not in orders:
-            raise GameError(f"no orders for seat {seat}, whose turn it is")
-        given = list(orders[seat])
-        problems = self.validate(state, seat, given)
-        if problems:
-            raise IllegalOrder(f"seat {seat}: {problems[0].message}")
+        given = self.owed_orders(state, orders)[seat]
         label = f"Round {state.round}"
         if given:
             state, event = _apply_play(state, seat, given[0], label)

@@ -116,17 +116,19 @@ def test_no_channel_shows_another_seats_cubes_or_who_gave_which(tmp_path: Path) 
             assert any(hand in "\n".join(shown[seat]) for hand in hands[seat]), f"seat {seat} never saw its cubes"
 
 
-@pytest.mark.xfail(strict=True, reason="the runner reveals every finished game's seed; Meanies declares "
-                                       "reveals_seed = False, which the runner does not read yet")
 def test_the_seed_of_a_finished_game_stays_secret(tmp_path: Path) -> None:
     """The seed recomputes every sealed mission draw, so this game never reveals it (HELP)."""
     db = open_database(database_url(tmp_path))
     try:
         runner = GameService(db)
         _play(runner)
-        secret = runner.info(NAME).row.secret
-        assert secret and secret not in runner.report_text(NAME, None)
-        with pytest.raises(GameError):
+        info = runner.info(NAME)
+        assert info.outcome is not None and info.row.secret
+        for reader in (None, *SEATS):  # the secret is the seed's text, "31": a plain search would find digits
+            assert "Seed revealed" not in runner.report_text(NAME, reader)
+        assert runner.last_report(NAME).fairness.secret is None
+        assert runner.status(NAME).revealed_secret is None
+        with pytest.raises(GameError, match="keeps its seed secret even after the end"):
             runner.verify(NAME)
     finally:
         db.close()

@@ -298,6 +298,13 @@ def test_nmr_default_is_bid_0() -> None:
     assert GAME.validate(state, "1", GAME.default_orders(state, "1")) == []
 
 
+def test_a_seat_that_holds_bids_its_nmr_default() -> None:
+    """NOORDERS stores an empty entry: resolve bids the NMR default, BID 0, for it."""
+    state = race([0, 0], [9, 9])
+    held = GAME.resolve(state, {"1": [], "2": [Bid(2)]}, ScriptedRng([4]))
+    assert held == GAME.resolve(state, {"1": [Bid(0)], "2": [Bid(2)]}, ScriptedRng([4]))
+
+
 def test_a_player_without_cubes_is_forced_to_bid_0_others_choose() -> None:
     state = race([0, 0], [0, 3])
     assert GAME.forced_orders(state, "1") == [Bid(0)]

@@ -173,8 +173,14 @@ def test_passing_is_not_allowed_while_a_play_exists() -> None:
     assert GAME.validate(state, "1", []) == [
         OrderProblem(None, "a turn is exactly one PLAY order; you may not pass while you can play")
     ]
-    with pytest.raises(IllegalOrder, match="may not pass"):
-        GAME.resolve(state, {"1": []}, GameRng(0))
+
+
+def test_a_seat_that_holds_plays_its_nmr_default() -> None:
+    """NOORDERS stores an empty entry: resolve plays the NMR default (the first legal play), not a pass."""
+    state = table({"1": "red", "2": "blue"})
+    held = GAME.resolve(state, {"1": []}, GameRng(0))
+    assert held == GAME.resolve(state, {"1": GAME.default_orders(state, "1")}, GameRng(0))
+    assert GAME.default_orders(state, "1") != []
 
 
 def test_an_illegal_play_is_refused_by_resolve() -> None:

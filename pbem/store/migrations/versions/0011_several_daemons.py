@@ -8,15 +8,16 @@
   an index instead of reading every game's name.
 * ``game_rng``: the random generator's state moves out of the game row that
   every mail reads.
-* ``game.wake_at`` (indexed) with ``orders_at`` and ``absent_at``: when the
-  turn clock must look at a game next, so a pass of the clock reads only the
+* ``game.wake_at`` (indexed) with ``orders_at``, ``absent_at`` and
+  ``news_since``: when the turn clock must look at a game next (a deadline,
+  orders, an absence, a report digest), so a pass of the clock reads only the
   games that are due.
 * The outbox: ``priority`` (replies before reports) and ``lease_until`` (a
   sender's claim, taken over by another sender once it ends), and the indexes
   the claims and the retention use; inbound: the sender (one sender's mail is
   handled in arrival order) and an index of the new mail.
 
-Revision ID: 0009
+Revision ID: 0011
 """
 
 from __future__ import annotations
@@ -26,8 +27,8 @@ from typing import Any
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0009"
-down_revision = "0008"
+revision = "0011"
+down_revision = "0010"
 branch_labels = None
 depends_on = None
 
@@ -56,6 +57,7 @@ def upgrade() -> None:
         batch.add_column(sa.Column("name_key", sa.String, nullable=False, server_default=""))
         batch.add_column(sa.Column("orders_at", sa.DateTime(timezone=True), nullable=True))
         batch.add_column(sa.Column("absent_at", sa.DateTime(timezone=True), nullable=True))
+        batch.add_column(sa.Column("news_since", sa.DateTime(timezone=True), nullable=True))
         batch.add_column(sa.Column("wake_at", sa.DateTime(timezone=True), nullable=True))
     op.create_table(
         "game_rng",
@@ -87,23 +89,43 @@ def upgrade() -> None:
 
 
 def _schedule_active_games(bind: sa.engine.Connection) -> None:
-    """Set ``absent_at`` and ``wake_at`` of the active games, as every write of a game row does from now on
-    (:func:`pbem.store.tables.wake_time`), with the columns typed as the tables declare them."""
-    from pbem.store.tables import GameRow, GameStatus, SeatRow, wake_time
+    """Set ``absent_at``, ``news_since`` and ``wake_at`` of the running games, as every write of a game row
+    does from now on (:func:`pbem.store.tables.wake_time`), with the columns typed as the tables declare
+    them."""
+    from pbem.store.tables import GameRow, GameStatus, ObserverRow, SeatRow, TurnRecordRow, wake_time
 
     game = sa.table("game", *(sa.column(name, GameRow.__table__.c[name].type) for name in (  # type: ignore[attr-defined]
         "id", "status", "turn", "deadline", "reminder_hours", "reminded_turn", "resolve_when",
-        "early_delay_minutes", "grace_hours", "orders_at", "absent_at", "created_at", "wake_at")))
+        "early_delay_minutes", "grace_hours", "orders_at", "absent_at", "created_at", "wake_at",
+        "gm_reported_turn", "digest_hours", "news_since")))
     seat = sa.table("seat", *(sa.column(name, SeatRow.__table__.c[name].type) for name in (  # type: ignore[attr-defined]
-        "game_id", "absent_since", "absence_reported")))
+        "game_id", "absent_since", "absence_reported", "address", "last_reported_turn")))
+    observer = sa.table("observer", *(sa.column(name, ObserverRow.__table__.c[name].type)  # type: ignore[attr-defined]
+                                      for name in ("game_id", "last_reported_turn")))
+    record = sa.table("turn_record", *(sa.column(name, TurnRecordRow.__table__.c[name].type)  # type: ignore[attr-defined]
+                                       for name in ("game_id", "turn", "resolved_at")))
     absent = dict(bind.execute(
         sa.select(seat.c.game_id, sa.func.min(seat.c.absent_since))
         .where(seat.c.absent_since.is_not(None), seat.c.absence_reported == sa.false())
         .group_by(seat.c.game_id)).all())
-    for row in bind.execute(sa.select(game).where(game.c.status == GameStatus.ACTIVE)).mappings():
-        values = _Fields({**row, "absent_at": absent.get(row["id"])})
+    told: dict[int, int] = {}
+    for query in (sa.select(seat.c.game_id, sa.func.min(seat.c.last_reported_turn))
+                  .where(seat.c.address.is_not(None)).group_by(seat.c.game_id),
+                  sa.select(observer.c.game_id, sa.func.min(observer.c.last_reported_turn))
+                  .group_by(observer.c.game_id)):
+        for game_id, turn in bind.execute(query):
+            told[game_id] = min(turn, told.get(game_id, turn))
+    running = sa.select(game).where(game.c.status.in_([GameStatus.ACTIVE, GameStatus.PAUSED]))
+    for row in bind.execute(running).mappings().all():
+        oldest = min(row["gm_reported_turn"], told.get(row["id"], row["gm_reported_turn"]))
+        news_since = None
+        if oldest < row["turn"] - 1:
+            news_since = bind.execute(sa.select(record.c.resolved_at).where(
+                record.c.game_id == row["id"], record.c.turn == oldest + 1)).scalar()
+        values = _Fields({**row, "absent_at": absent.get(row["id"]), "news_since": news_since})
         wake = wake_time(values)  # type: ignore[arg-type]
-        bind.execute(sa.update(game).where(game.c.id == row["id"]).values(absent_at=values.absent_at, wake_at=wake))
+        bind.execute(sa.update(game).where(game.c.id == row["id"]).values(
+            absent_at=values.absent_at, news_since=news_since, wake_at=wake))
 
 
 class _Fields:
@@ -134,6 +156,7 @@ def downgrade() -> None:
     op.drop_table("game_rng")
     with op.batch_alter_table("game") as batch:
         batch.drop_column("wake_at")
+        batch.drop_column("news_since")
         batch.drop_column("absent_at")
         batch.drop_column("orders_at")
         batch.drop_column("name_key")
