@@ -60,7 +60,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, Literal, TypeVar
 
 from sqlalchemy.exc import IntegrityError
 
@@ -545,17 +545,12 @@ class MailDaemon:
         failed for good (and was marked so) or is to be tried again, None when there is no mail to handle.
         Raises transient database errors (the mail stays unhandled, to be tried again)."""
         started = time.perf_counter()
-        try:
-            found = self.handler.handle_next()
-        except MailFailed as failure:
-            self._failed(failure)
-            return False
-        except Exception:
-            self._in_order = False  # transient: the mails stored after it wait for it (the loop looks)
-            raise
+        found = self._guarded(self.handler.handle_next)
         if found is None:
             self._in_order = True  # every stored mail is handled
             return None
+        if found is False:
+            return False
         inbound_id, outcome = found
         return self._log_handled(inbound_id, outcome, started)
 
@@ -565,15 +560,20 @@ class MailDaemon:
         False when it failed for good (and was marked so) or is to be tried again. Raises transient database
         errors (the mail stays unhandled, to be tried again)."""
         started = time.perf_counter()
+        outcome = self._guarded(self.handler.handle, inbound_id, stored)
+        return outcome if outcome is False else self._log_handled(inbound_id, outcome, started)
+
+    def _guarded(self, handle: Callable[..., T], *args: Any) -> T | Literal[False]:
+        """``handle(*args)``, one of the handler's entry points: False when the mail failed (see
+        :meth:`_failed`); a transient error is raised, and the mails stored after the mail wait for it."""
         try:
-            outcome = self.handler.handle(inbound_id, stored)
+            return handle(*args)
         except MailFailed as failure:
             self._failed(failure)
             return False
         except Exception:
             self._in_order = False  # transient: the mails stored after it wait for it (the loop looks)
             raise
-        return self._log_handled(inbound_id, outcome, started)
 
     def _log_handled(self, inbound_id: int, outcome: HandledMail, started: float) -> HandledMail:
         """Log what handling a mail did, and how long it took since ``started`` (``time.perf_counter``)."""

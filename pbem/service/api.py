@@ -137,7 +137,7 @@ class GameService:
 
     def check_press(self, name: str, *, from_gm: bool = False) -> None:
         """Return when press may go now; see :func:`press.check_press`."""
-        with self.unit() as unit:
+        with self.unit(lock=False) as unit:
             press.check_press(unit, name, from_gm=from_gm)
 
     # --- reading -------------------------------------------------------------------
