@@ -177,13 +177,18 @@ def report_context(report: ReportInput, seat: str | None, *, pictures: Sequence[
 
 
 def render_report(report: ReportInput, seat: str | None, *, html: bool = False, pictures: Sequence[PictureRef] = (),
-                  seat_link: str | None = None) -> str:
-    """Render the report of ``report`` for ``seat`` as plain text (or HTML, showing ``pictures`` in order)."""
+                  seat_link: str | None = None, text: str | None = None) -> str:
+    """Render the report of ``report`` for ``seat`` as plain text (or HTML, showing ``pictures`` in order).
+    The HTML report holds the text report; ``text``, when given, is that text report already rendered (for
+    the same seat and link), so it is not rendered twice."""
     suffix = "html" if html else "txt"
     template = environment(html=html).select_template(
         [f"{report.rules.name}/report.{suffix}.j2", f"common/report.{suffix}.j2"]
     )
-    return template.render(report_context(report, seat, pictures=pictures, seat_link=seat_link))
+    context = report_context(report, seat, pictures=pictures, seat_link=seat_link)
+    if html and text is not None:
+        context["text_report"] = text
+    return template.render(context)
 
 
 @dataclass(frozen=True)

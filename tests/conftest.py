@@ -1,7 +1,9 @@
-"""Shared fixtures: a fresh database file, the game service on it, and the test-only game ``tiny``."""
+"""Shared fixtures: a fresh database (a SQLite file, or a PostgreSQL database with
+``--db-engine postgresql``), the game service on it, and the test-only game ``tiny``."""
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -12,6 +14,34 @@ from pbem.service.api import GameService
 from pbem.store import Database, open_database
 
 sys.path.insert(0, str(Path(__file__).parent / "support"))
+
+import databases  # noqa: E402  (tests/support, put on the path just above)
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--db-engine", choices=databases.ENGINES, default=os.environ.get("PBEM_TEST_DB", databases.SQLITE),
+        help="the database the tests run on: sqlite (default) or postgresql, a server the tests start "
+             "themselves from Debian's postgresql package (env PBEM_TEST_DB)")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    databases.configure(config.getoption("--db-engine"))
+
+
+def pytest_report_header(config: pytest.Config) -> str:
+    return databases.describe()
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    databases.stop_server()
+
+
+@pytest.fixture(autouse=True)
+def _drop_test_databases() -> Iterator[None]:
+    """Drop the PostgreSQL databases a test made, when it ends (nothing to do on SQLite)."""
+    yield
+    databases.drop_test_databases()
 
 
 @pytest.fixture
@@ -24,9 +54,15 @@ def tiny_game() -> Iterator[str]:
 
 
 @pytest.fixture
-def db(tmp_path: Path) -> Iterator[Database]:
-    """A migrated SQLite database in a temporary file."""
-    database = open_database(str(tmp_path / "pbem.db"))
+def db_url(tmp_path: Path) -> str:
+    """A new database of the run's engine: a SQLite file path, or a PostgreSQL URL."""
+    return databases.database_url(tmp_path)
+
+
+@pytest.fixture
+def db(db_url: str) -> Iterator[Database]:
+    """The migrated database of :func:`db_url`, open."""
+    database = open_database(db_url)
     yield database
     database.close()
 

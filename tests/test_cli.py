@@ -1,5 +1,6 @@
 """The ``pbem`` command through its real entry point: the installed console script
-run as a subprocess on a real SQLite file, as a game master would use it.
+run as a subprocess on a real SQLite file (or, with ``--db-engine postgresql``, a
+PostgreSQL database given as ``PBEM_DB``), as a game master would use it.
 
 Each test plays one game (or a few error cases) and checks many things per
 process, since every run of ``pbem`` costs about a second.
@@ -10,13 +11,14 @@ from __future__ import annotations
 import json
 import os
 import re
-import sqlite3
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from databases import database_url, on_postgresql, query
 
 PBEM = Path(sys.executable).with_name("pbem")
 SEATS = ["--seat", "A=alice@example.org", "--seat", "B=bob@example.org",
@@ -30,8 +32,28 @@ def _console_script() -> None:
         pytest.fail(f"the pbem console script is not installed next to {sys.executable}: pip install -e .")
 
 
+_DEFAULT_DB: list[str] = []
+"""The database of the running test when it is no ./pbem.db file (PostgreSQL): given as ``PBEM_DB``."""
+
+
+@pytest.fixture(autouse=True)
+def _default_db(tmp_path: Path) -> Iterator[None]:
+    if on_postgresql():
+        _DEFAULT_DB.append(database_url(tmp_path))
+    yield
+    _DEFAULT_DB.clear()
+
+
+def default_db(cwd: Path) -> str:
+    """The database ``pbem`` uses without ``--db`` in ``cwd``: ./pbem.db, or the run's PostgreSQL database."""
+    return _DEFAULT_DB[0] if _DEFAULT_DB else str(cwd / "pbem.db")
+
+
 def _env() -> dict[str, str]:
-    return {k: v for k, v in os.environ.items() if not k.startswith("PBEM_")}
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PBEM_")}
+    if _DEFAULT_DB:
+        env["PBEM_DB"] = _DEFAULT_DB[0]
+    return env
 
 
 def pbem(cwd: Path, *args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
@@ -98,7 +120,7 @@ def test_new_starts_at_the_opening_position_in_the_default_db(tmp_path: Path) ->
     assert "Created turkey-chase game tc-1, seats A, B, C, D." in out
     assert "Seed commitment (SHA-256): " in out
     assert "Turkey Chase -- game tc-1, public report" in out
-    assert (tmp_path / "pbem.db").is_file(), "--db defaults to ./pbem.db in the working directory"
+    assert on_postgresql() or (tmp_path / "pbem.db").is_file(), "--db defaults to ./pbem.db in the working directory"
 
     data = state(tmp_path, "tc-1")
     assert data["game"] == "tc-1"
@@ -120,7 +142,7 @@ def test_new_starts_at_the_opening_position_in_the_default_db(tmp_path: Path) ->
 
 
 def test_new_usage_errors_exit_2(tmp_path: Path) -> None:
-    db = ["--db", str(tmp_path / "games.db")]
+    db = ["--db", database_url(tmp_path, "games.db")]
     ok(pbem(tmp_path, "new", "turkey-chase", "tc-1", *SEATS, *db))
 
     unknown_kind, unknown_seat, bad_address, taken, bad_option, bad_db = pbem_all(
@@ -141,7 +163,7 @@ def test_new_usage_errors_exit_2(tmp_path: Path) -> None:
 
     # None of the refused commands created anything, and no ./pbem.db appeared beside --db.
     assert not (tmp_path / "pbem.db").exists()
-    names = sqlite3.connect(tmp_path / "games.db").execute("SELECT name FROM game").fetchall()
+    names = query(db[1], "SELECT name FROM game")
     assert names == [("tc-1",)]
 
 
@@ -273,15 +295,14 @@ def test_orders_replace_resolve_report_and_replay(tmp_path: Path) -> None:
     assert "every state matches" in ok(pbem(tmp_path, "replay", "tc-1"))
 
     # Tamper with the stored state after turn 1: the replay notices.
-    with sqlite3.connect(tmp_path / "pbem.db") as db:
-        (record_id, stored), = db.execute(
-            "SELECT turn_record.id, turn_record.state FROM turn_record JOIN game ON game.id = turn_record.game_id "
-            "WHERE game.name = 'tc-1' AND turn_record.turn = 1"
-        ).fetchall()
-        tampered = json.loads(stored)
-        tampered["scores"]["D"] = "9"
-        db.execute("UPDATE turn_record SET state = ? WHERE id = ?", (json.dumps(tampered), record_id))
-    db.close()
+    (record_id, stored), = query(
+        default_db(tmp_path),
+        "SELECT turn_record.id, turn_record.state FROM turn_record JOIN game ON game.id = turn_record.game_id "
+        "WHERE game.name = 'tc-1' AND turn_record.turn = 1")
+    tampered = stored if isinstance(stored, dict) else json.loads(stored)
+    tampered["scores"]["D"] = "9"
+    query(default_db(tmp_path), "UPDATE turn_record SET state = :state WHERE id = :id", state=json.dumps(tampered),
+          id=record_id)
     replay, replay_unknown, resolve_unknown = pbem_all(
         tmp_path, cmd("replay", "tc-1"), cmd("replay", "tc-9"), cmd("resolve", "tc-9")
     )
@@ -334,9 +355,7 @@ def test_demo_offline_plays_to_the_end(tmp_path: Path) -> None:
     best = max(data["scores"].values())
     assert {s for s, v in data["scores"].items() if v == best} == set(data["winners"])
     # The robots' orders went through the submission path: stored submissions for every seat and turn.
-    with sqlite3.connect(tmp_path / "pbem.db") as db:
-        rows = db.execute("SELECT DISTINCT turn, seat FROM submission").fetchall()
-    db.close()
+    rows = query(default_db(tmp_path), "SELECT DISTINCT turn, seat FROM submission")
     assert len(rows) == 4 * len(turns)
     assert "every state matches" in ok(replay)
     assert finished.returncode == REFUSED and "finished" in finished.stderr
@@ -352,3 +371,9 @@ def test_help_and_check_never_load_the_database_stack(args: list[str], tmp_path:
                          text=True, env=_env(), timeout=120)
     assert run.returncode == OK, run.stderr
     assert run.stderr.strip().splitlines()[-1] == "[]"
+
+
+def test_a_seed_over_32_bits(tmp_path: Path) -> None:
+    out = ok(pbem(tmp_path, "new", "turkey-chase", "big-1", *SEATS, "--seed", "3000000000"))
+    assert "Created turkey-chase game big-1" in out
+    assert state(tmp_path, "big-1")["turn"] == 1

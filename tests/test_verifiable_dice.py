@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-from pathlib import Path
 
 import pytest
 from sqlalchemy import text
@@ -108,9 +107,9 @@ def test_a_tampered_draw_is_detected_by_verify(runner: GameService, db: Database
     assert any(m.startswith("turn 2: draw 1 (counter") for m in result.mismatches), result.mismatches
 
 
-def test_a_game_of_the_legacy_generator_replays_identically_after_the_migration(tmp_path: Path) -> None:
-    path = tmp_path / "old.db"
-    database = open_database(str(path))
+def test_a_game_of_the_legacy_generator_replays_identically_after_the_migration(db_url: str) -> None:
+    path = db_url
+    database = open_database(path)
     runner = GameService(database)
     runner.create_game(KIND, "old", seats=seats(), seed=42, rng_version=LEGACY_VERSION)
     play(runner, "old", 4)
@@ -119,7 +118,7 @@ def test_a_game_of_the_legacy_generator_replays_identically_after_the_migration(
     database.close()
     # Take the schema back to before versions existed, as a database of the previous release looks.
     _alembic(path, "downgrade", "0005")
-    database = open_database(str(path))  # migrates to the newest schema again
+    database = open_database(path)  # migrates to the newest schema again
     runner = GameService(database)
     row = runner.info("old").row
     assert (row.rng_version, row.rules_version, row.secret) == (LEGACY_VERSION, 1, None)
@@ -132,14 +131,14 @@ def test_a_game_of_the_legacy_generator_replays_identically_after_the_migration(
     database.close()
 
 
-def _alembic(path: Path, command_name: str, revision: str) -> None:
+def _alembic(path: str, command_name: str, revision: str) -> None:
     from alembic import command
     from alembic.config import Config
     from sqlalchemy import create_engine
 
     from pbem.store import database as store
 
-    engine = create_engine(f"sqlite:///{path}")
+    engine = create_engine(store.database_url(path))
     config = Config()
     config.set_main_option("script_location", str(store._MIGRATIONS))
     with engine.begin() as connection:

@@ -10,14 +10,21 @@ Four loops share one database:
   game, or a passed deadline), an immediate clock tick for that game so the
   turn resolves at once. Mail is handled in the order it was stored; the
   intake stores the mails of one FETCH in one piece of the worker's work,
-  and while every mail stored before is handled, each new mail is handed on
-  to the handler in that same piece of work;
+  and while every mail stored before is handled, a daemon alone on its
+  database hands each new mail on to the handler in that same piece of work;
 * clock: deadlines, reminders, absences, report digests (:class:`~pbem.service.deadlines.TurnClock`),
   and a heartbeat so that after an outage passed deadlines are extended
   instead of every seat being NMR'd;
 * sender: the outbox table -> SMTP, with retries.
 
-All database work runs in one worker thread, the database's only user:
+Several daemons may share one PostgreSQL database and one mailbox (SQLite
+serves one daemon: a second one on the same file is refused at start, see
+:func:`single_daemon`): one of them fetches (:mod:`pbem.mail.leader`), and
+every one handles the next new mail (its row lock: no mail is handled twice),
+works on the due games (each game's row lock: no turn resolves twice) and
+sends the outbox (leases: another daemon takes a dead one's mail over).
+
+All database work of a daemon runs in one worker thread, the database's only user:
 handling mail and the clock's work, and also storing the mail the intake
 takes and the outbox's claims and marks for the sender. The event loop (IMAP
 intake, SMTP sending) so never waits for a mail being handled nor for a
@@ -41,29 +48,33 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
+import fcntl
 import functools
 import gc
 import logging
 import os
 import secrets
 import time
-from collections.abc import Awaitable, Callable, Collection, Sequence
+from collections.abc import Awaitable, Callable, Collection, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, Literal, TypeVar
+
+from sqlalchemy.exc import IntegrityError
 
 from pbem.clock import utcnow
 from pbem.mail.config import ImapUrl, SmtpUrl
-from pbem.mail.handler import HandledMail, MailHandler
+from pbem.mail.handler import HandledMail, MailFailed, MailHandler
 from pbem.mail.intake import MailIntake
-from pbem.mail.mailstore import DatabaseOutbox, InboundStore
+from pbem.mail.leader import IntakeLeadership
+from pbem.mail.mailstore import DEFAULT_LEASE, DatabaseOutbox, InboundStore
 from pbem.mail.outbox import MailSender, OutgoingMail
-from pbem.mail.tokens import ReplyTokens
 from pbem.mail.retention import purge_old_mail
+from pbem.mail.tokens import ReplyTokens
 from pbem.service.api import GameService
-from pbem.service.deadlines import TurnClock
+from pbem.service.deadlines import CLOCK_BATCH, TurnClock
 from pbem.store import Database, is_transient_error
 from pbem.store.tables import SettingRow
 
@@ -71,8 +82,11 @@ _log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 HEARTBEAT_SECONDS = 5.0
+STOP_GRACE = 2.0
+"""Seconds the loops get to end by themselves once the daemon is told to stop; then they are cancelled."""
 PURGE_SECONDS = 3600.0
-PROCESS_BATCH = 100  # stored messages taken per pass of the processing loop
+CONFLICT_RETRIES = 3
+"""Times a mail is handled again after it collided with another daemon's work (a unique key both wrote)."""
 SECRET_KEY = "reply_token_secret"
 LAST_SEEN_KEY = "last_seen"
 MAX_FAILURES = 8
@@ -104,10 +118,48 @@ class DaemonOptions:
     worker_wait: float = 0.05
     """Longest the event loop stands still, in seconds, waiting for a piece of work it handed to the worker
     thread before it goes back to its other work (see :meth:`MailDaemon._work`); 0 never waits."""
+    shared_poll: float = 0.2
+    """On a database shared with other daemons: how often, in seconds, a daemon looks for mail the
+    fetcher stored and for mail the others queued (its own it handles and sends at once)."""
+    election_retry: float = 2.0
+    """On a shared database: how often a daemon that does not fetch tries to become the fetcher."""
+    outbox_lease: timedelta = DEFAULT_LEASE
+    """How long a sender's claim on queued mail lasts before another daemon may send it."""
+    clock_yield: float = 5.0
+    """Longest the clock waits, after a game that queued mail, for the sender to have sent what is due."""
 
 
 class DaemonFailed(RuntimeError):
     """A loop of the daemon kept failing and the daemon stopped; the message says which and why."""
+
+
+class AnotherDaemon(ValueError):
+    """A second daemon on a SQLite file: refused (SQLite serves one daemon; PostgreSQL serves several)."""
+
+
+@contextlib.contextmanager
+def single_daemon(db: Database) -> Iterator[None]:
+    """Hold, for the block, the one daemon's place on a SQLite file: an exclusive lock on the file
+    ``<database>-lock`` beside it, which the system releases when the process ends, however it ends.
+    Nothing to hold on a database that daemons share (PostgreSQL). Raises :class:`AnotherDaemon` when
+    another process holds it."""
+    path = db.engine.url.database
+    if db.engine.dialect.name != "sqlite" or not path or path == ":memory:":
+        yield
+        return
+    lock_path = f"{path}-lock"
+    descriptor = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        try:
+            fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise AnotherDaemon(
+                f"another pbem serve is running on {path}: a SQLite database serves one daemon. Stop the "
+                "other one, or keep the games in PostgreSQL (--db postgresql+psycopg://...) to run several"
+            ) from None
+        yield
+    finally:
+        os.close(descriptor)
 
 
 def tune_gc_for_serving() -> None:
@@ -139,9 +191,16 @@ def secret_key(db: Database, path: Path | None) -> bytes:
         return bytes.fromhex(stored)
     if not path.exists():
         value = setting(db, SECRET_KEY) or secrets.token_hex(32)
-        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        draft = path.with_name(f".{path.name}.{os.getpid()}")
+        descriptor = os.open(draft, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         with os.fdopen(descriptor, "w") as file:
             file.write(value + "\n")
+        try:
+            os.link(draft, path)  # whole or not at all, and only if no daemon starting beside this one was first
+        except FileExistsError:
+            return bytes.fromhex(path.read_text().strip())
+        finally:
+            draft.unlink()
         with db.session() as session:
             row = session.get(SettingRow, SECRET_KEY)
             if row is not None:
@@ -150,24 +209,40 @@ def secret_key(db: Database, path: Path | None) -> bytes:
 
 
 def setting(db: Database, key: str, make: Callable[[], str] | None = None) -> str | None:
-    """Return an installation setting; when absent and ``make`` is given, store ``make()`` and return it."""
+    """Return an installation setting; when absent and ``make`` is given, store ``make()`` and return it.
+    When daemons starting together both make one, the first stored wins and both return it."""
     with db.session() as session:
         row = session.get(SettingRow, key)
         if row is not None:
             return row.value
         if make is None:
             return None
-        row = SettingRow(key=key, value=make())
-        session.add(row)
-        return row.value
+        value = make()
+    if _insert_setting(db, key, value):
+        return value
+    return setting(db, key)
 
 
 def store_setting(db: Database, key: str, value: str) -> None:
-    """Set an installation setting."""
+    """Set an installation setting (whichever daemon writes last wins)."""
     with db.session() as session:
-        row = session.get(SettingRow, key) or SettingRow(key=key, value=value)
-        row.value = value
-        session.add(row)
+        row = session.get(SettingRow, key)
+        if row is not None:
+            row.value = value
+            session.add(row)
+            return
+    if not _insert_setting(db, key, value):
+        store_setting(db, key, value)
+
+
+def _insert_setting(db: Database, key: str, value: str) -> bool:
+    """Store a new setting; False when another process stored the key first (its unique key refused ours)."""
+    try:
+        with db.session() as session:
+            session.add(SettingRow(key=key, value=value))
+    except IntegrityError:
+        return False
+    return True
 
 
 def reply_tokens(db: Database, secret_file: Path | None = None) -> ReplyTokens:
@@ -198,20 +273,25 @@ class MailDaemon:
                                    clock=clock, web_url=web_url)
         self.turn_clock = TurnClock(self.service, self.handler.notifier)
         self.inbound = InboundStore(db)
-        self.outbox = DatabaseOutbox(db)
+        self.outbox = DatabaseOutbox(db, lease=options.outbox_lease)
         self.intake = MailIntake(imap, None, batch_handler=self._take, use_idle=options.use_idle,
                                  poll_interval=options.poll_interval, idle_recheck=options.idle_recheck,
                                  ready=self.caught_up)
+        # On a shared database the others queue mail too: the sender looks for it often.
         self._queue = WorkerOutbox(self.outbox, self._work)
-        self.sender = MailSender(smtp, self._queue, retry_min=options.send_retry_min)
+        self.sender = MailSender(smtp, self._queue, retry_min=options.send_retry_min,
+                                 **({"poll_interval": options.shared_poll * 5} if db.shared else {}))
+        self.leadership = IntakeLeadership(db) if db.shared else None
+        """Whether this daemon fetches, on a shared database (None: it always fetches)."""
         self._new_mail = asyncio.Event()
         self._send_now = asyncio.Event()
-        self._stored: list[int] = []  # inbound ids stored by the intake and not yet taken for processing
         self._idle = asyncio.Event()  # set while the processing loop has handled all the intake stored
+        self._conflicts: dict[int, int] = {}  # inbound id -> times it collided with another daemon's work
         self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="pbem-work")
         self._in_order = False
         """Worker thread only: every stored mail is handled, so a mail just stored may be handled at once
-        (see :meth:`_store_and_handle`); set by an empty look at the backlog, cleared by a mail left unhandled."""
+        (see :meth:`_store_and_handle`); set by a look that found no mail to handle, cleared by a mail left
+        unhandled."""
         self.handled = 0
         self.fatal: str | None = None
         """Why the daemon stopped by itself (a loop kept failing), or None."""
@@ -228,19 +308,21 @@ class MailDaemon:
             if took.outcome is not None:
                 await self._handled(took.outcome)
             if took.left is not None:
-                self._stored.append(took.left)
                 self._idle.clear()
                 self._new_mail.set()
         return [took.error for took in taken]
 
     def _store_and_handle(self, messages: Sequence[tuple[int, bytes]],
                           claim: int) -> tuple[list[Taken], Sequence[OutgoingMail]]:
-        """Store the mails the intake took (in the worker thread, in their order) and handle each at
-        once, in the same piece of work, while every mail stored before it is handled; then, unless a
-        mail may have made a turn due (its resolution's reports go out with the reply), claim up to
-        ``claim`` mails due for the sender per mail handled (their replies): a handoff to the worker
-        and back costs about as much CPU as storing a mail. Return what became of each mail and the
-        mails claimed."""
+        """Store the mails the intake took (in the worker thread, in their order) and, while every mail
+        stored before it is handled and this daemon is alone on its database, handle each at once, in the
+        same piece of work, with the bytes just stored (not read back); then, unless a mail may have made a
+        turn due (its resolution's reports go out with the reply), claim up to ``claim`` mails due for the
+        sender per mail handled (their replies): a handoff to the worker and back costs about as much CPU
+        as storing a mail. Return what became of each mail and the mails claimed.
+
+        On a shared database the fetcher only stores: each mail is for whichever daemon claims it first
+        (handling it here would hold the next mail back from the others until this one is done)."""
         taken: list[Taken] = []
         for uid, raw in messages:
             try:
@@ -248,13 +330,16 @@ class MailDaemon:
             except Exception as error:  # not stored: the intake offers it again later
                 taken.append(Taken(error=error))
                 continue
-            if inbound_id is None or not self._in_order:
+            if inbound_id is None or not self._in_order or self.db.shared:
                 taken.append(Taken(left=inbound_id))
                 continue
             try:
-                outcome = self._handle(inbound_id, (self.inbound.kept(raw), len(raw)))
-            except Exception as error:  # transient (see _handle): stored, so the processing loop tries again
+                outcome = self._handle_stored(inbound_id, (self.inbound.kept(raw), len(raw)))
+            except Exception as error:  # transient (see _handle_stored): stored, so the processing loop tries again
                 _log.warning("inbound %s: %s; to be handled again", inbound_id, error)
+                taken.append(Taken(left=inbound_id))
+                continue
+            if not isinstance(outcome, HandledMail):  # failed for good, or to be tried again: the loop looks
                 taken.append(Taken(left=inbound_id))
                 continue
             taken.append(Taken(outcome=outcome))
@@ -297,7 +382,7 @@ class MailDaemon:
         try:
             await self._supervise("start", self._start, stop, once=True)
             tasks = [
-                asyncio.create_task(self._supervise("intake", self.intake.run, stop), name="intake"),
+                asyncio.create_task(self._supervise("intake", self._intake, stop), name="intake"),
                 asyncio.create_task(self._supervise("sender", self._send, stop), name="sender"),
                 asyncio.create_task(self._supervise("process", self._process, stop), name="process"),
                 asyncio.create_task(self._supervise("clock", self._tick, stop), name="clock"),
@@ -306,11 +391,14 @@ class MailDaemon:
                 await stop.wait()
             finally:
                 self._new_mail.set()
-                done, pending = await asyncio.wait(tasks, timeout=10)
+                _done, pending = await asyncio.wait(tasks, timeout=STOP_GRACE)
                 for task in pending:
+                    _log.info("stopping: %s did not end within %g s; cancelled", task.get_name(), STOP_GRACE)
                     task.cancel()
+                await asyncio.gather(*pending, return_exceptions=True)
         finally:
-            self._worker.shutdown(wait=True)
+            # The piece of work under way ends (one mail, or one game's clock work); queued ones are dropped.
+            self._worker.shutdown(wait=True, cancel_futures=True)
         if self.fatal is not None:
             raise DaemonFailed(self.fatal)
 
@@ -321,7 +409,9 @@ class MailDaemon:
         if extended:
             _log.warning("deadlines extended after an outage: %s", ", ".join(extended))
         await self._work(self._heartbeat)
-        await self._work(self._purge)  # at each start too: a daemon restarted often still purges
+        if not self.db.shared:  # alone on the database: every lease was a dead predecessor's
+            await self._work(functools.partial(self.outbox.release_claims, everyone=True))
+        await self._purge_all()  # at each start too: a daemon restarted often still purges
         self._new_mail.set()  # handle whatever was stored but not handled before a restart
         self._wake_sender()
 
@@ -380,6 +470,46 @@ class MailDaemon:
                 await asyncio.wait_for(stop.wait(), timeout=pause)
             pause = min(pause * 2, self.options.restart_longest)
 
+    async def _intake(self, stop: asyncio.Event) -> None:
+        """Fetch mail: always on a database of its own; on a shared one while this daemon is the elected
+        fetcher, trying to become it every ``options.election_retry`` seconds otherwise."""
+        leadership = self.leadership
+        if leadership is None:
+            await self.intake.run(stop)
+            return
+        loop = asyncio.get_running_loop()
+        while not stop.is_set():
+            if await loop.run_in_executor(None, leadership.try_lead):
+                _log.info("this daemon fetches the mail now")
+                fetching = asyncio.Event()  # set when this daemon stops fetching: stopped, or the lock lost
+                watcher = asyncio.create_task(self._watch_leadership(leadership, stop, fetching))
+                try:
+                    await self.intake.run(fetching)
+                finally:
+                    watcher.cancel()
+                    with contextlib.suppress(asyncio.CancelledError):
+                        await watcher
+                    await loop.run_in_executor(None, leadership.resign)
+                if not stop.is_set():
+                    _log.warning("this daemon no longer fetches the mail (the fetcher's lock was lost)")
+                continue
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(stop.wait(), timeout=self.options.election_retry)
+
+    async def _watch_leadership(self, leadership: IntakeLeadership, stop: asyncio.Event,
+                                fetching: asyncio.Event) -> None:
+        """Set ``fetching`` once ``stop`` is set or the fetcher's lock is lost (checked every
+        ``options.election_retry`` seconds)."""
+        loop = asyncio.get_running_loop()
+        try:
+            while True:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(stop.wait(), timeout=self.options.election_retry)
+                if stop.is_set() or not await loop.run_in_executor(None, leadership.still_leading):
+                    return
+        finally:
+            fetching.set()
+
     async def _send(self, stop: asyncio.Event) -> None:
         await self._queue.release_claims()  # a restarted sender offers again what the failed one had taken
         await self.sender.run(stop, self._send_now)
@@ -387,60 +517,67 @@ class MailDaemon:
     def _heartbeat(self) -> None:
         store_setting(self.db, LAST_SEEN_KEY, self.clock().isoformat())
 
-    def _purge(self) -> None:
-        """Drop the text of mail handled or sent longer than ``options.retention`` ago."""
-        purge_old_mail(self.db, self.clock() - self.options.retention)
+    def _purge(self) -> bool:
+        """Drop the text of some mail handled or sent longer than ``options.retention`` ago; True when
+        there may be more (the purge goes a bounded batch at a time, between other work)."""
+        return purge_old_mail(self.db, self.clock() - self.options.retention).more
+
+    async def _purge_all(self) -> None:
+        while await self._work(self._purge):
+            pass
 
     async def _process(self, stop: asyncio.Event) -> None:
-        handled_upto = 0  # every stored message with an id up to this one is handled or failed
-        backlog = True  # the database first (mail stored before a restart), then what the intake stores
+        quiet = self.options.shared_poll if self.db.shared else 1.0
         while not stop.is_set():
             self._new_mail.clear()
-            if backlog:
-                batch = await self._work(self._backlog, handled_upto)
-                backlog = len(batch) == PROCESS_BATCH
-                if backlog:
-                    self._new_mail.set()  # more are waiting: come back without sleeping
-            else:
-                batch = [inbound_id for inbound_id in self._stored if inbound_id > handled_upto]
-                self._stored.clear()
-            for inbound_id in batch:
-                # A transient database error leaves the mail stored and unhandled, and the supervisor
-                # restarts this loop after a pause: it then reads the backlog from the database again.
-                outcome = await self._work(self._handle, inbound_id)
-                handled_upto = inbound_id
-                if outcome is not None:
+            # A transient database error leaves the mail stored and unhandled, and the supervisor restarts
+            # this loop after a pause: it then takes the oldest unhandled mail again.
+            while not stop.is_set() and (outcome := await self._work(self._handle_next)) is not None:
+                if isinstance(outcome, HandledMail):  # else failed for good (marked so), or to be tried again
                     await self._handled(outcome)
-            if not self._stored:
+            if not self._new_mail.is_set():
                 self._idle.set()
-            try:
-                await asyncio.wait_for(self._new_mail.wait(), timeout=1.0)
-            except TimeoutError:
-                backlog = True  # quiet for a second: look in the database again, whoever stored there
+            with contextlib.suppress(TimeoutError):  # quiet for a while: look in the database again, whoever stored
+                await asyncio.wait_for(self._new_mail.wait(), timeout=quiet)
 
-    def _backlog(self, after: int) -> list[int]:
-        """The ids of stored mails still to be handled above ``after`` (every mail up to it is handled), at
-        most :data:`PROCESS_BATCH` (in the worker thread); none means every stored mail is handled."""
-        batch = self.inbound.pending(PROCESS_BATCH, after=after)
-        if not batch:
-            self._in_order = True
-        return batch
-
-    def _handle(self, inbound_id: int, stored: tuple[bytes, int] | None = None) -> HandledMail | None:
-        """Handle one stored mail (in the worker thread; ``stored`` as for :meth:`MailHandler.handle`); None
-        when it failed for good and was marked so. Raises transient database errors (the mail stays
-        unhandled, to be tried again)."""
+    def _handle_next(self) -> HandledMail | bool | None:
+        """Handle the oldest unhandled mail (in the worker thread); return what was done, False when it
+        failed for good (and was marked so) or is to be tried again, None when there is no mail to handle.
+        Raises transient database errors (the mail stays unhandled, to be tried again)."""
         started = time.perf_counter()
-        try:
-            outcome = self.handler.handle(inbound_id, stored)
-        except Exception as error:
-            if is_transient_error(error):
-                self._in_order = False  # the mails stored after it wait for it (a look at the backlog)
-                raise
-            _log.exception("inbound %s could not be handled", inbound_id)  # a bug: keep the mail, go on
-            with self.db.session() as session:
-                InboundStore.set_status(session, inbound_id, "failed", "internal error")
+        found = self._guarded(self.handler.handle_next)
+        if found is None:
+            self._in_order = True  # every stored mail is handled
             return None
+        if found is False:
+            return False
+        inbound_id, outcome = found
+        return self._log_handled(inbound_id, outcome, started)
+
+    def _handle_stored(self, inbound_id: int, stored: tuple[bytes, int]) -> HandledMail | bool:
+        """Handle the mail just stored (in the worker thread, alone on the database, while every mail stored
+        before it is handled) from ``stored`` (as for :meth:`MailHandler.handle`); return what was done, or
+        False when it failed for good (and was marked so) or is to be tried again. Raises transient database
+        errors (the mail stays unhandled, to be tried again)."""
+        started = time.perf_counter()
+        outcome = self._guarded(self.handler.handle, inbound_id, stored)
+        return outcome if outcome is False else self._log_handled(inbound_id, outcome, started)
+
+    def _guarded(self, handle: Callable[..., T], *args: Any) -> T | Literal[False]:
+        """``handle(*args)``, one of the handler's entry points: False when the mail failed (see
+        :meth:`_failed`); a transient error is raised, and the mails stored after the mail wait for it."""
+        try:
+            return handle(*args)
+        except MailFailed as failure:
+            self._failed(failure)
+            return False
+        except Exception:
+            self._in_order = False  # transient: the mails stored after it wait for it (the loop looks)
+            raise
+
+    def _log_handled(self, inbound_id: int, outcome: HandledMail, started: float) -> HandledMail:
+        """Log what handling a mail did, and how long it took since ``started`` (``time.perf_counter``)."""
+        self._conflicts.pop(inbound_id, None)
         ms = (time.perf_counter() - started) * 1000
         done = ", ".join(outcome.done) or outcome.reason or outcome.status
         where = f" {outcome.game}/{outcome.seat}" if outcome.seat else f" {outcome.game}" if outcome.game else ""
@@ -449,28 +586,60 @@ class MailDaemon:
                                             "seat": outcome.seat, "done": done, "ms": round(ms, 1)})
         return outcome
 
+    def _failed(self, failure: MailFailed) -> None:
+        """A mail could not be handled: when it collided with another daemon's work (a unique key both
+        wrote), it is tried again, up to :data:`CONFLICT_RETRIES` times; otherwise (a bug) it is marked
+        failed and kept, and the daemon goes on."""
+        inbound_id, error = failure.inbound_id, failure.__cause__
+        if isinstance(error, IntegrityError) and self._conflicts.get(inbound_id, 0) < CONFLICT_RETRIES:
+            self._conflicts[inbound_id] = self._conflicts.get(inbound_id, 0) + 1
+            self._in_order = False  # it is still to be handled, before the mails stored after it
+            _log.info("inbound %s collided with another daemon's work; handling it again", inbound_id)
+            return
+        self._conflicts.pop(inbound_id, None)
+        _log.error("inbound %s could not be handled", inbound_id, exc_info=error)
+        with self.db.session() as session:
+            status, _raw, _size = InboundStore.stored(session, inbound_id)
+            if status == "new":
+                InboundStore.set_status(session, inbound_id, "failed", "internal error")
+
     async def _run_clock(self, games: Collection[str] | None = None) -> None:
         result = await self._work(functools.partial(self.turn_clock.tick, self.clock(), games=games))
-        if result.resolutions or result.reminders or result.paused or result.absences or result.digests:
+        if result.did_something:
             self._wake_sender()
 
-    async def _tick(self, stop: asyncio.Event) -> None:
-        beat = 0.0
-        purged = 0.0
+    async def _clock_pass(self, stop: asyncio.Event) -> None:
+        """Work on every game that is due, one game per piece of work (mail is handled in between), a
+        bounded batch of due games at a time. After a game that queued mail, the clock lets the sender
+        send it first (for at most ``options.clock_yield`` seconds): in a deadline storm reports then go
+        out as they are made, instead of every mark of a sent mail waiting behind the next game's work."""
         while not stop.is_set():
-            await self._run_clock()
-            beat += self.options.clock_interval
-            purged += self.options.clock_interval
-            if beat >= HEARTBEAT_SECONDS:
+            now = self.clock()
+            batch = await self._work(self.turn_clock.due_games, now)
+            for game_id in batch:
+                result = await self._work(self.turn_clock.work_on, game_id, now)
+                if result.did_something:
+                    self._wake_sender()
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(self.sender.idle.wait(), self.options.clock_yield)
+                if stop.is_set():
+                    return
+            if len(batch) < CLOCK_BATCH:
+                return
+
+    async def _tick(self, stop: asyncio.Event) -> None:
+        loop = asyncio.get_running_loop()
+        beat = purged = loop.time()
+        while not stop.is_set():
+            await self._clock_pass(stop)
+            if loop.time() - beat >= HEARTBEAT_SECONDS:
                 await self._work(self._heartbeat)
-                beat = 0.0
-            if purged >= PURGE_SECONDS:
-                await self._work(self._purge)
-                purged = 0.0
-            try:
+                beat = loop.time()
+            if loop.time() - purged >= PURGE_SECONDS:
+                await self._purge_all()
+                purged = loop.time()
+            with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(stop.wait(), timeout=self.options.clock_interval)
-            except TimeoutError:
-                pass
 
 
 @dataclass(frozen=True)

@@ -44,15 +44,29 @@ from pbem.mail.conversation import Conversation, Desk, HandledMail
 from pbem.mail.mailstore import DatabaseOutbox, InboundStore
 from pbem.mail.notices import FROM_NAME, MailNotifier
 from pbem.mail.parse import IncomingMail, MalformedMail, parse_mail, subject_tag
-from pbem.mail.policy import DEFAULT_MAX_SIZE, RateLimiter, is_oversized, never_answer_reason
+from pbem.mail.policy import (
+    DEFAULT_MAX_SIZE,
+    RateLimiter,
+    is_oversized,
+    never_answer_reason,
+)
 from pbem.mail.press import press_reply
 from pbem.mail.reply import Reply, reply_limit, send_reply
 from pbem.mail.tokens import ReplyTokens, is_token_address, press_author
-from pbem.service import due
 from pbem.service.api import GameService
 from pbem.service.unit import Unit
+from pbem.store import is_transient_error
 
 _log = logging.getLogger(__name__)
+
+
+class MailFailed(RuntimeError):
+    """Handling a stored mail failed for a reason other than the database being away; ``inbound_id`` says
+    which mail (its transaction was rolled back: it is still unhandled). The cause is the error."""
+
+    def __init__(self, inbound_id: int) -> None:
+        super().__init__(f"inbound {inbound_id} could not be handled")
+        self.inbound_id = inbound_id
 
 
 class MailHandler:
@@ -85,31 +99,59 @@ class MailHandler:
     # --- the one entry point ----------------------------------------------------
 
     def handle(self, inbound_id: int, stored: tuple[bytes, int] | None = None) -> HandledMail:
-        """Handle one stored inbound mail completely, in one unit of work; return what was done.
+        """Handle one stored inbound mail completely, in one unit of work that holds the mail's lock;
+        return what was done (``ignored``, "handled before", when it was handled already).
 
         ``stored``: the bytes stored and the size received of a mail the caller stored itself just
-        before, in the same thread and not handled since (saves reading them back); None reads
-        them, and the mail's status, from the database."""
-        with self.service.unit() as unit:
-            if stored is not None:
-                raw, size = stored
-            else:
-                status, raw, size = InboundStore.stored(unit.session, inbound_id)
-                if status != "new":
-                    return HandledMail("ignored", "handled before")
-            try:
-                handled = self._handle(unit, raw, size, inbound_id)
-            except MalformedMail as error:
-                _log.warning("inbound %s: malformed mail: %s", inbound_id, error)
-                handled = HandledMail("failed", f"malformed: {error}")
-                sender = error.sender
-                if sender and sender != self.address and self.rate_limiter.allow(sender, self.clock()):
-                    self._refuse_unreadable(unit, sender, str(error), inbound_id)
-            InboundStore.set_status(unit.session, inbound_id, "handled" if handled.status != "failed" else "failed",
-                                    handled.reason)
-            if handled.held_password:
-                InboundStore.redact(unit.session, inbound_id, raw)
-            return handled
+        before, in the same thread and not handled since, on a database no other daemon handles mail
+        of (saves reading them back); None reads them, and the mail's status, from the database.
+        Raises transient database errors as they are, and :class:`MailFailed` for any other failure
+        (the unit is rolled back)."""
+        try:
+            with self.service.unit() as unit:
+                return self._handle_stored(unit, inbound_id, stored)
+        except Exception as error:
+            if is_transient_error(error):
+                raise
+            raise MailFailed(inbound_id) from error
+
+    def handle_next(self) -> tuple[int, HandledMail] | None:
+        """Handle the oldest stored mail not yet handled that no other daemon is handling, completely, in
+        one unit of work that holds its lock; return its id and what was done, or None when there is none.
+        Raises transient database errors as they are, and :class:`MailFailed` for any other failure (the
+        unit is rolled back)."""
+        claimed: int | None = None
+        try:
+            with self.service.unit() as unit:
+                claimed = InboundStore.claim_next(unit.session)
+                if claimed is None:
+                    return None
+                return claimed, self._handle_stored(unit, claimed)
+        except Exception as error:
+            if claimed is None or is_transient_error(error):
+                raise
+            raise MailFailed(claimed) from error
+
+    def _handle_stored(self, unit: Unit, inbound_id: int, stored: tuple[bytes, int] | None = None) -> HandledMail:
+        if stored is not None:
+            raw, size = stored
+        else:
+            status, raw, size = InboundStore.stored(unit.session, inbound_id)
+            if status != "new":
+                return HandledMail("ignored", "handled before")
+        try:
+            handled = self._handle(unit, raw, size, inbound_id)
+        except MalformedMail as error:
+            _log.warning("inbound %s: malformed mail: %s", inbound_id, error)
+            handled = HandledMail("failed", f"malformed: {error}")
+            sender = error.sender
+            if sender and sender != self.address and self.rate_limiter.allow(sender, self.clock()):
+                self._refuse_unreadable(unit, sender, str(error), inbound_id)
+        InboundStore.set_status(unit.session, inbound_id, "handled" if handled.status != "failed" else "failed",
+                                handled.reason)
+        if handled.held_password:
+            InboundStore.redact(unit.session, inbound_id, raw)
+        return handled
 
     def _handle(self, unit: Unit, raw: bytes, size: int, inbound_id: int) -> HandledMail:
         # An oversized body is never decoded: 10 MB of HTML would hold the event loop for many seconds.
@@ -154,7 +196,7 @@ class MailHandler:
         _run_script(conv, script)
         handled = conv.handled
         for name in {game for game, _ in handled.submitted}:
-            if due.may_be_due(unit, unit.info(name), now):
+            if unit.game(name).orders_at is not None:  # orders that may make its turn due: see submissions
                 handled.due.add(name)
         if not handled.acted:
             # A player whose mail did something for their seat (orders accepted, a command carried out) is

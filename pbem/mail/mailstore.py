@@ -2,23 +2,30 @@
 
 Inbound: a message is stored (raw bytes, Message-ID, UID) and committed before
 the intake flags it on the server; a message seen again (after a crash, or
-delivered twice) is recognised by its Message-ID and not stored again.
+delivered twice) is recognised by its Message-ID and not stored again. It is
+handled in one transaction that holds its row lock: several daemons take the
+next new mail each with ``FOR UPDATE SKIP LOCKED``, so none takes a mail
+another is handling, and a daemon that dies mid-mail loses its connection and
+with it the lock, so another one handles the mail from scratch.
 Outbound: replies and reports are queued in the same transaction as the
-change they report, and the SMTP sender drains the queue.
+change they report, and the SMTP sender drains the queue: replies first, then
+reports and notices, each claimed for a lease (``lease_until``) that another
+daemon's sender takes over when the holder died before it recorded the mail.
 """
 
 from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 from email.parser import BytesHeaderParser
 from email.policy import compat32
+from email.utils import getaddresses
 
-from sqlalchemy import bindparam, insert, update
+from sqlalchemy import bindparam, case, exists, insert, or_, update
 from sqlalchemy import select as sa_select
 from sqlalchemy.exc import IntegrityError
-from sqlmodel import Session, func, select
+from sqlmodel import Session, func
 
 from pbem.clock import utcnow
 from pbem.mail.compose import ComposedMail
@@ -28,27 +35,50 @@ from pbem.mail.policy import DEFAULT_MAX_SIZE
 from pbem.store import Database
 from pbem.store.tables import InboundMessageRow, OutboundMessageRow
 
-
 _INBOUND = InboundMessageRow.__table__  # type: ignore[attr-defined]
 _OUTBOUND = OutboundMessageRow.__table__  # type: ignore[attr-defined]
 # Statements built once (SQLAlchemy then also keeps their cache keys): building a statement
 # costs more than running it on SQLite.
 _STORE_INBOUND = insert(_INBOUND)
 _INBOUND_STATUS_RAW = sa_select(_INBOUND.c.status, _INBOUND.c.raw, _INBOUND.c.size).where(
-    _INBOUND.c.id == bindparam("_id"))
+    _INBOUND.c.id == bindparam("_id")).with_for_update()
+_OLDER = _INBOUND.alias("older")
+_NEXT_NEW = (  # the oldest new mail whose sender has no older one waiting (which another daemon may be handling)
+    sa_select(_INBOUND.c.id)
+    .where(_INBOUND.c.status == "new",
+           ~exists().where(_OLDER.c.status == "new", _OLDER.c.sender == _INBOUND.c.sender,
+                           _OLDER.c.id < _INBOUND.c.id))
+    .order_by(_INBOUND.c.id).limit(1)
+    .with_for_update(skip_locked=True))
+_NEW_AFTER = (sa_select(_INBOUND.c.id).where(_INBOUND.c.status == "new", _INBOUND.c.id > bindparam("after"))
+              .order_by(_INBOUND.c.id).limit(bindparam("limit")))
 _SET_INBOUND_STATUS = update(_INBOUND).where(_INBOUND.c.id == bindparam("_id"))
 _ENQUEUE = insert(_OUTBOUND)
 _UPDATE_OUTBOUND = update(_OUTBOUND).where(_OUTBOUND.c.id == bindparam("_id"))
-_CLAIM_DUE = (
+_FREE = or_(_OUTBOUND.c.lease_until.is_(None), _OUTBOUND.c.lease_until <= bindparam("now"))
+_CLAIM_DUE = (  # replies first; rows another sender is claiming are passed by (SKIP LOCKED)
     sa_select(_OUTBOUND.c.id, _OUTBOUND.c.sender, _OUTBOUND.c.recipients, _OUTBOUND.c.raw, _OUTBOUND.c.attempts,
               _OUTBOUND.c.secret)
-    .where(_OUTBOUND.c.status == "queued", _OUTBOUND.c.next_attempt_at <= bindparam("now"))
-    .order_by(_OUTBOUND.c.id)
+    .where(_OUTBOUND.c.status == "queued", _OUTBOUND.c.next_attempt_at <= bindparam("now"), _FREE)
+    .order_by(_OUTBOUND.c.priority, _OUTBOUND.c.next_attempt_at, _OUTBOUND.c.id)
     .limit(bindparam("limit"))
+    .with_for_update(skip_locked=True)
 )
-_NEXT_DUE = sa_select(func.min(_OUTBOUND.c.next_attempt_at)).where(
+_TAKE_LEASES = update(_OUTBOUND).where(_OUTBOUND.c.id.in_(bindparam("ids", expanding=True))).values(
+    lease_until=bindparam("until"))
+_END_LEASES = update(_OUTBOUND).where(_OUTBOUND.c.id.in_(bindparam("ids", expanding=True))).values(lease_until=None)
+_END_EVERY_LEASE = update(_OUTBOUND).where(_OUTBOUND.c.status == "queued",
+                                           _OUTBOUND.c.lease_until.is_not(None)).values(lease_until=None)
+_DUE_AT = case((_OUTBOUND.c.lease_until > _OUTBOUND.c.next_attempt_at, _OUTBOUND.c.lease_until),
+               else_=_OUTBOUND.c.next_attempt_at)
+_NEXT_DUE = sa_select(func.min(_DUE_AT)).where(
     _OUTBOUND.c.status == "queued", _OUTBOUND.c.id.not_in(bindparam("claimed", expanding=True)))
 REDACTED_BODY = b"(body removed after handling: it held a password)\r\n"
+REPLY_PRIORITY, OTHER_PRIORITY = 0, 1
+"""Replies to mail are sent before reports, reminders and notices queued earlier."""
+DEFAULT_LEASE = timedelta(seconds=60)
+"""How long a sender's claim on queued mail lasts: longer than sending a batch takes, even over a slow
+server (each SMTP command waits at most 30 s); after it another daemon's sender may send the mail."""
 
 
 def redacted(raw: bytes) -> bytes:
@@ -58,11 +88,17 @@ def redacted(raw: bytes) -> bytes:
 
 def message_id_of(raw: bytes) -> str:
     """Return the Message-ID of a raw message, or a stable one made from its bytes when it has none."""
+    return _identity(raw)[0]
+
+
+def _identity(raw: bytes) -> tuple[str, str]:
+    """The Message-ID of a raw message (see :func:`message_id_of`) and its sender: the first address of
+    its From field in lower case ('' when there is none); mail from one sender is handled in order."""
     headers = BytesHeaderParser(policy=compat32).parsebytes(raw)
     value = str(headers.get("Message-ID", "") or "").strip()
-    if value:
-        return value[:500]
-    return f"<sha256-{hashlib.sha256(raw).hexdigest()}@pbem.invalid>"
+    message_id = value[:500] if value else f"<sha256-{hashlib.sha256(raw).hexdigest()}@pbem.invalid>"
+    found = [address for _name, address in getaddresses([str(headers.get("From", "") or "")]) if address]
+    return message_id, (found[0].strip().lower()[:320] if found else "")
 
 
 OVERSIZED_PREFIX = 64 * 1024
@@ -83,7 +119,7 @@ class InboundStore:
 
     def store(self, uid: int | None, raw: bytes) -> int | None:
         """Store a message and commit; return its row id, or None when its Message-ID was stored before."""
-        message_id = message_id_of(raw)
+        message_id, sender = _identity(raw)
         size = len(raw)
         kept = self.kept(raw)
         try:
@@ -91,7 +127,7 @@ class InboundStore:
                 result = connection.execute(  # a Message-ID stored before fails its unique index
                     _STORE_INBOUND,
                     {"message_id": message_id, "uid": uid, "raw": kept, "size": size, "received_at": utcnow(),
-                     "status": "new"},
+                     "status": "new", "sender": sender},
                 )
                 return int(result.inserted_primary_key[0])
         except IntegrityError:
@@ -102,17 +138,19 @@ class InboundStore:
         return raw if len(raw) <= self.max_size else raw[:OVERSIZED_PREFIX]
 
     def pending(self, limit: int = 100, *, after: int = 0) -> list[int]:
-        """Return the ids of stored messages not yet handled, oldest first; only ids above
-        ``after`` when given (a caller that knows every message up to ``after`` was handled
-        saves a scan of the whole table: status has no index)."""
-        with self.db.session() as session:
-            query = (
-                select(InboundMessageRow.id)
-                .where(InboundMessageRow.id > after, InboundMessageRow.status == "new")  # type: ignore[operator]
-                .order_by(InboundMessageRow.id)
-                .limit(limit)
-            )
-            return [i for i in session.exec(query) if i is not None]
+        """Return the ids of stored messages not yet handled, oldest first; only ids above ``after``
+        when given (an index holds the new messages, so this costs what it returns)."""
+        with self.db.engine.connect() as connection:
+            return [row.id for row in connection.execute(_NEW_AFTER, {"after": after, "limit": limit})]
+
+    @staticmethod
+    def claim_next(session: Session) -> int | None:
+        """Lock the oldest stored message not yet handled for ``session``'s transaction and return its id;
+        None when there is none, or when other transactions hold the lock of every one (``SKIP LOCKED``:
+        another daemon is handling them). A message waits while an older one from its sender is not
+        handled yet: one sender's mail is handled in the order it arrived (a later mail's orders replace
+        an earlier one's), whichever daemon handles it."""
+        return session.connection().execute(_NEXT_NEW).scalar()
 
     @staticmethod
     def status_and_raw(session: Session, inbound_id: int) -> tuple[str, bytes]:
@@ -124,7 +162,8 @@ class InboundStore:
     @staticmethod
     def stored(session: Session, inbound_id: int) -> tuple[str, bytes, int]:
         """Return one stored message's status, stored bytes, and size as received (the bytes of an
-        oversized mail are only its beginning), read in ``session``'s transaction."""
+        oversized mail are only its beginning), read in ``session``'s transaction, which holds the
+        message's lock from then on (waiting while another transaction handles it)."""
         found = session.connection().execute(_INBOUND_STATUS_RAW, {"_id": inbound_id}).first()
         if found is None:
             raise KeyError(f"no inbound message {inbound_id}")
@@ -145,10 +184,19 @@ class InboundStore:
 
 
 class DatabaseOutbox:
-    """The outbox table as an :class:`~pbem.mail.outbox.OutboxQueue`, plus enqueueing."""
+    """The outbox table as an :class:`~pbem.mail.outbox.OutboxQueue`, plus enqueueing.
 
-    def __init__(self, db: Database) -> None:
+    A claim sets the mails' ``lease_until``: until then no other sender (of this
+    daemon or another one) claims them. Recording a mail ends its lease; a
+    restarted sender ends the leases it held (:meth:`release_claims`); the
+    leases of a daemon that died end by themselves, and another daemon's sender
+    then sends those mails (once more, if the dead one had sent a mail and not
+    yet recorded it: delivery is at least once).
+    """
+
+    def __init__(self, db: Database, *, lease: timedelta = DEFAULT_LEASE) -> None:
         self.db = db
+        self.lease = lease
         self._claimed: set[int] = set()
         self._secrets: dict[int, bytes] = {}  # the claimed mails that hold a password, with their text
 
@@ -165,20 +213,32 @@ class DatabaseOutbox:
             _ENQUEUE,
             {"created_at": now, "sender": mail.sender, "recipients": list(mail.recipients), "raw": mail.raw,
              "status": "queued", "attempts": 0, "next_attempt_at": now, "purpose": purpose,
-             "inbound_id": inbound_id, "secret": secret},
+             "inbound_id": inbound_id, "secret": secret,
+             "priority": REPLY_PRIORITY if purpose == "reply" else OTHER_PRIORITY},
         )
 
-    def release_claims(self) -> None:
-        """Forget every claim: a restarted sender offers again what a failed one had taken but not recorded."""
-        self._claimed.clear()
+    def release_claims(self, *, everyone: bool = False) -> None:
+        """End the leases this outbox holds (with ``everyone``, every lease: a daemon alone on its database
+        at its start, since any lease is then a dead predecessor's): a restarted sender offers again what
+        a failed one had taken but not recorded."""
+        claimed, self._claimed = sorted(self._claimed), set()
         self._secrets.clear()
+        with self.db.engine.begin() as connection:
+            if everyone:
+                connection.execute(_END_EVERY_LEASE)
+            elif claimed:
+                connection.execute(_END_LEASES, {"ids": claimed})
 
     def claim_due(self, now: datetime, limit: int) -> Sequence[OutgoingMail]:
-        """Return up to ``limit`` queued mails due at ``now`` that are not claimed already."""
-        # Plain columns over a connection (no ORM objects: a third of the time), one prebuilt statement.
-        with self.db.engine.connect() as connection:
-            rows = [row for row in connection.execute(_CLAIM_DUE, {"now": now, "limit": limit + len(self._claimed)})
-                    if row.id not in self._claimed][:limit]
+        """Claim and return up to ``limit`` queued mails due at ``now`` that no sender holds a lease on:
+        replies first, then the longest due."""
+        # Plain columns over a connection (no ORM objects: a third of the time), prebuilt statements.
+        with self.db.engine.begin() as connection:
+            rows = connection.execute(_CLAIM_DUE, {"now": now, "limit": limit}).all()
+            if not rows:
+                return []
+            ids = [row.id for row in rows]
+            connection.execute(_TAKE_LEASES, {"ids": ids, "until": now + self.lease})
         claimed = []
         for row in rows:
             self._claimed.add(row.id)
@@ -191,14 +251,14 @@ class DatabaseOutbox:
         self._claimed.discard(mail_id)
         self._secrets.pop(mail_id, None)
         with self.db.engine.begin() as connection:  # one UPDATE: no ORM session needed (half the time)
-            connection.execute(update(OutboundMessageRow).where(OutboundMessageRow.id == mail_id).values(**values))
+            connection.execute(update(_OUTBOUND).where(_OUTBOUND.c.id == mail_id).values(lease_until=None, **values))
 
     def mark_sent(self, mail_id: int, when: datetime) -> None:
         """Record that the server accepted the mail; a secret mail's body is removed at once (in the same
         UPDATE: whether it is secret was read when it was claimed)."""
         self._claimed.discard(mail_id)
         secret = self._secrets.pop(mail_id, None)
-        values: dict[str, object] = {"_id": mail_id, "status": "sent", "sent_at": when}
+        values: dict[str, object] = {"_id": mail_id, "status": "sent", "sent_at": when, "lease_until": None}
         if secret is not None:
             values["raw"] = redacted(secret)
         with self.db.engine.begin() as connection:
@@ -215,6 +275,7 @@ class DatabaseOutbox:
         self._finish(mail_id, status="failed", last_error=error[:1000], attempts=OutboundMessageRow.attempts + 1)
 
     def next_due(self) -> datetime | None:
-        """Return the earliest next attempt among queued, unclaimed mails."""
+        """Return when the next queued mail that this outbox did not claim becomes due: its next attempt,
+        or the end of the lease another sender holds on it when that is later."""
         with self.db.engine.connect() as connection:
-            return connection.execute(_NEXT_DUE, {"claimed": list(self._claimed)}).scalar_one()
+            return connection.execute(_NEXT_DUE, {"claimed": sorted(self._claimed)}).scalar_one()

@@ -115,8 +115,9 @@ class MailNotifier:
                        pictures: ReportPictures | None, to: str, note: str = "") -> None:
         """Queue the public report to ``to`` (the GM or an observer), ``note`` after its text."""
         refs, inline = self._pictures(pictures, row, None)
-        self._queue(unit, row, to, subject, render_report(report, None) + note,
-                    render_report(report, None, html=True, pictures=refs), purpose="report", inline=inline)
+        text = render_report(report, None)
+        self._queue(unit, row, to, subject, text + note,
+                    render_report(report, None, html=True, pictures=refs, text=text), purpose="report", inline=inline)
 
     def _report_to_seat(self, unit: Unit, info: GameInfo, report: ReportInput, seat: SeatRow, subject: str,
                         pictures: ReportPictures | None) -> None:
@@ -131,10 +132,10 @@ class MailNotifier:
         if wants_view_json(unit.session, seat.address):
             view = json.dumps(report.rules.view(report.state, seat.name), indent=1, sort_keys=True)
             attachments += (BinaryPart("view.json", "application/json", view.encode()),)
+        text = render_report(report, seat.name, seat_link=link)
         self._queue(
-            unit, row, seat.address, subject,
-            render_report(report, seat.name, seat_link=link),
-            render_report(report, seat.name, html=True, pictures=refs, seat_link=link),
+            unit, row, seat.address, subject, text,
+            render_report(report, seat.name, html=True, pictures=refs, seat_link=link, text=text),
             reply_to=self.reply_address(row, seat), purpose="report", inline=inline, attachments=attachments,
         )
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import signal
@@ -11,13 +12,22 @@ from pathlib import Path
 from typing import TextIO
 
 from pbem.mail.config import ImapUrl, SmtpUrl
-from pbem.mail.daemon import DaemonOptions, MailDaemon, reply_tokens, tune_gc_for_serving
+from pbem.mail.daemon import (
+    DaemonOptions,
+    MailDaemon,
+    reply_tokens,
+    single_daemon,
+    tune_gc_for_serving,
+)
 from pbem.sandbox.embedded import EmbeddedMailServers
 from pbem.service.api import GameService
 from pbem.store import open_database
 from pbem.web.app import WebServer, make_app, parse_listen
 
 DEFAULT_ADDRESS = "gm@pbem.localhost"
+STUCK_SECONDS = 120.0
+"""On PostgreSQL: a daemon whose transaction stands still this long (it hangs while it holds a mail's or a
+game's lock) has its session ended by the server, so another daemon takes the mail or the game over."""
 
 
 async def serve(
@@ -42,44 +52,53 @@ async def serve(
     the web archive is served from the same event loop, and every mail to a
     seat carries its private link under ``web_url`` (default the address
     listened on). Raises BadMailUrl for a bad URL and ValueError when only
-    one of the two servers is given or ``web`` is no HOST:PORT, and
-    :class:`~pbem.mail.daemon.DaemonFailed` when a part of the daemon kept failing.
+    one of the two servers is given or ``web`` is no HOST:PORT,
+    :class:`~pbem.mail.daemon.AnotherDaemon` (a ValueError) when another daemon
+    serves the same SQLite file, and :class:`~pbem.mail.daemon.DaemonFailed`
+    when a part of the daemon kept failing.
     """
     if (imap is None) != (smtp is None):
         raise ValueError("give both --imap and --smtp, or neither (to use the embedded servers)")
     listen = parse_listen(web) if web else None
     stop = stop_on_signals(stop)
-    db = open_database(db_path)
-    servers: EmbeddedMailServers | None = None
-    web_server: WebServer | None = None
+    db = open_database(db_path, stuck_seconds=STUCK_SECONDS)
     try:
-        if imap is None:
-            servers = EmbeddedMailServers(imap_port=imap_port, smtp_port=smtp_port)
-            await servers.start()
-            await servers.add_user(address)
-            imap_url, smtp_url = ImapUrl.parse(servers.imap_url(address)), SmtpUrl.parse(servers.smtp_url())
-            out.write(servers.describe() + "\n")
-        else:
-            assert smtp is not None
-            imap_url, smtp_url = ImapUrl.parse(imap), SmtpUrl.parse(smtp)
-        out.write(f"pbem serves as {address}: mail HELP to it for the commands. Database: {db_path}.\n")
-        out.write(f"Watching {imap_url}, sending through {smtp_url}. Stop with Ctrl-C.\n")
-        if listen is not None:
-            web_server = WebServer(make_app(GameService(db), reply_tokens(db, secret_file)), *listen)
-            await web_server.start()
-            web_url = web_url or web_server.url
-            out.write(f"The web archive is at {web_server.url}/ (links in mail: {web_url}/...).\n")
-        out.flush()
-        daemon = MailDaemon(db, imap=imap_url, smtp=smtp_url, address=address, web_url=web_url,
-                            options=DaemonOptions(secret_file=secret_file, retention=retention))
-        tune_gc_for_serving()
-        await daemon.run(stop)
+        with single_daemon(db):
+            async with contextlib.AsyncExitStack() as stack:
+                if imap is None:
+                    servers = EmbeddedMailServers(imap_port=imap_port, smtp_port=smtp_port)
+                    await servers.start()
+                    stack.push_async_callback(servers.stop)
+                    await servers.add_user(address)
+                    imap_url, smtp_url = ImapUrl.parse(servers.imap_url(address)), SmtpUrl.parse(servers.smtp_url())
+                    out.write(servers.describe() + "\n")
+                else:
+                    assert smtp is not None
+                    imap_url, smtp_url = ImapUrl.parse(imap), SmtpUrl.parse(smtp)
+                out.write(f"pbem serves as {address}: mail HELP to it for the commands. Database: {shown(db_path)}.\n")
+                out.write(f"Watching {imap_url}, sending through {smtp_url}. Stop with Ctrl-C.\n")
+                if listen is not None:
+                    web_server = WebServer(make_app(GameService(db), reply_tokens(db, secret_file)), *listen)
+                    await web_server.start()
+                    stack.push_async_callback(web_server.stop)
+                    web_url = web_url or web_server.url
+                    out.write(f"The web archive is at {web_server.url}/ (links in mail: {web_url}/...).\n")
+                out.flush()
+                daemon = MailDaemon(db, imap=imap_url, smtp=smtp_url, address=address, web_url=web_url,
+                                    options=DaemonOptions(secret_file=secret_file, retention=retention))
+                tune_gc_for_serving()
+                await daemon.run(stop)
     finally:
-        if web_server is not None:
-            await web_server.stop()
-        if servers is not None:
-            await servers.stop()
         db.close()
+
+
+def shown(db_path: str) -> str:
+    """A database path or URL as it may be printed: a URL's password left out."""
+    if "://" not in db_path:
+        return db_path
+    from sqlalchemy.engine import make_url
+
+    return make_url(db_path).render_as_string(hide_password=True)
 
 
 _CHATTY = ("aiosmtplib", "aioimaplib", "aioimaplib.aioimaplib", "alembic", "alembic.runtime.migration",
@@ -135,7 +154,7 @@ async def serve_web(*, db_path: str, listen: str, out: TextIO, stop: asyncio.Eve
     web_server = WebServer(make_app(GameService(db), reply_tokens(db, secret_file)), host, port)
     try:
         await web_server.start()
-        out.write(f"The web archive of {db_path} is at {web_server.url}/. Stop with Ctrl-C.\n")
+        out.write(f"The web archive of {shown(db_path)} is at {web_server.url}/. Stop with Ctrl-C.\n")
         out.flush()
         await stop.wait()
     finally:

@@ -58,10 +58,12 @@ class GameService:
         """Called with a unit's news at its end, before it commits (the mail side tells the people concerned)."""
 
     @contextmanager
-    def unit(self) -> Iterator[Unit]:
-        """Yield a new unit of work, committed when the block ends normally and rolled back on error."""
+    def unit(self, *, lock: bool = True) -> Iterator[Unit]:
+        """Yield a new unit of work, committed when the block ends normally and rolled back on error.
+        With ``lock`` (the default, for anything that may change a game) the games it loads stay
+        locked until it ends; a unit that only reads passes ``lock=False``."""
         with self.db.session() as session:
-            unit = Unit(session, clock=self.clock, on_resolved=self.on_resolved, actor=self.actor)
+            unit = Unit(session, clock=self.clock, on_resolved=self.on_resolved, actor=self.actor, lock=lock)
             yield unit
             while unit.news:  # telling may bring news of its own; each is told once
                 news, unit.news = unit.news, []
@@ -87,22 +89,22 @@ class GameService:
 
     def info(self, name: str) -> GameInfo:
         """Return the current snapshot of a game. Raises UnknownGame."""
-        with self.unit() as unit:
+        with self.unit(lock=False) as unit:
             return unit.info(name)
 
     def games(self) -> list[GameRow]:
         """Return every game, oldest first."""
-        with self.unit() as unit:
+        with self.unit(lock=False) as unit:
             return queries.all_games(unit.session)
 
     def snapshots(self) -> list[GameInfo]:
         """Return the snapshot of every game, oldest first."""
-        with self.unit() as unit:
+        with self.unit(lock=False) as unit:
             return [unit.snapshot(row) for row in queries.all_games(unit.session)]
 
     def history(self, name: str) -> list[TurnRecordRow]:
         """Return every resolved turn of a game in order."""
-        with self.unit() as unit:
+        with self.unit(lock=False) as unit:
             return queries.history(unit.session, unit.game(name))
 
     # --- orders --------------------------------------------------------------------
@@ -120,12 +122,12 @@ class GameService:
 
     def current_orders(self, name: str, seat: str) -> SubmissionRow | None:
         """Return the seat's newest stored submission for the turn awaiting orders."""
-        with self.unit() as unit:
+        with self.unit(lock=False) as unit:
             return submissions.current_orders(unit, name, seat)
 
     def missing_seats(self, name: str) -> list[str]:
         """Return the seats that owe orders now and have stored none."""
-        with self.unit() as unit:
+        with self.unit(lock=False) as unit:
             return owing.missing_seats(unit, unit.info(name))
 
     def resolve(self, name: str, *, reason: str = "gm", expected_turn: int | None = None) -> ResolvedTurns:
@@ -135,56 +137,56 @@ class GameService:
 
     def check_press(self, name: str, *, from_gm: bool = False) -> None:
         """Return when press may go now; see :func:`press.check_press`."""
-        with self.unit() as unit:
+        with self.unit(lock=False) as unit:
             press.check_press(unit, name, from_gm=from_gm)
 
     # --- reading -------------------------------------------------------------------
 
     def last_report(self, name: str) -> ReportInput:
         """Return the report input of the newest report of a game."""
-        with self.unit() as unit:
+        with self.unit(lock=False) as unit:
             return reporting.last_report(unit, name)
 
     def report_text(self, name: str, seat: str | None) -> str:
         """Render the newest report for ``seat`` (``None`` = the public report)."""
-        with self.unit() as unit:
+        with self.unit(lock=False) as unit:
             return reporting.report_text(unit, name, seat)
 
     def state_json(self, name: str, seat: str | None = None) -> dict[str, Any]:
         """Return the game as JSON (``pbem show --json``); see :func:`status.state_json`."""
-        with self.unit() as unit:
+        with self.unit(lock=False) as unit:
             return status.state_json(unit, name, seat)
 
     def status(self, name: str, seat: str | None = None) -> StatusView:
         """Return what STATUS says about a game (asked by ``seat``: see :func:`status.status_view`)."""
-        with self.unit() as unit:
+        with self.unit(lock=False) as unit:
             return status.status_view(unit, name, seat)
 
     def replay(self, name: str) -> ReplayResult:
         """Replay a game from its seed; see :func:`replay.replay`."""
-        with self.unit() as unit:
+        with self.unit(lock=False) as unit:
             return replay.replay(unit, name)
 
     def verify(self, name: str) -> ReplayResult:
         """Recompute every draw of a revealed game; see :func:`replay.verify`."""
-        with self.unit() as unit:
+        with self.unit(lock=False) as unit:
             return replay.verify(unit, name)
 
     def log(self, name: str) -> list[audit.AuditEntry]:
         """Return the audit log of a game, oldest first; see :func:`audit.entries`."""
-        with self.unit() as unit:
+        with self.unit(lock=False) as unit:
             return audit.entries(unit, name)
 
     def upgrade_check(self) -> list[ReplayResult]:
         """Replay every game; return those this code would resolve differently."""
-        with self.unit() as unit:
+        with self.unit(lock=False) as unit:
             return replay.upgrade_check(unit)
 
     # --- the seed ------------------------------------------------------------------
 
     def commitment(self, name: str) -> str | None:
         """Return the published SHA-256 commitment of a game's secret (None for legacy games)."""
-        with self.unit() as unit:
+        with self.unit(lock=False) as unit:
             return seeds.commitment_of(unit.game(name))
 
     def add_salt(self, name: str, seat: str, text: str) -> list[str]:
@@ -226,7 +228,7 @@ class GameService:
 
     def seat_of_address(self, name: str, address: str) -> SeatRow | None:
         """Return the seat of ``name`` that ``address`` holds, if any."""
-        with self.unit() as unit:
+        with self.unit(lock=False) as unit:
             return seats.seat_of_address(unit, name, address)
 
     def seat_for_signon(self, name: str, seat: str, password: str, *, sender: str | None = None) -> SeatRow:
@@ -241,7 +243,7 @@ class GameService:
 
     def key_version(self, name: str, seat: str) -> int | None:
         """The key version a seat's reply addresses and links are signed with (None: no such seat)."""
-        with self.unit() as unit:
+        with self.unit(lock=False) as unit:
             return access.key_version(unit, name, seat)
 
     # --- the GM's controls -------------------------------------------------------------

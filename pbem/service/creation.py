@@ -132,7 +132,7 @@ def start(unit: Unit, name: str) -> GameInfo:
     state = rules.setup([s.name for s in seats], row.options, rng)
     row.setup_draws = list(rng.draws)
     row.state = rules.dump(state)
-    row.rng_state = rng.get_state()
+    unit.set_rng_state(row, rng.get_state())
     row.status = GameStatus.ACTIVE
     row.turn = 1
     row.deadline = due.next_deadline(row, unit.now(), unit.snapshot(row).phase)

@@ -1,14 +1,17 @@
 """The turn clock: what happens to running games as time passes.
 
-Each :meth:`TurnClock.tick` looks at every active game and, in one unit of
-work per game and action: resolves it early when every owing seat has sent
-orders (unless the GM asked for deadline-only resolution), resolves it at its
+Each :meth:`TurnClock.tick` takes the games that are due (their ``wake_at``
+passed: an index finds them, so a pass costs the due games, never all of
+them) a bounded batch at a time and, in one unit of work per game that holds
+the game's row lock: resolves it early when every owing seat has sent orders
+(unless the GM asked for deadline-only resolution), resolves it at its
 deadline with NMR defaults, pauses it after 3 deadlines in a row with every
 seat NMR, reminds seats without orders before the deadline (never in an answer
 window, where silence means PASS), tells the GM about a seat still silent a
 grace period after a missed deadline, and mails the report digests whose
-readers waited ``digest_hours``. Messages go through a :class:`Notifier`
-inside the same unit.
+readers waited ``digest_hours`` (of a paused game too). Messages go through a
+:class:`Notifier` inside the same unit. A game whose lock another daemon holds
+is passed by (``SKIP LOCKED``): that daemon is doing its work.
 """
 
 from __future__ import annotations
@@ -19,11 +22,12 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Protocol
 
+from sqlalchemy import update
 from sqlmodel import select
 
 from pbem.clock import format_utc
 from pbem.core import GameError
-from pbem.service import audit, control, digests, due, owing, queries, resolution
+from pbem.service import audit, control, digests, due, owing, resolution
 from pbem.service.api import GameService
 from pbem.service.digests import DueReport
 from pbem.service.resolution import ResolvedTurns
@@ -36,6 +40,11 @@ from pbem.zones import mark
 _log = logging.getLogger(__name__)
 
 NMR_PAUSE_STREAK = 3
+CLOCK_BATCH = 50
+"""Most due games one call of :meth:`TurnClock.due_games` hands out; the daemon works through them one
+game at a time, so that mail is handled between two games even when thousands are due at once."""
+RETRY_FAILED = timedelta(minutes=1)
+"""How long a game whose clock work failed waits before the clock tries it again."""
 
 
 class Notifier(Protocol):
@@ -70,6 +79,18 @@ class TickResult:
     absences: int = 0  # seats reported to their GM as absent
     digests: int = 0  # reports sent because their readers' news waited digest_hours
 
+    def __add__(self, other: TickResult) -> TickResult:
+        return TickResult(self.resolutions + other.resolutions, self.reminders + other.reminders,
+                          self.paused + other.paused, self.absences + other.absences, self.digests + other.digests)
+
+    @property
+    def did_something(self) -> bool:
+        """True when the tick queued mail (a resolution, a reminder, a pause, an absence notice or a digest)."""
+        return bool(self.resolutions or self.reminders or self.paused or self.absences or self.digests)
+
+
+NOTHING = TickResult([], 0, [])
+
 
 class TurnClock:
     """Drives deadlines, early resolution, reminders and absence reports for all games."""
@@ -77,22 +98,33 @@ class TurnClock:
     def __init__(self, service: GameService, notifier: Notifier) -> None:
         self.service = service
         self.notifier = notifier
-        self._phase_seats: dict[int, tuple[int, frozenset[str]]] = {}  # game id -> (turn, seats owing orders)
         self.failing: dict[str, str] = {}
-        """Games whose clock work failed, with the error: each is logged and its GM told once, it is
-        skipped by that tick, and every other game goes on."""
+        """Games whose clock work failed, with the error: each is logged and its GM told once (by this
+        process), it waits :data:`RETRY_FAILED` before it is tried again, and every other game goes on."""
 
     def recover_outage(self, last_seen: datetime | None, now: datetime) -> list[str]:
         """After the service was down, extend every deadline that passed while it was
-        down by the length of the outage, and tell the players. Returns the games extended."""
+        down by the length of the outage, and tell the players. Returns the games extended.
+
+        Each game is extended under its row lock and only while its deadline still lies in the
+        outage, so daemons started together extend it once."""
         if last_seen is None or now <= last_seen:
             return []
         outage = now - last_seen
+        with self.service.unit(lock=False) as unit:
+            passed = unit.session.exec(
+                select(GameRow.id, GameRow.deadline).where(GameRow.wake_at <= now)  # type: ignore[operator]
+            ).all()
         extended: list[str] = []
-        with self.service.unit() as unit:
-            for row in queries.games_with_status(unit.session, GameStatus.ACTIVE):
-                if row.deadline is None or not last_seen < row.deadline <= now:
+        for game_id, deadline in passed:
+            if deadline is None or not last_seen < deadline <= now:
+                continue
+            with self.service.unit() as unit:
+                row = unit.claim(game_id, wait=True)
+                if row is None or row.status != GameStatus.ACTIVE or row.deadline is None:
                     continue
+                if not last_seen < row.deadline <= now:
+                    continue  # extended meanwhile by another daemon
                 row.deadline = row.deadline + outage
                 unit.add(row)
                 minutes = round(outage.total_seconds() / 60)
@@ -111,54 +143,118 @@ class TurnClock:
     def tick(self, now: datetime, *, games: Collection[str] | None = None) -> TickResult:
         """Do everything that is due at ``now``; only for the active games among ``games`` when given
         (the daemon passes the games that just got orders, so one mail does not cost a look at every
-        game; such a tick looks for what orders can make due, and absences wait for the next full tick)."""
-        resolutions: list[ResolvedTurns] = []
-        reminders = 0
-        paused: list[str] = []
-        absences = 0
-        for name in self._due_games(now, games):
-            try:
-                try:
-                    resolved = self._maybe_resolve(name, now)
-                except GameError:
-                    continue  # resolved or paused meanwhile by someone else
-                if resolved is not None:
-                    resolutions.append(resolved)
-                    if self._maybe_pause(name):
-                        paused.append(name)
-                    continue
-                reminders += self._maybe_remind(name, now)
-                absences += self._report_absent(name, now)
-            except Exception as error:
-                if is_transient_error(error):
-                    raise  # the database, not the game: the whole tick is tried again
-                self._isolate(name, error)
-                continue
-            self.failing.pop(name, None)
-        sent = 0 if games is not None else self._send_digests(now)
-        return TickResult(resolutions, reminders, paused, absences, sent)
+        game). Without ``games``, works through every due game, batch after batch (the daemon instead
+        calls :meth:`due_games` and :meth:`work_on` itself, one game at a time)."""
+        if games is not None:
+            result = NOTHING
+            for game_id in self._ids_of(games):
+                result += self.work_on(game_id, now, due_only=False)
+            return result
+        result = NOTHING
+        seen: set[int] = set()
+        while batch := [game_id for game_id in self.due_games(now) if game_id not in seen]:
+            for game_id in batch:
+                seen.add(game_id)
+                result += self.work_on(game_id, now)
+        return result
 
-    def _send_digests(self, now: datetime) -> int:
-        """Mail the digests whose readers' news waited ``digest_hours``; return how many."""
-        with self.service.unit() as unit:
-            names = digests.games_with_digests_due(unit.session, now)
-        sent = 0
-        for name in names:
-            try:
-                with self.service.unit() as unit:
-                    info = unit.info(name)
-                    due_reports = digests.take_reports(unit, info)
-                    if due_reports:
-                        self.notifier.send_reports(unit, info, due_reports)
-                    sent += len(due_reports)
-            except Exception as error:
-                if is_transient_error(error):
-                    raise
-                self._isolate(name, error)
-        return sent
+    def due_games(self, now: datetime, limit: int = CLOCK_BATCH) -> list[int]:
+        """The ids of up to ``limit`` games the clock must look at by ``now``, the longest due first
+        (one indexed query: the cost does not grow with the number of games)."""
+        with self.service.unit(lock=False) as unit:
+            query = (select(GameRow.id).where(GameRow.wake_at <= now)  # type: ignore[operator]
+                     .order_by(GameRow.wake_at, GameRow.id).limit(limit))  # type: ignore[arg-type]
+            return [game_id for game_id in unit.session.exec(query) if game_id is not None]
 
-    def _isolate(self, name: str, error: Exception) -> None:
-        """Set a game whose clock work failed aside: log it and tell its GM the first time."""
+    def _ids_of(self, names: Collection[str]) -> list[int]:
+        with self.service.unit(lock=False) as unit:
+            keys = sorted({name.strip().lower() for name in names})
+            query = select(GameRow.id).where(GameRow.name_key.in_(keys))  # type: ignore[attr-defined]
+            return [game_id for game_id in unit.session.exec(query) if game_id is not None]
+
+    def work_on(self, game_id: int, now: datetime, *, due_only: bool = True) -> TickResult:
+        """Do what is due at ``now`` for one game, in one unit of work holding its row lock; nothing
+        when another daemon holds the lock or (with ``due_only``) the game is no longer due.
+
+        A failing game is set aside (see :attr:`failing`); transient database errors are raised (the
+        work is tried again)."""
+        name = str(game_id)
+        try:
+            with self.service.unit() as unit:
+                row = unit.claim(game_id, due_by=now if due_only else None)
+                if row is None:
+                    return NOTHING
+                name = row.name
+                result = self._do_due_work(unit, row, now)
+        except GameError as error:  # the game changed under a command-line call (SQLite has no row locks)
+            _log.debug("game %s: %s", name, error)
+            return NOTHING
+        except Exception as error:
+            if is_transient_error(error):
+                raise  # the database, not the game: tried again
+            self._isolate(game_id, name, error, now)
+            return NOTHING
+        self.failing.pop(name, None)
+        return result
+
+    def _do_due_work(self, unit: Unit, row: GameRow, now: datetime) -> TickResult:
+        """Resolve, pause, remind, report absences and mail the digests due for one locked game (only the
+        digests of a paused game); then note what it waits for."""
+        if row.status not in (GameStatus.ACTIVE, GameStatus.PAUSED):
+            return NOTHING
+        result = NOTHING
+        if row.status == GameStatus.ACTIVE:
+            reason = due.due_reason(unit, unit.snapshot(row), now)
+            if reason is not None:
+                resolved = resolution.resolve(unit, row.name, reason=reason, expected_turn=row.turn)
+                paused = [row.name] if self._maybe_pause(unit, row) else []
+                result = TickResult([resolved], 0, paused)
+            else:
+                result = TickResult([], self._maybe_remind(unit, row, now), [], self._report_absent(unit, row, now))
+        result += TickResult([], 0, [], digests=self._send_digests(unit, row, now))
+        self._note_waits(unit, row, now)
+        return result
+
+    def _send_digests(self, unit: Unit, row: GameRow, now: datetime) -> int:
+        """Mail the digests of one locked game whose readers' news waited ``digest_hours`` by ``now``;
+        return how many (none without news waiting that long: most games, read from the row alone)."""
+        if row.news_since is None or now < digests.news_due_at(row):
+            return 0
+        info = unit.snapshot(row)
+        due_reports = digests.take_reports(unit, info)
+        if due_reports:
+            self.notifier.send_reports(unit, info, due_reports)
+        return len(due_reports)
+
+    def _note_waits(self, unit: Unit, row: GameRow, now: datetime) -> None:
+        """Record what the game now waits for by time (its ``wake_at`` follows): the end of an early
+        resolution's delay when every order is in, and the oldest absence not yet reported."""
+        row.orders_at = None
+        if row.status == GameStatus.ACTIVE and row.resolve_when == "early":
+            info = unit.snapshot(row)
+            last = owing.all_in(unit, info) if info.phase is not None else None
+            if last is not None and now < last + timedelta(minutes=row.early_delay_minutes):
+                row.orders_at = last
+        absent = [seat.absent_since for seat in unit.seats(row)
+                  if seat.absent_since is not None and not seat.absence_reported]
+        row.absent_at = min(absent) if absent else None
+        unit.add(row)
+        unit.session.flush()
+        if row.wake_at is not None and row.wake_at <= now:  # nothing more can come due by waiting: look later
+            self._postpone(unit, row.id, now + RETRY_FAILED)
+
+    @staticmethod
+    def _postpone(unit: Unit, game_id: int | None, until: datetime) -> None:
+        """Have the clock look at the game again at ``until`` (its next write sets the time anew)."""
+        unit.session.execute(update(GameRow).where(GameRow.id == game_id).values(wake_at=until))  # type: ignore[arg-type]
+
+    def _isolate(self, game_id: int, name: str, error: Exception, now: datetime) -> None:
+        """Set a game whose clock work failed aside: log it, tell its GM the first time, try again later."""
+        try:
+            with self.service.unit(lock=False) as unit:
+                self._postpone(unit, game_id, now + RETRY_FAILED)
+        except Exception:  # noqa: BLE001  (the retry time is a nicety; the clock goes on)
+            _log.debug("game %s: its retry time could not be stored", name, exc_info=True)
         if name in self.failing:
             _log.debug("game %s: clock work fails again: %r", name, error)
             return
@@ -176,142 +272,54 @@ class TurnClock:
         except Exception:  # telling must not stop the clock either
             _log.exception("game %s: the GM could not be told", name)
 
-    def _due_games(self, now: datetime, games: Collection[str] | None = None) -> list[str]:
-        """Return the active games (among ``games`` when given) that have something due at
-        ``now``, from light queries only: a passed deadline or reminder time, every owing seat's
-        orders in for an early-resolving game (and its delay passed), or (without ``games``) a
-        seat absent past its grace and not yet reported. Other games are not loaded at all."""
-        due_names: set[str] = set()
-        with self.service.unit() as unit:
-            session = unit.session
-            query = select(GameRow.id, GameRow.name, GameRow.turn, GameRow.deadline, GameRow.reminder_hours,
-                           GameRow.reminded_turn, GameRow.resolve_when, GameRow.early_delay_minutes
-                           ).where(GameRow.status == GameStatus.ACTIVE)
-            if games is not None:
-                query = query.where(GameRow.name.in_(list(games)))  # type: ignore[attr-defined]
-            active = session.exec(query).all()
-            if not active:
-                return []
-            names = {game_id: name for game_id, name, *_rest in active}
-            early: dict[int, tuple[int, float]] = {}
-            for game_id, name, turn, deadline, reminder_hours, reminded_turn, when, delay in active:
-                try:
-                    if deadline is not None and (
-                        now >= deadline or (reminded_turn < turn and now >= deadline - timedelta(hours=reminder_hours))
-                    ):
-                        due_names.add(name)
-                    elif when == "early":
-                        early[game_id] = (turn, delay)
-                except (OverflowError, ValueError) as error:  # a value stored before options were checked
-                    self._isolate(name, error)
-            if early:
-                for game_id, received in queries.received_this_turn(session, early).items():
-                    turn, delay = early[game_id]
-                    try:
-                        last = owing.all_in_since(self._owing(unit, game_id, turn), received)
-                        if last is not None and now >= last + timedelta(minutes=delay):
-                            due_names.add(names[game_id])
-                    except Exception as error:
-                        if is_transient_error(error):
-                            raise
-                        self._isolate(names[game_id], error)
-            if games is not None:  # READY from every owing seat makes a deadline-only game due at once
-                for game_id, name, *_rest in active:
-                    if name not in due_names and game_id not in early:
-                        row = session.get(GameRow, game_id)
-                        if row is not None and owing.all_ready(unit, unit.snapshot(row)):
-                            due_names.add(name)
-            if games is None:  # new orders cannot make an absence due: those wait for the full tick
-                absent = session.exec(
-                    select(SeatRow.game_id, SeatRow.absent_since, GameRow.grace_hours)
-                    .join(GameRow, GameRow.id == SeatRow.game_id)
-                    .where(SeatRow.absent_since.is_not(None),  # type: ignore[union-attr]
-                           SeatRow.absence_reported == False)  # noqa: E712
-                )
-                for game_id, since, grace in absent:
-                    try:
-                        if game_id in names and now >= since + timedelta(hours=grace):
-                            due_names.add(names[game_id])
-                    except (OverflowError, ValueError) as error:
-                        self._isolate(names[game_id], error)
-        return sorted(due_names)
+    def _maybe_pause(self, unit: Unit, row: GameRow) -> bool:
+        if row.status != GameStatus.ACTIVE or row.nmr_streak < NMR_PAUSE_STREAK:
+            return False
+        control.pause(unit, row.name, reason=f"{row.nmr_streak} deadlines in a row with no orders from any seat")
+        unit.session.flush()
+        self.notifier.tell_gm(
+            unit, unit.snapshot(row),
+            f"Game {row.name} is paused: {row.nmr_streak} deadlines in a row passed with no orders from any seat. "
+            "Send RESUME to go on, or END to stop it.",
+        )
+        return True
 
-    def _owing(self, unit: Unit, game_id: int, turn: int) -> frozenset[str]:
-        """The seats that owe orders for ``turn`` of a game, remembered per game until its turn
-        changes: a game's state, and so its phase, changes only when a turn is resolved."""
-        known = self._phase_seats.get(game_id)
-        if known is not None and known[0] == turn:
-            return known[1]
-        row = unit.session.get(GameRow, game_id)
-        assert row is not None
-        seats = frozenset(owing.owing_seats(unit.snapshot(row))) if row.turn == turn else frozenset()
-        self._phase_seats[game_id] = (row.turn, seats)
-        return seats
+    def _maybe_remind(self, unit: Unit, row: GameRow, now: datetime) -> int:
+        if row.deadline is None or row.reminded_turn >= row.turn:
+            return 0
+        if now < row.deadline - timedelta(hours=row.reminder_hours):
+            return 0
+        info = unit.snapshot(row)
+        if info.phase is None:
+            return 0
+        row.reminded_turn = row.turn
+        unit.add(row)
+        if info.phase.is_window:  # silence is a choice there (PASS): nobody is reminded of a window
+            return 0
+        missing = set(owing.missing_seats(unit, info))
+        silent = [seat for seat in info.seats if seat.name in missing and seat.address]
+        if silent:
+            self.notifier.remind(unit, info, silent)
+        return len(silent)
 
-    def _maybe_resolve(self, name: str, now: datetime) -> ResolvedTurns | None:
-        with self.service.unit() as unit:
-            info = unit.info(name)
-            reason = due.due_reason(unit, info, now)
-            turn = info.row.turn
-        if reason is None:
-            return None
-        with self.service.unit() as unit:
-            return resolution.resolve(unit, name, reason=reason, expected_turn=turn)
-
-    def _maybe_pause(self, name: str) -> bool:
-        with self.service.unit() as unit:
-            row = unit.game(name)
-            if row.status != GameStatus.ACTIVE or row.nmr_streak < NMR_PAUSE_STREAK:
-                return False
-            control.pause(unit, name, reason=f"{row.nmr_streak} deadlines in a row with no orders from any seat")
-            unit.session.flush()
-            self.notifier.tell_gm(
-                unit, unit.snapshot(row),
-                f"Game {name} is paused: {row.nmr_streak} deadlines in a row passed with no orders from any seat. "
-                "Send RESUME to go on, or END to stop it.",
-            )
-            return True
-
-    def _maybe_remind(self, name: str, now: datetime) -> int:
-        with self.service.unit() as unit:
-            row = unit.game(name)
-            if row.deadline is None or row.reminded_turn >= row.turn:
-                return 0
-            if now < row.deadline - timedelta(hours=row.reminder_hours):
-                return 0
-            info = unit.snapshot(row)
-            if info.phase is None:
-                return 0
-            row.reminded_turn = row.turn
-            unit.add(row)
-            if info.phase.is_window:  # silence is a choice there (PASS): nobody is reminded of a window
-                return 0
-            missing = set(owing.missing_seats(unit, info))
-            silent = [seat for seat in info.seats if seat.name in missing and seat.address]
-            if silent:
-                self.notifier.remind(unit, info, silent)
-            return len(silent)
-
-    def _report_absent(self, name: str, now: datetime) -> int:
-        with self.service.unit() as unit:
-            row = unit.game(name)
-            grace = timedelta(hours=row.grace_hours)
-            absent = [
-                seat for seat in unit.seats(row)
-                if seat.absent_since is not None and not seat.absence_reported and now >= seat.absent_since + grace
-            ]
-            if not absent:
-                return 0
-            for seat in absent:
-                seat.absence_reported = True
-                unit.add(seat)
-            names = ", ".join(f"{s.name} ({s.address})" for s in absent)
-            audit.record(unit, row, "SILENT", f"GM told that seat(s) {names} sent no orders for "
-                         f"{row.grace_hours:g} hours after a deadline")
-            unit.session.flush()
-            self.notifier.tell_gm(
-                unit, unit.snapshot(row),
-                f"Game {name}: seat(s) {names} sent no orders since a deadline more than "
-                f"{row.grace_hours:g} hours ago. Consider REPLACE <seat> <address>.",
-            )
-            return len(absent)
+    def _report_absent(self, unit: Unit, row: GameRow, now: datetime) -> int:
+        grace = timedelta(hours=row.grace_hours)
+        absent = [
+            seat for seat in unit.seats(row)
+            if seat.absent_since is not None and not seat.absence_reported and now >= seat.absent_since + grace
+        ]
+        if not absent:
+            return 0
+        for seat in absent:
+            seat.absence_reported = True
+            unit.add(seat)
+        names = ", ".join(f"{s.name} ({s.address})" for s in absent)
+        audit.record(unit, row, "SILENT", f"GM told that seat(s) {names} sent no orders for "
+                     f"{row.grace_hours:g} hours after a deadline")
+        unit.session.flush()
+        self.notifier.tell_gm(
+            unit, unit.snapshot(row),
+            f"Game {row.name}: seat(s) {names} sent no orders since a deadline more than "
+            f"{row.grace_hours:g} hours ago. Consider REPLACE <seat> <address>.",
+        )
+        return len(absent)

@@ -15,7 +15,10 @@ Each reader's last reported turn is kept (``SeatRow.last_reported_turn``,
 ``GameRow.gm_reported_turn``, ``ObserverRow.last_reported_turn``) and moved
 in the unit that queues the mail, so no turn is ever lost from a reader's
 mail, nor told twice. :func:`mailed_now`
-is the one place that decides whether a reader is mailed now.
+is the one place that decides whether a reader is mailed now. The game row
+keeps when the oldest turn some reader was not told of resolved
+(``GameRow.news_since``), so the clock finds the games whose digests are due
+through the game's wake-up time, never by reading every game's readers.
 """
 
 from __future__ import annotations
@@ -24,7 +27,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import and_, func, or_
 from sqlmodel import Session, select
 
 from pbem.reports import ReportInput
@@ -32,7 +34,7 @@ from pbem.service import owing, queries, reporting
 from pbem.service.observers import observers_of
 from pbem.service.snapshot import GameInfo
 from pbem.service.unit import Unit
-from pbem.store.tables import AddressPreferenceRow, GameRow, GameStatus, ObserverRow, SeatRow, TurnRecordRow
+from pbem.store.tables import AddressPreferenceRow, GameRow, ObserverRow, SeatRow, TurnRecordRow
 
 EACH = "each"
 DIGEST = "digest"
@@ -99,7 +101,7 @@ def take_reports(unit: Unit, info: GameInfo, *, everyone: bool = False) -> list[
         elif everyone:
             newest = newest or reporting.last_report(unit, row.name)
             due.append(DueReport(reader.seat, newest, reader.observer))
-    _mark_told(unit, info, due)
+    _mark_told(unit, info, readers, due)
     return due
 
 
@@ -107,43 +109,17 @@ def take_opening(unit: Unit, info: GameInfo) -> list[DueReport]:
     """The opening report of a game just started, to every reader (with the draws of the setup, and
     the turns the service played itself before anybody had a choice); the readers are marked as told."""
     report = reporting.records_report(info, queries.history(unit.session, info.row), setup_draws=True)
-    due = [DueReport(reader.seat, report, reader.observer) for reader in _readers(unit, info)]
-    _mark_told(unit, info, due)
+    readers = _readers(unit, info)
+    due = [DueReport(reader.seat, report, reader.observer) for reader in readers]
+    _mark_told(unit, info, readers, due)
     return due
 
 
-def games_with_digests_due(session: Session, now: datetime) -> list[str]:
-    """The running games in which a reader's news waited ``digest_hours`` (only digest readers ever
-    wait): from light queries (the readers' last reported turns, one turn record per game)."""
-    games = session.exec(
-        select(GameRow.id, GameRow.name, GameRow.turn, GameRow.digest_hours, GameRow.gm_reported_turn)
-        .where(GameRow.status.in_([GameStatus.ACTIVE, GameStatus.PAUSED]))  # type: ignore[attr-defined]
-    ).all()
-    if not games:
-        return []
-    told: dict[int, int] = {game_id: gm_turn for game_id, _, _, _, gm_turn in games}
-    for game_id, seats_told in session.exec(
-        select(SeatRow.game_id, func.min(SeatRow.last_reported_turn))
-        .where(SeatRow.game_id.in_(list(told)), SeatRow.address.is_not(None))  # type: ignore[attr-defined,union-attr]
-        .group_by(SeatRow.game_id)
-    ):
-        told[game_id] = min(seats_told, told[game_id])
-    for game_id, observers_told in session.exec(
-        select(ObserverRow.game_id, func.min(ObserverRow.last_reported_turn))
-        .where(ObserverRow.game_id.in_(list(told)))  # type: ignore[attr-defined]
-        .group_by(ObserverRow.game_id)
-    ):
-        told[game_id] = min(observers_told, told[game_id])
-    waiting = {game_id: told[game_id] + 1 for game_id, _, turn, _, _ in games if told[game_id] < turn - 1}
-    if not waiting:
-        return []
-    since = dict(session.exec(
-        select(TurnRecordRow.game_id, TurnRecordRow.resolved_at)
-        .where(or_(*(and_(TurnRecordRow.game_id == game_id, TurnRecordRow.turn == turn)  # type: ignore[arg-type]
-                     for game_id, turn in waiting.items())))
-    ).all())
-    return sorted(name for game_id, name, _, hours, _ in games
-                  if game_id in since and now >= since[game_id] + timedelta(hours=hours))
+def news_due_at(row: GameRow) -> datetime:
+    """When the oldest news a reader of the game of ``row`` was not told of (``row.news_since``, which must
+    be set) will have waited the game's ``digest_hours``: the clock mails the digests due then."""
+    assert row.news_since is not None
+    return row.news_since + timedelta(hours=row.digest_hours)
 
 
 def _readers(unit: Unit, info: GameInfo) -> list[_Reader]:
@@ -155,8 +131,9 @@ def _readers(unit: Unit, info: GameInfo) -> list[_Reader]:
                       for observer in observers_of(unit, info.row)]
 
 
-def _mark_told(unit: Unit, info: GameInfo, reports: Sequence[DueReport]) -> None:
-    """Record that the readers of ``reports`` were told every turn resolved so far."""
+def _mark_told(unit: Unit, info: GameInfo, readers: Sequence[_Reader], reports: Sequence[DueReport]) -> None:
+    """Record that the readers of ``reports`` were told every turn resolved so far, and when the oldest
+    turn a reader still waits for resolved (``news_since``)."""
     told = info.row.turn - 1
     for due in reports:
         if due.observer is not None:
@@ -168,3 +145,20 @@ def _mark_told(unit: Unit, info: GameInfo, reports: Sequence[DueReport]) -> None
         else:
             info.row.gm_reported_turn = told
             unit.add(info.row)
+    _note_news(unit, info, readers)
+
+
+def _note_news(unit: Unit, info: GameInfo, readers: Sequence[_Reader]) -> None:
+    """Set the game's ``news_since``: when the oldest turn one of ``readers`` (the game's readers, their
+    last reported turns marked) was not told of yet resolved (None when every reader was told every turn)."""
+    row = info.row
+    oldest = min(reader.seat.last_reported_turn if reader.seat is not None
+                 else reader.observer.last_reported_turn if reader.observer is not None
+                 else row.gm_reported_turn for reader in readers)
+    since = None
+    if oldest < row.turn - 1:
+        since = unit.session.exec(select(TurnRecordRow.resolved_at).where(
+            TurnRecordRow.game_id == row.id, TurnRecordRow.turn == oldest + 1)).first()
+    if since != row.news_since:
+        row.news_since = since
+        unit.add(row)

@@ -54,8 +54,7 @@ def all_in_since(owing: Collection[str], received: Mapping[str, datetime]) -> da
 
 def all_in(unit: Unit, info: GameInfo) -> datetime | None:
     """:func:`all_in_since` for one active game, from the database."""
-    received = queries.received_this_turn(unit.session, [info.row.id]).get(info.row.id, {})  # type: ignore[list-item]
-    return all_in_since(owing_seats(info), received)
+    return all_in_since(owing_seats(info), queries.received_this_turn(unit.session, info.row))
 
 
 def all_ready(unit: Unit, info: GameInfo) -> bool:

@@ -4,7 +4,6 @@ also keeps their cache keys)."""
 
 from __future__ import annotations
 
-from collections.abc import Collection
 from datetime import datetime
 
 from sqlalchemy import bindparam, func, insert
@@ -22,9 +21,15 @@ _LATEST_VERSION = select(func.max(_SUBMISSIONS.c.version)).where(
 )
 _NEWEST_READY = select(_SUBMISSIONS.c.ready).where(
     _SUBMISSIONS.c.game_id == bindparam("game_id"), _SUBMISSIONS.c.seat == bindparam("seat"),
-    _SUBMISSIONS.c.turn == bindparam("turn"),
+    _SUBMISSIONS.c.turn == bindparam("turn"), _SUBMISSIONS.c.rolled_back == False,  # noqa: E712
 ).order_by(_SUBMISSIONS.c.version.desc()).limit(1)
-_GAME_BY_NAME = select(GameRow).where(func.lower(GameRow.name) == bindparam("key"))
+_GAME_BY_NAME = select(GameRow).where(GameRow.name_key == bindparam("key"))
+_GAME_BY_NAME_LOCKED = _GAME_BY_NAME.with_for_update()
+_GAME_BY_ID = select(GameRow).where(GameRow.id == bindparam("game_id"))
+_CLAIM = _GAME_BY_ID.with_for_update(skip_locked=True)
+_CLAIM_WAITING = _GAME_BY_ID.with_for_update()
+_CLAIM_DUE = _GAME_BY_ID.where(GameRow.wake_at <= bindparam("due_by")).with_for_update(  # type: ignore[operator]
+    skip_locked=True)
 _SEATS_OF_GAME = select(SeatRow).where(SeatRow.game_id == bindparam("game_id")).order_by(
     SeatRow.position  # type: ignore[arg-type]
 )
@@ -36,9 +41,23 @@ _CURRENT_SUBMISSION = (
 )
 
 
-def game_by_name(session: Session, name: str) -> GameRow | None:
-    """The row of the game called ``name`` (any case), or None."""
-    return session.execute(_GAME_BY_NAME, {"key": name.strip().lower()}).scalars().first()
+def game_by_name(session: Session, name: str, *, lock: bool = False) -> GameRow | None:
+    """The row of the game called ``name`` (any case), or None; with ``lock``, locked until the
+    transaction ends (waiting for another transaction that holds it)."""
+    query = _GAME_BY_NAME_LOCKED if lock else _GAME_BY_NAME
+    return session.execute(query, {"key": name.strip().lower()}).scalars().first()
+
+
+def claim_game(session: Session, game_id: int, *, due_by: datetime | None = None,
+               wait: bool = False) -> GameRow | None:
+    """The row of game ``game_id``, locked until the transaction ends; None when there is none, when
+    another transaction holds its lock (``SKIP LOCKED``; with ``wait``, waits instead) or, with
+    ``due_by``, when its ``wake_at`` is later than that or unset."""
+    if due_by is not None:
+        found = session.execute(_CLAIM_DUE, {"game_id": game_id, "due_by": due_by})
+    else:
+        found = session.execute(_CLAIM_WAITING if wait else _CLAIM, {"game_id": game_id})
+    return found.scalars().first()
 
 
 def seats_of(session: Session, game_id: int | None) -> list[SeatRow]:
@@ -65,20 +84,19 @@ def is_ready(session: Session, row: GameRow, seat: str) -> bool:
     return bool(found.scalar())
 
 
-def received_this_turn(session: Session, game_ids: Collection[int]) -> dict[int, dict[str, datetime]]:
-    """For each of the active games ``game_ids``: the seats that sent a submission for the turn
-    awaiting orders, with when the newest one arrived. One query for all the games."""
-    received: dict[int, dict[str, datetime]] = {}
-    for game_id, seat, last in session.exec(
-        select(SubmissionRow.game_id, SubmissionRow.seat, func.max(SubmissionRow.received_at))
-        .join(GameRow, GameRow.id == SubmissionRow.game_id)
-        .where(SubmissionRow.turn == GameRow.turn, GameRow.status == GameStatus.ACTIVE,
-               SubmissionRow.rolled_back == False,  # noqa: E712
-               SubmissionRow.game_id.in_(list(game_ids)))  # type: ignore[attr-defined]
-        .group_by(SubmissionRow.game_id, SubmissionRow.seat)
-    ):
-        received.setdefault(game_id, {})[seat] = last
-    return received
+_RECEIVED_THIS_TURN = (
+    select(SubmissionRow.seat, func.max(SubmissionRow.received_at))
+    .where(SubmissionRow.game_id == bindparam("game_id"), SubmissionRow.turn == bindparam("turn"),
+           SubmissionRow.rolled_back == False)  # noqa: E712
+    .group_by(SubmissionRow.seat)
+)
+
+
+def received_this_turn(session: Session, row: GameRow) -> dict[str, datetime]:
+    """The seats that sent a submission for the game's turn awaiting orders, with when the newest
+    one arrived (one query on the game's own submissions)."""
+    found = session.execute(_RECEIVED_THIS_TURN, {"game_id": row.id, "turn": row.turn})
+    return {seat: last for seat, last in found}
 
 
 def history(session: Session, row: GameRow, *, since: int = 1) -> list[TurnRecordRow]:

@@ -109,8 +109,8 @@ def _resolve_one(unit: Unit, info: GameInfo, reason: str) -> ResolvedTurn:
     row, rules, state = info.row, info.rules, info.state
     assert info.phase is not None
     orders, nmr, passed = turn_orders(unit, info)
-    rng = GameRng.from_state(row.rng_state)
-    rng_before = row.rng_state
+    rng_before = unit.rng_state(row)
+    rng = GameRng.from_state(rng_before)
     current_rules = rules_version_of(rules)
     if row.rules_version != current_rules:
         row.rules_version = current_rules  # the game goes on under the rules this code implements
@@ -140,11 +140,13 @@ def _resolve_one(unit: Unit, info: GameInfo, reason: str) -> ResolvedTurn:
     unit.add(record)
     row.turn = turn + 1
     row.state = record.state
-    row.rng_state = rng.get_state()
+    unit.set_rng_state(row, rng.get_state())
     phase = None if outcome is not None else rules.phase(result.state)
     if outcome is not None:
         row.status = GameStatus.FINISHED
     row.deadline = due.next_deadline(row, unit.now(), phase)
+    if row.news_since is None:  # news for every reader (the listeners' reports mark who was told)
+        row.news_since = record.resolved_at
     _count_silence(unit, info, nmr, reason, record)
     unit.add(row)
     audit.record(unit, row, "RESOLVE", f"turn {turn} resolved ({reason})" + (f"; NMR: {', '.join(nmr)}" if nmr else "")

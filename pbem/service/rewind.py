@@ -54,7 +54,7 @@ def preview(unit: Unit, name: str) -> Preview:
     if row.status != GameStatus.ACTIVE or info.phase is None:
         raise GameError(f"game {name} is {row.status}; there is no turn to preview")
     orders, nmr, passed = turn_orders(unit, info)
-    rng = GameRng.from_state(row.rng_state)
+    rng = GameRng.from_state(unit.rng_state(row))
     result = info.rules.resolve(info.state, orders, rng)
     outcome = info.rules.outcome(result.state)
     phase = None if outcome is not None else info.rules.phase(result.state)
@@ -106,7 +106,7 @@ def confirm_rollback(unit: Unit, name: str, turn: int, code: str) -> RolledBack:
                                    "draws": r.draws, "resolved_at": r.resolved_at.isoformat()} for r in records]})
     unit.session.execute(delete(TurnRecordRow).where(TurnRecordRow.game_id == row.id, TurnRecordRow.turn >= turn))
     row.state = earlier[-1].state if earlier else _setup_state(unit, name)
-    row.rng_state = first.rng_state
+    unit.set_rng_state(row, first.rng_state)
     row.turn = turn
     row.rollback_turn = row.rollback_code_hash = row.rollback_requested_at = None
     row.deadline = due.next_deadline(row, unit.now(), unit.snapshot(row).phase)

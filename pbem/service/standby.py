@@ -124,8 +124,11 @@ def accept(unit: Unit, address: str, game: str | None) -> SeatOfferRow:
         where = f"of game {game}" if game else "(name the game: ACCEPT <game>)" if offers else ""
         raise GameError(f"{address} has {'no' if not offers else 'several'} open seat offers {where}".rstrip())
     offer = offers[0]
-    row = unit.session.get(GameRow, offer.game_id)
+    row = unit.claim(offer.game_id, wait=True)  # another daemon may be handing the seat over
     assert row is not None
+    unit.session.refresh(offer)
+    if offer.status != "open":
+        raise GameError(f"the offer of seat {offer.seat} to {address} was withdrawn or taken meanwhile")
     offer.status, offer.accepted_at = "accepted", unit.now()
     unit.add(offer)
     audit.record(unit, row, "ACCEPT", f"{address} accepted seat {offer.seat}")

@@ -50,7 +50,7 @@ def submit(unit: Unit, name: str, seat: str, text: str, *, turn: int | None = No
         result.standing = previous
         return result
     now = unit.now()
-    _insert(unit, row, seat_row, version=previous + 1, text=text, orders=[str(order) for order in result.accepted],
+    _insert(unit, info, seat_row, version=previous + 1, text=text, orders=[str(order) for order in result.accepted],
             problems=[{"line": line.number, "text": line.text, "message": line.problem.message,
                        "column": line.problem.column} for line in result.lines if line.problem is not None],
             source=source, received_at=now)
@@ -67,12 +67,13 @@ def withdraw(unit: Unit, name: str, seat: str, *, ready: bool = False, source: s
     GameError when the game takes no orders or it is not the seat's turn.
     """
     row, seat_row = _taking_orders(unit, name, seat, None)
-    refusal = owing.not_your_turn(unit.snapshot(row), seat_row.name)
+    info = unit.snapshot(row)
+    refusal = owing.not_your_turn(info, seat_row.name)
     if refusal is not None:
         raise GameError(refusal)
     previous = queries.latest_version(unit.session, row, seat_row.name)
     current = queries.current_submission(unit.session, row, seat_row.name) if ready else None
-    _insert(unit, row, seat_row, version=previous + 1, text=current.text if current is not None else "",
+    _insert(unit, info, seat_row, version=previous + 1, text=current.text if current is not None else "",
             orders=list(current.orders) if current is not None else [], problems=[], source=source,
             received_at=unit.now(), ready=ready)
     return previous + 1
@@ -111,13 +112,19 @@ def _taking_orders(unit: Unit, name: str, seat: str, turn: int | None) -> tuple[
     return row, seat_row
 
 
-def _insert(unit: Unit, row: GameRow, seat_row: SeatRow, *, version: int, text: str, orders: list[str],
+def _insert(unit: Unit, info: GameInfo, seat_row: SeatRow, *, version: int, text: str, orders: list[str],
             problems: list[dict[str, object]], source: str, received_at: datetime, ready: bool = False) -> None:
     """Store one submission of the seat for the turn; a seat that sends anything is no longer absent, and
-    the offers of its seat to standbys that nobody accepted yet are withdrawn: its player is back."""
+    the offers of its seat to standbys that nobody accepted yet are withdrawn: its player is back. When
+    the orders may make the turn due (every owing seat's orders in for an early resolution, now or after
+    its delay; every one READY; a passed deadline), the game's ``orders_at`` has the clock look at it."""
+    row = info.row
     unit.session.connection().execute(queries.INSERT_SUBMISSION, {
         "game_id": row.id, "seat": seat_row.name, "turn": row.turn, "version": version, "text": text,
         "orders": orders, "problems": problems, "received_at": received_at, "source": source, "ready": ready})
+    if due.may_be_due(unit, info, received_at):
+        row.orders_at = received_at
+        unit.add(row)
     unit.stored_submission(row, seat_row.name, ready=ready)
     if seat_row.absent_since is not None or seat_row.missed_deadlines:
         if seat_row.missed_deadlines and seat_row.status != SeatStatus.RESIGNED:

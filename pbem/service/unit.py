@@ -18,7 +18,7 @@ from sqlmodel import Session
 from pbem.core import UnknownGame, UnknownSeat
 from pbem.service import queries
 from pbem.service.snapshot import GameInfo, Position, read_position
-from pbem.store.tables import GameRow, SeatRow
+from pbem.store.tables import GameRngRow, GameRow, SeatRow
 
 if TYPE_CHECKING:
     from pbem.service.resolution import ResolvedTurns
@@ -39,13 +39,17 @@ class Unit:
     """
 
     def __init__(self, session: Session, *, clock: Callable[[], datetime],
-                 on_resolved: Sequence[ResolvedListener] = (), actor: str = "service") -> None:
+                 on_resolved: Sequence[ResolvedListener] = (), actor: str = "service", lock: bool = False) -> None:
         self.session = session
         self.clock = clock
         self.on_resolved = tuple(on_resolved)
         self.actor = actor
         """Who acts in this unit, for the audit log: ``gm <address>``, ``seat B <address>``,
         ``command line``, or ``service`` (the clock and the service's own decisions)."""
+        self.lock = lock
+        """Whether the games this unit loads are locked until it ends (``SELECT ... FOR UPDATE`` on
+        PostgreSQL; SQLite has one writer at a time anyway), so that two daemons never change one
+        game at once: a unit that may change a game locks it."""
         self.news: list[Any] = []
         """What happened in this unit that people must hear of (deadlines moved for an absence, seats
         offered or handed over, rollbacks): handed to the service's ``on_news`` listeners before it commits."""
@@ -67,10 +71,19 @@ class Unit:
         key = name.strip().lower()
         row = self._games.get(key)
         if row is None:
-            row = queries.game_by_name(self.session, key)
+            row = queries.game_by_name(self.session, key, lock=self.lock)
             if row is None:
                 raise UnknownGame(f"no game named {name!r}")
             self._games[key] = row
+        return row
+
+    def claim(self, game_id: int, *, due_by: datetime | None = None, wait: bool = False) -> GameRow | None:
+        """Lock and return the row of game ``game_id`` for this unit; None when it is gone, when (``due_by``
+        given) the clock has nothing due for it by then, or when another daemon holds its lock (unless
+        ``wait``: then wait for it)."""
+        row = queries.claim_game(self.session, game_id, due_by=due_by, wait=wait)
+        if row is not None:
+            self._games[row.name_key] = row
         return row
 
     def seats(self, row: GameRow) -> list[SeatRow]:
@@ -91,6 +104,20 @@ class Unit:
                 return seat_row
         names = ", ".join(s.name for s in seats)
         raise UnknownSeat(f"game {row.name} has no seat {seat!r}; seats are {names}")
+
+    def rng_state(self, row: GameRow) -> list[Any]:
+        """The stored state of the game's random generator (empty before the game is set up)."""
+        found = self.session.get(GameRngRow, row.id)
+        return list(found.state) if found is not None else []
+
+    def set_rng_state(self, row: GameRow, state: list[Any]) -> None:
+        """Store the state of the game's random generator (kept apart from the game row)."""
+        found = self.session.get(GameRngRow, row.id)
+        if found is None:
+            found = GameRngRow(game_id=row.id, state=state)
+        else:
+            found.state = state
+        self.session.add(found)
 
     def snapshot(self, row: GameRow) -> GameInfo:
         """Return the game's snapshot as it stands in this unit now."""

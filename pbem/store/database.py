@@ -1,4 +1,9 @@
-"""Opening a database: engine, SQLite pragmas, migrations to the newest schema, sessions."""
+"""Opening a database: engine, SQLite pragmas, migrations to the newest schema, sessions.
+
+Two engines: SQLite (a file path; the embedded default, for one daemon) and
+PostgreSQL (``postgresql+psycopg://user:password@host/db``, with ``pip install
+'pbem[postgres]'``), which several daemons may share.
+"""
 
 from __future__ import annotations
 
@@ -15,11 +20,28 @@ from sqlmodel import Session, create_engine
 _MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 
 
+POSTGRES_DRIVER = "postgresql+psycopg"
+MIGRATION_LOCK = 0x7062656D_6D696772  # "pbemmigr": PostgreSQL advisory lock held while migrating
+
+
+class UnsupportedDatabase(ValueError):
+    """A database URL of an engine pbem does not run on, or whose driver is not installed."""
+
+
 def database_url(path_or_url: str) -> str:
-    """Return an SQLAlchemy URL for a file path (SQLite) or pass a URL through."""
-    if "://" in path_or_url:
-        return path_or_url
-    return f"sqlite:///{Path(path_or_url).expanduser()}"
+    """Return an SQLAlchemy URL for a file path (SQLite) or a URL: ``postgresql://`` and
+    ``postgres://`` URLs get the psycopg 3 driver, other URLs pass through."""
+    if "://" not in path_or_url:
+        return f"sqlite:///{Path(path_or_url).expanduser()}"
+    scheme, rest = path_or_url.split("://", 1)
+    if scheme in ("postgresql", "postgres"):
+        return f"{POSTGRES_DRIVER}://{rest}"
+    return path_or_url
+
+
+def engine_name(path_or_url: str) -> str:
+    """The engine a path or URL names: ``sqlite``, ``postgresql``, or another dialect's name."""
+    return database_url(path_or_url).split("://", 1)[0].split("+", 1)[0]
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
@@ -32,7 +54,8 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
 
 
 _TRANSIENT = ("locked", "busy", "full", "disk i/o", "unable to open", "could not connect", "connection",
-              "server closed", "deadlock", "could not serialize")
+              "server closed", "deadlock", "could not serialize", "could not obtain lock", "terminating",
+              "canceling statement", "the database system is")
 
 
 def is_transient_error(error: BaseException) -> bool:
@@ -51,6 +74,12 @@ class Database:
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
+
+    @property
+    def shared(self) -> bool:
+        """True when several daemons may use the database at once (PostgreSQL); False for SQLite,
+        which serves one daemon."""
+        return self.engine.dialect.name == "postgresql"
 
     @contextmanager
     def session(self) -> Iterator[Session]:
@@ -87,6 +116,11 @@ def migrate(engine: Engine) -> None:
 
     alembic is imported only when there is something to do: most opens find
     the schema current, and the import is the slowest part of starting pbem.
+    On PostgreSQL the migration holds an advisory lock, so that daemons started
+    together migrate one after the other (the later ones find nothing to do).
+    On SQLite foreign keys are not enforced while migrating: a migration that
+    changes a table copies it, and dropping the old copy must not check the rows
+    that refer to it (alembic's "batch" migrations).
     """
     if is_current(engine):
         return
@@ -95,16 +129,44 @@ def migrate(engine: Engine) -> None:
 
     config = Config()
     config.set_main_option("script_location", str(_MIGRATIONS))
-    with engine.begin() as connection:
-        config.attributes["connection"] = connection
-        command.upgrade(config, "head")
+    sqlite = engine.dialect.name == "sqlite"
+    with engine.connect() as connection:
+        if sqlite:
+            connection.exec_driver_sql("PRAGMA foreign_keys=OFF")  # outside a transaction, or it does nothing
+            connection.commit()
+        with connection.begin():
+            if engine.dialect.name == "postgresql":
+                connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
+            config.attributes["connection"] = connection
+            command.upgrade(config, "head")
+        if sqlite:
+            connection.exec_driver_sql("PRAGMA foreign_keys=ON")
+            connection.commit()
 
 
-def open_database(path_or_url: str) -> Database:
-    """Open (creating and migrating as needed) the database at a path or URL."""
+def open_database(path_or_url: str, *, stuck_seconds: float | None = None) -> Database:
+    """Open (creating and migrating as needed) the database at a path or URL.
+
+    On PostgreSQL every connection works in UTC; with ``stuck_seconds`` the server
+    ends a session that stays that long inside a transaction without a statement
+    (a daemon that hangs while it holds a mail's or a game's lock), so its locks
+    pass to another daemon. Raises UnsupportedDatabase when the URL's driver is
+    not installed (PostgreSQL needs ``pip install 'pbem[postgres]'``).
+    """
     url = database_url(path_or_url)
-    engine = create_engine(url)
     if url.startswith("sqlite"):
+        engine = create_engine(url)
         event.listen(engine, "connect", _sqlite_pragmas)
+    elif url.startswith(POSTGRES_DRIVER):
+        options = "-c timezone=UTC"
+        if stuck_seconds is not None:
+            options += f" -c idle_in_transaction_session_timeout={round(stuck_seconds * 1000)}"
+        try:
+            engine = create_engine(url, pool_pre_ping=True, connect_args={"options": options})
+        except ModuleNotFoundError as error:
+            raise UnsupportedDatabase(
+                f"PostgreSQL needs the psycopg driver: pip install 'pbem[postgres]' ({error})") from error
+    else:
+        engine = create_engine(url)
     migrate(engine)
     return Database(engine)

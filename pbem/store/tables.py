@@ -7,10 +7,10 @@ orders as canonical order text, events as ``Event.to_json`` data.
 from __future__ import annotations
 
 import enum
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import JSON, Column, LargeBinary, String, UniqueConstraint
+from sqlalchemy import JSON, BigInteger, Column, ForeignKey, Index, Integer, LargeBinary, String, UniqueConstraint, event, text
 from sqlalchemy.engine import Dialect
 from sqlalchemy.types import TypeDecorator
 from sqlmodel import Field, SQLModel
@@ -49,21 +49,36 @@ class _StatusColumn(TypeDecorator[enum.StrEnum]):
         return None if value is None else self.kind(value)
 
 
+def _big_id() -> Any:
+    """A primary key column that holds 64-bit ids on every engine (SQLite's INTEGER PRIMARY KEY
+    already does, and must stay INTEGER to remain the rowid)."""
+    return Field(default=None, sa_column=Column(BigInteger().with_variant(Integer, "sqlite"), primary_key=True))
+
+
 class GameRow(SQLModel, table=True):
-    """One hosted game: its kind, seed, current state and turn, and how it is run."""
+    """One hosted game: its kind, seed, current state and turn, and how it is run.
+
+    ``wake_at`` is when the turn clock must look at the game next (None: nothing can
+    come due by time alone). It is kept by :func:`wake_time` each time the row is
+    written, from the deadline, the reminder, the newest orders
+    (``orders_at``), the oldest unreported absence (``absent_at``) and the oldest
+    news a digest reader waits for (``news_since``), so that a pass of the clock
+    reads only the games that are due, through an index.
+    """
 
     __tablename__ = "game"
 
     id: int | None = Field(default=None, primary_key=True)
     name: str = Field(index=True, unique=True)
+    name_key: str = Field(default="", index=True, unique=True)
+    """The name in lower case: games are found by it (names differ in more than case)."""
     kind: str
     options: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
-    seed: int
+    seed: int = Field(sa_column=Column(BigInteger, nullable=False))  # 63 bits (pbem.core.rng.derive_seed)
     status: GameStatus = Field(default=GameStatus.ACTIVE,
                                sa_column=Column(_StatusColumn(GameStatus), nullable=False))
     turn: int = 1  # the turn awaiting orders; resolved turns are 1..turn-1
     state: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
-    rng_state: list[Any] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
     created_at: datetime
     deadline: datetime | None = None
     turn_hours: float = 48.0  # time allowed per turn once a turn resolves
@@ -88,6 +103,12 @@ class GameRow(SQLModel, table=True):
     rules_version: int = 1  # the game's rules version, recorded at creation, bumped by rules changes
     setup_draws: list[Any] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
     """The draws made while the game was set up at START, listed in its first report."""
+    orders_at: datetime | None = None
+    """When orders last arrived for the turn and the clock has not looked at them yet."""
+    absent_at: datetime | None = None
+    """The oldest ``absent_since`` of a seat whose absence the GM was not told about yet."""
+    news_since: datetime | None = None
+    """When the oldest turn a reader was not told of yet resolved (see :mod:`pbem.service.digests`)."""
     absence_days: float = 14.0  # most days of deadline extensions per player per game for absences (0: none)
     replace_after: float = 2.0  # offer a seat to a standby after this many missed deadlines in a row (0: never)
     replace_mode: str = "confirm"  # confirm: the GM confirms a standby's ACCEPT | auto: handed over at once
@@ -97,6 +118,54 @@ class GameRow(SQLModel, table=True):
     observers: str = "yes"  # yes: anyone may OBSERVE the game (public reports only) | no: the GM forbids it
     calendar_sequence: int = 0  # SEQUENCE of the game's deadline events (raised when the deadline moves)
     calendar_deadline: datetime | None = None  # the deadline the last calendar attachment carried
+    wake_at: datetime | None = Field(default=None, index=True)
+
+
+def wake_time(row: GameRow) -> datetime | None:
+    """When the turn clock must next look at the game of ``row``: the earliest of its deadline, its
+    reminder (not yet sent this turn), its newest orders (after the early resolution's delay), its
+    oldest unreported absence (after the grace) and its readers' oldest news (after ``digest_hours``,
+    of a paused game too); None for a game that is over or waits for nothing. Never later than
+    anything that can come due by time alone; it may be earlier (the clock then finds nothing to do
+    and the row's next write moves it on)."""
+    if row.status not in (GameStatus.ACTIVE, GameStatus.PAUSED):
+        return None
+    times: list[datetime] = []
+    try:
+        if row.news_since is not None:
+            times.append(row.news_since + timedelta(hours=row.digest_hours))
+        if row.status != GameStatus.ACTIVE:
+            return min(times) if times else None
+        if row.deadline is not None:
+            times.append(row.deadline)
+            if row.reminded_turn < row.turn:
+                times.append(row.deadline - timedelta(hours=row.reminder_hours))
+        if row.orders_at is not None:
+            delay = row.early_delay_minutes if row.resolve_when == "early" else 0.0
+            times.append(row.orders_at + timedelta(minutes=delay))
+        if row.absent_at is not None:
+            times.append(row.absent_at + timedelta(hours=row.grace_hours))
+    except (OverflowError, ValueError):  # a value stored before options were checked: look at it now
+        return row.created_at
+    return min(times) if times else None
+
+
+@event.listens_for(GameRow, "before_insert")
+@event.listens_for(GameRow, "before_update")
+def _schedule(_mapper: Any, _connection: Any, row: GameRow) -> None:
+    """Keep ``name_key`` and ``wake_at`` in step with every write of a game row through the ORM."""
+    row.name_key = row.name.lower()
+    row.wake_at = wake_time(row)
+
+
+class GameRngRow(SQLModel, table=True):
+    """The random generator's state of a game, apart from the game row that every mail reads
+    (a legacy generator's state is 7 KB)."""
+
+    __tablename__ = "game_rng"
+
+    game_id: int = Field(sa_column=Column(Integer, ForeignKey("game.id"), primary_key=True))
+    state: list[Any] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
 
 
 class SeatRow(SQLModel, table=True):
@@ -128,7 +197,7 @@ class SubmissionRow(SQLModel, table=True):
     __tablename__ = "submission"
     __table_args__ = (UniqueConstraint("game_id", "seat", "turn", "version"),)
 
-    id: int | None = Field(default=None, primary_key=True)
+    id: int | None = _big_id()
     game_id: int = Field(foreign_key="game.id", index=True)
     seat: str
     turn: int
@@ -166,27 +235,47 @@ class TurnRecordRow(SQLModel, table=True):
 
 
 class InboundMessageRow(SQLModel, table=True):
-    """A mail taken from the mailbox, stored before it is flagged on the server."""
+    """A mail taken from the mailbox, stored before it is flagged on the server.
+
+    A daemon handles a ``new`` mail in one transaction that holds the row's lock
+    (taken with SKIP LOCKED, so other daemons pass it by) and marks it handled.
+    """
 
     __tablename__ = "inbound_message"
+    __table_args__ = (Index("ix_inbound_message_new", "id", sqlite_where=text("status = 'new'"),
+                            postgresql_where=text("status = 'new'")),
+                      Index("ix_inbound_message_new_by_sender", "sender", "id", sqlite_where=text("status = 'new'"),
+                            postgresql_where=text("status = 'new'")),
+                      Index("ix_inbound_message_kept", "handled_at", sqlite_where=text("length(raw) > 0"),
+                            postgresql_where=text("length(raw) > 0")))
 
-    id: int | None = Field(default=None, primary_key=True)
+    id: int | None = _big_id()
     message_id: str = Field(index=True, unique=True)
-    uid: int | None = None
+    uid: int | None = Field(default=None, sa_column=Column(BigInteger, nullable=True))  # IMAP UIDs are 32-bit unsigned
     raw: bytes = Field(sa_column=Column(LargeBinary, nullable=False))  # redacted or emptied after handling
-    size: int | None = None  # the size of the mail as received, when ``raw`` holds only part of it
+    size: int | None = Field(default=None, sa_column=Column(BigInteger, nullable=True))
+    """The size of the mail as received, when ``raw`` holds only part of it."""
     received_at: datetime
+    sender: str = ""  # the From address in lower case: one sender's mail is handled in arrival order
     status: str = "new"  # new | handled | failed
     error: str | None = None
     handled_at: datetime | None = None
 
 
 class OutboundMessageRow(SQLModel, table=True):
-    """A mail waiting to be sent, or sent; drained by the SMTP sender."""
+    """A mail waiting to be sent, or sent; drained by the SMTP sender.
+
+    A sender claims queued mail for ``lease_until``: other senders pass it by until
+    the lease ends, and take it over when its holder died without recording it.
+    Replies (``priority`` 0) are claimed before reports and notices (1).
+    """
 
     __tablename__ = "outbound_message"
+    __table_args__ = (Index("ix_outbound_message_queue", "priority", "next_attempt_at", "id",
+                            sqlite_where=text("status = 'queued'"), postgresql_where=text("status = 'queued'")),
+                      Index("ix_outbound_message_created_at", "created_at"))
 
-    id: int | None = Field(default=None, primary_key=True)
+    id: int | None = _big_id()
     created_at: datetime
     sender: str
     recipients: list[str] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
@@ -196,9 +285,12 @@ class OutboundMessageRow(SQLModel, table=True):
     next_attempt_at: datetime
     last_error: str | None = None
     sent_at: datetime | None = None
-    inbound_id: int | None = Field(default=None, foreign_key="inbound_message.id")
+    inbound_id: int | None = Field(default=None, sa_column=Column(BigInteger, ForeignKey("inbound_message.id"),
+                                                                nullable=True))
     purpose: str = "reply"  # reply | report | reminder | notice
     secret: bool = False  # holds a password: its body is removed as soon as it is sent
+    priority: int = 1  # 0: a reply to a mail, sent first; 1: reports, reminders, notices
+    lease_until: datetime | None = None  # claimed by a sender until then
 
 
 class SettingRow(SQLModel, table=True):

@@ -1,5 +1,6 @@
 """Test harness: real embedded IMAP and SMTP servers on 127.0.0.1, the real daemon on a
-real SQLite file, a clock the test moves, and players who send and read mail."""
+real database (a SQLite file, or PostgreSQL with ``--db-engine postgresql``), a clock the
+test moves, and players who send and read mail."""
 
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ from contextlib import asynccontextmanager
 from datetime import UTC, datetime, timedelta
 from email.message import EmailMessage
 from pathlib import Path
+
+from databases import database_url
 
 from pbem.mail.config import ImapUrl, SmtpUrl
 from pbem.mail.daemon import DaemonOptions, MailDaemon
@@ -68,11 +71,12 @@ class Person:
 class MailHarness:
     """Servers, daemon, database and clock of one test."""
 
-    def __init__(self, servers: EmbeddedMailServers, daemon: MailDaemon, clock: MovableClock, db_path: Path) -> None:
+    def __init__(self, servers: EmbeddedMailServers, daemon: MailDaemon, clock: MovableClock, db_url: str) -> None:
         self.servers = servers
         self.daemon = daemon
         self.clock = clock
-        self.db_path = db_path
+        self.db_url = db_url
+        """The database's file path (SQLite) or URL."""
 
     @property
     def runner(self) -> GameService:
@@ -90,13 +94,16 @@ class MailHarness:
 
 @asynccontextmanager
 async def running_service(tmp_path: Path, *, clock: MovableClock | None = None,
-                          options: DaemonOptions | None = None, web_url: str | None = None) -> AsyncIterator[MailHarness]:
+                          options: DaemonOptions | None = None, web_url: str | None = None,
+                          db_url: str | None = None) -> AsyncIterator[MailHarness]:
     """Start the servers and the daemon (with ``options``, or quick test timings; with ``web_url`` its mail
-    carries private web links under it); stop both at the end."""
+    carries private web links under it) on ``db_url``, or on a new database of the run's engine; stop both
+    at the end."""
     clock = clock or MovableClock()
+    db_url = db_url or database_url(tmp_path)
     async with EmbeddedMailServers() as servers:
         await servers.add_user(GM_ADDRESS)
-        db = open_database(str(tmp_path / "pbem.db"))
+        db = open_database(db_url)
         daemon = MailDaemon(
             db, imap=ImapUrl.parse(servers.imap_url(GM_ADDRESS)), smtp=SmtpUrl.parse(servers.smtp_url()),
             address=GM_ADDRESS, clock=clock, web_url=web_url,
@@ -105,7 +112,7 @@ async def running_service(tmp_path: Path, *, clock: MovableClock | None = None,
         stop = asyncio.Event()
         task = asyncio.create_task(daemon.run(stop))
         try:
-            yield MailHarness(servers, daemon, clock, tmp_path / "pbem.db")
+            yield MailHarness(servers, daemon, clock, db_url)
         finally:
             stop.set()
             await asyncio.wait_for(task, timeout=15)

@@ -1,7 +1,8 @@
 """The daemon's event loop never waits for the database: while another program holds SQLite's
 write lock (a backup, a long transaction), the loop goes on, and the mail that arrived meanwhile is
 answered once the lock is gone; a mail whose handling meets such an error is handled again, before
-the mails stored after it. Through the real daemon, real mail servers and a real SQLite file."""
+the mails stored after it. Through the real daemon, real mail servers and a real SQLite file (on every
+engine: the write lock is SQLite's)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from sqlalchemy.exc import OperationalError
 
 from pbem.mail.conversation import HandledMail
 from pbem.mail.daemon import DaemonOptions
+from pbem.service.unit import Unit
 
 QUICK = DaemonOptions(idle_recheck=0.2, send_retry_min=0.5, clock_interval=0.1, restart_first=0.2,
                       restart_longest=0.5)
@@ -35,12 +37,12 @@ async def longest_stall(stop: asyncio.Event, tick: float = 0.01) -> float:
 
 def test_the_event_loop_goes_on_while_another_program_holds_the_database_write_lock(tmp_path: Path) -> None:
     async def scenario() -> None:
-        async with running_service(tmp_path, options=QUICK) as service:
+        async with running_service(tmp_path, options=QUICK, db_url=str(tmp_path / "pbem.db")) as service:
             eve = service.person("eve@outside.test")
             await eve.send("HELP\n")
             assert "pbem commands" in (await eve.last()).body  # the daemon is up and has used the database
 
-            other = sqlite3.connect(service.db_path, timeout=0, isolation_level=None)
+            other = sqlite3.connect(service.db_url, timeout=0, isolation_level=None)
             stop = asyncio.Event()
             watcher = asyncio.create_task(longest_stall(stop))
             try:
@@ -68,18 +70,18 @@ def test_a_mail_met_by_a_passing_database_error_is_handled_again_before_the_mail
         async with running_service(tmp_path, options=QUICK) as service:
             game = await open_game(service)
             alice = game.players["A"]
-            handle = service.daemon.handler.handle
+            handle = service.daemon.handler._handle_stored
             failing: dict[str, float] = {}
 
-            def locked_for_a_while(inbound_id: int, stored: tuple[bytes, int] | None = None) -> HandledMail:
+            def locked_for_a_while(unit: Unit, inbound_id: int, stored: tuple[bytes, int] | None = None) -> HandledMail:
                 """The first mail's handling fails for 3 seconds (a fault no other program can time so)."""
                 failing.setdefault("id", inbound_id)
                 failing.setdefault("until", time.monotonic() + 3.0)
                 if inbound_id == failing["id"] and time.monotonic() < failing["until"]:
                     raise OperationalError("UPDATE inbound_message ...", {}, sqlite3.OperationalError("database is locked"))
-                return handle(inbound_id, stored)
+                return handle(unit, inbound_id, stored)
 
-            service.daemon.handler.handle = locked_for_a_while  # type: ignore[method-assign]
+            service.daemon.handler._handle_stored = locked_for_a_while  # type: ignore[method-assign]
             await alice.reply(game.reports["A"], "FEED F1\n")
             while "until" not in failing:
                 await asyncio.sleep(0.05)

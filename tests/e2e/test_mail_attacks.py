@@ -22,7 +22,7 @@ from mail_games import (
     send_raw,
 )
 from mail_harness import GM_ADDRESS, MailHarness, MovableClock, running_service
-from sqlalchemy import event, exc, text
+from sqlalchemy import event, exc
 from sqlmodel import select
 
 from pbem.commands import MAX_COMMANDS
@@ -31,7 +31,7 @@ from pbem.mail.daemon import DaemonOptions
 from pbem.mail.mailstore import OVERSIZED_PREFIX
 from pbem.mail.gm_commands import MAX_CREATIONS_PER_DAY, MAX_CREATIONS_PER_MAIL
 from pbem.mail.reply import MAX_REPLY
-from pbem.store.tables import InboundMessageRow, OutboundMessageRow, SeatRow, SettingRow
+from pbem.store.tables import GameRow, InboundMessageRow, OutboundMessageRow, SeatRow, SettingRow
 
 QUICK = DaemonOptions(idle_recheck=0.5, send_retry_min=0.5, clock_interval=0.1, restart_first=0.2,
                       restart_longest=0.5)
@@ -82,7 +82,9 @@ def test_one_game_whose_clock_fails_is_set_aside_and_every_other_game_goes_on(tm
                           "START\n")
             await gm.receive(2)
             with service.daemon.db.session() as session:  # as stored before options were checked
-                session.execute(text("UPDATE game SET reminder_hours = 1e300 WHERE name = 'evil'"))
+                evil = session.exec(select(GameRow).where(GameRow.name == "evil")).one()
+                evil.reminder_hours = 1e300
+                session.add(evil)
             clock.advance(hours=49)  # past the deadline of tc-1's turn 1
             notices = [mail for mail in await gm.receive(2) if "evil" in mail.subject]
             assert notices and "its deadlines cannot be computed" in notices[0].body
@@ -335,8 +337,8 @@ def test_secrets_are_not_kept_in_stored_mail_and_the_key_can_live_in_a_file(tmp_
 
 
 def test_a_full_disk_stops_nothing_for_good_and_every_mail_is_answered_once_space_is_back(tmp_path: Path) -> None:
-    async def scenario() -> None:
-        async with running_service(tmp_path, options=QUICK) as service:
+    async def scenario() -> None:  # on a SQLite file with every engine: its page cap makes the disk full
+        async with running_service(tmp_path, options=QUICK, db_url=str(tmp_path / "pbem.db")) as service:
             game = await open_game(service)
             limit: dict[str, int | None] = {"pages": None}
 

@@ -7,6 +7,7 @@ import asyncio
 from pathlib import Path
 
 import pytest
+from databases import database_url
 from mail_games import open_game
 from mail_harness import running_service
 
@@ -16,8 +17,10 @@ from pbem.clock import format_utc
 
 def test_gm_actions_and_automatic_decisions_are_logged_with_time_and_actor(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = database_url(tmp_path)
+
     async def scenario() -> None:
-        async with running_service(tmp_path) as service:
+        async with running_service(tmp_path, db_url=db) as service:
             game = await open_game(service)
             gm = game.gm
             started = format_utc(service.clock.now)
@@ -49,8 +52,8 @@ def test_gm_actions_and_automatic_decisions_are_logged_with_time_and_actor(
             assert "REFUSED" in refused and "Audit log" not in refused
 
     asyncio.run(scenario())
-    assert main(["log", "tc-1", "--db", str(tmp_path / "pbem.db")]) == 0
+    assert main(["log", "tc-1", "--db", db]) == 0
     printed = capsys.readouterr().out.splitlines()
     assert any("  service  RESOLVE  turn 1 resolved (deadline)" in line for line in printed)
     assert sum("  EXTEND  " in line for line in printed) == 1
-    assert main(["log", "nope", "--db", str(tmp_path / "pbem.db")]) == 2
+    assert main(["log", "nope", "--db", db]) == 2

@@ -11,6 +11,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
+from databases import database_url
 from mail_games import OPENING_ORDERS, eventually, open_game
 from mail_harness import Person, running_service
 from mail_secrets import mailbox, newest_report, readable, start_by_mail
@@ -91,8 +92,10 @@ def test_honest_mistakes_and_hostile_lines_get_clear_refusals(tmp_path: Path) ->
 
 def test_an_offer_nobody_takes_passes_on_and_replace_auto_hands_the_seat_over_at_once(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = database_url(tmp_path)
+
     async def scenario() -> None:
-        async with running_service(tmp_path) as service:
+        async with running_service(tmp_path, db_url=db) as service:
             runner, clock = service.runner, service.clock
             game = await open_game(service)
             gm, dave = game.gm, game.players["D"]
@@ -126,7 +129,7 @@ def test_an_offer_nobody_takes_passes_on_and_replace_auto_hands_the_seat_over_at
             assert "REFUSED" in (await dave.last()).body  # the old reply address no longer works
 
     asyncio.run(scenario())
-    assert main(["log", "tc-1", "--db", str(tmp_path / "pbem.db")]) == 0
+    assert main(["log", "tc-1", "--db", db]) == 0
     log = capsys.readouterr().out
     for step in ("seat D dave@players.test  RESIGN", "service  OFFER  seat D offered to standby first@outside.test",
                  "service  OFFER  offer of seat D to standby first@outside.test withdrawn",

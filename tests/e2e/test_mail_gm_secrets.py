@@ -11,6 +11,7 @@ import re
 from pathlib import Path
 
 import pytest
+from databases import database_url
 from mail_games import eventually
 from mail_harness import MailHarness, Person, running_service
 from mail_secrets import create_and_join, mailbox
@@ -40,8 +41,10 @@ def secrets_looks(service: MailHarness, name: str) -> list[str]:
 
 def test_secrets_mails_every_seats_view_to_the_gm_alone_and_is_recorded(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = database_url(tmp_path)
+
     async def scenario() -> None:
-        async with running_service(tmp_path) as service:
+        async with running_service(tmp_path, db_url=db) as service:
             opened = await create_and_join(service, "three-pyramids", "pyr", 2, "seed=4")
             gm, password = opened.gm, opened.gm_password
             players = {seat: person for seat, (person, _) in opened.seats.items()}
@@ -102,6 +105,6 @@ def test_secrets_mails_every_seats_view_to_the_gm_alone_and_is_recorded(
             assert secrets_looks(service, "mean") == []
 
     asyncio.run(asyncio.wait_for(scenario(), timeout=90))
-    assert main(["log", "pyr", "--db", str(tmp_path / "pbem.db")]) == 0
+    assert main(["log", "pyr", "--db", db]) == 0
     printed = [line for line in capsys.readouterr().out.splitlines() if "  SECRETS  " in line]
     assert len(printed) == 2 and "gm stranger@outside.test  SECRETS" in printed[1]

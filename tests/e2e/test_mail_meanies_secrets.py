@@ -100,6 +100,16 @@ async def reply_for(service: MailHarness, person: Person, seat: str, turn: int, 
     await person.reply(report, "\n".join(str(o) for o in GAME.sample_orders(state, seat, robots)) + "\n")
 
 
+async def final_report(service: MailHarness, person: Person) -> None:
+    """Wait (up to MAIL_TIMEOUT) until the game's final report is in ``person``'s mailbox."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + MAIL_TIMEOUT
+    while not any(m.subject == f"[{NAME}] Final report" for m in await mailbox(service, person)):
+        if loop.time() >= deadline:
+            raise TimeoutError(f"no final report reached {person.address} in {MAIL_TIMEOUT} s")
+        await asyncio.sleep(0.05)
+
+
 def test_no_mail_of_a_whole_game_holds_a_faction_a_hand_or_a_gift_it_should_not(tmp_path: Path) -> None:
     async def scenario() -> None:
         async with running_service(tmp_path) as service:
@@ -129,6 +139,7 @@ def test_no_mail_of_a_whole_game_holds_a_faction_a_hand_or_a_gift_it_should_not(
                     assert NAME in status.body
             info = service.runner.info(NAME)
             assert info.outcome is not None, f"the game did not end in {MAX_STEPS} steps"
+            await final_report(service, gm)  # the replies to the last orders may come before it
             await service.settle(0.5)
 
             known = knowledge(service)

@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from databases import database_url
 
 from pbem.core import GameError
 from pbem.mail.answers import commitment_line, status_text
@@ -22,9 +23,9 @@ PBEM = Path(sys.executable).with_name("pbem")
 SECRET = "the committed secret of this game, 9f3a"
 
 
-def _pbem(db: Path, *args: str) -> subprocess.CompletedProcess[str]:
+def _pbem(db: str, *args: str) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("PBEM_")}
-    return subprocess.run([str(PBEM), *args, "--db", str(db)], capture_output=True, text=True, env=env, timeout=120,
+    return subprocess.run([str(PBEM), *args, "--db", db], capture_output=True, text=True, env=env, timeout=120,
                           check=False)
 
 
@@ -37,8 +38,8 @@ def _create(runner: GameService, kind: str, name: str, players: int) -> None:
 
 
 def test_the_seed_of_a_game_that_keeps_it_is_never_shown(tmp_path: Path) -> None:
-    db_path = tmp_path / "pbem.db"
-    db = open_database(str(db_path))
+    db_path = database_url(tmp_path)
+    db = open_database(db_path)
     try:
         runner = GameService(db)
         _create(runner, "meanies-in-our-midst", "m", 4)

@@ -274,18 +274,65 @@ def test_games_stored_before_digests_count_as_told_everything(tmp_path: Path) ->
         runner.resolve("old")
     turn = runner.info("old").row.turn
     database.close()
-    engine = create_engine(f"sqlite:///{path}")
-    config = Config()
-    config.set_main_option("script_location", str(store._MIGRATIONS))
-    with engine.begin() as connection:
-        config.attributes["connection"] = connection
-        command.downgrade(config, "0009")
-    engine.dispose()
+    downgrade(path, "0009")
     database = open_database(str(path))  # migrates to the newest schema again
     try:
         with GameService(database).unit() as unit:
             row = unit.game("old")
             assert (row.reports, row.digest_hours, row.gm_reported_turn) == ("each", 24, turn - 1)
             assert [seat.last_reported_turn for seat in unit.seats(row)] == [turn - 1, turn - 1]
+    finally:
+        database.close()
+
+
+def downgrade(path: Path, revision: str) -> None:
+    """Take the SQLite database at ``path`` back to the schema of migration ``revision``."""
+    engine = create_engine(f"sqlite:///{path}")
+    config = Config()
+    config.set_main_option("script_location", str(store._MIGRATIONS))
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.downgrade(config, revision)
+    engine.dispose()
+
+
+def test_a_digest_wait_is_the_games_wake_up_time_paused_or_not(db: Database) -> None:
+    """The clock finds the games whose digests are due by their wake-up time (never by reading every
+    game's readers): the wait of the oldest news follows digest_hours, and the waiting readers of a
+    paused game are told too."""
+    runner, turn_clock, bag, clock = start(db, "great-regatta", reports="digest", digest_hours="6", turn_hours="0")
+    play_step(runner, turn_clock, clock, GameRng(4))
+    waiting = [reader for reader in ("1", "2", GM) if reader not in bag.last]
+    row = runner.info("g").row
+    assert waiting and row.news_since == clock.now and row.wake_at == clock.now + timedelta(hours=6)
+    runner.set_options("g", {"digest_hours": "2"})
+    runner.pause("g")
+    assert runner.info("g").row.wake_at == clock.now + timedelta(hours=2)
+    assert turn_clock.due_games(clock.now + timedelta(hours=1, minutes=59)) == []
+    clock.now += timedelta(hours=2)
+    assert turn_clock.due_games(clock.now) == [row.id]
+    assert turn_clock.tick(clock.now).digests == len(waiting)
+    assert sorted(bag.last) == sorted(waiting)
+    row = runner.info("g").row
+    assert (row.status, row.news_since, row.wake_at) == ("paused", None, None)
+    for reader in ("1", "2", GM):
+        assert bag.events(reader) == visible_events(runner, reader), reader
+
+
+def test_the_migration_finds_the_news_readers_of_running_games_wait_for(tmp_path: Path) -> None:
+    """A database from before the wake-up times: the news a digest reader waits for makes the game due
+    digest_hours after its turn resolved."""
+    path = tmp_path / "old.db"
+    database = open_database(str(path))
+    runner, turn_clock, bag, clock = start(database, "great-regatta", reports="digest", digest_hours="6",
+                                           turn_hours="0")
+    play_step(runner, turn_clock, clock, GameRng(4))
+    assert GM not in bag.last
+    database.close()
+    downgrade(path, "0010")
+    database = open_database(str(path))  # migrates to the newest schema again
+    try:
+        row = GameService(database).info("g").row
+        assert (row.news_since, row.wake_at) == (clock.now, clock.now + timedelta(hours=6))
     finally:
         database.close()

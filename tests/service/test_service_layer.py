@@ -3,16 +3,14 @@ and the one place that decides who owes orders."""
 
 from __future__ import annotations
 
-import sqlite3
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
-
 import pytest
+from databases import query
 
 from pbem.core import GameError, InvalidInput, StaleTurn, UnknownGame, UnknownSeat
 from pbem.core import GameRng
 from pbem.games import find_game
-from pbem.service import control, due, owing, resolution, submissions
+from pbem.service import control, due, owing, resolution, rewind, submissions
 from pbem.service.api import GameService
 from pbem.service.options import BadOption
 from pbem.store.tables import GameStatus, SeatStatus
@@ -20,18 +18,16 @@ from pbem.store.tables import GameStatus, SeatStatus
 SEATS = {"1": "a@example.org", "2": "b@example.org"}
 
 
-def test_statuses_are_enums_stored_as_their_values(tiny_game: str, runner: GameService, tmp_path: Path) -> None:
+def test_statuses_are_enums_stored_as_their_values(tiny_game: str, runner: GameService, db_url: str) -> None:
     forming = runner.create_game("tiny", "f", players=2, seed=1)
     running = runner.create_game("tiny", "r", seats=SEATS, seed=1)
     runner.resign("r", "2")
     assert forming.row.status is GameStatus.FORMING and running.row.status is GameStatus.ACTIVE
     assert runner.info("r").row.status is GameStatus.ACTIVE
     assert runner.info("r").seats[1].status is SeatStatus.RESIGNED
-    with sqlite3.connect(tmp_path / "pbem.db") as raw:
-        assert raw.execute("SELECT name, status FROM game ORDER BY name").fetchall() == [("f", "forming"),
-                                                                                         ("r", "active")]
-        assert raw.execute("SELECT status FROM seat WHERE name = '2' AND game_id = "
-                           "(SELECT id FROM game WHERE name = 'r')").fetchone() == ("resigned",)
+    assert query(db_url, "SELECT name, status FROM game ORDER BY name") == [("f", "forming"), ("r", "active")]
+    assert query(db_url, "SELECT status FROM seat WHERE name = '2' AND game_id = "
+                         "(SELECT id FROM game WHERE name = 'r')") == [("resigned",)]
 
 
 @pytest.mark.parametrize(("call", "error", "quoted"), [
@@ -101,6 +97,23 @@ def test_a_deadline_game_is_due_once_the_newest_orders_of_every_owing_seat_say_r
         orders = find_game("turkey-chase").sample_orders(info.state, earlier[0], GameRng(1))
         assert submissions.submit(unit, "g", earlier[0], "\n".join(map(str, orders))).version is not None
         assert due.due_reason(unit, unit.info("g"), unit.now()) is None  # new orders are not READY
+
+
+def test_ready_from_turns_rolled_back_does_not_count(runner: GameService) -> None:
+    seats = {seat: f"{seat.lower()}@example.org" for seat in ("A", "B", "C", "D")}
+    runner.create_game("turkey-chase", "g", seats=seats, options={"resolve": "deadline"}, seed=1)
+    for _turn in (1, 2):
+        for seat in owing.owing_seats(runner.info("g")):
+            runner.withdraw("g", seat, ready=True)
+        with runner.unit() as unit:
+            assert due.due_reason(unit, unit.info("g"), unit.now()) == due.ALL_READY
+            resolution.resolve(unit, "g")
+    with runner.unit() as unit:
+        code = rewind.request_rollback(unit, "g", 2)
+        rewind.confirm_rollback(unit, "g", 2, code)
+    with runner.unit() as unit:
+        assert unit.game("g").turn == 2
+        assert due.due_reason(unit, unit.info("g"), unit.now()) is None  # the READY of the undone turn 2 is gone
 
 
 def test_all_in_is_the_newest_of_the_owing_seats_orders() -> None:

@@ -11,6 +11,7 @@ import sys
 import urllib.request
 from pathlib import Path
 
+from databases import database_url
 from web_site import TC_SEATS
 
 from pbem.mail.serve import serve
@@ -18,8 +19,8 @@ from pbem.store import open_database
 from pbem.service.api import GameService
 
 
-def make_game(db_path: Path) -> None:
-    db = open_database(str(db_path))
+def make_game(db_path: str) -> None:
+    db = open_database(db_path)
     try:
         GameService(db).create_game("turkey-chase", "tc-1", seats=TC_SEATS, seed=5)
     finally:
@@ -27,7 +28,7 @@ def make_game(db_path: Path) -> None:
 
 
 def test_pbem_web_serves_the_archive_of_a_database(tmp_path: Path) -> None:
-    db_path = tmp_path / "pbem.db"
+    db_path = database_url(tmp_path)
     make_game(db_path)
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
     process = subprocess.Popen([sys.executable, "-m", "pbem.cli", "web", "127.0.0.1:0", "--db", str(db_path)],
@@ -46,7 +47,7 @@ def test_pbem_web_serves_the_archive_of_a_database(tmp_path: Path) -> None:
 
 
 def test_pbem_serve_with_web_serves_the_archive_beside_the_mail(tmp_path: Path) -> None:
-    db_path = tmp_path / "pbem.db"
+    db_path = database_url(tmp_path)
     make_game(db_path)
     out = io.StringIO()
 

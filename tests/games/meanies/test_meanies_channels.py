@@ -15,6 +15,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+from databases import database_url
 from meanies_builders import GAME
 
 from pbem.core import GameError, GameRng
@@ -60,7 +61,7 @@ def _hands(runner: GameService) -> dict[str, set[str]]:
     return hands
 
 
-def _pbem(db: Path, *args: str) -> str:
+def _pbem(db: str, *args: str) -> str:
     env = {k: v for k, v in os.environ.items() if not k.startswith("PBEM_")}
     done = subprocess.run([str(PBEM), *args, "--db", str(db)], capture_output=True, text=True, env=env, timeout=120,
                           check=False)
@@ -81,8 +82,8 @@ def _archive(runner: GameService, reader: str | None) -> str:
 
 
 def test_no_channel_shows_another_seats_cubes_or_who_gave_which(tmp_path: Path) -> None:
-    db_path = tmp_path / "pbem.db"
-    db = open_database(str(db_path))
+    db_path = database_url(tmp_path)
+    db = open_database(db_path)
     try:
         runner = GameService(db)
         _play(runner)
@@ -117,7 +118,7 @@ def test_no_channel_shows_another_seats_cubes_or_who_gave_which(tmp_path: Path) 
 
 def test_the_seed_of_a_finished_game_stays_secret(tmp_path: Path) -> None:
     """The seed recomputes every sealed mission draw, so this game never reveals it (HELP)."""
-    db = open_database(str(tmp_path / "pbem.db"))
+    db = open_database(database_url(tmp_path))
     try:
         runner = GameService(db)
         _play(runner)

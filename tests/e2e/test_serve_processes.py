@@ -1,0 +1,123 @@
+"""``pbem serve`` as processes: one daemon on a SQLite file (a second one is refused at start, saying
+why), several on one PostgreSQL database (one of them fetches, every one answers), and each stops
+at once on SIGTERM."""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from databases import database_url, on_postgresql
+from test_crash import GM_ADDRESS, mail_servers
+
+from pbem.mail.config import ImapUrl, SmtpUrl
+from pbem.sandbox.mailclient import plain_mail
+
+PBEM = [sys.executable, "-m", "pbem.cli"]
+STOPPED_WITHIN = 5.0
+"""Seconds a daemon may take to end after SIGTERM (each loop gets 2 s, then is cancelled)."""
+
+
+def serve(db: str, imap_port: int, smtp_port: int, log: Path) -> subprocess.Popen[bytes]:
+    imap = ImapUrl("127.0.0.1", imap_port, GM_ADDRESS, "pbem").to_url()
+    argv = [*PBEM, "serve", "--db", db, "--imap", imap, "--smtp", SmtpUrl("127.0.0.1", smtp_port).to_url(),
+            "--address", GM_ADDRESS]
+    with open(log, "ab") as stderr:
+        return subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=stderr)
+
+
+def wait_serving(process: subprocess.Popen[bytes]) -> None:
+    assert process.stdout is not None
+    while b"pbem serves as" not in (line := process.stdout.readline()):
+        assert line, f"pbem serve ended at start with {process.wait()}"
+
+
+def stop(process: subprocess.Popen[bytes]) -> float:
+    """SIGTERM the daemon; return how long it took to end (it must end with 0)."""
+    started = time.perf_counter()
+    process.send_signal(signal.SIGTERM)
+    assert process.wait(30) == 0
+    return time.perf_counter() - started
+
+
+def test_a_second_daemon_on_a_sqlite_file_is_refused_and_the_first_stops_at_once(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        with open(tmp_path / "servers.log", "wb") as log:  # noqa: ASYNC230
+            async with mail_servers(log) as (imap_port, smtp_port):
+                db = str(tmp_path / "pbem.db")
+                first = serve(db, imap_port, smtp_port, tmp_path / "first.log")
+                try:
+                    wait_serving(first)
+                    second = subprocess.run([*PBEM, "serve", "--db", db, "--imap",
+                                             ImapUrl("127.0.0.1", imap_port, GM_ADDRESS, "pbem").to_url(), "--smtp",
+                                             SmtpUrl("127.0.0.1", smtp_port).to_url(), "--address", GM_ADDRESS],
+                                            capture_output=True, text=True, timeout=60, check=False)
+                    assert second.returncode == 2
+                    assert "another pbem serve is running on" in second.stderr and "PostgreSQL" in second.stderr
+                    assert "Traceback" not in second.stderr and "pbem serves as" not in second.stdout
+                    assert first.poll() is None, "the first daemon goes on"
+                    assert stop(first) < STOPPED_WITHIN
+                finally:
+                    if first.poll() is None:
+                        first.kill()
+                        first.wait()
+                # Once it stopped, a daemon may start on the file again.
+                again = serve(db, imap_port, smtp_port, tmp_path / "again.log")
+                try:
+                    wait_serving(again)
+                    assert stop(again) < STOPPED_WITHIN
+                finally:
+                    if again.poll() is None:
+                        again.kill()
+                        again.wait()
+
+    asyncio.run(scenario())
+
+
+def test_daemons_sharing_a_postgresql_database_answer_every_mail_once(tmp_path: Path) -> None:
+    if not on_postgresql():
+        pytest.skip("several daemons share a PostgreSQL database: run with --db-engine postgresql")
+
+    async def scenario() -> None:
+        import aiosmtplib
+        from test_crash import read_mailboxes
+
+        with open(tmp_path / "servers.log", "wb") as log:  # noqa: ASYNC230
+            async with mail_servers(log) as (imap_port, smtp_port):
+                db = database_url(tmp_path)
+                daemons = [serve(db, imap_port, smtp_port, tmp_path / f"daemon{n}.log") for n in range(3)]
+                try:
+                    for daemon in daemons:
+                        wait_serving(daemon)
+                    senders = [f"p{n}@players.test" for n in range(30)]
+                    for sender in senders:
+                        await aiosmtplib.send(plain_mail(sender, GM_ADDRESS, "help", "HELP\n"), hostname="127.0.0.1",
+                                              port=smtp_port)
+                    loop = asyncio.get_running_loop()
+                    deadline = loop.time() + 60
+                    while True:
+                        boxes = await read_mailboxes(imap_port, senders)
+                        if all(boxes.values()) or loop.time() > deadline:
+                            break
+                        await asyncio.sleep(0.5)
+                    await asyncio.sleep(1.0)  # nothing more comes
+                    boxes = await read_mailboxes(imap_port, senders)
+                    assert {sender: len(box) for sender, box in boxes.items()} == dict.fromkeys(senders, 1)
+                    assert all("pbem commands" in box[0].body for box in boxes.values())
+                    for daemon in daemons:
+                        assert stop(daemon) < STOPPED_WITHIN
+                finally:
+                    for daemon in daemons:
+                        if daemon.poll() is None:
+                            daemon.kill()
+                            daemon.wait()
+                fetchers = [n for n in range(3) if b"this daemon fetches the mail now" in
+                            (tmp_path / f"daemon{n}.log").read_bytes()]
+                assert len(fetchers) == 1, "one daemon fetches at a time"
+
+    asyncio.run(scenario())
