@@ -12,7 +12,7 @@ from pbem.passwords import hash_password, new_password
 from pbem.service import audit, queries
 from pbem.service.snapshot import GameInfo
 from pbem.service.unit import Unit
-from pbem.store.tables import AbsenceRow, GameStatus, SeatOfferRow, SeatRow, SeatStatus
+from pbem.store.tables import AbsenceRow, GameStatus, SeatRow, SeatStatus
 
 
 @dataclass(frozen=True)
@@ -112,16 +112,15 @@ def replace(unit: Unit, name: str, seat: str, address: str) -> Joined:
                 unit.add(absence)
     unit.add(seat_row)
     audit.record(unit, row, "REPLACE", f"seat {seat_row.name} handed from {old or 'nobody'} to {address}")
-    for offer in unit.session.exec(select(SeatOfferRow).where(SeatOfferRow.game_id == row.id)):
-        if offer.status not in ("open", "accepted"):
-            continue
+    # Imported here: standby hands seats over through this module.
+    from pbem.service.standby import open_offers, withdraw
+
+    for offer in open_offers(unit, row):
         if offer.seat == seat_row.name:  # the seat is taken: by the standby, or someone else
             offer.status = "taken" if offer.address == address.lower() else "withdrawn"
+            unit.add(offer)
         elif offer.address == address.lower():  # the new holder plays this game now: no second seat
-            offer.status = "withdrawn"
-            audit.record(unit, row, "OFFER", f"offer of seat {offer.seat} to standby {offer.address} withdrawn: "
-                         f"it holds seat {seat_row.name} now", actor=audit.SERVICE)
-        unit.add(offer)
+            withdraw(unit, row, offer, f"it holds seat {seat_row.name} now")
     return Joined(row.name, seat_row.name, password, unit.snapshot(row))
 
 

@@ -35,7 +35,7 @@ def leave_lists(unit: Unit, address: str) -> list[str]:
     for offer in unit.session.exec(declined):
         game = unit.session.get(GameRow, offer.game_id)
         assert game is not None
-        _withdraw(unit, game, offer, "declined (STANDBY OFF)")
+        withdraw(unit, game, offer, "declined (STANDBY OFF)")
     return sorted(row.kind for row in rows)
 
 
@@ -64,7 +64,7 @@ def after_deadline(unit: Unit, row: GameRow, owing: list[str], nmr: list[str]) -
         pending = open_offers(unit, row, seat_row.name)
         lapsed = [offer for offer in pending if offer.status == "open" and offer.offered_at < now]
         for offer in lapsed:
-            _withdraw(unit, row, offer, "not accepted before the seat's next deadline")
+            withdraw(unit, row, offer, "not accepted before the seat's next deadline")
         if len(lapsed) < len(pending):  # accepted (waiting for the GM), or offered just now
             continue
         if lapsed:
@@ -80,10 +80,10 @@ def player_back(unit: Unit, row: GameRow, seat: str) -> None:
     accepted one waits for the GM, who decides)."""
     for offer in open_offers(unit, row, seat):
         if offer.status == "open":
-            _withdraw(unit, row, offer, "its player sent orders again")
+            withdraw(unit, row, offer, "its player sent orders again")
 
 
-def _withdraw(unit: Unit, row: GameRow, offer: SeatOfferRow, why: str) -> None:
+def withdraw(unit: Unit, row: GameRow, offer: SeatOfferRow, why: str) -> None:
     """Withdraw an open offer, with a step in the game's log."""
     offer.status = "withdrawn"
     unit.add(offer)
