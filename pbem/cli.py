@@ -314,12 +314,15 @@ def cmd_serve(args: argparse.Namespace) -> int:
         raise UsageError(str(error)) from error
     if not 0 < args.retention_days <= 3650:
         raise UsageError(f"--retention-days {args.retention_days:g}: give a number of days from 0 to 3650")
+    if not 1 <= args.smtp_connections <= 16:
+        raise UsageError(f"--smtp-connections {args.smtp_connections}: give a number from 1 to 16")
     try:
         asyncio.run(
             serve(db_path=args.db, imap=args.imap, smtp=args.smtp, address=args.address.lower(),
                   imap_port=args.imap_port, smtp_port=args.smtp_port, out=sys.stdout,
                   secret_file=Path(args.secret_file) if args.secret_file else None,
-                  retention=timedelta(days=args.retention_days), web=args.web, web_url=args.web_url)
+                  retention=timedelta(days=args.retention_days), web=args.web, web_url=args.web_url,
+                  smtp_connections=args.smtp_connections)
         )
     except (BadMailUrl, ValueError) as error:
         raise UsageError(str(error)) from error
@@ -483,6 +486,8 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--retention-days", type=float, default=os.environ.get("PBEM_RETENTION_DAYS", "7"),
                        help="keep the text of handled and sent mail this many days (env PBEM_RETENTION_DAYS; "
                             "default 7)")
+    serve.add_argument("--smtp-connections", type=int, default=os.environ.get("PBEM_SMTP_CONNECTIONS", "2"),
+                       help="SMTP connections to send over at once, 1 to 16 (env PBEM_SMTP_CONNECTIONS; default 2)")
     serve.add_argument("--log-level", default=os.environ.get("PBEM_LOG_LEVEL", "INFO"),
                        help="DEBUG, INFO (default: a line per mail and per turn), WARNING or ERROR")
     serve.add_argument("--log-format", default=os.environ.get("PBEM_LOG_FORMAT", "text"), choices=("text", "json"),

@@ -377,3 +377,10 @@ def test_a_seed_over_32_bits(tmp_path: Path) -> None:
     out = ok(pbem(tmp_path, "new", "turkey-chase", "big-1", *SEATS, "--seed", "3000000000"))
     assert "Created turkey-chase game big-1" in out
     assert state(tmp_path, "big-1")["turn"] == 1
+
+
+def test_serve_refuses_a_number_of_smtp_connections_out_of_range(tmp_path: Path) -> None:
+    none, too_many = pbem_all(tmp_path, cmd("serve", "--smtp-connections", "0"), cmd("serve", "--smtp-connections", "17"))
+    for result, given in ((none, "0"), (too_many, "17")):
+        assert result.returncode == USAGE and f"--smtp-connections {given}: give a number from 1 to 16" in result.stderr
+    assert not (tmp_path / "pbem.db").exists()

@@ -125,6 +125,8 @@ class DaemonOptions:
     """On a shared database: how often a daemon that does not fetch tries to become the fetcher."""
     outbox_lease: timedelta = DEFAULT_LEASE
     """How long a sender's claim on queued mail lasts before another daemon may send it."""
+    smtp_connections: int = 2
+    """SMTP connections the sender sends over at once (see :class:`~pbem.mail.outbox.MailSender`)."""
     clock_yield: float = 5.0
     """Longest the clock waits, after a game that queued mail, for the sender to have sent what is due."""
 
@@ -280,6 +282,7 @@ class MailDaemon:
         # On a shared database the others queue mail too: the sender looks for it often.
         self._queue = WorkerOutbox(self.outbox, self._work)
         self.sender = MailSender(smtp, self._queue, retry_min=options.send_retry_min,
+                                 connections=options.smtp_connections,
                                  **({"poll_interval": options.shared_poll * 5} if db.shared else {}))
         self.leadership = IntakeLeadership(db) if db.shared else None
         """Whether this daemon fetches, on a shared database (None: it always fetches)."""

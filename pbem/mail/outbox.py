@@ -1,8 +1,13 @@
 """Send composed mail from a durable queue over SMTP, with retries.
 
 `MailSender.run` drains an `OutboxQueue` (the caller's durable table) over
-one reused SMTP connection. A mail is marked sent only after the server
-accepted it (250 after DATA). Outcomes:
+up to ``connections`` reused SMTP connections at once (default 2): each
+mail goes over the connection its recipients pick, so mail to one address
+goes over one connection, in the order it was queued, while mail to others
+goes over the other connection meanwhile (an SMTP transaction is four round
+trips that mostly wait for the server; a second connection sends while the
+first waits). A mail is marked sent only after the server accepted it (250
+after DATA). Outcomes:
 
 * accepted for at least one recipient -> ``mark_sent``; recipients refused in
   the same transaction are logged (pbem sends one mail per recipient, so this
@@ -15,7 +20,8 @@ accepted it (250 after DATA). Outcomes:
   connection refused/dropped/timed out, failed login) -> ``mark_retry`` at
   now + retry_min * 2**attempts (capped at retry_max), or ``mark_failed`` once
   max_attempts attempts were made. When the connection itself fails, the rest
-  of the claimed batch is marked for retry too, without being tried.
+  of the claimed batch that was to go over that connection is marked for
+  retry too, without being tried.
 
 A connection that was reused and turns out dead (servers drop idle clients)
 is reopened and the mail tried again once before anything counts as failed.
@@ -24,7 +30,8 @@ where the queue says: the sender keeps no state of its own.
 
 Delivery is at least once, not exactly once. SMTP has no way to ask whether
 a message arrived, so a crash after the server's 250 and before ``mark_sent``
-is committed (one mail at most: mails are sent and marked one by one), or a
+is committed (one mail per connection at most: over each connection mails are
+sent and marked one by one), or a
 connection that drops before the 250 is read, sends that mail again. The
 copy is the same message, Message-ID included (the queue stores it whole), so
 a receiver that drops duplicates by Message-ID (Sieve ``duplicate``,
@@ -35,6 +42,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -107,6 +115,14 @@ class SenderStats:
     connects: int = 0
 
 
+@dataclass
+class _Lane:
+    """One SMTP connection of the sender, open or not, and when it last sent (event loop time)."""
+
+    smtp: aiosmtplib.SMTP | None = None
+    last_used: float = 0.0
+
+
 @dataclass(frozen=True)
 class _Failure:
     error: str
@@ -142,6 +158,7 @@ class MailSender:
         queue: OutboxQueue,
         *,
         batch: int = 10,
+        connections: int = 2,
         max_attempts: int = 8,
         retry_min: float = 60.0,
         retry_max: float = 3600.0,
@@ -156,8 +173,12 @@ class MailSender:
         max_attempts counts every attempt (the first included) before a
         temporary failure becomes final. poll_interval bounds how long the
         sender sleeps without a wake or a known retry time. local_hostname is
-        the EHLO name (default: this host's FQDN).
+        the EHLO name (default: this host's FQDN). connections (at least 1)
+        bounds the SMTP connections open at once; a batch opens only those its
+        mails' recipients pick.
         """
+        if connections < 1:
+            raise ValueError(f"connections={connections}: give at least 1")
         self.url = url
         self.queue = queue
         self.batch = batch
@@ -173,8 +194,7 @@ class MailSender:
         """Set while the sender has sent everything that was due when it last looked and was
         not woken since; a caller that queues mail clears it as it sets ``wake``."""
         self._clock = clock
-        self._smtp: aiosmtplib.SMTP | None = None
-        self._last_used = 0.0
+        self._lanes = [_Lane() for _ in range(connections)]
 
     async def run(self, stop: asyncio.Event, wake: asyncio.Event) -> None:
         """Send until `stop` is set (the current batch is finished first). Set `wake` after
@@ -192,7 +212,8 @@ class MailSender:
                         self.idle.set()
                     await self._sleep(stop, wake)
         finally:
-            await self._disconnect()
+            for lane in self._lanes:
+                await self._disconnect(lane)
 
     async def _sleep(self, stop: asyncio.Event, wake: asyncio.Event) -> None:
         loop = asyncio.get_running_loop()
@@ -200,12 +221,13 @@ class MailSender:
         due = await self.queue.next_due()
         if due is not None:  # the floor keeps a queue whose next_due disagrees with claim_due from spinning
             timeout = min(timeout, max(_MIN_SLEEP, (due - self._clock()).total_seconds()))
-        if self._smtp is not None:
-            idle_left = self.idle_disconnect - (loop.time() - self._last_used)
-            if idle_left <= 0:
-                await self._disconnect()
-            else:
-                timeout = min(timeout, idle_left)
+        for lane in self._lanes:
+            if lane.smtp is not None:
+                idle_left = self.idle_disconnect - (loop.time() - lane.last_used)
+                if idle_left <= 0:
+                    await self._disconnect(lane)
+                else:
+                    timeout = min(timeout, idle_left)
         waiters = [asyncio.ensure_future(stop.wait()), asyncio.ensure_future(wake.wait())]
         try:
             await asyncio.wait(waiters, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
@@ -214,12 +236,37 @@ class MailSender:
                 waiter.cancel()
 
     async def _send_batch(self, mails: Sequence[OutgoingMail]) -> None:
+        """Send and record every mail of a batch, each over the connection of its recipients (see
+        :meth:`_lane_of`), the connections at once; a failure to record (the queue's) is raised once
+        every connection is done with its mails."""
+        shares: dict[int, list[OutgoingMail]] = {}
+        for mail in mails:
+            shares.setdefault(self._lane_of(mail), []).append(mail)
+        if len(shares) == 1:
+            ((lane, share),) = shares.items()
+            await self._send_share(self._lanes[lane], share)
+            return
+        results = await asyncio.gather(*(self._send_share(self._lanes[lane], share) for lane, share in shares.items()),
+                                       return_exceptions=True)
+        for result in results:
+            if isinstance(result, BaseException):
+                raise result
+
+    def _lane_of(self, mail: OutgoingMail) -> int:
+        """The connection a mail goes over: the same for every mail to the same recipients."""
+        if len(self._lanes) == 1:
+            return 0
+        return zlib.crc32(",".join(mail.recipients).lower().encode()) % len(self._lanes)
+
+    async def _send_share(self, lane: _Lane, mails: Sequence[OutgoingMail]) -> None:
+        """Send and record mails one by one over one connection; once the connection failed, the rest are
+        recorded as failed the same way without being tried."""
         connection_error: str | None = None
         for mail in mails:
             if connection_error is not None:
                 await self._record(mail, _Failure(connection_error, permanent=False))
                 continue
-            failure = await self._send(mail)
+            failure = await self._send(lane, mail)
             await self._record(mail, failure)
             if failure is not None and failure.connection:
                 connection_error = failure.error
@@ -243,33 +290,33 @@ class MailSender:
         _log.warning("mail %s to %s: %s; attempt %d, retrying in %.0fs", mail.id,
                      ", ".join(mail.recipients), failure.error, attempts, delay)
 
-    async def _send(self, mail: OutgoingMail) -> _Failure | None:
-        """Deliver one mail (trying twice when a reused connection was dead); None = accepted."""
-        reused = self._smtp is not None
-        failure = await self._attempt(mail)
+    async def _send(self, lane: _Lane, mail: OutgoingMail) -> _Failure | None:
+        """Deliver one mail over ``lane`` (trying twice when a reused connection was dead); None = accepted."""
+        reused = lane.smtp is not None
+        failure = await self._attempt(lane, mail)
         if failure is not None and failure.connection and reused:
             _log.info("SMTP connection to %s was dead (%s); reconnecting", self.url, failure.error)
-            failure = await self._attempt(mail)
+            failure = await self._attempt(lane, mail)
         return failure
 
-    async def _attempt(self, mail: OutgoingMail) -> _Failure | None:
+    async def _attempt(self, lane: _Lane, mail: OutgoingMail) -> _Failure | None:
         try:
-            smtp = await self._connection()
+            smtp = await self._connection(lane)
             refused, _ = await smtp.sendmail(mail.sender, list(mail.recipients), mail.raw)
         except Exception as exc:
             failure = _classify(exc)
             if failure.connection:
-                await self._disconnect()
+                await self._disconnect(lane)
             return failure
-        self._last_used = asyncio.get_running_loop().time()
+        lane.last_used = asyncio.get_running_loop().time()
         for rcpt, response in refused.items():
             _log.warning("mail %s: recipient %s refused: %s %s (sent to the others)",
                          mail.id, rcpt, response.code, response.message)
         return None
 
-    async def _connection(self) -> aiosmtplib.SMTP:
-        if self._smtp is not None and self._smtp.is_connected:
-            return self._smtp
+    async def _connection(self, lane: _Lane) -> aiosmtplib.SMTP:
+        if lane.smtp is not None and lane.smtp.is_connected:
+            return lane.smtp
         url = self.url
         smtp = aiosmtplib.SMTP(
             hostname=url.host,
@@ -283,13 +330,13 @@ class MailSender:
             local_hostname=self.local_hostname,
         )
         await smtp.connect()
-        self._smtp = smtp
+        lane.smtp = smtp
         self.stats.connects += 1
         _log.info("SMTP connected to %s", url)
         return smtp
 
-    async def _disconnect(self) -> None:
-        smtp, self._smtp = self._smtp, None
+    async def _disconnect(self, lane: _Lane) -> None:
+        smtp, lane.smtp = lane.smtp, None
         if smtp is None or not smtp.is_connected:
             return
         try:

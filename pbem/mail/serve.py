@@ -44,6 +44,7 @@ async def serve(
     retention: timedelta = timedelta(days=7),
     web: str | None = None,
     web_url: str | None = None,
+    smtp_connections: int = 2,
 ) -> None:
     """Run the game master until ``stop`` is set (or SIGINT/SIGTERM).
 
@@ -51,7 +52,8 @@ async def serve(
     started on 127.0.0.1 and described on ``out``. With ``web`` (HOST:PORT)
     the web archive is served from the same event loop, and every mail to a
     seat carries its private link under ``web_url`` (default the address
-    listened on). Raises BadMailUrl for a bad URL and ValueError when only
+    listened on). The sender uses up to ``smtp_connections`` SMTP connections
+    at once. Raises BadMailUrl for a bad URL and ValueError when only
     one of the two servers is given or ``web`` is no HOST:PORT,
     :class:`~pbem.mail.daemon.AnotherDaemon` (a ValueError) when another daemon
     serves the same SQLite file, and :class:`~pbem.mail.daemon.DaemonFailed`
@@ -85,7 +87,8 @@ async def serve(
                     out.write(f"The web archive is at {web_server.url}/ (links in mail: {web_url}/...).\n")
                 out.flush()
                 daemon = MailDaemon(db, imap=imap_url, smtp=smtp_url, address=address, web_url=web_url,
-                                    options=DaemonOptions(secret_file=secret_file, retention=retention))
+                                    options=DaemonOptions(secret_file=secret_file, retention=retention,
+                                                          smtp_connections=smtp_connections))
                 tune_gc_for_serving()
                 await daemon.run(stop)
     finally:

@@ -32,8 +32,15 @@ def test_create_join_start_and_reply_with_orders(tmp_path: Path) -> None:
             check = await players[0].last()
             assert "REFUSED (line 3, column 6): expected a square such as F6" in check.body
             assert "Your orders v1" in check.body and check.in_reply_to
+            # A refused line: an HTML table too, the caret under the column, and the request to reply.
+            assert check.html is not None and '<span class="refused">REFUSED</span>' in check.html
+            assert "Reply to this mail with your orders" in check.html
             stored = service.runner.current_orders("tc1", "A")
             assert stored is not None and stored.orders == ["FEED F1", "MOVE F7-F8"]
+            await players[0].reply(report, "FEED F1\nMOVE F7-F8\n")
+            accepted = await players[0].last()
+            assert "2 line(s) accepted, 0 refused." in accepted.body and "Your orders v2" in accepted.body
+            assert accepted.html is None and b"multipart" not in accepted.raw  # nothing to correct: plain text
 
     asyncio.run(scenario())
 

@@ -133,7 +133,7 @@ def test_queued_mail_is_delivered_and_marked_sent_over_one_connection(
         queue = MemoryQueue()
         for n in range(5):
             queue.add(f"p{n % 2}@example.org", f"report {n}")
-        sender = _sender(servers.smtp_port, queue)
+        sender = _sender(servers.smtp_port, queue, connections=1)
         stop, _wake, task = await _running(sender)
         await until(lambda: queue.statuses() == ["sent"] * 5)
         await _stopped(stop, task)
@@ -141,6 +141,73 @@ def test_queued_mail_is_delivered_and_marked_sent_over_one_connection(
         assert sender.stats.connects == 1 and sender.stats.sent == 5
 
     arun(scenario())
+
+
+class SlowHandler(StubHandler):
+    """A StubHandler whose DATA takes ``seconds``, recording how many DATA commands were under way at once
+    and the subjects in the order the server accepted them."""
+
+    def __init__(self, seconds: float) -> None:
+        super().__init__()
+        self.seconds = seconds
+        self.under_way = self.most_at_once = 0
+
+    async def handle_DATA(self, server: SMTP, session: Session, envelope: Envelope) -> str:
+        self.under_way += 1
+        self.most_at_once = max(self.most_at_once, self.under_way)
+        try:
+            await asyncio.sleep(self.seconds)
+            return await super().handle_DATA(server, session, envelope)
+        finally:
+            self.under_way -= 1
+
+
+def _subjects(accepted: Sequence[bytes], recipient: str) -> list[str]:
+    return [raw.split(b"Subject: ")[1].split(b"\r\n")[0].decode() for raw in accepted
+            if f"To: {recipient}\r\n".encode() in raw]
+
+
+def test_mail_to_different_recipients_goes_over_two_connections_at_once_in_order_per_recipient(
+        smtp_stub: StubStarter, arun: Any, until: Until) -> None:
+    async def scenario() -> None:
+        handler = SlowHandler(0.05)
+        port = await smtp_stub(handler)
+        queue = MemoryQueue()
+        recipients = [f"p{n}@example.org" for n in range(6)]
+        for turn in range(3):
+            for recipient in recipients:
+                queue.add(recipient, f"{recipient} turn {turn}")
+        sender = _sender(port, queue, batch=18)
+        stop, _wake, task = await _running(sender)
+        await until(lambda: queue.statuses() == ["sent"] * 18)
+        await _stopped(stop, task)
+        assert handler.most_at_once == 2 and len(handler.sessions) == 2 and sender.stats.connects == 2
+        for recipient in recipients:  # one recipient's mail goes over one connection, in the queue's order
+            assert _subjects(handler.accepted, recipient) == [f"{recipient} turn {turn}" for turn in range(3)]
+
+    arun(scenario())
+
+
+def test_one_connection_sends_one_mail_at_a_time(smtp_stub: StubStarter, arun: Any, until: Until) -> None:
+    async def scenario() -> None:
+        handler = SlowHandler(0.02)
+        port = await smtp_stub(handler)
+        queue = MemoryQueue()
+        for n in range(6):
+            queue.add(f"p{n}@example.org", f"report {n}")
+        sender = _sender(port, queue, connections=1)
+        stop, _wake, task = await _running(sender)
+        await until(lambda: queue.statuses() == ["sent"] * 6)
+        await _stopped(stop, task)
+        assert handler.most_at_once == 1 and len(handler.sessions) == 1
+        assert [_subjects(handler.accepted, f"p{n}@example.org") for n in range(6)] == [[f"report {n}"] for n in range(6)]
+
+    arun(scenario())
+
+
+def test_a_sender_needs_a_connection() -> None:
+    with pytest.raises(ValueError, match="connections=0"):
+        _sender(25, MemoryQueue(), connections=0)
 
 
 def test_one_smtp_session_carries_many_mails(smtp_stub: StubStarter, arun: Any, until: Until) -> None:
