@@ -15,7 +15,8 @@ Four loops share one database:
 * clock: deadlines, reminders, absences, report digests (:class:`~pbem.service.deadlines.TurnClock`),
   and a heartbeat so that after an outage passed deadlines are extended
   instead of every seat being NMR'd;
-* sender: the outbox table -> SMTP, with retries.
+* sender: the outbox table -> SMTP, with retries, over ``options.smtp_connections``
+  connections at once.
 
 Several daemons may share one PostgreSQL database and one mailbox (SQLite
 serves one daemon: a second one on the same file is refused at start, see
