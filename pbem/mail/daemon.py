@@ -71,7 +71,7 @@ from pbem.mail.handler import HandledMail, MailFailed, MailHandler
 from pbem.mail.intake import MailIntake
 from pbem.mail.leader import IntakeLeadership
 from pbem.mail.mailstore import DEFAULT_LEASE, DatabaseOutbox, InboundStore
-from pbem.mail.outbox import MailSender, OutgoingMail
+from pbem.mail.outbox import DEFAULT_CONNECTIONS, MailSender, OutgoingMail
 from pbem.mail.retention import purge_old_mail
 from pbem.mail.tokens import ReplyTokens
 from pbem.service.api import GameService
@@ -126,7 +126,7 @@ class DaemonOptions:
     """On a shared database: how often a daemon that does not fetch tries to become the fetcher."""
     outbox_lease: timedelta = DEFAULT_LEASE
     """How long a sender's claim on queued mail lasts before another daemon may send it."""
-    smtp_connections: int = 2
+    smtp_connections: int = DEFAULT_CONNECTIONS
     """SMTP connections the sender sends over at once (see :class:`~pbem.mail.outbox.MailSender`)."""
     clock_yield: float = 5.0
     """Longest the clock waits, after a game that queued mail, for the sender to have sent what is due."""

@@ -1,7 +1,8 @@
 """Send composed mail from a durable queue over SMTP, with retries.
 
 `MailSender.run` drains an `OutboxQueue` (the caller's durable table) over
-up to ``connections`` reused SMTP connections at once (default 2): each
+up to ``connections`` reused SMTP connections at once (default
+:data:`DEFAULT_CONNECTIONS`, 2): each
 mail goes over the connection its recipients pick, so mail to one address
 goes over one connection, in the order it was queued, while mail to others
 goes over the other connection meanwhile (an SMTP transaction is four round
@@ -52,11 +53,14 @@ import aiosmtplib
 
 from pbem.mail.config import SmtpUrl
 
-__all__ = ["MailSender", "OutboxQueue", "OutgoingMail", "SenderStats"]
+__all__ = ["DEFAULT_CONNECTIONS", "MailSender", "OutboxQueue", "OutgoingMail", "SenderStats"]
 
 _log = logging.getLogger(__name__)
 
 _MIN_SLEEP = 0.05
+
+DEFAULT_CONNECTIONS = 2
+"""SMTP connections a sender uses at once unless told otherwise."""
 
 _CONNECTION_ERRORS = (
     OSError,  # includes SMTPServerDisconnected, SMTPConnectError, SMTPTimeoutError
@@ -158,7 +162,7 @@ class MailSender:
         queue: OutboxQueue,
         *,
         batch: int = 10,
-        connections: int = 2,
+        connections: int = DEFAULT_CONNECTIONS,
         max_attempts: int = 8,
         retry_min: float = 60.0,
         retry_max: float = 3600.0,
@@ -242,10 +246,6 @@ class MailSender:
         shares: dict[int, list[OutgoingMail]] = {}
         for mail in mails:
             shares.setdefault(self._lane_of(mail), []).append(mail)
-        if len(shares) == 1:
-            ((lane, share),) = shares.items()
-            await self._send_share(self._lanes[lane], share)
-            return
         results = await asyncio.gather(*(self._send_share(self._lanes[lane], share) for lane, share in shares.items()),
                                        return_exceptions=True)
         for result in results:
@@ -254,8 +254,6 @@ class MailSender:
 
     def _lane_of(self, mail: OutgoingMail) -> int:
         """The connection a mail goes over: the same for every mail to the same recipients."""
-        if len(self._lanes) == 1:
-            return 0
         return zlib.crc32(",".join(mail.recipients).lower().encode()) % len(self._lanes)
 
     async def _send_share(self, lane: _Lane, mails: Sequence[OutgoingMail]) -> None:

@@ -19,6 +19,7 @@ from pbem.mail.daemon import (
     single_daemon,
     tune_gc_for_serving,
 )
+from pbem.mail.outbox import DEFAULT_CONNECTIONS
 from pbem.sandbox.embedded import EmbeddedMailServers
 from pbem.service.api import GameService
 from pbem.store import open_database
@@ -44,7 +45,7 @@ async def serve(
     retention: timedelta = timedelta(days=7),
     web: str | None = None,
     web_url: str | None = None,
-    smtp_connections: int = 2,
+    smtp_connections: int = DEFAULT_CONNECTIONS,
 ) -> None:
     """Run the game master until ``stop`` is set (or SIGINT/SIGTERM).
 
