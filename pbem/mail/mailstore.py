@@ -153,13 +153,6 @@ class InboundStore:
         return session.connection().execute(_NEXT_NEW).scalar()
 
     @staticmethod
-    def status_and_raw(session: Session, inbound_id: int) -> tuple[str, bytes]:
-        """Return one stored message's status and raw bytes, read in ``session``'s transaction
-        (plain columns: no ORM object to build, track and flush)."""
-        status, raw, _size = InboundStore.stored(session, inbound_id)
-        return status, raw
-
-    @staticmethod
     def stored(session: Session, inbound_id: int) -> tuple[str, bytes, int]:
         """Return one stored message's status, stored bytes, and size as received (the bytes of an
         oversized mail are only its beginning), read in ``session``'s transaction, which holds the

@@ -23,7 +23,7 @@ def test_a_message_is_stored_once_by_its_message_id(db: Database) -> None:
     assert inbound.store(8, RAW) is None  # the same mail again (after a crash, or delivered twice)
     assert inbound.pending() == [first]
     with db.session() as session:
-        assert InboundStore.status_and_raw(session, first) == ("new", RAW)
+        assert InboundStore.stored(session, first)[:2] == ("new", RAW)
         InboundStore.set_status(session, first, "handled")
     assert inbound.pending() == []
 
@@ -86,8 +86,8 @@ def test_retention_empties_handled_mail_and_deletes_sent_mail_but_keeps_what_is_
     assert purge_old_mail(db, now - timedelta(days=1))[:2] == (0, 0)  # nothing is older than the retention yet
     assert purge_old_mail(db, utcnow() + timedelta(seconds=1))[:2] == (1, 1)
     with db.session() as session:
-        assert InboundStore.status_and_raw(session, handled) == ("handled", b"")  # its Message-ID row stays
-        assert InboundStore.status_and_raw(session, waiting) == ("new", RAW.replace(b"<m1@", b"<m2@"))
+        assert InboundStore.stored(session, handled)[:2] == ("handled", b"")  # its Message-ID row stays
+        assert InboundStore.stored(session, waiting)[:2] == ("new", RAW.replace(b"<m1@", b"<m2@"))
         rows = session.exec(select(OutboundMessageRow)).all()
     assert [(row.id, row.status) for row in rows] == [(queued.id, "queued")]
     assert inbound.store(3, RAW) is None  # a purged mail delivered again is still recognised
