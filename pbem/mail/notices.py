@@ -121,8 +121,8 @@ class MailNotifier:
 
     def _report_to_seat(self, unit: Unit, info: GameInfo, report: ReportInput, seat: SeatRow, subject: str,
                         pictures: ReportPictures | None) -> None:
-        """Queue one seat's report: the board and its own picture (none for an address that reads text only),
-        its link, calendar and view.json as asked."""
+        """Queue one seat's report: the board and its own picture, its link, calendar and view.json as asked
+        (for an address that reads text only no HTML part and no picture, and neither is made)."""
         row = info.row
         assert seat.address is not None
         link = self.seat_link(row, seat)
@@ -133,9 +133,10 @@ class MailNotifier:
             view = json.dumps(report.rules.view(report.state, seat.name), indent=1, sort_keys=True)
             attachments += (BinaryPart("view.json", "application/json", view.encode()),)
         text = render_report(report, seat.name, seat_link=link)
+        html = None if text_only else render_report(report, seat.name, html=True, pictures=refs, seat_link=link,
+                                                    text=text)
         self._queue(
-            unit, row, seat.address, subject, text,
-            render_report(report, seat.name, html=True, pictures=refs, seat_link=link, text=text),
+            unit, row, seat.address, subject, text, html,
             reply_to=self.reply_address(row, seat), purpose="report", inline=inline, attachments=attachments,
         )
 

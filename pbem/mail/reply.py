@@ -116,13 +116,12 @@ def send_reply(unit: Unit, notifier: MailNotifier, mail: IncomingMail, reply: Re
     # A check that wants (corrected) orders gets an HTML part: a table that keeps the caret under a refused
     # line's column in place, and the request to reply on top. Everything else is plain text: a check that
     # accepted every line needs no caret, and multipart mail is 3.6 times the bytes for the mail servers.
+    # An address that reads plain text only (SET TEXTONLY) gets none, and none is written for it.
     asks = reply.asks_for
-    html = (render_mail_html(reply_subject(mail.subject), sections, ask=asks, footer=FOOTER)
-            if asks is not None else None)
     zone, text_only = zone_and_text_only(unit.session, mail.sender)  # deadlines in the reader's time zone
-    body, html = localize(body, zone), localize(html, zone) if html is not None else None
-    if text_only:
-        html = None
+    html = (localize(render_mail_html(reply_subject(mail.subject), sections, ask=asks, footer=FOOTER), zone)
+            if asks is not None and not text_only else None)
+    body = localize(body, zone)
     subject = None
     if reply.tag_game is not None and subject_tag(mail.subject) != reply.tag_game.lower():
         subject = f"[{reply.tag_game}] {reply_subject(mail.subject)}"  # mail clients file by the game tag
