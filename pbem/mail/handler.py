@@ -16,21 +16,20 @@ from collections.abc import Callable, Mapping
 from datetime import datetime, timedelta
 from typing import Any
 
-from pbem.zones import mark
 from pbem.commands import (
+    Accept,
     CheckOrders,
     CreateGame,
     GmSession,
     Help,
     Join,
+    Observe,
     Salt,
     Script,
     SeatSession,
-    Accept,
-    Observe,
     SetPreference,
-    Standby,
     SetZone,
+    Standby,
     Status,
     Verify,
     ViewJson,
@@ -56,6 +55,7 @@ from pbem.mail.tokens import ReplyTokens, is_token_address, press_author
 from pbem.service.api import GameService
 from pbem.service.unit import Unit
 from pbem.store import is_transient_error
+from pbem.zones import mark
 
 _log = logging.getLogger(__name__)
 
