@@ -18,7 +18,6 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Sequence
 from datetime import datetime, timedelta
-from email.parser import BytesHeaderParser
 from email.policy import compat32
 from email.utils import getaddresses
 
@@ -30,7 +29,8 @@ from sqlmodel import Session, func
 from pbem.clock import utcnow
 from pbem.mail.compose import ComposedMail
 from pbem.mail.outbox import OutgoingMail
-from pbem.mail.parse import header_block
+from pbem.mail.bounded_mime import read_message
+from pbem.mail.parse import MAX_FROM, header_block
 from pbem.mail.policy import DEFAULT_MAX_SIZE
 from pbem.store import Database
 from pbem.store.tables import InboundMessageRow, OutboundMessageRow
@@ -93,11 +93,22 @@ def message_id_of(raw: bytes) -> str:
 
 def _identity(raw: bytes) -> tuple[str, str]:
     """The Message-ID of a raw message (see :func:`message_id_of`) and its sender: the first address of
-    its From field in lower case ('' when there is none); mail from one sender is handled in order."""
-    headers = BytesHeaderParser(policy=compat32).parsebytes(raw)
+    its From field in lower case ('' when there is none, or when the field is longer than the handler
+    reads, :data:`pbem.mail.parse.MAX_FROM`); mail from one sender is handled in order.
+
+    The header fields are read capped (:func:`pbem.mail.bounded_mime.read_message`), from the first
+    :data:`OVERSIZED_PREFIX` bytes, so no mail takes long to store nor fails to be stored: the address
+    parser read a megabyte of ``@`` for 1.5 s and recursed too deep on ``::::``.
+    """
+    headers = read_message(header_block(raw[:OVERSIZED_PREFIX]), compat32)
     value = str(headers.get("Message-ID", "") or "").strip()
     message_id = value[:500] if value else f"<sha256-{hashlib.sha256(raw).hexdigest()}@pbem.invalid>"
-    found = [address for _name, address in getaddresses([str(headers.get("From", "") or "")]) if address]
+    from_field = str(headers.get("From", "") or "")
+    try:
+        found = [address for _name, address in getaddresses([from_field]) if address] if len(
+            from_field) <= MAX_FROM else []
+    except (RecursionError, ValueError, IndexError):  # the stdlib recurses on some odd fields ("::::...")
+        found = []
     return message_id, (found[0].strip().lower()[:320] if found else "")
 
 

@@ -34,6 +34,19 @@ def test_a_message_without_message_id_gets_a_stable_one_from_its_bytes() -> None
     assert message_id_of(RAW) == "<m1@example.org>"
 
 
+def test_a_from_field_the_address_parser_cannot_read_leaves_the_mail_stored_by_its_message_id(db: Database) -> None:
+    # Before: getaddresses raised RecursionError on 100,000 ':' or '(' (the mail could not be stored), and
+    # read a megabyte of '@' for 1.5 s.
+    inbound = InboundStore(db)
+    for number, sender in enumerate((":" * 100_000, "(" * 100_000, "@" * 1_000_000, "x" * 990 + "@example.org")):
+        raw = f"Message-ID: <odd{number}@example.org>\r\nFrom: {sender}\r\n\r\nHELP\r\n".encode()
+        stored = inbound.store(number, raw)
+        assert stored is not None and message_id_of(raw) == f"<odd{number}@example.org>"
+        with db.session() as session:
+            assert InboundStore.stored(session, stored)[1] == raw
+    assert inbound.store(9, RAW) is not None
+
+
 def test_outbox_claims_once_and_retries_when_due(db: Database) -> None:
     outbox = DatabaseOutbox(db)
     now = utcnow()
