@@ -126,6 +126,9 @@ MAX_FROM = 998
 so the standard address parser, which is slower than linear on some input, reads a bounded text."""
 MAX_ADDRESS_FIELD = 8000
 """Longest To, Cc or Delivered-To field read; a longer one is read as holding no address."""
+MAX_PARTS = 100
+"""Parts read of each multipart (a mail holds at most :data:`pbem.mail.bounded_mime.MAX_CONTAINERS`
+multiparts); later ones are not read."""
 
 
 def parse_mail(raw: bytes, *, headers_only: bool = False, size: int | None = None) -> IncomingMail:
@@ -491,8 +494,10 @@ def _part_text(part: Message) -> tuple[str, bool] | None:
 
 
 def _subparts(part: Message) -> list[Message]:
+    """The first :data:`MAX_PARTS` parts of a multipart (none when its boundary was missing)."""
     payload = part.get_payload()
-    return [subpart for subpart in payload if isinstance(subpart, Message)] if isinstance(payload, list) else []
+    return [subpart for subpart in payload[:MAX_PARTS] if isinstance(subpart, Message)] if isinstance(
+        payload, list) else []
 
 
 def _is_attachment(part: Message) -> bool:

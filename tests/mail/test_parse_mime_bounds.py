@@ -11,7 +11,7 @@ from pbem.mail.bounded_mime import (
     BoundedPart,
     read_message,
 )
-from pbem.mail.parse import parse_mail
+from pbem.mail.parse import MAX_PARTS, parse_mail
 
 
 def mail(content_type: str, body: str, *, headers: str = "") -> bytes:
@@ -77,6 +77,12 @@ def test_multiparts_nested_past_the_budget_are_not_read_but_the_mail_is() -> Non
     raw = mail("multipart/mixed; boundary=b0", nested(300, "TOO DEEP"))
     body = parse_mail(raw).body.split("\n")
     assert body == [f"LEVEL {level}" for level in range(MAX_CONTAINERS)]
+
+
+def test_only_the_first_parts_of_a_multipart_are_read() -> None:
+    parts = "".join(f"--B\r\n\r\nLINE {n}\r\n" for n in range(3 * MAX_PARTS))
+    body = parse_mail(mail('multipart/mixed; boundary="B"', parts + "--B--\r\n")).body
+    assert body.split("\n") == [f"LINE {n}" for n in range(MAX_PARTS)]
 
 
 def test_a_long_field_is_cut() -> None:
