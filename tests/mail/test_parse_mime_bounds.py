@@ -97,7 +97,8 @@ def test_a_parts_fields_are_capped_in_number_and_in_characters() -> None:
     long = mail("text/plain", "HELP\r\n",
                 headers="".join(f"X-Junk-{n}: {'j' * 100}\r\n" for n in range(MAX_HEADER_BLOCK // 100)))
     message = read_message(long, BoundedPart().policy)
-    assert MAX_HEADER_BLOCK <= sum(len(name) + len(value) for name, value in message.raw_items()) < MAX_HEADER_BLOCK + 120
+    kept = sum(len(name) + len(value) for name, value in message.raw_items())
+    assert MAX_HEADER_BLOCK <= kept < MAX_HEADER_BLOCK + 120
     for raw in (many, long):  # the Content-Type past the cap is dropped: the body is read as plain text
         assert read_message(raw, BoundedPart().policy).get("Content-Type") is None
         assert parse_mail(raw).body == "HELP"
