@@ -4,7 +4,8 @@ their size (issue 23: a Content-Type of an open quote and 98,304 ';' held the da
 Hypothesis builds whole mails: every header field pbem reads, a Content-Type,
 Content-Transfer-Encoding and Content-Disposition on every part, multiparts
 nested up to four deep, and one field (a header of the mail, or a MIME field
-of one of its parts) holding a text that grows: a unit repeated, built from
+of one of its parts, or the body of the innermost text part, in a charset that may be any codec
+Python knows) holding a text that grows: a unit repeated, built from
 the shapes that were found slow (an open quote and many ';', runs of ``\\"``,
 many ``a="b"`` pairs, RFC 2231 sections, report-type) and random text,
 folded at any width. Each mail is read (:func:`pbem.mail.parse.parse_mail`,
@@ -43,7 +44,7 @@ class HostileMail:
     """A whole mail whose field ``place`` (a header of the mail, or a MIME field of the part at ``level``,
     or of the innermost part when there are fewer levels)
     holds ``prefix`` and ``unit`` repeated, folded every ``fold`` characters; the parts are multiparts of ``subtypes``
-    nested one in the next, the innermost holding a text part."""
+    nested one in the next, the innermost holding a text part in ``charset`` (and the text, for ``place`` "body")."""
 
     place: str
     level: int
@@ -51,6 +52,7 @@ class HostileMail:
     unit: str
     fold: int
     subtypes: tuple[str, ...]
+    charset: str = "utf-8"
 
     def render(self, size: int) -> bytes:
         """The mail with ``size`` characters of the repeated unit."""
@@ -68,9 +70,10 @@ class HostileMail:
             body = (f"--{boundary}\r\nContent-Type: text/plain\r\n\r\nHELP\r\n"
                     f"--{boundary}\r\n{self._part(level + 1, grown)}\r\n--{boundary}--\r\n")
         else:
-            fields = {"Content-Type": "text/plain; charset=utf-8", "Content-Transfer-Encoding": "quoted-printable",
+            fields = {"Content-Type": f"text/plain; charset={self.charset}",
+                      "Content-Transfer-Encoding": "quoted-printable",
                       "Content-Disposition": 'inline; filename="orders.txt"'}
-            body = "HELP\r\nMOVE a1-a2\r\n"
+            body = f"HELP\r\nMOVE a1-a2\r\n{grown if self.place == 'body' else ''}"
         if level == min(self.level, len(self.subtypes)) and self.place in fields:
             fields[self.place] = f"{fields[self.place].partition(';')[0]}; {grown}"
         return "".join(f"{name}: {value}\r\n" for name, value in fields.items()) + "\r\n" + body
@@ -80,12 +83,13 @@ UNITS = st.lists(st.sampled_from(SHAPES) | st.text(st.characters(exclude_charact
                  min_size=1, max_size=5).map("".join)
 MAILS = st.builds(
     HostileMail,
-    place=st.sampled_from([*HEADERS, *MIME_FIELDS]),
+    place=st.sampled_from([*HEADERS, *MIME_FIELDS, "body"]),
     level=st.integers(0, 4),
     prefix=st.sampled_from(["", 'x="', 'name="', "charset=", "boundary*0*="]),
     unit=UNITS,
-    fold=st.sampled_from([1, 7, 76, 900, 20_000]),
+    fold=st.sampled_from([1, 7, 76, 900, 100_000]),
     subtypes=st.lists(st.sampled_from(["mixed", "alternative", "report", "digest", "related"]), max_size=4).map(tuple),
+    charset=st.sampled_from(["utf-8", "punycode", "idna", "utf-7", "iso-2022-jp", "x-unknown", "utf-16"]),
 )
 
 
@@ -101,6 +105,7 @@ def per_byte(raw: bytes) -> float:
 @example(mail=HostileMail("Content-Disposition", 1, "", 'a="b";', 76, ("mixed",)))
 @example(mail=HostileMail("Content-Type", 1, 'report-type="', "; ", 900, ("report",)))
 @example(mail=HostileMail("Content-Type", 0, "", "name*1=a;", 900, ()))
+@example(mail=HostileMail("body", 0, "-", "9", 100_000, (), "punycode"))
 def test_reading_a_whole_mail_takes_time_linear_in_its_size(mail: HostileMail) -> None:
     small, large = mail.render(SMALL), mail.render(SMALL * GROWTH)
     read_mail(small)  # warm caches (grammars, regular expressions)
