@@ -27,9 +27,9 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, func
 
 from pbem.clock import utcnow
+from pbem.mail.bounded_mime import read_message
 from pbem.mail.compose import ComposedMail
 from pbem.mail.outbox import OutgoingMail
-from pbem.mail.bounded_mime import read_message
 from pbem.mail.parse import MAX_FROM, header_block
 from pbem.mail.policy import DEFAULT_MAX_SIZE
 from pbem.store import Database
@@ -104,11 +104,12 @@ def _identity(raw: bytes) -> tuple[str, str]:
     value = str(headers.get("Message-ID", "") or "").strip()
     message_id = value[:500] if value else f"<sha256-{hashlib.sha256(raw).hexdigest()}@pbem.invalid>"
     from_field = str(headers.get("From", "") or "")
-    try:
-        found = [address for _name, address in getaddresses([from_field]) if address] if len(
-            from_field) <= MAX_FROM else []
-    except (RecursionError, ValueError, IndexError):  # the stdlib recurses on some odd fields ("::::...")
-        found = []
+    found: list[str] = []
+    if len(from_field) <= MAX_FROM:
+        try:
+            found = [address for _name, address in getaddresses([from_field]) if address]
+        except (RecursionError, ValueError, IndexError):  # the stdlib recurses on some odd fields ("::::...")
+            found = []
     return message_id, (found[0].strip().lower()[:320] if found else "")
 
 

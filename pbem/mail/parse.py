@@ -51,9 +51,9 @@ from email.utils import getaddresses, parsedate_to_datetime
 from html.parser import HTMLParser
 
 from pbem.addresses import PLAIN_ADDRESS, is_plain_address
+from pbem.core import PbemError
 from pbem.mail.bounded_mime import read_message
 from pbem.mail.charsets import decode_text
-from pbem.core import PbemError
 
 
 class MalformedMail(PbemError):
@@ -496,8 +496,9 @@ def _part_text(part: Message) -> tuple[str, bool] | None:
 def _subparts(part: Message) -> list[Message]:
     """The first :data:`MAX_PARTS` parts of a multipart (none when its boundary was missing)."""
     payload = part.get_payload()
-    return [subpart for subpart in payload[:MAX_PARTS] if isinstance(subpart, Message)] if isinstance(
-        payload, list) else []
+    if not isinstance(payload, list):
+        return []
+    return [subpart for subpart in payload[:MAX_PARTS] if isinstance(subpart, Message)]
 
 
 def _is_attachment(part: Message) -> bool:
