@@ -88,6 +88,13 @@ def test_only_the_first_parts_of_a_multipart_are_read() -> None:
     assert body.split("\n") == [f"LINE {n}" for n in range(MAX_PARTS)]
 
 
+def test_attached_mails_nested_past_the_budget_leave_the_mail_readable() -> None:
+    # Before: the parser recursed once per attached mail, and 3,000 of them made the mail unreadable.
+    attached = "Content-Type: message/rfc822\r\n\r\n" * 3000 + "Content-Type: text/plain\r\n\r\nTOO DEEP\r\n"
+    raw = mail('multipart/mixed; boundary="B"', f"--B\r\n\r\nHELP\r\n--B\r\n{attached}--B--\r\n")
+    assert parse_mail(raw).body == "HELP"
+
+
 def test_a_long_field_is_cut() -> None:
     raw = mail("text/plain", "HELP\r\n", headers=f"Subject: [tc-1] {folded('s' * 3 * MAX_FIELD)}\r\n")
     assert len(read_message(raw, compat32).get_all("Subject")[1]) == MAX_FIELD
