@@ -86,7 +86,8 @@ class _Sections:
                 if quote:  # charset'language'value
                     charset = declared or None
                     value = rest.partition("'")[2]
-            data += unquote_to_bytes(value) if encoded else value.encode("utf-8", "surrogateescape")
+            raw = value.encode("utf-8", "surrogateescape")  # raw 8-bit bytes of the field are escaped
+            data += unquote_to_bytes(raw) if encoded else raw
         return decode_text(bytes(data), charset)
 
 
@@ -109,10 +110,10 @@ def read_mime_value(field: str, wanted: frozenset[str]) -> MimeValue:
         assert match is not None  # the pattern matches any text, and at least one character of it
         position = match.end()
         name, quoted, token = match.groups()
-        value = _ESCAPE.sub(r"\1", quoted) if quoted is not None else (token or "").strip()
         section = _SECTION.fullmatch(name.lower())
         if section is None or section.group(1) not in wanted or (quoted is None and token is None):
             continue
+        value = _ESCAPE.sub(r"\1", quoted) if quoted is not None else token.strip()
         base, number, encoded = section.groups()
         if number is None and encoded is None:
             plain.setdefault(base, value)

@@ -89,3 +89,23 @@ def test_the_standard_library_reads_a_canonical_field_to_the_same_type_and_value
     for name, value in parameters.items():
         assert message.get_param(name) == value
     assert read_mime_value(message["Content-Type"], TYPE_PARAMETERS) == MimeValue(kind, parameters)
+
+
+FIELD_TEXT = st.lists(st.sampled_from(["*", "*0*", "*1", "=", "''", "'", "%", "%E2", ";", '"', "\\", " ", "\r\n ",
+                                       "name", "filename", "charset", "utf-8", "\udce9", "\x00", "é"])
+                      | st.text(max_size=3), max_size=30).map("".join)
+
+
+@settings(max_examples=300)
+@given(text=FIELD_TEXT)
+def test_any_field_is_read_without_error_and_written_back_safe(text: str) -> None:
+    for is_type, wanted in ((True, TYPE_PARAMETERS), (False, frozenset({"filename"}))):
+        read = read_mime_value(text, wanted)
+        assert set(read.parameters) <= wanted
+        written = canonical_field(read, is_type=is_type)
+        assert "\r" not in written and "\n" not in written and written.count('"') == 2 * len(read.parameters)
+
+
+def test_raw_8bit_bytes_in_an_rfc2231_value_are_read() -> None:
+    read = read_mime_value("text/plain; name*=utf-8''caf\udce9; charset*=\udce9''x", TYPE_PARAMETERS)
+    assert read.parameters == {"name": "caf\ufffd", "charset": "x"}
