@@ -14,6 +14,7 @@ import argparse
 import json
 import os
 import sys
+import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -348,12 +349,26 @@ def cmd_web(args: argparse.Namespace) -> int:
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
-    """``pbem demo [--offline]``: robots play a game to the end, by mail or through the orders path."""
-    from pbem.sandbox.demo import run_mail_demo, run_offline_demo
+    """``pbem demo [--offline] [--db PATH]``: robots play a game to the end, by mail or through the orders
+    path, in a database of the demo's own: a new one in a temporary directory (printed), or the one of
+    ``--db`` when it holds no game the demo did not create (else a UsageError: exit 2)."""
+    from pbem.sandbox.demo import others_games, run_mail_demo, run_offline_demo
 
+    if args.db is None:
+        folder = tempfile.mkdtemp(prefix="pbem-demo-")
+        print(f"pbem demo: working in {folder}", flush=True)
+        args.db = str(Path(folder) / "demo.db")
+    service = _service(args)
+    others = others_games(service)
+    if others:
+        service.db.close()
+        shown = ", ".join(others[:5]) + (f" and {len(others) - 5} more" if len(others) > 5 else "")
+        raise UsageError(f"--db {args.db} holds games the demo did not create ({shown}); the demo would play "
+                         "them out. Give it a database of its own, or no --db (a temporary one).")
     if not args.offline:
+        service.db.close()
         return run_mail_demo(db_path=args.db, seed=args.seed, out=sys.stdout)
-    return run_offline_demo(_service(args), kind=args.kind, seed=args.seed, out=sys.stdout)
+    return run_offline_demo(service, kind=args.kind, seed=args.seed, out=sys.stdout)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -361,10 +376,14 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="pbem", description="A play-by-email game master.")
     sub = parser.add_subparsers(dest="command", required=True)
 
-    def add(name: str, help_text: str) -> argparse.ArgumentParser:
+    def add(name: str, help_text: str, *, db_help: str | None = None) -> argparse.ArgumentParser:
+        """A subcommand with ``--db``: by default ./pbem.db or PBEM_DB; with ``db_help``, no default (None)."""
         command = sub.add_parser(name, help=help_text, description=help_text)
-        command.add_argument("--db", default=os.environ.get("PBEM_DB", "pbem.db"),
-                             help="SQLite file or database URL (default ./pbem.db; env PBEM_DB)")
+        if db_help is not None:
+            command.add_argument("--db", default=None, help=db_help)
+        else:
+            command.add_argument("--db", default=os.environ.get("PBEM_DB", "pbem.db"),
+                                 help="SQLite file or database URL (default ./pbem.db; env PBEM_DB)")
         return command
 
     new = add("new", "create a game")
@@ -508,7 +527,9 @@ def build_parser() -> argparse.ArgumentParser:
     web.add_argument("--verbose", action="store_true")
     web.set_defaults(func=cmd_web)
 
-    demo = add("demo", "robots play a game to the end")
+    demo = add("demo", "robots play a game to the end",
+               db_help="a database of the demo's own (refused when it holds other games; default: a new one in "
+                       "a temporary directory, whatever PBEM_DB says)")
     demo.add_argument("--offline", action="store_true", help="no mail: robots submit through the orders path")
     demo.add_argument("--kind", default="turkey-chase")
     demo.add_argument("--seed", type=int, default=1)
