@@ -8,7 +8,8 @@ from sqlmodel import select
 
 from pbem.clock import utcnow
 from pbem.mail.compose import compose_notice
-from pbem.mail.mailstore import REDACTED_BODY, DatabaseOutbox, InboundStore, message_id_of
+from pbem.mail.mailstore import DatabaseOutbox, InboundStore, message_id_of
+from pbem.mail.redaction import REDACTED_BODY
 from pbem.mail.retention import purge_old_mail
 from pbem.store import Database
 from pbem.store.tables import OutboundMessageRow
@@ -24,7 +25,7 @@ def test_a_message_is_stored_once_by_its_message_id(db: Database) -> None:
     assert inbound.pending() == [first]
     with db.session() as session:
         assert InboundStore.stored(session, first)[:2] == ("new", RAW)
-        InboundStore.set_status(session, first, "handled")
+        InboundStore.finish(session, first, "handled", None, RAW)
     assert inbound.pending() == []
 
 
@@ -77,7 +78,7 @@ def test_retention_empties_handled_mail_and_deletes_sent_mail_but_keeps_what_is_
     assert handled is not None and waiting is not None
     now = utcnow()
     with db.session() as session:
-        InboundStore.set_status(session, handled, "handled")
+        InboundStore.finish(session, handled, "handled", None, RAW)
         for to in ("b@example.org", "c@example.org"):
             DatabaseOutbox.enqueue(session, compose_notice(to=to, from_address="gm@pbem.test", subject="s",
                                                            body="b\n", now=now), purpose="notice")
