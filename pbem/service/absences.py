@@ -10,7 +10,7 @@ from sqlmodel import select
 
 from pbem.clock import format_utc
 from pbem.core import GameError, InvalidInput
-from pbem.service import audit, owing, queries
+from pbem.service import audit, due, owing, queries
 from pbem.service.news import DeadlineExtended
 from pbem.service.unit import Unit
 from pbem.store.tables import AbsenceRow, GameRow, GameStatus
@@ -83,7 +83,7 @@ def absences_of(unit: Unit, row: GameRow, *, current: bool = False) -> list[Abse
 def extend_for_absences(unit: Unit, row: GameRow) -> DeadlineExtended | None:
     """Move the deadline of the turn awaiting orders when it falls in an absence of a seat owing orders
     that sent none: to a day after the absence ends, as far as the seat's allowance of ``absence_days``
-    reaches. Records it (audit, news) and returns it, or None when nothing moved."""
+    reaches, and at most a year ahead (:data:`~pbem.service.due.FURTHEST_AHEAD`). Records it (audit, news) and returns it, or None when nothing moved."""
     if row.status != GameStatus.ACTIVE or row.deadline is None or row.absence_days <= 0:
         return None
     info = unit.snapshot(row)
@@ -97,7 +97,7 @@ def extend_for_absences(unit: Unit, row: GameRow) -> DeadlineExtended | None:
             continue
         seat = unit.seat(row, absence.seat)
         left = allowance - timedelta(hours=seat.absence_used_hours)
-        wanted = min(absence.ends + AFTER_RETURN - deadline, left)
+        wanted = min(absence.ends + AFTER_RETURN - deadline, left, due.latest_deadline(unit.now()) - deadline)
         if wanted <= timedelta(0):
             continue
         seat.absence_used_hours += wanted.total_seconds() / 3600
