@@ -55,6 +55,16 @@ def _parse_pairs(pairs: Sequence[str], what: str) -> dict[str, str]:
     return result
 
 
+def _address(text: str) -> str:
+    """An address argument, stripped and in lower case; argparse refuses (exit 2) one pbem does not take."""
+    from pbem.addresses import checked_address
+
+    try:
+        return checked_address(text)
+    except InvalidInput as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
 def _service(args: argparse.Namespace) -> GameService:
     """The game service on the database of ``--db`` (opened, and migrated as needed)."""
     if "://" not in args.db:
@@ -448,7 +458,7 @@ def build_parser() -> argparse.ArgumentParser:
                        ("unobserve", "an address stops following a game (UNOBSERVE by mail)")):
         watch = add(name, what)
         watch.add_argument("game")
-        watch.add_argument("address")
+        watch.add_argument("address", type=_address)
         watch.set_defaults(func=cmd_observe)
 
     absent = add("absent", "a seat is away from FIRST to LAST day (UTC; ABSENT by mail)")
@@ -462,11 +472,11 @@ def build_parser() -> argparse.ArgumentParser:
     back.add_argument("seat")
     back.set_defaults(func=cmd_campaign)
     standby_list = add("standby", "put an address on a kind's standby list, or OFF every list (STANDBY by mail)")
-    standby_list.add_argument("address")
+    standby_list.add_argument("address", type=_address)
     standby_list.add_argument("kind", help="a game kind, or off")
     standby_list.set_defaults(func=cmd_campaign)
     accept = add("accept", "a standby takes the seat offered to it (ACCEPT by mail)")
-    accept.add_argument("address")
+    accept.add_argument("address", type=_address)
     accept.add_argument("game", nargs="?")
     accept.set_defaults(func=cmd_campaign)
     preview = add("preview", "print the reports of a dry run of the current turn, changing nothing (PREVIEW)")
@@ -479,7 +489,7 @@ def build_parser() -> argparse.ArgumentParser:
     rollback.set_defaults(func=cmd_campaign)
 
     prefs = add("prefs", "show or set what mail to an address looks like (its SET commands by mail)")
-    prefs.add_argument("address")
+    prefs.add_argument("address", type=_address)
     prefs.add_argument("--zone", help="show deadlines in this IANA time zone, with UTC beside (UTC: UTC alone)")
     for name, what in (("digest", "SET DIGEST: reports only when orders are owed, covering the turns since"),
                        ("textonly", "SET TEXTONLY: plain-text mail, no HTML part and no picture"),

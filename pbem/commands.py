@@ -35,9 +35,9 @@ from typing import Any, Literal
 from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedInput, VisitError
 
-from pbem.addresses import is_plain_address
+from pbem.addresses import checked_address
 from pbem.clock import FIRST_YEAR, LAST_YEAR, in_years
-from pbem.core import PbemError
+from pbem.core import InvalidInput, PbemError
 from pbem.orders import describe_syntax_error
 from pbem.resources import grammar_dir
 from pbem.zones import BadZone, read_zone
@@ -947,10 +947,10 @@ def _name(token: Token) -> str:
 
 
 def _address(token: Token) -> str:
-    address = str(token).strip("<>").lower()
-    if not is_plain_address(address):
-        raise _LineError(f'"{token}" is not a mail address such as alice@example.org', token.column)
-    return address
+    try:
+        return checked_address(str(token).strip("<>"))
+    except InvalidInput as error:
+        raise _LineError(str(error), token.column) from None
 
 
 def _options(pairs: list[tuple[Token, Token]]) -> dict[str, str]:

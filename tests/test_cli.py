@@ -393,6 +393,25 @@ def test_demo_plays_again_on_a_database_holding_only_its_own_games(tmp_path: Pat
     assert len(query(default_db(tmp_path), "SELECT name FROM game")) == 2
 
 
+def test_addresses_past_the_smtp_limits_are_refused_as_usage_errors(tmp_path: Path) -> None:
+    huge, long_local = "c" * 890 + "@example.org", "a" * 65 + "@example.org"
+    ok(pbem(tmp_path, "new", "race-on-the-river", "g1", "--seat", "1=a@example.org", "--seat", "2=b@example.org"))
+    refused = pbem_all(
+        tmp_path,
+        cmd("new", "race-on-the-river", "g2", "--seat", f"1={huge}", "--seat", "2=b@example.org"),
+        cmd("new", "race-on-the-river", "g3", "--seat", f"1={long_local}", "--seat", "2=b@example.org"),
+        cmd("prefs", huge, "--zone", "Europe/Berlin"),
+        cmd("observe", "g1", long_local),
+        cmd("standby", huge, "fungus"),
+    )
+    for result in refused:
+        ok(result, USAGE)
+        assert "not a mail address" in result.stderr and "mail servers take" in result.stderr, result.stderr
+    assert [row[0] for row in query(default_db(tmp_path), "SELECT name FROM game")] == ["g1"]
+    assert query(default_db(tmp_path), "SELECT address FROM address_preference") == []
+    ok(pbem(tmp_path, "prefs", "b" * 64 + "@example.org", "--zone", "Europe/Berlin"))
+
+
 @pytest.mark.parametrize("args", [["--help"], ["check", "turkey-chase", "-"]])
 def test_help_and_check_never_load_the_database_stack(args: list[str], tmp_path: Path) -> None:
     code = ("import atexit, sys; atexit.register(lambda: print(sorted(m for m in ('sqlalchemy', 'sqlmodel', 'alembic', "

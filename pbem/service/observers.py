@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from sqlmodel import select
 
-from pbem.addresses import is_plain_address
-from pbem.core import GameError, InvalidInput
+from pbem.addresses import checked_address
+from pbem.core import GameError
 from pbem.service import audit
 from pbem.service.unit import Unit
 from pbem.store.tables import GameRow, GameStatus, ObserverRow
@@ -16,9 +16,7 @@ def observe(unit: Unit, name: str, address: str) -> GameRow:
     """Have ``address`` follow the game's public reports. Raises GameError when the GM forbids
     observers or the game is over, InvalidInput for an address that is no mail address."""
     row = unit.game(name)
-    address = address.strip().lower()
-    if not is_plain_address(address):
-        raise InvalidInput(f"{address!r} is not a mail address such as alice@example.org")
+    address = checked_address(address)
     if row.observers != "yes":
         raise GameError(f"the GM of {row.name} does not allow observers")
     if row.status == GameStatus.FINISHED:

@@ -5,11 +5,12 @@ every note."""
 from __future__ import annotations
 
 import asyncio
+import re
 from datetime import timedelta
 from pathlib import Path
 
-from mail_games import inbound_rows
-from mail_harness import MailHarness, Person, running_service
+from mail_games import answers_to, eventually, inbound_row, inbound_rows, prove_quiet, send_raw
+from mail_harness import GM_ADDRESS, MailHarness, Person, running_service
 from mail_secrets import GameByMail, create_and_join
 
 from pbem.games import GAMES
@@ -34,7 +35,7 @@ async def _answer(person: Person, subject: str) -> str:
     """The text of the game master's answer to ``person``'s mail of ``subject`` (other mail is passed by)."""
     while True:
         mail = await person.last()
-        if mail.subject == f"Re: {subject}":
+        if mail.subject.endswith(f"Re: {subject}"):
             return mail.body
 
 
@@ -80,5 +81,47 @@ def test_deadlines_past_the_range_are_refused_and_extend_never_overflows(tmp_pat
             for seat, (person, _) in game.seats.items():
                 await person.send("STATUS rr-1\n", subject=f"status {seat}")
                 assert "Waiting for orders" in await _answer(person, f"status {seat}")
+
+    asyncio.run(scenario())
+
+
+LONG_LOCAL = "a" * 65
+LONGEST_LOCAL = "b" * 64
+HUGE = "c" * 890 + "@example.org"
+
+
+def test_addresses_past_the_smtp_limits_are_refused_everywhere_they_come_in(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        async with running_service(tmp_path) as service:
+            gm = service.person("gm.ff-1@example.org")
+            await gm.send("CREATE race-on-the-river ff-1 players=3\n", subject="create")
+            password = re.search(r"GM password is (\S+):", await _answer(gm, "create"))
+            assert password is not None
+            session = f"GM ff-1 {password.group(1)}\n"
+            long_domain = "d@" + ".".join(["e" * 63] * 4)  # 254 characters and more
+            for number, line in enumerate([f"SEAT 1 {HUGE}", f"SEAT 1 {LONG_LOCAL}@example.org",
+                                           f"SEAT 1 x@{'f' * 64}.org", f"SEAT 1 {long_domain}"]):
+                await gm.send(session + line + "\n", subject=f"seat {number}")
+                answer = await _answer(gm, f"seat {number}")
+                assert "REFUSED" in answer and "not a mail address" in answer, (line, answer)
+            await gm.send(session + f"SEAT 1 {LONGEST_LOCAL}@example.org\nSEAT 2 p2@example.org\n"
+                          "SEAT 3 p3@example.org\nSTART\n", subject="start")
+            assert "REFUSED" not in await _answer(gm, "start")
+            for number, line in enumerate([f"REPLACE 2 {HUGE}", f"REPLACE 2 {LONG_LOCAL}@example.org"]):
+                await gm.send(session + line + "\n", subject=f"replace {number}")
+                answer = await _answer(gm, f"replace {number}")
+                assert "REFUSED" in answer and "not a mail address" in answer, (line, answer)
+            seats = {seat.name: seat.address for seat in service.runner.info("ff-1").seats}
+            assert seats == {"1": f"{LONGEST_LOCAL}@example.org", "2": "p2@example.org", "3": "p3@example.org"}
+
+            stranger = f"{LONG_LOCAL}@outside.test"
+            await send_raw(service, (f"From: {stranger}\r\nTo: {GM_ADDRESS}\r\nSubject: hi\r\n"
+                                     "Message-ID: <long-local@outside.test>\r\n\r\nHELP\r\nOBSERVE ff-1\r\n").encode(),
+                           mail_from="short@outside.test")
+            await eventually(lambda: any(row.message_id == "<long-local@outside.test>" and row.status != "new"
+                                         for row in inbound_rows(service)))
+            row = inbound_row(service, "<long-local@outside.test>")
+            assert row.status == "failed" and answers_to(service, row) == [], row.error
+            await prove_quiet(service, addresses=(stranger,))
 
     asyncio.run(scenario())
