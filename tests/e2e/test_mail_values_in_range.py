@@ -9,12 +9,22 @@ import re
 from datetime import timedelta
 from pathlib import Path
 
-from mail_games import answers_to, eventually, inbound_row, inbound_rows, prove_quiet, send_raw
+from mail_games import (
+    OPENING_ORDERS,
+    answers_to,
+    eventually,
+    inbound_row,
+    inbound_rows,
+    open_game,
+    prove_quiet,
+    send_raw,
+)
 from mail_harness import GM_ADDRESS, MailHarness, Person, running_service
 from mail_secrets import GameByMail, create_and_join
 
 from pbem.games import GAMES
 from pbem.mail.reply import reply_limit
+from pbem.service.absences import MOST_AHEAD
 
 
 def test_the_reply_cap_holds_for_the_final_text_with_every_note(tmp_path: Path) -> None:
@@ -123,5 +133,26 @@ def test_addresses_past_the_smtp_limits_are_refused_everywhere_they_come_in(tmp_
             row = inbound_row(service, "<long-local@outside.test>")
             assert row.status == "failed" and answers_to(service, row) == [], row.error
             await prove_quiet(service, addresses=(stranger,))
+
+    asyncio.run(scenario())
+
+
+def test_counts_a_mail_can_raise_are_bounded(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        async with running_service(tmp_path) as service:
+            game = await open_game(service)
+            alice = game.players["A"]
+            today = service.clock.now.date()
+            lines = [f"ABSENT {today + timedelta(days=3 * n + 20)}" for n in range(MOST_AHEAD + 1)]
+            await alice.send(f"SIGNON tc-1 A {game.passwords['A']}\n" + "\n".join(lines) + "\n", subject="away")
+            answer = await _answer(alice, "away")
+            assert answer.count("REFUSED") == 1, answer
+            assert f"line {MOST_AHEAD + 2}: REFUSED: seat A has {MOST_AHEAD} absences ahead already" in answer, answer
+
+            # A turn number no int() should read: the orders are taken for the current turn, not refused oddly.
+            subject = f"Re: [tc-1] Turn {'9' * 5000}"
+            await alice.send(OPENING_ORDERS["A"], subject=subject, to=game.reports["A"].reply_to or GM_ADDRESS)
+            answer = (await alice.last()).body  # its subject cut, as every subject pbem writes
+            assert "REFUSED" not in answer and "stale" not in answer, answer[:500]
 
     asyncio.run(scenario())
