@@ -50,7 +50,7 @@ from pbem.mail.policy import (
     never_answer_reason,
 )
 from pbem.mail.press import press_reply
-from pbem.mail.redaction import holds_password
+from pbem.mail.redaction import holds_password, text_holds_password
 from pbem.mail.reply import Reply, reply_limit, send_reply
 from pbem.mail.tokens import ReplyTokens, is_token_address, press_author
 from pbem.service.api import GameService
@@ -194,6 +194,7 @@ class MailHandler:
             return _described(conv, ["press reply"])
         conv.tag = subject_tag(mail.subject)
         script = parse_script(mail.body, token_seat=token_address is not None, game=conv.tag)
+        reply.secret = text_holds_password(mail.body)  # it may quote a line that held one: keep no copy once sent
         limiter = self.query_limiter if _only_queries(script) else self.rate_limiter
         limited = limiter.is_limited(mail.sender, now)
         if limited and not _claims_seat(script):

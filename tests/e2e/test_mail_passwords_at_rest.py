@@ -37,6 +37,7 @@ async def _mail_with_every_fate(service: MailHarness) -> list[str]:
     mallory = service.person("mallory@outside.test")
     await mallory.send(f"SIGNON rr-1 1 {alice_password}\nSIGNOFF\n")  # refused: not the seat's holder
     await mallory.send(f"GM rr-1 {WRONG_GUESS}\nSTATUS\n")  # refused: a wrong password
+    await mallory.send(f"SIGNON rr-1 1 {alice_password} and more\n")  # a bad line, quoted in the answer
     await send_raw(service, (f"From: {gm.address}\r\nFrom: {mallory.address}\r\nTo: {GM_ADDRESS}\r\n"
                              f"Subject: two senders\r\nMessage-ID: <two@outside.test>\r\n\r\n"
                              f"GM rr-1 {game.gm_password}\r\nSTATUS\r\n").encode(),
@@ -49,7 +50,7 @@ async def _mail_with_every_fate(service: MailHarness) -> list[str]:
 
     def all_handled() -> bool:
         rows = inbound_rows(service)
-        return len(rows) >= 8 + FLOOD + 2 and all(row.status != "new" for row in rows)
+        return len(rows) == 9 + FLOOD + 3 and all(row.status != "new" for row in rows)
 
     def all_sent() -> bool:
         with service.daemon.db.session() as session:
