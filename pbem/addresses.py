@@ -36,7 +36,8 @@ def address_problem(address: str) -> str | None:
         return "it is not written as local@domain (ASCII, no spaces)"
     local, _, domain = address.partition("@")
     if len(local) > MAX_LOCAL_PART:
-        return f"its part before the @ is {len(local)} characters long, over the {MAX_LOCAL_PART} that mail servers take"
+        return (f"its part before the @ is {len(local)} characters long, over the {MAX_LOCAL_PART} that mail "
+                "servers take")
     if any(not 0 < len(label) <= MAX_LABEL for label in domain.split(".")):
         return f"its domain has an empty label or one over {MAX_LABEL} characters"
     return None

@@ -85,7 +85,8 @@ def resume(unit: Unit, name: str) -> datetime | None:
         raise GameError(f"game {name} is {row.status}, not paused")
     now = unit.now()
     if row.deadline is not None and row.paused_at is not None:
-        row.deadline = min(max(row.deadline + (now - row.paused_at), now + timedelta(hours=1)), due.latest_deadline(now))
+        moved = max(row.deadline + (now - row.paused_at), now + timedelta(hours=1))
+        row.deadline = min(moved, due.latest_deadline(now))
     row.status, row.paused_at, row.nmr_streak = GameStatus.ACTIVE, None, 0
     unit.add(row)
     deadline = f"; deadline {format_utc(row.deadline)}" if row.deadline else ""
