@@ -44,11 +44,15 @@ def engine_name(path_or_url: str) -> str:
     return database_url(path_or_url).split("://", 1)[0].split("+", 1)[0]
 
 
+BUSY_TIMEOUT_MS = 10_000
+"""How long an SQLite statement waits for another connection's lock before it fails as busy."""
+
+
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor = dbapi_connection.cursor()
     cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute("PRAGMA synchronous=NORMAL")
-    cursor.execute("PRAGMA busy_timeout=10000")
+    cursor.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.execute("PRAGMA secure_delete=ON")  # content removed (a password redacted) is zeroed, not left in free space
     cursor.close()
@@ -99,8 +103,12 @@ class Database:
         if not self._forgotten:
             return True
         if self.engine.dialect.name == "sqlite":
-            with self.engine.connect() as connection:
-                busy = connection.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)").scalar()
+            with self.engine.connect() as connection:  # a reader in another process: no waiting, the next scrub
+                connection.exec_driver_sql("PRAGMA busy_timeout=0")
+                try:
+                    busy = connection.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)").scalar()
+                finally:
+                    connection.exec_driver_sql(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
             if busy:
                 return False
         self._forgotten = False
