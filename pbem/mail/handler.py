@@ -165,6 +165,7 @@ class MailHandler:
         return handled
 
     def _answer(self, unit: Unit, mail: IncomingMail, inbound_id: int) -> HandledMail:
+        """Apply the mail policy to a read mail and carry out and answer what it asks; return what was done."""
         reason = never_answer_reason(mail, [self.address])
         if reason is not None:
             _log.info("inbound %s from %s ignored: %s", inbound_id, mail.sender, reason)

@@ -26,8 +26,8 @@ def redacted(raw: bytes) -> bytes:
 def text_holds_password(text: str) -> bool:
     """True when a line of ``text`` (a mail's cleaned text) starts with SIGNON or GM, in any letter case;
     time linear in the text."""
-    return any(line.split(None, 1)[:1] and line.split(None, 1)[0].upper() in SESSION_WORDS
-               for line in text.splitlines())
+    return any(words[0].upper() in SESSION_WORDS for words in (line.split(None, 1) for line in text.splitlines())
+               if words)
 
 
 def holds_password(raw: bytes, text: str | None = None) -> bool:
