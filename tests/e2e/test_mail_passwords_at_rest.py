@@ -9,12 +9,16 @@ import asyncio
 import re
 from pathlib import Path
 
+import pytest
 from mail_games import eventually, inbound_rows, send_raw
 from mail_harness import GM_ADDRESS, MailHarness, running_service
 from mail_secrets import create_and_join
 from sqlmodel import select
 
+from pbem.commands import GmSession
+from pbem.mail import handler as handler_module
 from pbem.mail.policy import RateLimiter
+from pbem.mail.redaction import REDACTED_BODY
 from pbem.store.tables import InboundMessageRow, OutboundMessageRow
 
 WRONG_GUESS = "Wr0ngGuess42"
@@ -88,5 +92,26 @@ def test_the_sqlite_file_and_its_wal_hold_no_password_while_the_daemon_runs(tmp_
 
             await eventually(nothing_on_disk, timeout=10)
             assert database.with_name("pbem.db-wal").is_file(), "the daemon still runs, in WAL mode"
+
+    asyncio.run(scenario())
+
+
+def test_a_mail_that_fails_on_a_bug_keeps_no_password(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def bug(_conv: object, _command: object) -> None:  # a fault no mail can provoke: a bug in a command
+        raise RuntimeError("a bug")
+
+    async def scenario() -> None:
+        async with running_service(tmp_path) as service:
+            game = await create_and_join(service, "race-on-the-river", "rr-1", 2, "")
+            monkeypatch.setitem(handler_module._COMMANDS, GmSession, bug)  # type: ignore[index]
+            await game.gm.send(f"GM rr-1 {game.gm_password}\nSTART\n", subject="buggy")
+
+            def failed() -> bool:
+                return any(row.error == "internal error" for row in inbound_rows(service))
+
+            await eventually(failed)
+            row = next(row for row in inbound_rows(service) if row.error == "internal error")
+            assert row.status == "failed" and row.raw.endswith(REDACTED_BODY)
+            assert game.gm_password.encode() not in row.raw and b"Subject: buggy" in row.raw
 
     asyncio.run(scenario())
