@@ -35,8 +35,9 @@ from typing import Any, Literal
 from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedInput, VisitError
 
-from pbem.addresses import is_plain_address
-from pbem.core import PbemError
+from pbem.addresses import checked_address
+from pbem.clock import FIRST_YEAR, LAST_YEAR, in_years
+from pbem.core import InvalidInput, PbemError
 from pbem.orders import describe_syntax_error
 from pbem.resources import grammar_dir
 from pbem.zones import BadZone, read_zone
@@ -117,6 +118,8 @@ def parse_when(text: str) -> datetime:
             f'"{text}" is not a date and time: write for example 2026-11-25 18:00 (UTC) or 2026-11-25T18:00Z'
         )
     year, month, day = int(found["year"]), int(found["month"]), int(found["day"])
+    if not in_years(year):
+        raise BadDateTime(f'"{text}": give a date in the years {FIRST_YEAR} to {LAST_YEAR}')
     try:
         date(year, month, day)
     except ValueError:
@@ -841,6 +844,8 @@ class _LineTransformer(Transformer[Token, _Parsed]):
         except ValueError:
             raise _LineError(f'"{children[0]}": give the first and last day away, such as 2026-12-20 2026-12-28',
                              children[0].column) from None
+        if not (in_years(starts.year) and in_years(ends.year)):
+            raise _LineError(f'"{children[0]}": give days in the years {FIRST_YEAR} to {LAST_YEAR}', children[0].column)
         if ends < starts:
             raise _LineError("the last day away comes before the first", children[0].column)
         return Absent(self.number, starts, ends)
@@ -942,10 +947,10 @@ def _name(token: Token) -> str:
 
 
 def _address(token: Token) -> str:
-    address = str(token).strip("<>").lower()
-    if not is_plain_address(address):
-        raise _LineError(f'"{token}" is not a mail address such as alice@example.org', token.column)
-    return address
+    try:
+        return checked_address(str(token).strip("<>"))
+    except InvalidInput as error:
+        raise _LineError(str(error), token.column) from None
 
 
 def _options(pairs: list[tuple[Token, Token]]) -> dict[str, str]:

@@ -26,7 +26,7 @@ class HandledMail:
     due: set[str] = field(default_factory=set)  # games the orders may have made due: worth a clock tick now
     password_failed: bool = False  # a password of this mail was wrong: no further one is checked
     created: int = 0  # games this mail created
-    held_password: bool = False  # the mail held a password (SIGNON, GM): its stored copy is redacted
+    held_password: bool | None = None  # the mail held a password: its stored copy is redacted (None: not read)
     acted: bool = False  # a seat signed on and something was done for it (orders accepted, a command)
     sender: str = ""  # for the log line of the mail
     game: str = ""

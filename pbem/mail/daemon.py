@@ -603,9 +603,9 @@ class MailDaemon:
         self._conflicts.pop(inbound_id, None)
         _log.error("inbound %s could not be handled", inbound_id, exc_info=error)
         with self.db.session() as session:
-            status, _raw, _size = InboundStore.stored(session, inbound_id)
-            if status == "new":
-                InboundStore.set_status(session, inbound_id, "failed", "internal error")
+            status, raw, _size = InboundStore.stored(session, inbound_id)
+            if status == "new" and InboundStore.finish(session, inbound_id, "failed", "internal error", raw):
+                self.db.forgot_secret()
 
     async def _run_clock(self, games: Collection[str] | None = None) -> None:
         result = await self._work(functools.partial(self.turn_clock.tick, self.clock(), games=games))
@@ -636,6 +636,8 @@ class MailDaemon:
         beat = purged = loop.time()
         while not stop.is_set():
             await self._clock_pass(stop)
+            if self.db.has_forgotten:  # passwords removed since the last pass: no copy stays on disk (batched)
+                await self._work(self.db.scrub)
             if loop.time() - beat >= HEARTBEAT_SECONDS:
                 await self._work(self._heartbeat)
                 beat = loop.time()

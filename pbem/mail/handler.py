@@ -50,6 +50,7 @@ from pbem.mail.policy import (
     never_answer_reason,
 )
 from pbem.mail.press import press_reply
+from pbem.mail.redaction import holds_password, text_holds_password
 from pbem.mail.reply import Reply, reply_limit, send_reply
 from pbem.mail.tokens import ReplyTokens, is_token_address, press_author
 from pbem.service.api import GameService
@@ -147,15 +148,24 @@ class MailHandler:
             sender = error.sender
             if sender and sender != self.address and self.rate_limiter.allow(sender, self.clock()):
                 self._refuse_unreadable(unit, sender, str(error), inbound_id)
-        InboundStore.set_status(unit.session, inbound_id, "handled" if handled.status != "failed" else "failed",
-                                handled.reason)
+        handled.held_password = InboundStore.finish(
+            unit.session, inbound_id, "handled" if handled.status != "failed" else "failed", handled.reason, raw,
+            held_password=handled.held_password)
         if handled.held_password:
-            InboundStore.redact(unit.session, inbound_id, raw)
+            self.service.db.forgot_secret()
         return handled
 
     def _handle(self, unit: Unit, raw: bytes, size: int, inbound_id: int) -> HandledMail:
         # An oversized body is never decoded: 10 MB of HTML would hold the event loop for many seconds.
-        mail = parse_mail(raw, headers_only=is_oversized(size, self.max_size), size=size)
+        oversized = is_oversized(size, self.max_size)
+        mail = parse_mail(raw, headers_only=oversized, size=size)
+        handled = self._answer(unit, mail, inbound_id)
+        # Whatever became of the mail (answered, ignored, rate-limited, not read): read unless too big.
+        handled.held_password = None if oversized else holds_password(raw, mail.body)
+        return handled
+
+    def _answer(self, unit: Unit, mail: IncomingMail, inbound_id: int) -> HandledMail:
+        """Apply the mail policy to a read mail and carry out and answer what it asks; return what was done."""
         reason = never_answer_reason(mail, [self.address])
         if reason is not None:
             _log.info("inbound %s from %s ignored: %s", inbound_id, mail.sender, reason)
@@ -185,6 +195,7 @@ class MailHandler:
             return _described(conv, ["press reply"])
         conv.tag = subject_tag(mail.subject)
         script = parse_script(mail.body, token_seat=token_address is not None, game=conv.tag)
+        reply.secret = text_holds_password(mail.body)  # it may quote a line that held one: keep no copy once sent
         limiter = self.query_limiter if _only_queries(script) else self.rate_limiter
         limited = limiter.is_limited(mail.sender, now)
         if limited and not _claims_seat(script):
@@ -235,8 +246,6 @@ def _run_script(conv: Conversation, script: Script) -> None:
     """Answer the script's problems, then carry out its commands in mail order; a refused command
     does not stop the others."""
     reply = conv.reply
-    conv.handled.held_password = any(isinstance(c, GmSession) or (isinstance(c, SeatSession) and c.password)
-                                     for c in script.commands)
     for problem in script.problems:
         reply.line = problem.line
         reply.add(f"line {problem.line}: {problem.text}\n" + " " * (problem.column + len(f"line {problem.line}: ") - 1)

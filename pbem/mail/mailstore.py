@@ -32,6 +32,7 @@ from pbem.mail.compose import ComposedMail
 from pbem.mail.outbox import OutgoingMail
 from pbem.mail.parse import MAX_FROM, header_block
 from pbem.mail.policy import DEFAULT_MAX_SIZE
+from pbem.mail.redaction import holds_password, redacted
 from pbem.store import Database
 from pbem.store.tables import InboundMessageRow, OutboundMessageRow
 
@@ -73,17 +74,11 @@ _DUE_AT = case((_OUTBOUND.c.lease_until > _OUTBOUND.c.next_attempt_at, _OUTBOUND
                else_=_OUTBOUND.c.next_attempt_at)
 _NEXT_DUE = sa_select(func.min(_DUE_AT)).where(
     _OUTBOUND.c.status == "queued", _OUTBOUND.c.id.not_in(bindparam("claimed", expanding=True)))
-REDACTED_BODY = b"(body removed after handling: it held a password)\r\n"
 REPLY_PRIORITY, OTHER_PRIORITY = 0, 1
 """Replies to mail are sent before reports, reminders and notices queued earlier."""
 DEFAULT_LEASE = timedelta(seconds=60)
 """How long a sender's claim on queued mail lasts: longer than sending a batch takes, even over a slow
 server (each SMTP command waits at most 30 s); after it another daemon's sender may send the mail."""
-
-
-def redacted(raw: bytes) -> bytes:
-    """``raw`` with its body replaced by a note: the header fields stay (who, when, Message-ID)."""
-    return header_block(raw) + REDACTED_BODY
 
 
 def message_id_of(raw: bytes) -> str:
@@ -175,17 +170,20 @@ class InboundStore:
         return found.status, found.raw, found.size if found.size is not None else len(found.raw)
 
     @staticmethod
-    def redact(session: Session, inbound_id: int, raw: bytes) -> None:
-        """Replace the stored copy of a handled message by its header fields and a note (it held a password)."""
-        session.connection().execute(_SET_INBOUND_STATUS, {"_id": inbound_id, "raw": redacted(raw)})
-
-    @staticmethod
-    def set_status(session: Session, inbound_id: int, status: str, error: str | None = None) -> None:
-        """Record in ``session``'s transaction that a message was handled (or failed, with the error),
-        with one UPDATE."""
-        session.connection().execute(
-            _SET_INBOUND_STATUS, {"_id": inbound_id, "status": status, "error": error, "handled_at": utcnow()}
-        )
+    def finish(session: Session, inbound_id: int, status: str, error: str | None, raw: bytes, *,
+               held_password: bool | None = None) -> bool:
+        """Record in ``session``'s transaction, with one UPDATE, that a message's handling ended with
+        ``status`` (handled, failed, ...; ``error`` says why), and, when it may hold a password, keep only
+        its header fields of ``raw`` (its stored bytes) from then on: every end of a mail's handling goes
+        through here. ``held_password``: whether it held one, when the caller knows (None: decided by
+        :func:`~pbem.mail.redaction.holds_password`). Returns True when the body was removed (the database's
+        old pages then still hold it: see :meth:`~pbem.store.Database.scrub`)."""
+        values: dict[str, object] = {"_id": inbound_id, "status": status, "error": error, "handled_at": utcnow()}
+        held = holds_password(raw) if held_password is None else held_password
+        if held:
+            values["raw"] = redacted(raw)
+        session.connection().execute(_SET_INBOUND_STATUS, values)
+        return held
 
 
 class DatabaseOutbox:
@@ -266,6 +264,7 @@ class DatabaseOutbox:
         values: dict[str, object] = {"_id": mail_id, "status": "sent", "sent_at": when, "lease_until": None}
         if secret is not None:
             values["raw"] = redacted(secret)
+            self.db.forgot_secret()
         with self.db.engine.begin() as connection:
             connection.execute(_UPDATE_OUTBOUND, values)
 
@@ -276,8 +275,13 @@ class DatabaseOutbox:
         )
 
     def mark_failed(self, mail_id: int, error: str) -> None:
-        """Give up on the mail for good."""
-        self._finish(mail_id, status="failed", last_error=error[:1000], attempts=OutboundMessageRow.attempts + 1)
+        """Give up on the mail for good; a secret mail's body is removed at once, as when it is sent."""
+        secret = self._secrets.get(mail_id)
+        removed = {"raw": redacted(secret)} if secret is not None else {}
+        if secret is not None:
+            self.db.forgot_secret()
+        self._finish(mail_id, status="failed", last_error=error[:1000], attempts=OutboundMessageRow.attempts + 1,
+                     **removed)
 
     def next_due(self) -> datetime | None:
         """Return when the next queued mail that this outbox did not claim becomes due: its next attempt,

@@ -46,7 +46,7 @@ from pbem.store.tables import GameRow, SeatRow
 from pbem.zones import format_moment, mark, read_zone
 
 # The turn a game mail's subject names: "[tc-1] Turn 3", "[tc-1] Reminder: turn 3 orders due".
-_SUBJECT_TURN = re.compile(r"\][^\[\]]*?\bturn\s+(\d+)\b", re.I)
+_SUBJECT_TURN = re.compile(r"\][^\[\]]*?\bturn\s+(\d{1,9})\b", re.I)  # 9 digits: int() stays cheap and total
 
 
 def join(conv: Conversation, command: Join) -> None:

@@ -7,7 +7,7 @@ import secrets
 from collections.abc import Mapping
 from typing import Any
 
-from pbem.addresses import is_plain_address
+from pbem.addresses import checked_address
 from pbem.core import Game, GameError, GameRng, InvalidInput, UnknownSeat
 from pbem.core.rng import CURRENT_VERSION, LEGACY_VERSION, VERSIONS, derive_seed
 from pbem.games import find_game
@@ -172,5 +172,8 @@ def _check_seats(rules: Game[Any, Any], seat_names: tuple[str, ...] | list[str],
         missing = [s for s in seat_names if s.upper() not in wanted]
         raise InvalidInput(f"seats missing: {', '.join(missing)}")
     for seat, address in seats.items():
-        if address is not None and not is_plain_address(address):
-            raise InvalidInput(f"seat {seat}: {address!r} is not a mail address such as alice@example.org")
+        if address is not None:
+            try:
+                checked_address(address)
+            except InvalidInput as error:
+                raise InvalidInput(f"seat {seat}: {error}") from None

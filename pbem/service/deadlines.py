@@ -125,7 +125,7 @@ class TurnClock:
                     continue
                 if not last_seen < row.deadline <= now:
                     continue  # extended meanwhile by another daemon
-                row.deadline = row.deadline + outage
+                row.deadline = min(row.deadline + outage, due.latest_deadline(now))
                 unit.add(row)
                 minutes = round(outage.total_seconds() / 60)
                 audit.record(unit, row, "EXTEND", f"deadline of turn {row.turn} extended by the service's outage "

@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import sqlite3
+import time
 from datetime import timedelta
+from pathlib import Path
 
 from sqlmodel import select
 
 from pbem.clock import utcnow
 from pbem.mail.compose import compose_notice
-from pbem.mail.mailstore import REDACTED_BODY, DatabaseOutbox, InboundStore, message_id_of
+from pbem.mail.mailstore import DatabaseOutbox, InboundStore, message_id_of
+from pbem.mail.redaction import REDACTED_BODY
 from pbem.mail.retention import purge_old_mail
-from pbem.store import Database
+from pbem.store import Database, open_database
 from pbem.store.tables import OutboundMessageRow
 
 RAW = b"From: a@example.org\r\nTo: gm@pbem.test\r\nMessage-ID: <m1@example.org>\r\nSubject: x\r\n\r\nSTATUS g\r\n"
@@ -24,7 +28,7 @@ def test_a_message_is_stored_once_by_its_message_id(db: Database) -> None:
     assert inbound.pending() == [first]
     with db.session() as session:
         assert InboundStore.stored(session, first)[:2] == ("new", RAW)
-        InboundStore.set_status(session, first, "handled")
+        InboundStore.finish(session, first, "handled", None, RAW)
     assert inbound.pending() == []
 
 
@@ -90,7 +94,7 @@ def test_retention_empties_handled_mail_and_deletes_sent_mail_but_keeps_what_is_
     assert handled is not None and waiting is not None
     now = utcnow()
     with db.session() as session:
-        InboundStore.set_status(session, handled, "handled")
+        InboundStore.finish(session, handled, "handled", None, RAW)
         for to in ("b@example.org", "c@example.org"):
             DatabaseOutbox.enqueue(session, compose_notice(to=to, from_address="gm@pbem.test", subject="s",
                                                            body="b\n", now=now), purpose="notice")
@@ -104,3 +108,30 @@ def test_retention_empties_handled_mail_and_deletes_sent_mail_but_keeps_what_is_
         rows = session.exec(select(OutboundMessageRow)).all()
     assert [(row.id, row.status) for row in rows] == [(queued.id, "queued")]
     assert inbound.store(3, RAW) is None  # a purged mail delivered again is still recognised
+
+
+def test_a_scrub_leaves_no_removed_password_in_the_sqlite_files_and_never_waits_for_a_reader(tmp_path: Path) -> None:
+    path = tmp_path / "scrub.db"
+    db = open_database(str(path))
+    try:
+        inbound = InboundStore(db)
+        secret = RAW.replace(b"\r\n\r\n", b"\r\n\r\nSIGNON tc-1 A hunter2secret\r\n", 1)
+        stored = inbound.store(1, secret)
+        assert stored is not None
+        reader = sqlite3.connect(path)
+        reader.execute("BEGIN")
+        reader.execute("SELECT count(*) FROM inbound_message").fetchall()  # a reader in another process holds the log
+        with db.session() as session:
+            assert InboundStore.finish(session, stored, "handled", None, secret)
+        db.forgot_secret()
+        started = time.monotonic()
+        assert db.scrub() is False and db.has_forgotten  # not now: the next scrub tries again
+        assert time.monotonic() - started < 1
+        reader.rollback()
+        reader.close()
+        assert db.scrub() is True and not db.has_forgotten
+        wal = path.with_name("scrub.db-wal")
+        assert wal.stat().st_size == 0
+        assert b"hunter2secret" not in path.read_bytes()
+    finally:
+        db.close()
