@@ -352,6 +352,8 @@ def cmd_status(args: argparse.Namespace) -> int:
     nothing is started)."""
     from pbem.ops.figures import read_figures
 
+    if "://" not in args.db and not Path(args.db).expanduser().is_file():
+        raise UsageError(f"--db {args.db}: no database there")
     figures = read_figures(_service(args).db)
     print(json.dumps(figures.as_json(), indent=2) if args.json else figures.as_text(), end="\n" if args.json else "")
     return EXIT_OK

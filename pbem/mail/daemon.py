@@ -42,6 +42,9 @@ the loop restarts after a growing pause; transient database errors (locked,
 busy, disk full) are retried for ever, and only a loop that keeps failing
 otherwise stops the daemon (:attr:`MailDaemon.fatal`), for systemd to restart
 it.
+
+What the daemon does is counted in :attr:`MailDaemon.metrics`, whether its loops run is kept in
+:attr:`MailDaemon.watch` (see :mod:`pbem.ops`: ``/healthz``, ``/metrics``, systemd's notifications).
 """
 
 from __future__ import annotations
@@ -416,8 +419,8 @@ class MailDaemon:
             raise DaemonFailed(self.fatal)
 
     def verdict(self) -> Verdict:
-        """The daemon's health now: intake, sender and clock running and reaching their servers, the clock
-        beating (see :meth:`LoopWatch.verdict`)."""
+        """The daemon's health now: intake, processing, sender and clock running, the intake and the sender
+        reaching their servers, the clock beating (see :meth:`LoopWatch.verdict`)."""
         return self.watch.verdict(self._outages())
 
     def _outages(self) -> dict[str, Outage | None]:

@@ -7,13 +7,18 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
+import signal
 import socket
+import subprocess
+import sys
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 
 import aiohttp
 import pytest
+from databases import database_url
 from mail_harness import GM_ADDRESS, MailHarness, running_service
 from prometheus_client.parser import text_string_to_metric_families
 
@@ -234,3 +239,38 @@ def test_pbem_status_prints_the_database_figures_as_text_and_as_json(
                              "oldest_unanswered_seconds", "queued", "queued_total"]
     assert shown["mails"] == {"failed": 0, "handled": 2, "new": 0} and shown["queued_total"] == 0
     assert shown["oldest_unanswered_seconds"] is None and shown["last_seen_seconds"] >= 0
+    if "://" not in db_url:  # a file that is not there is not made
+        assert main(["status", "--db", str(tmp_path / "typo.db")]) == 2
+        assert "no database there" in capsys.readouterr().err and not (tmp_path / "typo.db").exists()
+
+
+def test_pbem_serve_with_web_serves_healthz_and_metrics_and_tells_systemd(tmp_path: Path) -> None:
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    listener.bind(str(tmp_path / "notify"))
+    listener.settimeout(30)
+    argv = [sys.executable, "-m", "pbem.cli", "serve", "--db", database_url(tmp_path), "--imap-port", "0",
+            "--smtp-port", "0", "--web", "127.0.0.1:0"]
+    process = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                               env={**os.environ, "NOTIFY_SOCKET": str(tmp_path / "notify")})
+    try:
+        assert process.stdout is not None
+        while "The web archive is at " not in (line := process.stdout.readline()):
+            assert line, f"pbem serve ended at start with {process.wait()}"
+        url = line.split(" is at ")[1].split("/ ")[0]
+        assert listener.recv(4096).startswith(b"READY=1\nSTATUS=0 mails handled, 0 sent; ok")
+
+        async def look() -> None:
+            assert await get(f"{url}/healthz") == (200, "text/plain; charset=utf-8", "ok\n")
+            figures = await scrape(url)
+            assert value(figures, "pbem_healthy") == 1 and value(figures, "pbem_inbound_new") == 0
+            assert ("pbem_mails_received_total", frozenset()) in figures
+
+        asyncio.run(look())
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(30) == 0
+        assert listener.recv(4096) == b"STOPPING=1\nSTATUS=stopping"
+    finally:
+        listener.close()
+        if process.poll() is None:
+            process.kill()
+            process.wait()
