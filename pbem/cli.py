@@ -358,6 +358,18 @@ def cmd_web(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_status(args: argparse.Namespace) -> int:
+    """``pbem status [--json]``: the service's figures from the database, for one look (no daemon needed,
+    nothing is started)."""
+    from pbem.ops.figures import read_figures
+
+    if "://" not in args.db and not Path(args.db).expanduser().is_file():
+        raise UsageError(f"--db {args.db}: no database there")
+    figures = read_figures(_service(args).db)
+    print(json.dumps(figures.as_json(), indent=2) if args.json else figures.as_text(), end="\n" if args.json else "")
+    return EXIT_OK
+
+
 def cmd_demo(args: argparse.Namespace) -> int:
     """``pbem demo [--offline] [--db PATH]``: robots play a game to the end, by mail or through the orders
     path, in a database of the demo's own: a new one in a temporary directory (printed), or the one of
@@ -536,6 +548,10 @@ def build_parser() -> argparse.ArgumentParser:
                      help="the key file of pbem serve --secret-file, to check private links (env PBEM_SECRET_FILE)")
     web.add_argument("--verbose", action="store_true")
     web.set_defaults(func=cmd_web)
+
+    status = add("status", "print the service's figures from the database: mail by status, outbox, clock")
+    status.add_argument("--json", action="store_true", help="one JSON object with stable keys")
+    status.set_defaults(func=cmd_status)
 
     demo = add("demo", "robots play a game to the end",
                db_help="a database of the demo's own (refused when it holds other games; default: a new one in "

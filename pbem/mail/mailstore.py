@@ -59,7 +59,7 @@ _UPDATE_OUTBOUND = update(_OUTBOUND).where(_OUTBOUND.c.id == bindparam("_id"))
 _FREE = or_(_OUTBOUND.c.lease_until.is_(None), _OUTBOUND.c.lease_until <= bindparam("now"))
 _CLAIM_DUE = (  # replies first; rows another sender is claiming are passed by (SKIP LOCKED)
     sa_select(_OUTBOUND.c.id, _OUTBOUND.c.sender, _OUTBOUND.c.recipients, _OUTBOUND.c.raw, _OUTBOUND.c.attempts,
-              _OUTBOUND.c.secret)
+              _OUTBOUND.c.secret, _OUTBOUND.c.purpose)
     .where(_OUTBOUND.c.status == "queued", _OUTBOUND.c.next_attempt_at <= bindparam("now"), _FREE)
     .order_by(_OUTBOUND.c.priority, _OUTBOUND.c.next_attempt_at, _OUTBOUND.c.id)
     .limit(bindparam("limit"))
@@ -247,7 +247,7 @@ class DatabaseOutbox:
             self._claimed.add(row.id)
             if row.secret:
                 self._secrets[row.id] = row.raw
-            claimed.append(OutgoingMail(row.id, row.sender, tuple(row.recipients), row.raw, row.attempts))
+            claimed.append(OutgoingMail(row.id, row.sender, tuple(row.recipients), row.raw, row.attempts, row.purpose))
         return claimed
 
     def _finish(self, mail_id: int, **values: object) -> None:

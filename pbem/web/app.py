@@ -14,6 +14,9 @@ framework around it. Pages:
 ``/seat/{token}/{turn}.svg``   what only the seat sees after a turn (its hand, its secret colour), when
                                it has anything of its own then
 
+With an :class:`~pbem.web.ops.OpsView` it also serves ``/healthz`` and ``/metrics`` for the operator
+(see :mod:`pbem.web.ops`).
+
 A forged, expired or revoked link gets the same 404 as a page that does not
 exist, with no data. Nothing here writes to the database.
 """
@@ -33,6 +36,7 @@ from pbem.reports import environment
 from pbem.service.api import GameService
 from pbem.service.snapshot import GameInfo
 from pbem.web.archive import Archive, NotInArchive
+from pbem.web.ops import OpsView, add_ops_routes
 
 _log = logging.getLogger(__name__)
 _ARCHIVE = web.AppKey("archive", Archive)
@@ -43,8 +47,10 @@ _HEADERS = {
 }
 
 
-def make_app(service: GameService, tokens: ReplyTokens, *, clock: Callable[[], datetime] = utcnow) -> web.Application:
-    """Return the web archive application over ``service``'s database, checking links with ``tokens``."""
+def make_app(service: GameService, tokens: ReplyTokens, *, clock: Callable[[], datetime] = utcnow,
+             ops: OpsView | None = None) -> web.Application:
+    """Return the web archive application over ``service``'s database, checking links with ``tokens``; with
+    ``ops``, also the operator's ``/healthz`` and ``/metrics``."""
     app = web.Application(middlewares=[_not_found])
     app[_ARCHIVE] = Archive(service, tokens, clock=clock)
     app.add_routes([
@@ -54,6 +60,8 @@ def make_app(service: GameService, tokens: ReplyTokens, *, clock: Callable[[], d
         web.get("/seat/{token}", seat_page),
         web.get(r"/seat/{token}/{turn:\d{1,6}}.svg", seat_picture),
     ])
+    if ops is not None:
+        add_ops_routes(app, ops)
     return app
 
 
