@@ -18,14 +18,15 @@ def stored(db: Database, count: int, status: str | None = None) -> list[int]:
     inbound = InboundStore(db)
     ids = []
     for _ in range(count):
-        inbound_id = inbound.store(None, plain_mail("ann@example.org", "gm@example.org", "hi", "HELP\n").as_bytes())
+        raw = plain_mail("ann@example.org", "gm@example.org", "hi", "HELP\n").as_bytes()
+        inbound_id = inbound.store(None, raw)
         assert inbound_id is not None
-        ids.append(inbound_id)
+        ids.append((inbound_id, raw))
     if status is not None:
         with db.session() as session:
-            for inbound_id in ids:
-                InboundStore.set_status(session, inbound_id, status)
-    return ids
+            for inbound_id, raw in ids:
+                InboundStore.finish(session, inbound_id, status, None, raw)
+    return [inbound_id for inbound_id, _raw in ids]
 
 
 def test_stored_mail_is_counted_by_every_status_there_is(db: Database) -> None:
