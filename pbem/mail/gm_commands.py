@@ -101,8 +101,8 @@ def _run_gm_commands(conv: Conversation, row: GameRow, commands: tuple[GmCommand
 
 def _start(conv: Conversation, row: GameRow, command: StartGame) -> None:
     unit, name = conv.unit, row.name
+    info = creation.start(unit, name)  # first: a START refused gives out no password
     issued = seats.issue_passwords(unit, name)
-    info = creation.start(unit, name)
     for seat in info.seats:
         if seat.name in issued and seat.address:
             conv.notifier.tell_address(

@@ -215,8 +215,8 @@ class MailHandler:
         _run_script(conv, script)
         if unit.held_back:
             reply.line = 10**9
-            reply.add(f"{unit.held_back:,} mail(s) to other addresses were not sent: one mail may cause at most "
-                      f"{MAX_MAIL_TO_OTHERS} (turn reports aside). Send fewer commands per mail.")
+            reply.add(f"{unit.held_back:,} notice(s) were not sent: one mail may cause at most {MAX_MAIL_TO_OTHERS} "
+                      "mails besides this answer and turn reports. Send fewer commands per mail.")
         handled = conv.handled
         for name in {game for game, _ in handled.submitted}:
             if unit.game(name).orders_at is not None:  # orders that may make its turn due: see submissions

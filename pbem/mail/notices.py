@@ -5,9 +5,9 @@ exactly when the turn it reports was committed.
 
 Only to addresses that asked (:mod:`pbem.service.consent`): a mail to any other address is not
 queued, except the one invitation per address and game. Every mail carries its reader's
-List-Unsubscribe links. The mail one incoming mail causes to addresses other than its sender is
-bounded: at most :data:`MAX_MAIL_TO_OTHERS` notices, reminders and invitations (turn reports, to
-seats, observers and the GM, all of whom asked, are not counted).
+List-Unsubscribe links. The mail one incoming mail causes besides its reply is bounded: at most
+:data:`MAX_MAIL_TO_OTHERS` notices and invitations, to its sender's address or any other (turn reports,
+to seats, observers and the GM, all of whom asked, are not counted).
 """
 
 from __future__ import annotations
@@ -43,8 +43,9 @@ INVITATION = "invite"
 """The press author of an invitation's reply address (``gm+game.seat.k1.p-invite...``): a reply to it
 accepts the invitation (or, saying STOP, declines all mail), and is never read as orders or press."""
 MAX_MAIL_TO_OTHERS = 40
-"""Most mails one incoming mail may cause to addresses other than its sender, turn reports aside:
-invitations, notices to the GM and to players, password mails, previews. What passes the
+"""Most mails one incoming mail may cause besides its reply, turn reports aside: invitations, notices
+to the GM and to players, password mails, previews (to its sender's own address too: 99 commands that
+each notify must not send 99 mails). What passes the
 bound is not queued, and the reply says how many were held back."""
 _TO_GM = ("\n\nA plain reply to this mail goes to the GM as press. To send orders, reply to your turn report "
           "or a reminder.\n")
@@ -346,8 +347,8 @@ class MailNotifier:
         if purpose != "invitation" and not consent.may_mail(unit.session, to):
             _log.info("game %s: no %s to %s: it has not asked for pbem's mail", row.name, purpose, to)
             return
-        if not _within_bound(unit, to, purpose):
-            _log.warning("game %s: no %s to %s: the mail from %s caused %d mails to others already", row.name,
+        if not _within_bound(unit, purpose):
+            _log.warning("game %s: no %s to %s: the mail from %s caused %d mails already", row.name,
                          purpose, to, unit.mail_from, MAX_MAIL_TO_OTHERS)
             return
         zone, text_only = zone_and_text_only(unit.session, to)
@@ -362,15 +363,14 @@ class MailNotifier:
         DatabaseOutbox.enqueue(unit.session, message, purpose=purpose, secret=secret)
 
 
-def _within_bound(unit: Unit, to: str, purpose: str) -> bool:
-    """Count a mail to ``to`` toward the bound of what the unit's incoming mail causes to others; False
-    (and counted as held back) when it passes :data:`MAX_MAIL_TO_OTHERS`. Turn reports to players and
-    observers, and everything outside the handling of a mail (the clock, the command line), are free."""
-    if unit.mail_from is None or to.lower() == unit.mail_from or purpose == "report":
+def _within_bound(unit: Unit, purpose: str) -> bool:
+    """Count a mail toward the bound of what the unit's incoming mail causes besides its reply; False
+    (and counted as held back) past :data:`MAX_MAIL_TO_OTHERS`. Turn reports, and everything outside
+    the handling of a mail (the clock, the command line), are free."""
+    if unit.mail_from is None or purpose == "report":
         return True
     if unit.mailed_others >= MAX_MAIL_TO_OTHERS:
         unit.held_back += 1
         return False
     unit.mailed_others += 1
     return True
-

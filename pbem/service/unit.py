@@ -51,10 +51,10 @@ class Unit:
         PostgreSQL; SQLite has one writer at a time anyway), so that two daemons never change one
         game at once: a unit that may change a game locks it."""
         self.mail_from: str | None = None
-        """The sender of the mail this unit handles (None: the clock or the command line): what the mail
-        causes to go to other addresses is bounded (see :mod:`pbem.mail.notices`)."""
+        """The sender of the mail this unit handles (None: the clock or the command line): the mail it
+        causes besides its reply is bounded (see :mod:`pbem.mail.notices`)."""
         self.mailed_others = 0
-        """Mails queued in this unit to addresses other than ``mail_from`` that count toward that bound."""
+        """Mails queued in this unit, besides the reply, that count toward that bound."""
         self.held_back = 0
         """Mails not queued because the bound was reached."""
         self.news: list[Any] = []
