@@ -98,9 +98,10 @@ def create_game(
     unit.session.flush()
     audit.record(unit, row, "CREATE", f"{rules.name} game {name} created for {count} players"
                  + (f", options {', '.join(f'{k}={v}' for k, v in (options or {}).items())}" if options else ""))
+    # The creator's word: the operator's on the command line; by mail the GM is the sender, who asked anyway.
+    for address in {a for a in [*(seats or {}).values(), gm_address] if a}:
+        consent.record_asked(unit, address)
     if seats:
-        for address in {a for a in seats.values() if a}:  # seated on the command line: the operator's word
-            consent.record_asked(unit, address)
         return start(unit, name)
     return unit.snapshot(row)
 
