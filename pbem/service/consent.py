@@ -66,10 +66,9 @@ def record_asked(unit: Unit, address: str) -> bool:
     """Record that ``address`` asked for pbem's mail (it wrote, or the operator seated it), ending a
     STOP; return True when it had not asked before (or had stopped), False when nothing changed."""
     key = address.lower()
-    row = unit.session.get(AddressConsentRow, key)
-    if row is not None and row.asked_at is not None and row.stopped_at is None:
+    if may_mail(unit.session, key):  # every mail asks this: one compiled read, no ORM object
         return False
-    row = row or AddressConsentRow(address=key)
+    row = unit.session.get(AddressConsentRow, key) or AddressConsentRow(address=key)
     row.asked_at, row.stopped_at = unit.now(), None
     unit.add(row)
     return True
