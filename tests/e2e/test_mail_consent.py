@@ -77,6 +77,8 @@ def test_an_invitation_is_accepted_by_a_reply_or_join_and_then_the_game_starts(t
             assert "You accepted seat 1 of game r1" in accepted.body and "REFUSED" not in accepted.body
             told = await gm.last()
             assert "ann@players.test accepted seat 1 of r1" in told.body and "not accepted: 2" in told.body
+            await gm.send("STATUS r1\n")
+            assert "have not accepted their invitation yet (START waits for them): 2." in (await gm.last()).body
             await accept_invitations("r1", [ben])
             assert "Send START to begin" in (await gm.last()).body
             await gm.send(f"GM r1 {password}\nSTART\n")
