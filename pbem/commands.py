@@ -291,6 +291,13 @@ class Accept:
 
 
 @dataclass(frozen=True)
+class Stop:
+    """STOP: pbem sends the sender's address no more mail, until it writes again."""
+
+    line: int
+
+
+@dataclass(frozen=True)
 class Preview:
     """PREVIEW (GM): a dry run of the current turn, every seat's report mailed to the GM."""
 
@@ -564,7 +571,7 @@ class CreateGame:
     commands: tuple[GmCommand, ...] = ()
 
 
-Command = Join | ViewJson | SetZone | SetPreference | Observe | Standby | Accept | Status | Help | SeatSession | CheckOrders | GmSession | CreateGame | Salt | Verify
+Command = Join | ViewJson | SetZone | SetPreference | Observe | Standby | Accept | Stop | Status | Help | SeatSession | CheckOrders | GmSession | CreateGame | Salt | Verify
 """What a script holds at its top level."""
 
 
@@ -699,7 +706,12 @@ Players
   SET TEXTONLY ON | OFF            ON: mail to you is plain text, no HTML part and no picture
   SET PRESS OFF | ON               OFF: no press from other players (the GM's still arrives)
   OBSERVE <game>                   follow a game's public reports (UNOBSERVE <game> stops it)
+  STOP                             pbem sends your address no more mail (one last line confirms
+                                   it) until you write to it again; your seats go silent
   SIGNOFF                          end of your orders (or of a GM session)
+
+pbem writes only to addresses that wrote to it. An address a GM seats that
+never wrote gets one invitation: a reply to it (or JOIN <game>) accepts.
 
 Replying to a mail from a game signs you on: the text of your reply is your
 orders. Start it with CHECK to have them checked and not stored.
@@ -859,6 +871,9 @@ class _LineTransformer(Transformer[Token, _Parsed]):
 
     def accept(self, children: list[Token]) -> Accept:
         return Accept(self.number, _name(children[0]) if children else None)
+
+    def stop(self, children: list[Token]) -> Stop:
+        return Stop(self.number)
 
     def preview(self, children: list[Token]) -> Preview:
         return Preview(self.number)
@@ -1118,7 +1133,7 @@ class _ScriptBuilder:
                 self._problem(line, None, text, "ENDPRESS without a PRESS before it")
             case _Marker(word="CHECK"):
                 self._bare_check(line, text)
-            case Join() | ViewJson() | Observe() | Standby() | Accept():
+            case Join() | ViewJson() | Observe() | Standby() | Accept() | Stop():
                 self._close()
                 self.commands.append(parsed)
             case SetZone() | SetPreference() if block is None:

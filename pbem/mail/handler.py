@@ -31,17 +31,19 @@ from pbem.commands import (
     SetZone,
     Standby,
     Status,
+    Stop,
     Verify,
     ViewJson,
     parse_script,
 )
 from pbem.core import PbemError
+from pbem.mail import consent as consent_mail
 from pbem.mail import gm_commands, seat_commands
 from pbem.mail.answers import help_for
 from pbem.mail.compose import compose_notice
 from pbem.mail.conversation import Conversation, Desk, HandledMail
 from pbem.mail.mailstore import DatabaseOutbox, InboundStore
-from pbem.mail.notices import FROM_NAME, MailNotifier
+from pbem.mail.notices import FROM_NAME, INVITATION, MAX_MAIL_TO_OTHERS, MailNotifier
 from pbem.mail.parse import IncomingMail, MalformedMail, parse_mail, subject_tag
 from pbem.mail.policy import (
     DEFAULT_MAX_SIZE,
@@ -53,6 +55,7 @@ from pbem.mail.press import press_reply
 from pbem.mail.redaction import holds_password, text_holds_password
 from pbem.mail.reply import Reply, reply_limit, send_reply
 from pbem.mail.tokens import ReplyTokens, is_token_address, press_author
+from pbem.service import consent
 from pbem.service.api import GameService
 from pbem.service.unit import Unit
 from pbem.store import is_transient_error
@@ -171,6 +174,8 @@ class MailHandler:
             _log.info("inbound %s from %s ignored: %s", inbound_id, mail.sender, reason)
             return HandledMail("ignored", reason)
         now = self.clock()
+        unit.mail_from = mail.sender
+        newly_asked = consent.record_asked(unit, mail.sender)  # it wrote to pbem: pbem may write to it
         reply = Reply(limit=reply_limit(mail.size))
         if is_oversized(mail.size, self.max_size):
             if self.rate_limiter.is_limited(mail.sender, now):
@@ -183,6 +188,10 @@ class MailHandler:
         token_address = next((a for a in mail.recipients if is_token_address(a)), None)
         author = press_author(token_address) if token_address is not None else None
         conv = Conversation(self.desk, unit, mail, reply, HandledMail("handled"), token_address)
+        if author == INVITATION:  # a reply to an invitation: it accepts, or says STOP
+            consent_mail.answer_invitation(conv, accepted_now=newly_asked)
+            send_reply(unit, self.notifier, mail, reply, inbound_id)
+            return _described(conv, ["invitation reply"])
         if author is not None:  # a reply to a press mail: press back to its author, never orders
             try:
                 press_reply(conv, author)
@@ -193,6 +202,14 @@ class MailHandler:
                 reply.add(f"REFUSED: {error}")
             send_reply(unit, self.notifier, mail, reply, inbound_id)
             return _described(conv, ["press reply"])
+        stop_token = consent_mail.stop_token_of(mail.subject)
+        if stop_token is not None:  # a List-Unsubscribe mail
+            try:
+                consent_mail.stop_by_token(conv, stop_token)
+            except PbemError as error:
+                reply.refuse(0, error)
+            send_reply(unit, self.notifier, mail, reply, inbound_id)
+            return _described(conv, ["STOP"])
         conv.tag = subject_tag(mail.subject)
         script = parse_script(mail.body, token_seat=token_address is not None, game=conv.tag)
         reply.secret = text_holds_password(mail.body)  # it may quote a line that held one: keep no copy once sent
@@ -204,7 +221,13 @@ class MailHandler:
             self._tell_limited(unit, mail, limiter, now, inbound_id)
             _log.warning("inbound %s from %s ignored: rate limit", inbound_id, mail.sender)
             return HandledMail("ignored", "rate limited")
+        if newly_asked:
+            consent_mail.accept_invitations(conv)
         _run_script(conv, script)
+        if unit.held_back:
+            reply.line = 10**9
+            reply.add(f"{unit.held_back:,} notice(s) were not sent: one mail may cause at most {MAX_MAIL_TO_OTHERS} "
+                      "mails besides this answer and turn reports. Send fewer commands per mail.")
         handled = conv.handled
         for name in {game for game, _ in handled.submitted}:
             if unit.game(name).orders_at is not None:  # orders that may make its turn due: see submissions
@@ -238,6 +261,7 @@ class MailHandler:
             to=sender, from_address=self.address, from_name=FROM_NAME, now=self.clock(),
             subject="Your mail could not be read",
             body=f"Your mail could not be read ({problem}). Please send your orders again as plain text.\n",
+            unsubscribe=self.notifier.unsubscribe(sender),
         )
         DatabaseOutbox.enqueue(unit.session, message, purpose="reply", inbound_id=inbound_id)
 
@@ -254,7 +278,8 @@ def _run_script(conv: Conversation, script: Script) -> None:
         reply.line = 10**9
         reply.add(f"Not read further: {script.stopped}.")
     if script.is_empty:
-        reply.add("No commands or orders found in your mail. Send HELP for the list of commands.")
+        if not conv.handled.acted:  # a plain reply that accepted an invitation needs nothing more
+            reply.add("No commands or orders found in your mail. Send HELP for the list of commands.")
         return
     for command in script.commands:
         reply.line = command.line
@@ -273,6 +298,7 @@ _COMMANDS: Mapping[type, Callable[[Conversation, Any], None]] = {
     Observe: seat_commands.observe,
     Standby: seat_commands.standby_list,
     Accept: seat_commands.accept_offer,
+    Stop: lambda conv, command: consent_mail.stop(conv, conv.mail.sender),
     Status: lambda conv, command: seat_commands.show_status(conv, command.game or conv.tag),
     Help: lambda conv, command: conv.reply.add(help_for(command.kind)),
     Salt: seat_commands.salt,

@@ -145,5 +145,6 @@ def send_reply(unit: Unit, notifier: MailNotifier, mail: IncomingMail, reply: Re
     if reply.tag_game is not None and subject_tag(mail.subject) != reply.tag_game.lower():
         subject = f"[{reply.tag_game}] {reply_subject(mail.subject)}"  # mail clients file by the game tag
     message = compose_reply(mail, from_address=notifier.address, from_name=FROM_NAME, body=body, html=html,
-                            now=notifier.clock(), reply_to=reply_to, subject=subject, attachments=calendar)
+                            now=notifier.clock(), reply_to=reply_to, subject=subject, attachments=calendar,
+                            unsubscribe=notifier.unsubscribe(mail.sender))
     DatabaseOutbox.enqueue(unit.session, message, purpose="reply", inbound_id=inbound_id, secret=reply.secret)

@@ -85,9 +85,9 @@ async def serve(
                 out.write(f"pbem serves as {address}: mail HELP to it for the commands. Database: {shown(db_path)}.\n")
                 out.write(f"Watching {imap_url}, sending through {smtp_url}. Stop with Ctrl-C.\n")
                 ops = OpsView(metrics_registry(db), not_started)
+                web_service = GameService(db)
                 if listen is not None:
-                    web_server = WebServer(make_app(GameService(db), reply_tokens(db, secret_file), ops=ops),
-                                           *listen)
+                    web_server = WebServer(make_app(web_service, reply_tokens(db, secret_file), ops=ops), *listen)
                     await web_server.start()
                     stack.push_async_callback(web_server.stop)
                     web_url = web_url or web_server.url
@@ -98,6 +98,7 @@ async def serve(
                                     options=DaemonOptions(secret_file=secret_file, retention=retention,
                                                           smtp_connections=smtp_connections))
                 watch_daemon(ops, daemon)
+                web_service.on_news.extend(daemon.service.on_news)  # an unsubscribe on the web: its GMs hear of it
                 tune_gc_for_serving()
                 await daemon.run(stop)
     finally:

@@ -7,7 +7,7 @@ from sqlmodel import select
 
 from pbem.addresses import checked_address
 from pbem.core import GameError
-from pbem.service import audit
+from pbem.service import audit, consent
 from pbem.service.unit import Unit
 from pbem.store.tables import GameRow, GameStatus, ObserverRow
 
@@ -17,9 +17,10 @@ MAX_OBSERVERS = 100
 
 
 def observe(unit: Unit, name: str, address: str) -> GameRow:
-    """Have ``address`` follow the game's public reports. Raises GameError when the GM forbids
-    observers, the game is over or has :data:`MAX_OBSERVERS`, InvalidInput for an address that is no
-    mail address."""
+    """Have ``address`` follow the game's public reports; it asked for them (by mail its own OBSERVE, on
+    the command line the operator's word: :mod:`pbem.service.consent`). Raises GameError when the GM
+    forbids observers, the game is over or has :data:`MAX_OBSERVERS`, InvalidInput for an address that is
+    no mail address."""
     row = unit.game(name)
     address = checked_address(address)
     if row.observers != "yes":
@@ -32,6 +33,7 @@ def observe(unit: Unit, name: str, address: str) -> GameRow:
         # told nothing before it came: its first report is the next one
         unit.add(ObserverRow(game_id=row.id, address=address, since=unit.now(), last_reported_turn=max(row.turn - 1, 0)))
         audit.record(unit, row, "OBSERVE", f"{address} observes the game")
+    consent.record_asked(unit, address)
     return row
 
 

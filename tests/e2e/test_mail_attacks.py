@@ -16,6 +16,7 @@ from mail_games import (
     PLAYERS,
     OpenGame,
     eventually,
+    has_written,
     inbound_row,
     open_game,
     prove_quiet,
@@ -78,6 +79,8 @@ def test_one_game_whose_clock_fails_is_set_aside_and_every_other_game_goes_on(tm
         async with running_service(tmp_path, clock=clock, options=QUICK) as service:
             game = await open_game(service)
             gm = game.gm
+            for address in ("x@outside.test", "y@outside.test"):  # players who wrote to pbem: no invitations
+                await has_written(service.person(address))
             await gm.send("CREATE race-on-the-river evil players=2 turn_hours=500\nSEAT 1 x@outside.test\nSEAT 2 y@outside.test\n"
                           "START\n")
             await gm.receive(2)
