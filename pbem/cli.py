@@ -299,13 +299,15 @@ def cmd_upgrade_check(args: argparse.Namespace) -> int:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    """``pbem serve [--imap URL --smtp URL] [--address A]``: the game master by mail."""
+    """``pbem serve [--imap URL] [--lmtp HOST:PORT|unix:/path] [--smtp URL] [--address A]``: the game master by
+    mail."""
     import asyncio
     from datetime import timedelta
     from pathlib import Path
 
     from pbem.mail.config import BadMailUrl
     from pbem.mail.daemon import DaemonFailed
+    from pbem.mail.lmtp import LmtpUnavailable
     from pbem.mail.serve import configure_logging, serve
 
     try:
@@ -322,9 +324,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
                   imap_port=args.imap_port, smtp_port=args.smtp_port, out=sys.stdout,
                   secret_file=Path(args.secret_file) if args.secret_file else None,
                   retention=timedelta(days=args.retention_days), web=args.web, web_url=args.web_url,
-                  smtp_connections=args.smtp_connections)
+                  smtp_connections=args.smtp_connections, lmtp=args.lmtp)
         )
     except (BadMailUrl, ValueError) as error:
+        raise UsageError(str(error)) from error
+    except LmtpUnavailable as error:
         raise UsageError(str(error)) from error
     except DaemonFailed as error:
         print(f"pbem: stopped: {error}", file=sys.stderr)
@@ -476,6 +480,9 @@ def build_parser() -> argparse.ArgumentParser:
                        help="imap://user:pass@host:port/INBOX or imaps://... (env PBEM_IMAP)")
     serve.add_argument("--smtp", default=os.environ.get("PBEM_SMTP"),
                        help="smtp://host:port, smtps://..., ?starttls (env PBEM_SMTP)")
+    serve.add_argument("--lmtp", metavar="HOST:PORT|unix:/path", default=os.environ.get("PBEM_LMTP"),
+                       help="take the mail the mail server hands over by LMTP there (with --smtp; without --imap "
+                            "no mailbox is read; env PBEM_LMTP)")
     serve.add_argument("--address", default=os.environ.get("PBEM_ADDRESS", "gm@pbem.localhost"),
                        help="the game master's address (env PBEM_ADDRESS)")
     serve.add_argument("--imap-port", type=int, default=1143, help="embedded IMAP port (default 1143; 0 = any)")
