@@ -336,6 +336,17 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_deliver(args: argparse.Namespace) -> int:
+    """``pbem deliver [--db DB]``: store the mail on standard input for the running daemon; exit 0 when
+    stored, 75 (EX_TEMPFAIL) when the mail server should try again, 65 when the input holds no mail."""
+    import logging
+
+    from pbem.mail.deliver import deliver
+
+    logging.basicConfig(level=logging.WARNING, format="%(message)s")
+    return deliver(args.db, sys.stdin.buffer)
+
+
 def cmd_web(args: argparse.Namespace) -> int:
     """``pbem web [HOST:PORT]``: the read-only web archive alone, against the same database."""
     import asyncio
@@ -506,6 +517,10 @@ def build_parser() -> argparse.ArgumentParser:
                             "(default http://HOST:PORT of --web; env PBEM_WEB_URL)")
     serve.add_argument("--verbose", action="store_true", help="the same as --log-level DEBUG")
     serve.set_defaults(func=cmd_serve)
+
+    deliver = add("deliver", "store the mail on standard input for pbem serve (.forward, procmail, Postfix pipe); "
+                             "exit 0 stored, 75 try again later")
+    deliver.set_defaults(func=cmd_deliver)
 
     web = add("web", "serve the read-only web archive alone, against the same database")
     web.add_argument("listen", nargs="?", default="127.0.0.1:8080", metavar="HOST:PORT",

@@ -117,11 +117,12 @@ class InboundStore:
         self.db = db
         self.max_size = max_size
 
-    def store(self, uid: int | None, raw: bytes) -> int | None:
-        """Store a message and commit; return its row id, or None when its Message-ID was stored before."""
+    def store(self, uid: int | None, raw: bytes, *, size: int | None = None) -> int | None:
+        """Store a message and commit; return its row id, or None when its Message-ID was stored before.
+        ``size``: the message's size when ``raw`` is only its beginning (read from a stream)."""
         message_id, sender = _identity(raw)
-        size = len(raw)
-        kept = self.kept(raw)
+        size = len(raw) if size is None else size
+        kept = self.kept(raw, size)
         try:
             with self.db.engine.begin() as connection:  # one INSERT: no ORM session needed
                 result = connection.execute(  # a Message-ID stored before fails its unique index
@@ -133,9 +134,10 @@ class InboundStore:
         except IntegrityError:
             return None
 
-    def kept(self, raw: bytes) -> bytes:
-        """The bytes :meth:`store` keeps of ``raw``: all of it, or the prefix of an oversized mail."""
-        return raw if len(raw) <= self.max_size else raw[:OVERSIZED_PREFIX]
+    def kept(self, raw: bytes, size: int | None = None) -> bytes:
+        """The bytes :meth:`store` keeps of ``raw`` (of ``size`` bytes, when it is only the mail's beginning):
+        all of it, or the prefix of an oversized mail."""
+        return raw if (len(raw) if size is None else size) <= self.max_size else raw[:OVERSIZED_PREFIX]
 
     def pending(self, limit: int = 100, *, after: int = 0) -> list[int]:
         """Return the ids of stored messages not yet handled, oldest first; only ids above ``after``
