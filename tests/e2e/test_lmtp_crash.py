@@ -13,10 +13,11 @@ from pathlib import Path
 
 from databases import database_url
 from databases import query as run_query
-from lmtp_client import hand_over
+from pbem.sandbox.lmtpclient import hand_over
 from test_crash import GM_ADDRESS, STARTUP_TIMEOUT, mail_servers, read_line, read_mailboxes
 
 from pbem.mail.config import SmtpUrl
+from pbem.mail.mailstore import DEFAULT_LEASE
 from pbem.sandbox.mailclient import plain_mail
 
 PBEM = [sys.executable, "-m", "pbem.cli"]
@@ -59,7 +60,8 @@ def test_a_daemon_killed_right_after_its_250_answers_the_mail_once_when_started_
                 daemon = await start_serving(db, lmtp_port, smtp_port, tmp_path / "daemon.log")
                 try:
                     loop = asyncio.get_running_loop()
-                    deadline = loop.time() + 30
+                    # On PostgreSQL a reply the killed daemon had claimed waits for the end of its lease.
+                    deadline = loop.time() + DEFAULT_LEASE.total_seconds() + 30
                     while not all((boxes := await read_mailboxes(imap_port, players)).values()):
                         assert loop.time() < deadline, f"unanswered: {[p for p, box in boxes.items() if not box]}"
                         await asyncio.sleep(0.2)

@@ -17,7 +17,7 @@ import pytest
 from aiosmtpd.smtp import SMTP, Envelope, Session
 from databases import database_url, on_postgresql
 from databases import query as run_query
-from lmtp_client import hand_over
+from pbem.sandbox.lmtpclient import hand_over
 
 from pbem.mail.config import SmtpUrl
 from pbem.mail.daemon import DaemonOptions, MailDaemon
