@@ -5,7 +5,8 @@ and imports what it needs when it runs: ``pbem --help`` and ``pbem check``
 never load the database stack (bench/bench_startup.py measures it).
 
 Exit codes: 0 success; 1 orders refused (some line) or a game that cannot do
-what was asked; 2 usage errors (bad arguments, unknown game, kind or seat).
+what was asked; 2 usage errors (bad arguments, unknown game, kind or seat);
+``pbem deliver`` those of sysexits.h that mail servers expect (0, 65, 75).
 """
 
 from __future__ import annotations
