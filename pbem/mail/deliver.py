@@ -61,10 +61,11 @@ def read_mail(stream: BinaryIO, max_size: int = DEFAULT_MAX_SIZE) -> tuple[bytes
                 chunk += more
             chunk = chunk.partition(b"\n")[2]
         first = False
+        within = size <= max_size  # before this chunk
         size += len(chunk)
-        if len(kept) <= max_size:
+        if within:
             kept += chunk
-            if len(kept) > max_size:
+            if size > max_size:  # over the limit from here on: its beginning is all that is kept
                 del kept[OVERSIZED_PREFIX:]
     return bytes(kept), size
 
