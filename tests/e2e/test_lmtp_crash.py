@@ -6,28 +6,24 @@ from __future__ import annotations
 
 import asyncio
 import signal
-import socket
 import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from databases import database_url
 from databases import query as run_query
-from pbem.sandbox.lmtpclient import hand_over
+from ports import free_port
 from test_crash import GM_ADDRESS, STARTUP_TIMEOUT, mail_servers, read_line, read_mailboxes
 
 from pbem.mail.config import SmtpUrl
 from pbem.mail.mailstore import DEFAULT_LEASE
+from pbem.sandbox.lmtpclient import hand_over
 from pbem.sandbox.mailclient import plain_mail
 
 PBEM = [sys.executable, "-m", "pbem.cli"]
 ROUNDS = 3
 
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 async def start_serving(db: str, lmtp_port: int, smtp_port: int, log: Path) -> asyncio.subprocess.Process:
@@ -44,11 +40,12 @@ async def start_serving(db: str, lmtp_port: int, smtp_port: int, log: Path) -> a
     return process
 
 
+@pytest.mark.slow
 def test_a_daemon_killed_right_after_its_250_answers_the_mail_once_when_started_again(tmp_path: Path) -> None:
     async def scenario() -> None:
         with open(tmp_path / "servers.log", "wb") as log:  # noqa: ASYNC230
             async with mail_servers(log) as (imap_port, smtp_port):
-                db, lmtp_port = database_url(tmp_path), _free_port()
+                db, lmtp_port = database_url(tmp_path), free_port()
                 players = [f"p{n}@players.test" for n in range(ROUNDS)]
                 for player in players:
                     daemon = await start_serving(db, lmtp_port, smtp_port, tmp_path / "daemon.log")

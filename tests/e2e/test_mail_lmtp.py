@@ -17,13 +17,13 @@ import pytest
 from aiosmtpd.smtp import SMTP, Envelope, Session
 from databases import database_url, on_postgresql
 from databases import query as run_query
-from pbem.sandbox.lmtpclient import hand_over
 
 from pbem.mail.config import SmtpUrl
 from pbem.mail.daemon import DaemonOptions, MailDaemon
 from pbem.mail.lmtp import LmtpAddress
 from pbem.mail.policy import DEFAULT_MAX_SIZE
 from pbem.sandbox.embedded import EmbeddedMailServers
+from pbem.sandbox.lmtpclient import hand_over
 from pbem.sandbox.mailclient import MailboxReader, plain_mail
 from pbem.store import open_database
 

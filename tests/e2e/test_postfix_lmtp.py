@@ -12,7 +12,6 @@ import os
 import pwd
 import shutil
 import signal
-import socket
 import subprocess
 import tempfile
 from collections.abc import Iterator
@@ -21,6 +20,7 @@ from pathlib import Path
 import aiosmtplib
 import pytest
 from databases import query as run_query
+from ports import free_port
 from test_mail_lmtp import GM_ADDRESS, PLAYER, lmtp_service
 
 from pbem.mail.lmtp import LmtpAddress
@@ -81,11 +81,6 @@ lmtp_dns_support_level = disabled
 """
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
 
 def _why_postfix_cannot_run() -> str | None:
     if not POSTFIX.exists():
@@ -139,7 +134,7 @@ def test_postfix_delivers_a_players_mail_to_pbem_over_lmtp_and_the_reply_reaches
     reason = _why_postfix_cannot_run()
     if reason is not None:
         pytest.skip(reason)
-    lmtp_port, smtp_port = _free_port(), _free_port()
+    lmtp_port, smtp_port = free_port(), free_port()
 
     async def scenario() -> None:
         async with lmtp_service(tmp_path, LmtpAddress("127.0.0.1", lmtp_port)) as service:
