@@ -326,7 +326,7 @@ class MailDaemon:
         """Store a mail the mail server handed over (LMTP) and have the processing loop handle it at once;
         return once it is committed (or was stored before: the same Message-ID). Raises what kept it from
         being stored."""
-        await self._work(self.inbound.store, None, raw)
+        await self._work(functools.partial(self.inbound.store, None, raw, durable=True))
         self._idle.clear()
         self._new_mail.set()
 

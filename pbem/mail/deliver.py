@@ -83,7 +83,7 @@ def deliver(db_path: str, stream: BinaryIO, *, max_size: int = DEFAULT_MAX_SIZE)
             raise NoDatabase(f"no database at {db_path} (pbem serve creates it; is --db right?)")
         db = open_database(db_path)
         try:
-            stored = InboundStore(db, max_size=max_size).store(None, raw, size=size)
+            stored = InboundStore(db, max_size=max_size).store(None, raw, size=size, durable=True)
         finally:
             db.close()
     except Exception as error:  # not stored: the mail server keeps the mail and tries again
