@@ -40,7 +40,7 @@ from pbem.mail.policy import DEFAULT_MAX_SIZE
 from pbem.store import is_transient_error
 
 __all__ = ["MAX_RECIPIENTS", "BadLmtpAddress", "Deliver", "LmtpAddress", "LmtpListener", "LmtpUnavailable",
-           "is_own_address"]
+           "delivered", "is_own_address"]
 
 _log = logging.getLogger(__name__)
 
