@@ -7,6 +7,8 @@ reply does not wait for an IMAP server to announce the mail. The listener:
 * answers ``550 5.1.1`` to a recipient that is not the game master's address
   nor a plus variant of it (``gm+anything@domain``), and ``452 4.5.3`` past
   :data:`MAX_RECIPIENTS` recipients in one transaction;
+* answers ``421 4.3.2`` and closes a connection past :data:`MAX_CONNECTIONS`
+  at once (the mail server tries again later), and closes one idle for 5 minutes;
 * refuses a mail over the size limit with ``552`` (aiosmtpd's ``SIZE``
   extension and its count of the data; nothing beyond the limit is kept);
 * stores the mail, with ``Return-Path`` (the envelope sender) and one
@@ -31,7 +33,7 @@ import socket
 from dataclasses import dataclass
 from pathlib import Path
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, cast
 
 from aiosmtpd.lmtp import LMTP
 from aiosmtpd.smtp import SMTP, Envelope, Session
@@ -46,6 +48,8 @@ _log = logging.getLogger(__name__)
 
 MAX_RECIPIENTS = 10
 """Recipients accepted in one LMTP transaction (every one is the game master, so a few suffice)."""
+MAX_CONNECTIONS = 50
+"""LMTP connections served at once; one more is answered ``421`` and closed (mail servers open a few)."""
 SOCKET_MODE = 0o660
 UNIX_PREFIX = "unix:"
 
@@ -139,17 +143,27 @@ class _Handler:
 
 
 class _TrackedLMTP(LMTP):
-    """aiosmtpd's LMTP protocol, registered in a set while connected so the listener can close it."""
+    """aiosmtpd's LMTP protocol, registered in a set while connected so the listener can close it; a
+    connection past ``limit`` is answered 421 and closed before aiosmtpd serves it."""
 
-    def __init__(self, registry: set[LMTP], *args: Any, **kwargs: Any) -> None:
+    def __init__(self, registry: set[LMTP], limit: int, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._registry = registry
+        self._limit = limit
+        self._refused = False
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        if len(self._registry) >= self._limit:
+            self._refused = True
+            cast(asyncio.WriteTransport, transport).write(b"421 4.3.2 too many connections, try again later\r\n")
+            transport.close()
+            return
         self._registry.add(self)
         super().connection_made(transport)
 
     def connection_lost(self, exc: Exception | None) -> None:
+        if self._refused:
+            return
         self._registry.discard(self)
         super().connection_lost(exc)
 
@@ -158,8 +172,9 @@ class LmtpListener:
     """Listens for LMTP deliveries at an :class:`LmtpAddress` and hands each accepted mail to ``deliver``."""
 
     def __init__(self, where: LmtpAddress, *, own_address: str, deliver: Deliver,
-                 max_size: int = DEFAULT_MAX_SIZE) -> None:
+                 max_size: int = DEFAULT_MAX_SIZE, max_connections: int = MAX_CONNECTIONS) -> None:
         self.where = where
+        self._max_connections = max_connections
         self._handler = _Handler(own_address, deliver)
         self._max_size = max_size
         self._server: asyncio.Server | None = None
@@ -178,10 +193,12 @@ class LmtpListener:
         if self._server is not None:
             return
         loop = asyncio.get_running_loop()
+        hostname = socket.getfqdn()  # once: it may ask the DNS
 
         def protocol() -> LMTP:
-            return _TrackedLMTP(self._connections, self._handler, data_size_limit=self._max_size,
-                                enable_SMTPUTF8=True, hostname=socket.getfqdn(), loop=loop)
+            return _TrackedLMTP(self._connections, self._max_connections, self._handler,
+                                data_size_limit=self._max_size,
+                                enable_SMTPUTF8=True, hostname=hostname, loop=loop)
 
         try:
             if self.where.path is None:

@@ -20,7 +20,7 @@ from databases import query as run_query
 
 from pbem.mail.config import SmtpUrl
 from pbem.mail.daemon import DaemonOptions, MailDaemon
-from pbem.mail.lmtp import LmtpAddress
+from pbem.mail.lmtp import LmtpAddress, LmtpListener
 from pbem.mail.policy import DEFAULT_MAX_SIZE
 from pbem.sandbox.embedded import EmbeddedMailServers
 from pbem.sandbox.lmtpclient import hand_over
@@ -218,5 +218,37 @@ def test_lmtp_on_a_unix_socket_of_mode_0660_removed_at_stop(tmp_path: Path) -> N
             assert (await hand_over(raw, [GM_ADDRESS], path=path)).data == ["250 2.0.0 stored"]
             await MailboxReader(service.servers, PLAYER).new_mail(1)
         assert not path.exists()
+
+    asyncio.run(scenario())
+
+
+def test_lmtp_answers_421_past_its_connections_at_once_and_serves_again_once_one_closed() -> None:
+    stored: list[bytes] = []
+
+    async def store(raw: bytes) -> None:
+        stored.append(raw)
+
+    async def scenario() -> None:
+        listener = LmtpListener(LmtpAddress("127.0.0.1", 0), own_address=GM_ADDRESS, deliver=store,
+                                max_connections=2)
+        await listener.start()
+        try:
+            port = listener.address.port
+            held = [await asyncio.open_connection("127.0.0.1", port) for _ in range(2)]
+            for reader, _writer in held:
+                assert (await reader.readline()).startswith(b"220")
+            reader, writer = await asyncio.open_connection("127.0.0.1", port)
+            assert (await reader.readline()).startswith(b"421 4.3.2")
+            assert await reader.read() == b"", "closed after the 421"
+            writer.close()
+            held.pop()[1].close()
+            await asyncio.sleep(0.1)
+            raw = plain_mail(PLAYER, GM_ADDRESS, "help", "HELP\n").as_bytes()
+            assert (await hand_over(raw, [GM_ADDRESS], port=port)).data == ["250 2.0.0 stored"]
+            assert len(stored) == 1 and stored[0].startswith(f"Return-Path: <{PLAYER}>\r\n".encode())
+            for _reader, held_writer in held:
+                held_writer.close()
+        finally:
+            await listener.stop()
 
     asyncio.run(scenario())
