@@ -15,6 +15,7 @@ import argparse
 import json
 import os
 import sys
+import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -53,6 +54,16 @@ def _parse_pairs(pairs: Sequence[str], what: str) -> dict[str, str]:
             raise UsageError(f"{what} {pair!r}: expected NAME=VALUE")
         result[key.strip()] = value.strip()
     return result
+
+
+def _address(text: str) -> str:
+    """An address argument, stripped and in lower case; argparse refuses (exit 2) one pbem does not take."""
+    from pbem.addresses import checked_address
+
+    try:
+        return checked_address(text)
+    except InvalidInput as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def _service(args: argparse.Namespace) -> GameService:
@@ -363,13 +374,39 @@ def cmd_web(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def cmd_demo(args: argparse.Namespace) -> int:
-    """``pbem demo [--offline]``: robots play a game to the end, by mail or through the orders path."""
-    from pbem.sandbox.demo import run_mail_demo, run_offline_demo
+def cmd_status(args: argparse.Namespace) -> int:
+    """``pbem status [--json]``: the service's figures from the database, for one look (no daemon needed,
+    nothing is started)."""
+    from pbem.ops.figures import read_figures
 
+    if "://" not in args.db and not Path(args.db).expanduser().is_file():
+        raise UsageError(f"--db {args.db}: no database there")
+    figures = read_figures(_service(args).db)
+    print(json.dumps(figures.as_json(), indent=2) if args.json else figures.as_text(), end="\n" if args.json else "")
+    return EXIT_OK
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    """``pbem demo [--offline] [--db PATH]``: robots play a game to the end, by mail or through the orders
+    path, in a database of the demo's own: a new one in a temporary directory (printed), or the one of
+    ``--db`` when it holds no game the demo did not create (else a UsageError: exit 2)."""
+    from pbem.sandbox.demo import others_games, run_mail_demo, run_offline_demo
+
+    if args.db is None:
+        folder = tempfile.mkdtemp(prefix="pbem-demo-")
+        print(f"pbem demo: working in {folder}", flush=True)
+        args.db = str(Path(folder) / "demo.db")
+    service = _service(args)
+    others = others_games(service)
+    if others:
+        service.db.close()
+        shown = ", ".join(others[:5]) + (f" and {len(others) - 5} more" if len(others) > 5 else "")
+        raise UsageError(f"--db {args.db} holds games the demo did not create ({shown}); the demo would play "
+                         "them out. Give it a database of its own, or no --db (a temporary one).")
     if not args.offline:
+        service.db.close()
         return run_mail_demo(db_path=args.db, seed=args.seed, out=sys.stdout)
-    return run_offline_demo(_service(args), kind=args.kind, seed=args.seed, out=sys.stdout)
+    return run_offline_demo(service, kind=args.kind, seed=args.seed, out=sys.stdout)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -377,10 +414,14 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="pbem", description="A play-by-email game master.")
     sub = parser.add_subparsers(dest="command", required=True)
 
-    def add(name: str, help_text: str) -> argparse.ArgumentParser:
+    def add(name: str, help_text: str, *, db_help: str | None = None) -> argparse.ArgumentParser:
+        """A subcommand with ``--db``: by default ./pbem.db or PBEM_DB; with ``db_help``, no default (None)."""
         command = sub.add_parser(name, help=help_text, description=help_text)
-        command.add_argument("--db", default=os.environ.get("PBEM_DB", "pbem.db"),
-                             help="SQLite file or database URL (default ./pbem.db; env PBEM_DB)")
+        if db_help is not None:
+            command.add_argument("--db", default=None, help=db_help)
+        else:
+            command.add_argument("--db", default=os.environ.get("PBEM_DB", "pbem.db"),
+                                 help="SQLite file or database URL (default ./pbem.db; env PBEM_DB)")
         return command
 
     new = add("new", "create a game")
@@ -445,7 +486,7 @@ def build_parser() -> argparse.ArgumentParser:
                        ("unobserve", "an address stops following a game (UNOBSERVE by mail)")):
         watch = add(name, what)
         watch.add_argument("game")
-        watch.add_argument("address")
+        watch.add_argument("address", type=_address)
         watch.set_defaults(func=cmd_observe)
 
     absent = add("absent", "a seat is away from FIRST to LAST day (UTC; ABSENT by mail)")
@@ -459,11 +500,11 @@ def build_parser() -> argparse.ArgumentParser:
     back.add_argument("seat")
     back.set_defaults(func=cmd_campaign)
     standby_list = add("standby", "put an address on a kind's standby list, or OFF every list (STANDBY by mail)")
-    standby_list.add_argument("address")
+    standby_list.add_argument("address", type=_address)
     standby_list.add_argument("kind", help="a game kind, or off")
     standby_list.set_defaults(func=cmd_campaign)
     accept = add("accept", "a standby takes the seat offered to it (ACCEPT by mail)")
-    accept.add_argument("address")
+    accept.add_argument("address", type=_address)
     accept.add_argument("game", nargs="?")
     accept.set_defaults(func=cmd_campaign)
     preview = add("preview", "print the reports of a dry run of the current turn, changing nothing (PREVIEW)")
@@ -476,7 +517,7 @@ def build_parser() -> argparse.ArgumentParser:
     rollback.set_defaults(func=cmd_campaign)
 
     prefs = add("prefs", "show or set what mail to an address looks like (its SET commands by mail)")
-    prefs.add_argument("address")
+    prefs.add_argument("address", type=_address)
     prefs.add_argument("--zone", help="show deadlines in this IANA time zone, with UTC beside (UTC: UTC alone)")
     for name, what in (("digest", "SET DIGEST: reports only when orders are owed, covering the turns since"),
                        ("textonly", "SET TEXTONLY: plain-text mail, no HTML part and no picture"),
@@ -531,7 +572,13 @@ def build_parser() -> argparse.ArgumentParser:
     web.add_argument("--verbose", action="store_true")
     web.set_defaults(func=cmd_web)
 
-    demo = add("demo", "robots play a game to the end")
+    status = add("status", "print the service's figures from the database: mail by status, outbox, clock")
+    status.add_argument("--json", action="store_true", help="one JSON object with stable keys")
+    status.set_defaults(func=cmd_status)
+
+    demo = add("demo", "robots play a game to the end",
+               db_help="a database of the demo's own (refused when it holds other games; default: a new one in "
+                       "a temporary directory, whatever PBEM_DB says)")
     demo.add_argument("--offline", action="store_true", help="no mail: robots submit through the orders path")
     demo.add_argument("--kind", default="turkey-chase")
     demo.add_argument("--seed", type=int, default=1)

@@ -5,6 +5,16 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 
+FIRST_YEAR, LAST_YEAR = 2000, 2099
+"""The years of every date pbem reads (deadlines, absences): whatever a reader's time zone, a moment in
+them is a moment in UTC, and every arithmetic on it stays within what a datetime holds."""
+
+
+def in_years(year: int) -> bool:
+    """True when ``year`` lies from :data:`FIRST_YEAR` to :data:`LAST_YEAR`."""
+    return FIRST_YEAR <= year <= LAST_YEAR
+
+
 def utcnow() -> datetime:
     """Return the current time as an aware UTC datetime."""
     return datetime.now(UTC)

@@ -35,8 +35,9 @@ from typing import Any, Literal
 from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedInput, VisitError
 
-from pbem.addresses import is_plain_address
-from pbem.core import PbemError
+from pbem.addresses import checked_address
+from pbem.clock import FIRST_YEAR, LAST_YEAR, in_years
+from pbem.core import InvalidInput, PbemError
 from pbem.orders import describe_syntax_error
 from pbem.resources import grammar_dir
 from pbem.zones import BadZone, read_zone
@@ -117,6 +118,8 @@ def parse_when(text: str) -> datetime:
             f'"{text}" is not a date and time: write for example 2026-11-25 18:00 (UTC) or 2026-11-25T18:00Z'
         )
     year, month, day = int(found["year"]), int(found["month"]), int(found["day"])
+    if not in_years(year):
+        raise BadDateTime(f'"{text}": give a date in the years {FIRST_YEAR} to {LAST_YEAR}')
     try:
         date(year, month, day)
     except ValueError:
@@ -285,6 +288,13 @@ class Accept:
 
     line: int
     game: str | None
+
+
+@dataclass(frozen=True)
+class Stop:
+    """STOP: pbem sends the sender's address no more mail, until it writes again."""
+
+    line: int
 
 
 @dataclass(frozen=True)
@@ -561,7 +571,7 @@ class CreateGame:
     commands: tuple[GmCommand, ...] = ()
 
 
-Command = Join | ViewJson | SetZone | SetPreference | Observe | Standby | Accept | Status | Help | SeatSession | CheckOrders | GmSession | CreateGame | Salt | Verify
+Command = Join | ViewJson | SetZone | SetPreference | Observe | Standby | Accept | Stop | Status | Help | SeatSession | CheckOrders | GmSession | CreateGame | Salt | Verify
 """What a script holds at its top level."""
 
 
@@ -696,7 +706,12 @@ Players
   SET TEXTONLY ON | OFF            ON: mail to you is plain text, no HTML part and no picture
   SET PRESS OFF | ON               OFF: no press from other players (the GM's still arrives)
   OBSERVE <game>                   follow a game's public reports (UNOBSERVE <game> stops it)
+  STOP                             pbem sends your address no more mail (one last line confirms
+                                   it) until you write to it again; your seats go silent
   SIGNOFF                          end of your orders (or of a GM session)
+
+pbem writes only to addresses that wrote to it. An address a GM seats that
+never wrote gets one invitation: a reply to it (or JOIN <game>) accepts.
 
 Replying to a mail from a game signs you on: the text of your reply is your
 orders. Start it with CHECK to have them checked and not stored.
@@ -841,6 +856,8 @@ class _LineTransformer(Transformer[Token, _Parsed]):
         except ValueError:
             raise _LineError(f'"{children[0]}": give the first and last day away, such as 2026-12-20 2026-12-28',
                              children[0].column) from None
+        if not (in_years(starts.year) and in_years(ends.year)):
+            raise _LineError(f'"{children[0]}": give days in the years {FIRST_YEAR} to {LAST_YEAR}', children[0].column)
         if ends < starts:
             raise _LineError("the last day away comes before the first", children[0].column)
         return Absent(self.number, starts, ends)
@@ -854,6 +871,9 @@ class _LineTransformer(Transformer[Token, _Parsed]):
 
     def accept(self, children: list[Token]) -> Accept:
         return Accept(self.number, _name(children[0]) if children else None)
+
+    def stop(self, children: list[Token]) -> Stop:
+        return Stop(self.number)
 
     def preview(self, children: list[Token]) -> Preview:
         return Preview(self.number)
@@ -942,10 +962,10 @@ def _name(token: Token) -> str:
 
 
 def _address(token: Token) -> str:
-    address = str(token).strip("<>").lower()
-    if not is_plain_address(address):
-        raise _LineError(f'"{token}" is not a mail address such as alice@example.org', token.column)
-    return address
+    try:
+        return checked_address(str(token).strip("<>"))
+    except InvalidInput as error:
+        raise _LineError(str(error), token.column) from None
 
 
 def _options(pairs: list[tuple[Token, Token]]) -> dict[str, str]:
@@ -1113,7 +1133,7 @@ class _ScriptBuilder:
                 self._problem(line, None, text, "ENDPRESS without a PRESS before it")
             case _Marker(word="CHECK"):
                 self._bare_check(line, text)
-            case Join() | ViewJson() | Observe() | Standby() | Accept():
+            case Join() | ViewJson() | Observe() | Standby() | Accept() | Stop():
                 self._close()
                 self.commands.append(parsed)
             case SetZone() | SetPreference() if block is None:

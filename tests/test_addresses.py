@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pbem.addresses import is_plain_address
+from pbem.addresses import MAX_ADDRESS, MAX_LABEL, MAX_LOCAL_PART, is_plain_address
 from pbem.core import InvalidInput
 from pbem.service.api import GameService
 
@@ -21,6 +21,17 @@ def test_plain_addresses_are_taken(address: str) -> None:
                                      "a@", "a;b@example.org", "(a)@example.org"])
 def test_anything_else_is_refused(address: str) -> None:
     assert not is_plain_address(address)
+
+
+def test_the_smtp_limits_are_taken_to_the_character() -> None:
+    domain = ".".join(["d" * 63, "e" * 63, "f" * 63, "g" * 57])  # 249 characters
+    assert is_plain_address("a" * 4 + "@" + domain) and len("a" * 4 + "@" + domain) == MAX_ADDRESS
+    assert not is_plain_address("a" * 5 + "@" + domain)
+    assert is_plain_address("b" * MAX_LOCAL_PART + "@example.org")
+    assert not is_plain_address("b" * (MAX_LOCAL_PART + 1) + "@example.org")
+    assert is_plain_address("c@" + "d" * MAX_LABEL + ".org")
+    assert not is_plain_address("c@" + "d" * (MAX_LABEL + 1) + ".org")
+    assert not is_plain_address("c@example..org") and not is_plain_address("c@example.org.")
 
 
 def test_a_game_is_not_created_with_a_seat_address_no_mail_can_reach(tiny_game: str, runner: GameService) -> None:

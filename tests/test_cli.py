@@ -328,7 +328,7 @@ def test_nmr_feed_option(tmp_path: Path) -> None:
 
 
 def test_demo_offline_plays_to_the_end(tmp_path: Path) -> None:
-    out = ok(pbem(tmp_path, "demo", "--offline"))
+    out = ok(pbem(tmp_path, "demo", "--offline", "--db", default_db(tmp_path)))
     turn_lines = re.findall(r"^turn +(\d+) resolved; scores: A=\S+, B=\S+, C=\S+, D=\S+$", out, re.MULTILINE)
     assert turn_lines, out
     turns = [int(n) for n in turn_lines]
@@ -360,6 +360,56 @@ def test_demo_offline_plays_to_the_end(tmp_path: Path) -> None:
     assert "every state matches" in ok(replay)
     assert finished.returncode == REFUSED and "finished" in finished.stderr
     assert resolve.returncode == REFUSED and "finished" in resolve.stderr
+
+
+def test_demo_works_in_a_directory_of_its_own_and_leaves_the_games_of_pbem_db_alone(tmp_path: Path) -> None:
+    ok(pbem(tmp_path, "new", "race-on-the-river", "g1", "--seat", "1=a@example.org", "--seat", "2=b@example.org"))
+    env = {**_env(), "PBEM_DB": default_db(tmp_path)}  # as deploy/'s example environment sets it
+    demo = subprocess.run([str(PBEM), "demo", "--offline"], cwd=tmp_path, capture_output=True, text=True, env=env,
+                          timeout=120, check=False)
+    out = ok(demo)
+    working = re.search(r"^pbem demo: working in (\S+)$", out, re.MULTILINE)
+    assert working is not None, out
+    assert Path(working.group(1)).is_dir() and Path(working.group(1)) != tmp_path
+    assert "The game ended with turn" in out
+    log = ok(pbem(tmp_path, "log", "g1"))
+    assert "RESOLVE" not in log and "NMR" not in log, log
+    assert [row[0] for row in query(default_db(tmp_path), "SELECT name FROM game")] == ["g1"]
+
+
+@pytest.mark.parametrize("offline", [True, False], ids=["offline", "by mail"])
+def test_demo_refuses_a_database_given_with_db_that_holds_other_games(tmp_path: Path, offline: bool) -> None:
+    ok(pbem(tmp_path, "new", "race-on-the-river", "g1", "--seat", "1=a@example.org", "--seat", "2=b@example.org"))
+    refused = pbem(tmp_path, "demo", *(["--offline"] if offline else []), "--db", default_db(tmp_path))
+    ok(refused, USAGE)
+    assert "g1" in refused.stderr and "--db" in refused.stderr, refused.stderr
+    assert "RESOLVE" not in ok(pbem(tmp_path, "log", "g1"))
+    assert [row[0] for row in query(default_db(tmp_path), "SELECT name FROM game")] == ["g1"]
+
+
+def test_demo_plays_again_on_a_database_holding_only_its_own_games(tmp_path: Path) -> None:
+    for _ in range(2):
+        ok(pbem(tmp_path, "demo", "--offline", "--db", default_db(tmp_path)))
+    assert len(query(default_db(tmp_path), "SELECT name FROM game")) == 2
+
+
+def test_addresses_past_the_smtp_limits_are_refused_as_usage_errors(tmp_path: Path) -> None:
+    huge, long_local = "c" * 890 + "@example.org", "a" * 65 + "@example.org"
+    ok(pbem(tmp_path, "new", "race-on-the-river", "g1", "--seat", "1=a@example.org", "--seat", "2=b@example.org"))
+    refused = pbem_all(
+        tmp_path,
+        cmd("new", "race-on-the-river", "g2", "--seat", f"1={huge}", "--seat", "2=b@example.org"),
+        cmd("new", "race-on-the-river", "g3", "--seat", f"1={long_local}", "--seat", "2=b@example.org"),
+        cmd("prefs", huge, "--zone", "Europe/Berlin"),
+        cmd("observe", "g1", long_local),
+        cmd("standby", huge, "fungus"),
+    )
+    for result in refused:
+        ok(result, USAGE)
+        assert "not a mail address" in result.stderr and "mail servers take" in result.stderr, result.stderr
+    assert [row[0] for row in query(default_db(tmp_path), "SELECT name FROM game")] == ["g1"]
+    assert query(default_db(tmp_path), "SELECT address FROM address_preference") == []
+    ok(pbem(tmp_path, "prefs", "b" * 64 + "@example.org", "--zone", "Europe/Berlin"))
 
 
 @pytest.mark.parametrize("args", [["--help"], ["check", "turkey-chase", "-"]])

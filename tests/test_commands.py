@@ -316,7 +316,7 @@ def test_an_empty_token_reply_or_one_that_signs_on_has_no_token_session() -> Non
         ("GM tc-1 pw\nEXTEND 0h", 2, 8, "longer than zero"),
         ("GM tc-1 pw\nEXTEND 400d", 2, 8, "at most 365 days"),
         ("GM tc-1 pw\nREPLACE b", 2, 10, "expected a mail address"),
-        ("GM tc-1 pw\nREPLACE b bob", 2, 11, '"bob" is not a mail address'),
+        ("GM tc-1 pw\nREPLACE b bob", 2, 11, "'bob' is not a mail address"),
         ("GM tc-1 pw\nSEAT a", 2, 7, "expected a mail address"),
         ("GM tc-1 pw\nSET", 2, 4, "an option such as players=4"),
         ("GM tc-1 pw\nSTART now", 2, 7, 'expected the end of the line, found "now"'),

@@ -22,6 +22,9 @@ def status_text(view: StatusView, *, gm: bool = False) -> str:
             lines.append(f"Seed revealed: {view.revealed_secret} (VERIFY {view.name} checks every draw).")
     if view.status == GameStatus.FORMING:
         lines.append(f"Open seats: {', '.join(view.open_seats or []) or 'none'}.")
+        if view.unaccepted:
+            lines.append(f"Seats whose holders have not accepted their invitation yet (START waits for them): "
+                         f"{', '.join(view.unaccepted)}.")
     else:
         lines.append("Scores: " + ", ".join(f"{s} {v}" for s, v in (view.scores or {}).items()) + ".")
     if view.outcome_headline is not None:

@@ -58,6 +58,25 @@ class BinaryPart:
 
 
 @dataclass(frozen=True)
+class Unsubscribe:
+    """How the reader of a mail stops all mail from pbem: ``mailto`` (a ``mailto:`` URI that pbem reads)
+    and, when the web is served, ``url`` (an ``https://`` or ``http://`` URI taking a one-click POST).
+    Written as ``List-Unsubscribe`` (RFC 2369), with ``List-Unsubscribe-Post: List-Unsubscribe=One-Click``
+    (RFC 8058) when there is a URL."""
+
+    mailto: str
+    url: str | None = None
+
+    def header_lines(self) -> list[str]:
+        """The header fields, folded after the comma between the two URIs."""
+        uris = [f"<{self.mailto}>", *([f"<{self.url}>"] if self.url else [])]
+        lines = ["List-Unsubscribe: " + ",\n ".join(uris)]
+        if self.url:
+            lines.append("List-Unsubscribe-Post: List-Unsubscribe=One-Click")
+        return lines
+
+
+@dataclass(frozen=True)
 class ComposedMail:
     """One outgoing mail as it goes on the wire: envelope sender and recipients, its
     Message-ID, and the whole message as bytes (LF line ends)."""
@@ -80,6 +99,7 @@ def compose_reply(
     from_name: str = "",
     message_id: str | None = None,
     attachments: tuple[BinaryPart, ...] = (),
+    unsubscribe: Unsubscribe | None = None,
 ) -> ComposedMail:
     """Return the reply to ``parent``, addressed to its sender (with ``attachments``, a multipart/mixed).
 
@@ -110,6 +130,7 @@ def compose_reply(
         in_reply_to=parent.message_id if parent.has_own_id and len(parent.message_id) <= _MAX_ID else None,
         references=references,
         attachments=attachments,
+        unsubscribe=unsubscribe,
     )
 
 
@@ -129,6 +150,7 @@ def compose_report(
     message_id: str | None = None,
     inline: tuple[BinaryPart, ...] = (),
     attachments: tuple[BinaryPart, ...] = (),
+    unsubscribe: Unsubscribe | None = None,
 ) -> ComposedMail:
     """Return the turn report of ``game`` for one reader at ``to``.
 
@@ -158,6 +180,7 @@ def compose_report(
         references=(root,),
         inline=inline,
         attachments=attachments,
+        unsubscribe=unsubscribe,
     )
 
 
@@ -169,13 +192,14 @@ def compose_notice(
     body: str,
     now: datetime,
     from_name: str = "",
+    unsubscribe: Unsubscribe | None = None,
 ) -> ComposedMail:
     """Return a plain notice to ``to`` that answers no readable mail (e.g. one that could
     not be parsed): Auto-Submitted ``auto-replied``, no threading headers."""
     return _message(
         from_address=from_address, from_name=from_name, to_address=to, to_name="", subject=subject, body=body,
         html=None, reply_to=None, now=now, message_id=None, auto_submitted="auto-replied",
-        in_reply_to=None, references=(),
+        in_reply_to=None, references=(), unsubscribe=unsubscribe,
     )
 
 
@@ -209,6 +233,7 @@ def _message(
     references: tuple[str, ...],
     inline: tuple[BinaryPart, ...] = (),
     attachments: tuple[BinaryPart, ...] = (),
+    unsubscribe: Unsubscribe | None = None,
 ) -> ComposedMail:
     if now.tzinfo is None:
         raise ValueError(f"the Date of a mail needs a time zone, not the naive {now.isoformat()}")
@@ -227,6 +252,8 @@ def _message(
         fields.append(f"In-Reply-To: {in_reply_to}")
     if references:
         fields.append(_folded_ids("References", references))
+    if unsubscribe is not None:
+        fields += unsubscribe.header_lines()
     fields.append("MIME-Version: 1.0")
     content = _text_part("plain", body)
     if html is not None:

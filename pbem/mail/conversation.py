@@ -26,12 +26,24 @@ class HandledMail:
     due: set[str] = field(default_factory=set)  # games the orders may have made due: worth a clock tick now
     password_failed: bool = False  # a password of this mail was wrong: no further one is checked
     created: int = 0  # games this mail created
-    held_password: bool = False  # the mail held a password (SIGNON, GM): its stored copy is redacted
+    held_password: bool | None = None  # the mail held a password: its stored copy is redacted (None: not read)
     acted: bool = False  # a seat signed on and something was done for it (orders accepted, a command)
     sender: str = ""  # for the log line of the mail
     game: str = ""
     seat: str = ""
     done: list[str] = field(default_factory=list)  # the commands carried out, as words (JOIN, orders, HELP)
+    mailed_once: dict[tuple[str, str], str] = field(default_factory=dict)  # (PREVIEW|SECRETS, game): its answer
+
+    def answered(self, what: str, game: str) -> str | None:
+        """The answer given earlier in this mail to ``what`` (a mail to the GM: PREVIEW, SECRETS) of
+        ``game``, or None the first time: a repeat within one mail folds into the first answer and mails
+        nothing more, like a repeated HELP."""
+        return self.mailed_once.get((what, game.lower()))
+
+    def remember(self, what: str, game: str, answer: str) -> str:
+        """Record ``answer`` as the one to ``what`` of ``game`` in this mail; return it."""
+        self.mailed_once[(what, game.lower())] = answer
+        return answer
 
 
 @dataclass(frozen=True)

@@ -43,6 +43,9 @@ the loop restarts after a growing pause; transient database errors (locked,
 busy, disk full) are retried for ever, and only a loop that keeps failing
 otherwise stops the daemon (:attr:`MailDaemon.fatal`), for systemd to restart
 it.
+
+What the daemon does is counted in :attr:`MailDaemon.metrics`, whether its loops run is kept in
+:attr:`MailDaemon.watch` (see :mod:`pbem.ops`: ``/healthz``, ``/metrics``, systemd's notifications).
 """
 
 from __future__ import annotations
@@ -76,6 +79,10 @@ from pbem.mail.mailstore import DEFAULT_LEASE, DatabaseOutbox, InboundStore
 from pbem.mail.outbox import DEFAULT_CONNECTIONS, MailSender, OutgoingMail
 from pbem.mail.retention import purge_old_mail
 from pbem.mail.tokens import ReplyTokens
+from pbem.ops.figures import LAST_SEEN_KEY
+from pbem.ops.health import WATCHED_LOOPS, LoopWatch, Outage, Verdict
+from pbem.ops.metrics import DaemonMetrics, DaemonView
+from pbem.ops.notify import SystemdNotifier
 from pbem.service.api import GameService
 from pbem.service.deadlines import CLOCK_BATCH, TurnClock
 from pbem.store import Database, is_transient_error
@@ -91,7 +98,6 @@ PURGE_SECONDS = 3600.0
 CONFLICT_RETRIES = 3
 """Times a mail is handled again after it collided with another daemon's work (a unique key both wrote)."""
 SECRET_KEY = "reply_token_secret"
-LAST_SEEN_KEY = "last_seen"
 MAX_FAILURES = 8
 """Failures in a row (other than transient database errors) after which a loop stops the daemon."""
 HEALTHY_SECONDS = 300.0
@@ -307,6 +313,9 @@ class MailDaemon:
         """Why the daemon stopped by itself (a loop kept failing), or None."""
         self.restarts: dict[str, int] = {}
         """How often each loop was restarted after a failure."""
+        self.metrics = DaemonMetrics()
+        self.watch = LoopWatch(tuple(loop for loop in WATCHED_LOOPS if loop != "intake" or self.intake is not None))
+        """Whether the loops run (see :meth:`verdict`)."""
 
     async def _take(self, messages: Sequence[tuple[int, bytes]]) -> list[Exception | None]:
         """Store the messages of one FETCH (and handle them, see :meth:`_store_and_handle`) in one piece
@@ -326,7 +335,8 @@ class MailDaemon:
         """Store a mail the mail server handed over (LMTP) and have the processing loop handle it at once;
         return once it is committed (or was stored before: the same Message-ID). Raises what kept it from
         being stored."""
-        await self._work(functools.partial(self.inbound.store, None, raw, durable=True))
+        if await self._work(functools.partial(self.inbound.store, None, raw, durable=True)) is not None:
+            self.metrics.received.inc()
         self._idle.clear()
         self._new_mail.set()
 
@@ -348,6 +358,8 @@ class MailDaemon:
             except Exception as error:  # not stored: the intake offers it again later
                 taken.append(Taken(error=error))
                 continue
+            if inbound_id is not None:
+                self.metrics.received.inc()
             if inbound_id is None or not self._in_order or self.db.shared:
                 taken.append(Taken(left=inbound_id))
                 continue
@@ -408,6 +420,7 @@ class MailDaemon:
                 asyncio.create_task(self._supervise("sender", self._send, stop), name="sender"),
                 asyncio.create_task(self._supervise("process", self._process, stop), name="process"),
                 asyncio.create_task(self._supervise("clock", self._tick, stop), name="clock"),
+                asyncio.create_task(SystemdNotifier().run(self.watch, self.verdict, self.summary, stop), name="notify"),
             ]
             try:
                 await stop.wait()
@@ -425,6 +438,23 @@ class MailDaemon:
             self._worker.shutdown(wait=True, cancel_futures=True)
         if self.fatal is not None:
             raise DaemonFailed(self.fatal)
+
+    def verdict(self) -> Verdict:
+        """The daemon's health now: intake, processing, sender and clock running, the intake and the sender
+        reaching their servers, the clock beating (see :meth:`LoopWatch.verdict`)."""
+        return self.watch.verdict(self._outages())
+
+    def _outages(self) -> dict[str, Outage | None]:
+        return {"intake": self.intake.outage if self.intake is not None else None, "sender": self.sender.outage}
+
+    def summary(self, verdict: Verdict) -> str:
+        """One line for an operator (systemd's STATUS=): mail handled and sent so far, and the health."""
+        return f"{self.handled} mails handled, {self.sender.stats.sent} sent; {verdict.summary()}"
+
+    def view(self) -> DaemonView:
+        """What the metrics read of this daemon at each scrape."""
+        return DaemonView(watch=self.watch, outages=self._outages, restarts=self.restarts,
+                          sent=lambda: self.sender.stats.sent_by_purpose, clock_lag=lambda: self.turn_clock.lag)
 
     async def _start(self, stop: asyncio.Event) -> None:
         last_seen = await self._work(setting, self.db, LAST_SEEN_KEY)
@@ -470,6 +500,7 @@ class MailDaemon:
         while not stop.is_set():
             started = loop.time()
             try:
+                self.watch.running(name)
                 await body(stop)
                 if once or stop.is_set():
                     return
@@ -483,6 +514,7 @@ class MailDaemon:
                 if not transient:
                     failures += 1
                 self.restarts[name] = self.restarts.get(name, 0) + 1
+                self.watch.failed(name, error)
                 kind = "a transient database error" if transient else f"failure {failures} of {MAX_FAILURES}"
                 _log.error("%s failed (%s); restarting in %.0f s", name, kind, pause, exc_info=error)
                 if failures >= MAX_FAILURES:
@@ -604,6 +636,7 @@ class MailDaemon:
         """Log what handling a mail did, and how long it took since ``started`` (``time.perf_counter``)."""
         self._conflicts.pop(inbound_id, None)
         ms = (time.perf_counter() - started) * 1000
+        self.metrics.mail_handled(ms / 1000)
         done = ", ".join(outcome.done) or outcome.reason or outcome.status
         where = f" {outcome.game}/{outcome.seat}" if outcome.seat else f" {outcome.game}" if outcome.game else ""
         _log.info("mail %s from %s%s: %s (%s) %.1f ms", inbound_id, outcome.sender or "?", where, done,
@@ -624,9 +657,11 @@ class MailDaemon:
         self._conflicts.pop(inbound_id, None)
         _log.error("inbound %s could not be handled", inbound_id, exc_info=error)
         with self.db.session() as session:
-            status, _raw, _size = InboundStore.stored(session, inbound_id)
+            status, raw, _size = InboundStore.stored(session, inbound_id)
             if status == "new":
-                InboundStore.set_status(session, inbound_id, "failed", "internal error")
+                self.metrics.failed.inc()
+                if InboundStore.finish(session, inbound_id, "failed", "internal error", raw):
+                    self.db.forgot_secret()
 
     async def _run_clock(self, games: Collection[str] | None = None) -> None:
         result = await self._work(functools.partial(self.turn_clock.tick, self.clock(), games=games))
@@ -642,6 +677,7 @@ class MailDaemon:
             now = self.clock()
             batch = await self._work(self.turn_clock.due_games, now)
             for game_id in batch:
+                self.watch.beat("clock")
                 result = await self._work(self.turn_clock.work_on, game_id, now)
                 if result.did_something:
                     self._wake_sender()
@@ -656,7 +692,10 @@ class MailDaemon:
         loop = asyncio.get_running_loop()
         beat = purged = loop.time()
         while not stop.is_set():
+            self.watch.beat("clock")
             await self._clock_pass(stop)
+            if self.db.has_forgotten:  # passwords removed since the last pass: no copy stays on disk (batched)
+                await self._work(self.db.scrub)
             if loop.time() - beat >= HEARTBEAT_SECONDS:
                 await self._work(self._heartbeat)
                 beat = loop.time()

@@ -35,6 +35,7 @@ from pbem.commands import (
 )
 from pbem.core import GameError, InvalidInput, PbemError
 from pbem.games import find_game
+from pbem.mail import consent as consent_mail
 from pbem.mail import seat_commands
 from pbem.mail.answers import commitment_line, help_for
 from pbem.mail.conversation import Conversation
@@ -43,7 +44,8 @@ from pbem.mail.seat_commands import show_status
 from pbem.mail.signon import check_gm
 from pbem.reports import render_report
 from pbem.service import audit, control, creation, digests, gm_secrets, queries, resolution, rewind, seats, seeds
-from pbem.store.tables import GameRow
+from pbem.service.consent import InvitationLimit, StoppedAddress
+from pbem.store.tables import GameRow, GameStatus
 from pbem.zones import mark
 
 LOG_LINES = 200
@@ -99,8 +101,8 @@ def _run_gm_commands(conv: Conversation, row: GameRow, commands: tuple[GmCommand
 
 def _start(conv: Conversation, row: GameRow, command: StartGame) -> None:
     unit, name = conv.unit, row.name
+    info = creation.start(unit, name)  # first: a START refused gives out no password
     issued = seats.issue_passwords(unit, name)
-    info = creation.start(unit, name)
     for seat in info.seats:
         if seat.name in issued and seat.address:
             conv.notifier.tell_address(
@@ -138,15 +140,32 @@ def _resume(conv: Conversation, row: GameRow, command: Resume) -> None:
 
 def _replace(conv: Conversation, row: GameRow, command: Replace) -> None:
     unit, name = conv.unit, row.name
-    old = unit.seat(row, command.seat).address
+    seat = unit.seat(row, command.seat)
+    old = seat.address
+    if row.status == GameStatus.FINISHED:
+        raise GameError(f"game {name} is finished")
+    waits = consent_mail.invite(conv, row, seat.name, command.address)
     joined = seats.replace(unit, name, command.seat, command.address.lower())
-    seat = unit.seat(row, joined.seat)
     conv.notifier.welcome(unit, row, seat, joined.password, old, "", "The GM")
+    if waits:
+        conv.reply.add(f"Seat {seat.name} of {name} now belongs to {seat.address}, who never wrote to pbem: they are "
+                       "invited, and get nothing more until they accept (a reply, or JOIN).")
+        return
     conv.reply.add(f"Seat {seat.name} of {name} now belongs to {seat.address}; they were told.")
 
 
 def _assign_seat(conv: Conversation, row: GameRow, command: AssignSeat) -> None:
     seat = seats.assign(conv.unit, row.name, command.seat, command.address)
+    try:
+        waits = consent_mail.invite(conv, row, seat.name, seat.address or command.address)
+    except (InvitationLimit, StoppedAddress):
+        seat.address = None  # the seat stays open
+        conv.unit.add(seat)
+        raise
+    if waits:
+        conv.reply.add(f"Seat {seat.name} of {row.name} is assigned to {seat.address}, who never wrote to pbem: they "
+                       f"are invited, and START waits until they accept (a reply to the invitation, or JOIN {row.name}).")
+        return
     conv.reply.add(f"Seat {seat.name} of {row.name} is assigned to {seat.address}; they get their password at START.")
 
 
@@ -180,13 +199,17 @@ def _secrets(conv: Conversation, row: GameRow, command: Secrets) -> None:
     sender that knows the GM password), its text not kept once sent; the look is recorded."""
     if not row.gm_address:
         raise GameError(f"game {row.name} has no GM address to mail the views to")
+    if (earlier := conv.handled.answered("SECRETS", row.name)) is not None:  # one mail per game and mail
+        conv.reply.add(earlier)
+        return
     views = gm_secrets.seat_views(conv.unit, row.name)
     parts = [f"=== Seat {seat} ===\n\n{render_report(report, seat)}" for seat, report in views.reports]
     text = (f"Every seat's view of game {row.name} at turn {views.turn}, as each seat reads it in its newest "
             "report, its secrets included. Keep it to yourself; your look at it is recorded in the game's log.\n\n" + "\n".join(parts))
     conv.notifier.tell_address(conv.unit, row, row.gm_address, f"Secrets of turn {views.turn}", text, secret=True)
-    conv.reply.add(f"SECRETS: every seat's view of turn {views.turn} of {row.name} went to {row.gm_address} in a "
-                   "mail of its own; your look is recorded.")
+    conv.reply.add(conv.handled.remember("SECRETS", row.name, (
+        f"SECRETS: every seat's view of turn {views.turn} of {row.name} went to {row.gm_address} in a mail of its "
+        "own; your look is recorded.")))
 
 
 def _end(conv: Conversation, row: GameRow, command: EndGame) -> None:
@@ -213,6 +236,9 @@ def _show_log(conv: Conversation, row: GameRow, command: ShowLog) -> None:
 
 def _preview(conv: Conversation, row: GameRow, command: Preview) -> None:
     unit = conv.unit
+    if (earlier := conv.handled.answered("PREVIEW", row.name)) is not None:  # one mail per game and mail
+        conv.reply.add(earlier)
+        return
     dry = rewind.preview(unit, row.name)
     info = unit.snapshot(row)
     parts = [f"PREVIEW of turn {row.turn} of {row.name}: a dry run with the standing orders, NMR defaults for "
@@ -224,7 +250,8 @@ def _preview(conv: Conversation, row: GameRow, command: Preview) -> None:
         parts += [f"===== seat {seat} =====\n" + render_report(dry.report, seat) for seat in info.seat_names]
     if row.gm_address:
         conv.notifier.tell_address(unit, row, row.gm_address, f"Preview of turn {row.turn}", "\n\n".join(parts))
-    conv.reply.add(f"PREVIEW: the reports of a dry run of turn {row.turn} went to {row.gm_address or 'nobody'}.")
+    conv.reply.add(conv.handled.remember(
+        "PREVIEW", row.name, f"PREVIEW: the reports of a dry run of turn {row.turn} went to {row.gm_address or 'nobody'}."))
 
 
 def _rollback(conv: Conversation, row: GameRow, command: Rollback) -> None:

@@ -31,17 +31,19 @@ from pbem.commands import (
     SetZone,
     Standby,
     Status,
+    Stop,
     Verify,
     ViewJson,
     parse_script,
 )
 from pbem.core import PbemError
+from pbem.mail import consent as consent_mail
 from pbem.mail import gm_commands, seat_commands
 from pbem.mail.answers import help_for
 from pbem.mail.compose import compose_notice
 from pbem.mail.conversation import Conversation, Desk, HandledMail
 from pbem.mail.mailstore import DatabaseOutbox, InboundStore
-from pbem.mail.notices import FROM_NAME, MailNotifier
+from pbem.mail.notices import FROM_NAME, INVITATION, MAX_MAIL_TO_OTHERS, MailNotifier
 from pbem.mail.parse import IncomingMail, MalformedMail, parse_mail, subject_tag
 from pbem.mail.policy import (
     DEFAULT_MAX_SIZE,
@@ -50,8 +52,10 @@ from pbem.mail.policy import (
     never_answer_reason,
 )
 from pbem.mail.press import press_reply
+from pbem.mail.redaction import holds_password, text_holds_password
 from pbem.mail.reply import Reply, reply_limit, send_reply
 from pbem.mail.tokens import ReplyTokens, is_token_address, press_author
+from pbem.service import consent
 from pbem.service.api import GameService
 from pbem.service.unit import Unit
 from pbem.store import is_transient_error
@@ -147,20 +151,31 @@ class MailHandler:
             sender = error.sender
             if sender and sender != self.address and self.rate_limiter.allow(sender, self.clock()):
                 self._refuse_unreadable(unit, sender, str(error), inbound_id)
-        InboundStore.set_status(unit.session, inbound_id, "handled" if handled.status != "failed" else "failed",
-                                handled.reason)
+        handled.held_password = InboundStore.finish(
+            unit.session, inbound_id, "handled" if handled.status != "failed" else "failed", handled.reason, raw,
+            held_password=handled.held_password)
         if handled.held_password:
-            InboundStore.redact(unit.session, inbound_id, raw)
+            self.service.db.forgot_secret()
         return handled
 
     def _handle(self, unit: Unit, raw: bytes, size: int, inbound_id: int) -> HandledMail:
         # An oversized body is never decoded: 10 MB of HTML would hold the event loop for many seconds.
-        mail = parse_mail(raw, headers_only=is_oversized(size, self.max_size), size=size)
+        oversized = is_oversized(size, self.max_size)
+        mail = parse_mail(raw, headers_only=oversized, size=size)
+        handled = self._answer(unit, mail, inbound_id)
+        # Whatever became of the mail (answered, ignored, rate-limited, not read): read unless too big.
+        handled.held_password = None if oversized else holds_password(raw, mail.body)
+        return handled
+
+    def _answer(self, unit: Unit, mail: IncomingMail, inbound_id: int) -> HandledMail:
+        """Apply the mail policy to a read mail and carry out and answer what it asks; return what was done."""
         reason = never_answer_reason(mail, [self.address])
         if reason is not None:
             _log.info("inbound %s from %s ignored: %s", inbound_id, mail.sender, reason)
             return HandledMail("ignored", reason)
         now = self.clock()
+        unit.mail_from = mail.sender
+        newly_asked = consent.record_asked(unit, mail.sender)  # it wrote to pbem: pbem may write to it
         reply = Reply(limit=reply_limit(mail.size))
         if is_oversized(mail.size, self.max_size):
             if self.rate_limiter.is_limited(mail.sender, now):
@@ -173,6 +188,10 @@ class MailHandler:
         token_address = next((a for a in mail.recipients if is_token_address(a)), None)
         author = press_author(token_address) if token_address is not None else None
         conv = Conversation(self.desk, unit, mail, reply, HandledMail("handled"), token_address)
+        if author == INVITATION:  # a reply to an invitation: it accepts, or says STOP
+            consent_mail.answer_invitation(conv, accepted_now=newly_asked)
+            send_reply(unit, self.notifier, mail, reply, inbound_id)
+            return _described(conv, ["invitation reply"])
         if author is not None:  # a reply to a press mail: press back to its author, never orders
             try:
                 press_reply(conv, author)
@@ -183,8 +202,17 @@ class MailHandler:
                 reply.add(f"REFUSED: {error}")
             send_reply(unit, self.notifier, mail, reply, inbound_id)
             return _described(conv, ["press reply"])
+        stop_token = consent_mail.stop_token_of(mail.subject)
+        if stop_token is not None:  # a List-Unsubscribe mail
+            try:
+                consent_mail.stop_by_token(conv, stop_token)
+            except PbemError as error:
+                reply.refuse(0, error)
+            send_reply(unit, self.notifier, mail, reply, inbound_id)
+            return _described(conv, ["STOP"])
         conv.tag = subject_tag(mail.subject)
         script = parse_script(mail.body, token_seat=token_address is not None, game=conv.tag)
+        reply.secret = text_holds_password(mail.body)  # it may quote a line that held one: keep no copy once sent
         limiter = self.query_limiter if _only_queries(script) else self.rate_limiter
         limited = limiter.is_limited(mail.sender, now)
         if limited and not _claims_seat(script):
@@ -193,7 +221,13 @@ class MailHandler:
             self._tell_limited(unit, mail, limiter, now, inbound_id)
             _log.warning("inbound %s from %s ignored: rate limit", inbound_id, mail.sender)
             return HandledMail("ignored", "rate limited")
+        if newly_asked:
+            consent_mail.accept_invitations(conv)
         _run_script(conv, script)
+        if unit.held_back:
+            reply.line = 10**9
+            reply.add(f"{unit.held_back:,} notice(s) were not sent: one mail may cause at most {MAX_MAIL_TO_OTHERS} "
+                      "mails besides this answer and turn reports. Send fewer commands per mail.")
         handled = conv.handled
         for name in {game for game, _ in handled.submitted}:
             if unit.game(name).orders_at is not None:  # orders that may make its turn due: see submissions
@@ -227,6 +261,7 @@ class MailHandler:
             to=sender, from_address=self.address, from_name=FROM_NAME, now=self.clock(),
             subject="Your mail could not be read",
             body=f"Your mail could not be read ({problem}). Please send your orders again as plain text.\n",
+            unsubscribe=self.notifier.unsubscribe(sender),
         )
         DatabaseOutbox.enqueue(unit.session, message, purpose="reply", inbound_id=inbound_id)
 
@@ -235,8 +270,6 @@ def _run_script(conv: Conversation, script: Script) -> None:
     """Answer the script's problems, then carry out its commands in mail order; a refused command
     does not stop the others."""
     reply = conv.reply
-    conv.handled.held_password = any(isinstance(c, GmSession) or (isinstance(c, SeatSession) and c.password)
-                                     for c in script.commands)
     for problem in script.problems:
         reply.line = problem.line
         reply.add(f"line {problem.line}: {problem.text}\n" + " " * (problem.column + len(f"line {problem.line}: ") - 1)
@@ -245,7 +278,8 @@ def _run_script(conv: Conversation, script: Script) -> None:
         reply.line = 10**9
         reply.add(f"Not read further: {script.stopped}.")
     if script.is_empty:
-        reply.add("No commands or orders found in your mail. Send HELP for the list of commands.")
+        if not conv.handled.acted:  # a plain reply that accepted an invitation needs nothing more
+            reply.add("No commands or orders found in your mail. Send HELP for the list of commands.")
         return
     for command in script.commands:
         reply.line = command.line
@@ -264,6 +298,7 @@ _COMMANDS: Mapping[type, Callable[[Conversation, Any], None]] = {
     Observe: seat_commands.observe,
     Standby: seat_commands.standby_list,
     Accept: seat_commands.accept_offer,
+    Stop: lambda conv, command: consent_mail.stop(conv, conv.mail.sender),
     Status: lambda conv, command: seat_commands.show_status(conv, command.game or conv.tag),
     Help: lambda conv, command: conv.reply.add(help_for(command.kind)),
     Salt: seat_commands.salt,

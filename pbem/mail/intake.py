@@ -42,6 +42,7 @@ from typing import Any, TypeVar
 import aioimaplib
 
 from pbem.mail.config import ImapUrl
+from pbem.ops.health import Outage
 
 __all__ = [
     "TAKEN_KEYWORD",
@@ -362,6 +363,8 @@ class MailIntake:
         self.retry_max = retry_max
         self.ready = ready
         self.stats = IntakeStats()
+        self.outage: Outage | None = None
+        """Since when, and why, the IMAP server cannot be reached (None while it can)."""
         self._rng = rng or random.Random()
         self._retry: dict[int, tuple[int, float]] = {}  # uid -> (failures, loop time when due)
         self._uidvalidity: int | None = None
@@ -376,6 +379,7 @@ class MailIntake:
             try:
                 await session.open()
                 self.stats.connects += 1
+                self.outage = None
                 mode = "IDLE" if self.use_idle and session.has_idle else f"polling every {self.poll_interval:g}s"
                 _log.info("IMAP %s connected (%s, marking by %s)", self.url, mode,
                           TAKEN_KEYWORD if session.keywords else "\\Seen")
@@ -385,6 +389,7 @@ class MailIntake:
                 if stop.is_set():
                     break
                 self.stats.reconnects += 1
+                self.outage = Outage.begun(exc, self.outage)
                 delay = min(self.reconnect_max, self.reconnect_min * 2**failures)
                 delay *= self._rng.uniform(0.5, 1.0)
                 failures += 1

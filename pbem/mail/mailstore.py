@@ -19,7 +19,6 @@ import contextlib
 import hashlib
 from collections.abc import Iterator, Sequence
 from datetime import datetime, timedelta
-from email.parser import BytesHeaderParser
 from email.policy import compat32
 from email.utils import getaddresses
 
@@ -29,10 +28,12 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, func
 
 from pbem.clock import utcnow
+from pbem.mail.bounded_mime import read_message
 from pbem.mail.compose import ComposedMail
 from pbem.mail.outbox import OutgoingMail
-from pbem.mail.parse import header_block
+from pbem.mail.parse import MAX_FROM, header_block
 from pbem.mail.policy import DEFAULT_MAX_SIZE
+from pbem.mail.redaction import holds_password, redacted
 from pbem.store import Database
 from pbem.store.tables import InboundMessageRow, OutboundMessageRow
 
@@ -59,7 +60,7 @@ _UPDATE_OUTBOUND = update(_OUTBOUND).where(_OUTBOUND.c.id == bindparam("_id"))
 _FREE = or_(_OUTBOUND.c.lease_until.is_(None), _OUTBOUND.c.lease_until <= bindparam("now"))
 _CLAIM_DUE = (  # replies first; rows another sender is claiming are passed by (SKIP LOCKED)
     sa_select(_OUTBOUND.c.id, _OUTBOUND.c.sender, _OUTBOUND.c.recipients, _OUTBOUND.c.raw, _OUTBOUND.c.attempts,
-              _OUTBOUND.c.secret)
+              _OUTBOUND.c.secret, _OUTBOUND.c.purpose)
     .where(_OUTBOUND.c.status == "queued", _OUTBOUND.c.next_attempt_at <= bindparam("now"), _FREE)
     .order_by(_OUTBOUND.c.priority, _OUTBOUND.c.next_attempt_at, _OUTBOUND.c.id)
     .limit(bindparam("limit"))
@@ -74,17 +75,11 @@ _DUE_AT = case((_OUTBOUND.c.lease_until > _OUTBOUND.c.next_attempt_at, _OUTBOUND
                else_=_OUTBOUND.c.next_attempt_at)
 _NEXT_DUE = sa_select(func.min(_DUE_AT)).where(
     _OUTBOUND.c.status == "queued", _OUTBOUND.c.id.not_in(bindparam("claimed", expanding=True)))
-REDACTED_BODY = b"(body removed after handling: it held a password)\r\n"
 REPLY_PRIORITY, OTHER_PRIORITY = 0, 1
 """Replies to mail are sent before reports, reminders and notices queued earlier."""
 DEFAULT_LEASE = timedelta(seconds=60)
 """How long a sender's claim on queued mail lasts: longer than sending a batch takes, even over a slow
 server (each SMTP command waits at most 30 s); after it another daemon's sender may send the mail."""
-
-
-def redacted(raw: bytes) -> bytes:
-    """``raw`` with its body replaced by a note: the header fields stay (who, when, Message-ID)."""
-    return header_block(raw) + REDACTED_BODY
 
 
 def message_id_of(raw: bytes) -> str:
@@ -94,11 +89,23 @@ def message_id_of(raw: bytes) -> str:
 
 def _identity(raw: bytes) -> tuple[str, str]:
     """The Message-ID of a raw message (see :func:`message_id_of`) and its sender: the first address of
-    its From field in lower case ('' when there is none); mail from one sender is handled in order."""
-    headers = BytesHeaderParser(policy=compat32).parsebytes(raw)
+    its From field in lower case ('' when there is none, or when the field is longer than the handler
+    reads, :data:`pbem.mail.parse.MAX_FROM`); mail from one sender is handled in order.
+
+    The header fields are read capped (:func:`pbem.mail.bounded_mime.read_message`), from the first
+    :data:`OVERSIZED_PREFIX` bytes, so no mail takes long to store nor fails to be stored: the address
+    parser read a megabyte of ``@`` for 1.5 s and recursed too deep on ``::::``.
+    """
+    headers = read_message(header_block(raw[:OVERSIZED_PREFIX]), compat32)
     value = str(headers.get("Message-ID", "") or "").strip()
     message_id = value[:500] if value else f"<sha256-{hashlib.sha256(raw).hexdigest()}@pbem.invalid>"
-    found = [address for _name, address in getaddresses([str(headers.get("From", "") or "")]) if address]
+    from_field = str(headers.get("From", "") or "")
+    found: list[str] = []
+    if len(from_field) <= MAX_FROM:
+        try:
+            found = [address for _name, address in getaddresses([from_field]) if address]
+        except (RecursionError, ValueError, IndexError):  # the stdlib recurses on some odd fields ("::::...")
+            found = []
     return message_id, (found[0].strip().lower()[:320] if found else "")
 
 
@@ -187,17 +194,20 @@ class InboundStore:
         return found.status, found.raw, found.size if found.size is not None else len(found.raw)
 
     @staticmethod
-    def redact(session: Session, inbound_id: int, raw: bytes) -> None:
-        """Replace the stored copy of a handled message by its header fields and a note (it held a password)."""
-        session.connection().execute(_SET_INBOUND_STATUS, {"_id": inbound_id, "raw": redacted(raw)})
-
-    @staticmethod
-    def set_status(session: Session, inbound_id: int, status: str, error: str | None = None) -> None:
-        """Record in ``session``'s transaction that a message was handled (or failed, with the error),
-        with one UPDATE."""
-        session.connection().execute(
-            _SET_INBOUND_STATUS, {"_id": inbound_id, "status": status, "error": error, "handled_at": utcnow()}
-        )
+    def finish(session: Session, inbound_id: int, status: str, error: str | None, raw: bytes, *,
+               held_password: bool | None = None) -> bool:
+        """Record in ``session``'s transaction, with one UPDATE, that a message's handling ended with
+        ``status`` (handled, failed, ...; ``error`` says why), and, when it may hold a password, keep only
+        its header fields of ``raw`` (its stored bytes) from then on: every end of a mail's handling goes
+        through here. ``held_password``: whether it held one, when the caller knows (None: decided by
+        :func:`~pbem.mail.redaction.holds_password`). Returns True when the body was removed (the database's
+        old pages then still hold it: see :meth:`~pbem.store.Database.scrub`)."""
+        values: dict[str, object] = {"_id": inbound_id, "status": status, "error": error, "handled_at": utcnow()}
+        held = holds_password(raw) if held_password is None else held_password
+        if held:
+            values["raw"] = redacted(raw)
+        session.connection().execute(_SET_INBOUND_STATUS, values)
+        return held
 
 
 class DatabaseOutbox:
@@ -261,7 +271,7 @@ class DatabaseOutbox:
             self._claimed.add(row.id)
             if row.secret:
                 self._secrets[row.id] = row.raw
-            claimed.append(OutgoingMail(row.id, row.sender, tuple(row.recipients), row.raw, row.attempts))
+            claimed.append(OutgoingMail(row.id, row.sender, tuple(row.recipients), row.raw, row.attempts, row.purpose))
         return claimed
 
     def _finish(self, mail_id: int, **values: object) -> None:
@@ -278,6 +288,7 @@ class DatabaseOutbox:
         values: dict[str, object] = {"_id": mail_id, "status": "sent", "sent_at": when, "lease_until": None}
         if secret is not None:
             values["raw"] = redacted(secret)
+            self.db.forgot_secret()
         with self.db.engine.begin() as connection:
             connection.execute(_UPDATE_OUTBOUND, values)
 
@@ -288,8 +299,13 @@ class DatabaseOutbox:
         )
 
     def mark_failed(self, mail_id: int, error: str) -> None:
-        """Give up on the mail for good."""
-        self._finish(mail_id, status="failed", last_error=error[:1000], attempts=OutboundMessageRow.attempts + 1)
+        """Give up on the mail for good; a secret mail's body is removed at once, as when it is sent."""
+        secret = self._secrets.get(mail_id)
+        removed = {"raw": redacted(secret)} if secret is not None else {}
+        if secret is not None:
+            self.db.forgot_secret()
+        self._finish(mail_id, status="failed", last_error=error[:1000], attempts=OutboundMessageRow.attempts + 1,
+                     **removed)
 
     def next_due(self) -> datetime | None:
         """Return when the next queued mail that this outbox did not claim becomes due: its next attempt,

@@ -2,6 +2,12 @@
 
 Every message is queued in the caller's transaction, so a report exists
 exactly when the turn it reports was committed.
+
+Only to addresses that asked (:mod:`pbem.service.consent`): a mail to any other address is not
+queued, except the one invitation per address and game. Every mail carries its reader's
+List-Unsubscribe links. The mail one incoming mail causes besides its reply is bounded: at most
+:data:`MAX_MAIL_TO_OTHERS` notices and invitations, to its sender's address or any other (turn reports,
+to seats, observers and the GM, all of whom asked, are not counted).
 """
 
 from __future__ import annotations
@@ -15,15 +21,16 @@ from datetime import datetime
 from pbem.addresses import is_plain_address
 from pbem.games import find_game
 from pbem.mail.calendar import deadline_calendar, next_sequence
-from pbem.mail.compose import BinaryPart, compose_report
+from pbem.mail.compose import BinaryPart, Unsubscribe, compose_report
 from pbem.mail.mailstore import DatabaseOutbox
 from pbem.mail.preferences import wants_view_json, zone_and_text_only, zone_of
 from pbem.mail.tokens import ReplyTokens
 from pbem.pictures import MissingDrawing, ReportPictures, drawing_for
 from pbem.reports import MailSection, OrdersWanted, PictureRef, ReportInput, render_mail_html, render_report
-from pbem.service import digests, observers
+from pbem.service import consent, digests, observers
+from pbem.service.consent import Invited
 from pbem.service.digests import DueReport
-from pbem.service.news import DeadlineExtended, OfferAccepted, RolledBack, SeatHandedOver, SeatOffered
+from pbem.service.news import AddressStopped, DeadlineExtended, OfferAccepted, RolledBack, SeatHandedOver, SeatOffered
 from pbem.service.reporting import report_since
 from pbem.service.resolution import ResolvedTurns
 from pbem.service.snapshot import GameInfo
@@ -32,6 +39,14 @@ from pbem.store.tables import GameRow, GameStatus, SeatRow
 from pbem.zones import localize, mark
 
 FROM_NAME = "pbem game master"
+INVITATION = "invite"
+"""The press author of an invitation's reply address (``gm+game.seat.k1.p-invite...``): a reply to it
+accepts the invitation (or, saying STOP, declines all mail), and is never read as orders or press."""
+MAX_MAIL_TO_OTHERS = 40
+"""Most mails one incoming mail may cause besides its reply, turn reports aside: invitations, notices
+to the GM and to players, password mails, previews (to its sender's own address too: 99 commands that
+each notify must not send 99 mails). What passes the
+bound is not queued, and the reply says how many were held back."""
 _TO_GM = ("\n\nA plain reply to this mail goes to the GM as press. To send orders, reply to your turn report "
           "or a reminder.\n")
 
@@ -84,6 +99,27 @@ class MailNotifier:
                                   deadline=row.deadline, sequence=next_sequence(row),
                                   domain=self.address.rpartition("@")[2], alarm_hours=row.reminder_hours,
                                   now=self.clock(), zone=zone_of(unit.session, seat.address)),)
+
+    def unsubscribe(self, to: str) -> Unsubscribe:
+        """How ``to`` stops all mail from pbem: a mail to the service with the subject ``STOP <token>``, and
+        with the web archive the one-click ``/unsubscribe/<token>`` (the token signs ``to``)."""
+        token = self.tokens.stop_token(to)
+        url = f"{self.web_url}/unsubscribe/{token}" if self.web_url else None
+        return Unsubscribe(f"mailto:{self.address}?subject=STOP%20{token}", url)
+
+    def invite(self, unit: Unit, row: GameRow, invited: Invited) -> None:
+        """Queue the one invitation ``invited.address`` gets for the game: who seated it, the game, and how
+        to accept (a reply, or JOIN) or stop."""
+        rules = find_game(row.kind)
+        text = (f"{invited.invited_by} seated you ({invited.address}) at seat {invited.seat} of game {row.name}, a "
+                f"game of {rules.title} ({row.kind}) played by mail with pbem, a game master service; the game's "
+                f"GM is {row.gm_address or invited.invited_by}.\n\n"
+                "You never wrote to pbem, so this is the only mail you get for this game until you accept.\n"
+                f"To accept, reply to this mail (any text will do), or send JOIN {row.name} to {self.address}.\n"
+                "To decline, ignore this mail. To get no mail from pbem at all, reply STOP.\n")
+        seat = unit.seat(row, invited.seat)
+        self._queue(unit, row, invited.address, f"[{row.name}] You are invited to seat {invited.seat}", text, None,
+                    reply_to=self.reply_address(row, seat, press_from=INVITATION), purpose="invitation")
 
     def _link_line(self, row: GameRow, seat: SeatRow) -> str:
         link = self.seat_link(row, seat)
@@ -204,6 +240,12 @@ class MailNotifier:
                                  "(replace=auto).")
                 case RolledBack():
                     self._tell_rollback(unit, info, item)
+                case AddressStopped():
+                    self.tell_gm(unit, info, (
+                        f"{item.address}, the holder of seat {item.seat} of {row.name}, sent STOP: pbem sends it no "
+                        "more mail. The seat stays its own and goes silent: NMR defaults, and the game's absence "
+                        f"settings (grace_hours, replace_after) handle it. REPLACE {item.seat} <address> hands it "
+                        "to someone else."))
 
     def welcome(self, unit: Unit, row: GameRow, seat: SeatRow, password: str, old: str | None, why: str,
                 by: str) -> None:
@@ -302,6 +344,13 @@ class MailNotifier:
         if not is_plain_address(to):  # stored before addresses were checked: the turn must go on regardless
             _log.warning("game %s: no %s to %r: not a mail address; REPLACE the seat to fix it", row.name, purpose, to)
             return
+        if purpose != "invitation" and not consent.may_mail(unit.session, to):
+            _log.info("game %s: no %s to %s: it has not asked for pbem's mail", row.name, purpose, to)
+            return
+        if not _within_bound(unit, purpose):
+            _log.warning("game %s: no %s to %s: the mail from %s caused %d mails already", row.name,
+                         purpose, to, unit.mail_from, MAX_MAIL_TO_OTHERS)
+            return
         zone, text_only = zone_and_text_only(unit.session, to)
         body, html = localize(body, zone), localize(html, zone) if html is not None else None
         if text_only:
@@ -309,7 +358,19 @@ class MailNotifier:
         message = compose_report(
             game=row.name, turn=row.turn, to=to, from_address=self.address, from_name=FROM_NAME,
             body=body, html=html, reply_to=reply_to, subject=subject, now=self.clock(), inline=inline,
-            attachments=attachments,
+            attachments=attachments, unsubscribe=self.unsubscribe(to),
         )
         DatabaseOutbox.enqueue(unit.session, message, purpose=purpose, secret=secret)
 
+
+def _within_bound(unit: Unit, purpose: str) -> bool:
+    """Count a mail toward the bound of what the unit's incoming mail causes besides its reply; False
+    (and counted as held back) past :data:`MAX_MAIL_TO_OTHERS`. Turn reports, and everything outside
+    the handling of a mail (the clock, the command line), are free."""
+    if unit.mail_from is None or purpose == "report":
+        return True
+    if unit.mailed_others >= MAX_MAIL_TO_OTHERS:
+        unit.held_back += 1
+        return False
+    unit.mailed_others += 1
+    return True

@@ -44,14 +44,16 @@ from __future__ import annotations
 import asyncio
 import logging
 import zlib
+from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Protocol
 
 import aiosmtplib
 
 from pbem.mail.config import SmtpUrl
+from pbem.ops.health import Outage
 
 __all__ = ["DEFAULT_CONNECTIONS", "MailSender", "OutboxQueue", "OutgoingMail", "SenderStats"]
 
@@ -80,6 +82,8 @@ class OutgoingMail:
     raw: bytes
     attempts: int = 0
     """Attempts already made and failed temporarily."""
+    purpose: str = "reply"
+    """What the mail is: reply, report, reminder or notice (counted by purpose when sent)."""
 
 
 class OutboxQueue(Protocol):
@@ -114,6 +118,7 @@ class SenderStats:
     """Counters for tests and benchmarks."""
 
     sent: int = 0
+    sent_by_purpose: Counter[str] = field(default_factory=Counter)
     retried: int = 0
     failed: int = 0
     connects: int = 0
@@ -194,6 +199,8 @@ class MailSender:
         self.poll_interval = poll_interval
         self.local_hostname = local_hostname
         self.stats = SenderStats()
+        self.outage: Outage | None = None
+        """Since when, and why, the SMTP server cannot be reached (None while it can)."""
         self.idle = asyncio.Event()
         """Set while the sender has sent everything that was due when it last looked and was
         not woken since; a caller that queues mail clears it as it sets ``wake``."""
@@ -274,7 +281,11 @@ class MailSender:
         if failure is None:
             await self.queue.mark_sent(mail.id, now)
             self.stats.sent += 1
+            self.stats.sent_by_purpose[mail.purpose] += 1
+            self.outage = None
             return
+        if failure.connection:
+            self.outage = Outage.begun(failure.error, self.outage)
         attempts = mail.attempts + 1
         if failure.permanent or attempts >= self.max_attempts:
             why = failure.error if failure.permanent else f"gave up after {attempts} attempts: {failure.error}"

@@ -10,6 +10,12 @@ mail, "On ... wrote:" and Outlook reply headers, the signature and mobile
 footers. Removed lines become blank lines, so the line numbers of what is
 left are the numbers the sender sees in the mail they wrote.
 
+The stdlib parser builds the MIME tree through :mod:`pbem.mail.bounded_mime`,
+which caps every header field and stores each part's Content-Type and
+Content-Disposition as read by pbem's own linear parameter reader
+(:mod:`pbem.mail.mime_parameters`), so no header of any part makes the
+stdlib's quadratic parameter parser, or deep nesting, hold the daemon.
+
 Mail is parsed with (a subclass of) ``email.policy.compat32``, which keeps
 header fields as the raw text they arrived as, and only the fields an
 :class:`IncomingMail` holds are decoded, each once: unfolded, raw 8-bit bytes
@@ -31,7 +37,6 @@ marks; orders need the plain words, one line per visual line.
 from __future__ import annotations
 
 import binascii
-import email
 import functools
 import hashlib
 import inspect
@@ -47,6 +52,8 @@ from html.parser import HTMLParser
 
 from pbem.addresses import PLAIN_ADDRESS, is_plain_address
 from pbem.core import PbemError
+from pbem.mail.bounded_mime import read_message
+from pbem.mail.charsets import decode_text
 
 
 class MalformedMail(PbemError):
@@ -119,6 +126,9 @@ MAX_FROM = 998
 so the standard address parser, which is slower than linear on some input, reads a bounded text."""
 MAX_ADDRESS_FIELD = 8000
 """Longest To, Cc or Delivered-To field read; a longer one is read as holding no address."""
+MAX_PARTS = 100
+"""Parts read of each multipart (a mail holds at most :data:`pbem.mail.bounded_mime.MAX_CONTAINERS`
+multiparts); later ones are not read."""
 
 
 def parse_mail(raw: bytes, *, headers_only: bool = False, size: int | None = None) -> IncomingMail:
@@ -139,7 +149,7 @@ def parse_mail(raw: bytes, *, headers_only: bool = False, size: int | None = Non
     if not raw.strip():
         raise MalformedMail("the mail is empty", None)
     try:
-        message = email.message_from_bytes(header_block(raw) if headers_only else raw, policy=_POLICY)
+        message = read_message(header_block(raw) if headers_only else raw, _POLICY)
     except Exception as error:  # the parser is lenient; this guards the contract, not a known case
         raise MalformedMail(f"not a readable mail ({error})", None) from error
     headers = _raw_headers(message)
@@ -484,8 +494,11 @@ def _part_text(part: Message) -> tuple[str, bool] | None:
 
 
 def _subparts(part: Message) -> list[Message]:
+    """The first :data:`MAX_PARTS` parts of a multipart (none when its boundary was missing)."""
     payload = part.get_payload()
-    return [subpart for subpart in payload if isinstance(subpart, Message)] if isinstance(payload, list) else []
+    if not isinstance(payload, list):
+        return []
+    return [subpart for subpart in payload[:MAX_PARTS] if isinstance(subpart, Message)]
 
 
 def _is_attachment(part: Message) -> bool:
@@ -498,25 +511,6 @@ def _is_attachment(part: Message) -> bool:
 def _decoded_payload(part: Message) -> str:
     payload = part.get_payload(decode=True)
     return decode_text(payload if isinstance(payload, bytes) else b"", part.get_content_charset())
-
-
-def decode_text(data: bytes, charset: str | None) -> str:
-    """Decode body bytes in the declared charset; never raises.
-
-    Falls back to UTF-8 when the charset is missing, unknown or wrong for the
-    bytes, then to the declared charset with replacement characters, and to
-    Latin-1 (which decodes any bytes) when no charset is usable.
-    """
-    for codec in (charset, "utf-8"):
-        if codec:
-            try:
-                return data.decode(codec)
-            except (LookupError, ValueError):  # unknown codec, or bytes not in it
-                continue
-    try:
-        return data.decode(charset or "latin-1", errors="replace")
-    except (LookupError, ValueError):
-        return data.decode("latin-1")
 
 
 # --- HTML to text --------------------------------------------------------------------------

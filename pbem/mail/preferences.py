@@ -10,6 +10,7 @@ from zoneinfo import ZoneInfo
 from sqlalchemy import bindparam, select
 from sqlmodel import Session
 
+from pbem.addresses import checked_address
 from pbem.store.tables import AddressPreferenceRow
 from pbem.zones import zone_or_none
 
@@ -49,9 +50,11 @@ def zone_and_text_only(session: Session, address: str) -> tuple[ZoneInfo | None,
 
 
 def _preferences_for_change(session: Session, address: str, now: datetime) -> AddressPreferenceRow:
+    """The preferences row of ``address`` to change (new when it has none); raises InvalidInput for an
+    address pbem does not take."""
     row = preferences_of(session, address)
     if row is None:
-        row = AddressPreferenceRow(address=address.lower(), updated_at=now)
+        row = AddressPreferenceRow(address=checked_address(address), updated_at=now)
     row.updated_at = now
     session.add(row)
     return row

@@ -3,7 +3,9 @@ bounded in size, with repeated answers folded; and how it goes out."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from zoneinfo import ZoneInfo
 
 from pbem.zones import localize, mark
 from pbem.mail.compose import compose_reply, reply_subject
@@ -68,16 +70,33 @@ class Reply:
         where = f"line {line}: " if line else ""
         self.add(f"{where}REFUSED: {error}")
 
-    def ordered(self) -> list[MailSection]:
+    def ordered(self, *, closing: Sequence[MailSection] = (), reserve: int = 0,
+                zone: ZoneInfo | None = None) -> list[MailSection]:
         """The reply's sections in mail line order, then a note for each folded repeat and for what did
-        not fit."""
+        not fit, then ``closing``: joined by newlines, with their deadlines written for ``zone``
+        (:func:`~pbem.zones.localize`) and ``reserve`` more characters (a footer), at most :attr:`limit`
+        characters. Sections that would overshoot it are left out from the last on, and counted in the note."""
+        kept = [section for _, _, section in sorted(self.sections, key=lambda entry: entry[:2])]
+        sizes = [len(localize(section.text, zone)) + 1 for section in kept]  # + the newline joining it
+        repeats, left_out = dict(self.repeats), self.left_out
+        fixed = reserve + sum(len(localize(section.text, zone)) + 1 for section in closing) - 1
+        total = sum(sizes)
+        while True:
+            notes = self._notes(repeats, left_out)
+            if not kept or total + sum(len(note.text) + 1 for note in notes) + fixed <= self.limit:
+                return kept + notes + list(closing)
+            dropped = kept.pop()
+            total -= sizes.pop()
+            left_out += 1 + repeats.pop(dropped.text, 0)
+
+    def _notes(self, repeats: dict[str, int], left_out: int) -> list[MailSection]:
+        """A note for each answer folded ``repeats`` times, and one for ``left_out`` answers that did not fit."""
         notes = [f"{first_line(text)}: answered once above; {count:,} more identical answer(s) left out."
-                 for text, count in self.repeats.items() if count]
-        if self.left_out:
-            notes.append(f"This reply is limited to {self.limit:,} characters: {self.left_out:,} more answer(s) "
+                 for text, count in repeats.items() if count]
+        if left_out:
+            notes.append(f"This reply is limited to {self.limit:,} characters: {left_out:,} more answer(s) "
                          "were left out. Send fewer commands per mail.")
-        ordered = [section for _, _, section in sorted(self.sections, key=lambda entry: entry[:2])]
-        return ordered + [MailSection(note + "\n") for note in notes]
+        return [MailSection(note + "\n") for note in notes]
 
     def text(self) -> str:
         """The reply as plain text: :meth:`ordered` joined."""
@@ -109,16 +128,16 @@ def send_reply(unit: Unit, notifier: MailNotifier, mail: IncomingMail, reply: Re
         link = notifier.seat_link(reply.row, reply.seat)
         if reply.asks_for is not None:  # a check that wants (corrected) orders: the deadline in a calendar
             calendar = notifier.calendar(unit, reply.row, reply.seat)
-    sections = reply.ordered()
-    if link:
-        sections.append(MailSection(f"Your seat's own page, with its history: {link}"))
-    body = "\n".join(section.text for section in sections) + f"\n-- \n{FOOTER}\n"
+    zone, text_only = zone_and_text_only(unit.session, mail.sender)  # deadlines in the reader's time zone
+    signature = f"\n-- \n{FOOTER}\n"
+    closing = [MailSection(f"Your seat's own page, with its history: {link}")] if link else []
+    sections = reply.ordered(closing=closing, reserve=len(signature), zone=zone)
+    body = "\n".join(section.text for section in sections) + signature
     # A check that wants (corrected) orders gets an HTML part: a table that keeps the caret under a refused
     # line's column in place, and the request to reply on top. Everything else is plain text: a check that
     # accepted every line needs no caret, and multipart mail is 3.6 times the bytes for the mail servers.
     # An address that reads plain text only (SET TEXTONLY) gets none, and none is written for it.
     asks = reply.asks_for
-    zone, text_only = zone_and_text_only(unit.session, mail.sender)  # deadlines in the reader's time zone
     html = (localize(render_mail_html(reply_subject(mail.subject), sections, ask=asks, footer=FOOTER), zone)
             if asks is not None and not text_only else None)
     body = localize(body, zone)
@@ -126,5 +145,6 @@ def send_reply(unit: Unit, notifier: MailNotifier, mail: IncomingMail, reply: Re
     if reply.tag_game is not None and subject_tag(mail.subject) != reply.tag_game.lower():
         subject = f"[{reply.tag_game}] {reply_subject(mail.subject)}"  # mail clients file by the game tag
     message = compose_reply(mail, from_address=notifier.address, from_name=FROM_NAME, body=body, html=html,
-                            now=notifier.clock(), reply_to=reply_to, subject=subject, attachments=calendar)
+                            now=notifier.clock(), reply_to=reply_to, subject=subject, attachments=calendar,
+                            unsubscribe=notifier.unsubscribe(mail.sender))
     DatabaseOutbox.enqueue(unit.session, message, purpose="reply", inbound_id=inbound_id, secret=reply.secret)

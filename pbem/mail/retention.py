@@ -2,7 +2,7 @@
 
 Inbound rows stay (their Message-ID recognises a mail delivered again) with
 their text emptied; sent and failed outbound rows are deleted. Mail that held
-a password is redacted at once instead (see :mod:`pbem.mail.mailstore`). The
+a password is redacted at once instead (see :mod:`pbem.mail.redaction`). The
 purge goes a bounded batch at a time, through indexes (the inbound mail whose
 text is still kept, the outbound mail by age), so a purge after a deadline storm
 never holds the database for long.

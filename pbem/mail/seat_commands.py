@@ -42,16 +42,21 @@ from pbem.mail.press import send_press
 from pbem.mail.signon import signed_on_seat
 from pbem.service import absences, observers, replay, seats, seeds, standby, status, submissions
 from pbem.service.checking import check_syntax
-from pbem.store.tables import GameRow, SeatRow
+from pbem.store.tables import GameRow, GameStatus, SeatRow
 from pbem.zones import format_moment, mark, read_zone
 
 # The turn a game mail's subject names: "[tc-1] Turn 3", "[tc-1] Reminder: turn 3 orders due".
-_SUBJECT_TURN = re.compile(r"\][^\[\]]*?\bturn\s+(\d+)\b", re.I)
+_SUBJECT_TURN = re.compile(r"\][^\[\]]*?\bturn\s+(\d{1,9})\b", re.I)  # 9 digits: int() stays cheap and total
 
 
 def join(conv: Conversation, command: Join) -> None:
     """JOIN: take a seat of a forming game; the GM is told."""
     sender = conv.mail.sender
+    held = seats.seat_of_address(conv.unit, command.game, sender)
+    if held is not None and conv.unit.game(command.game).status == GameStatus.FORMING:
+        conv.reply.tag_game = conv.unit.game(command.game).name  # an invited holder's JOIN: its mail accepted
+        conv.reply.add(f"You hold seat {held.name} of {command.game}; the game starts when the GM sends START.")
+        return
     joined = seats.join(conv.unit, command.game, sender, command.seat)
     info = joined.info
     seat = conv.unit.seat(info.row, joined.seat)

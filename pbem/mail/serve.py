@@ -24,7 +24,10 @@ from pbem.mail.outbox import DEFAULT_CONNECTIONS
 from pbem.sandbox.embedded import EmbeddedMailServers
 from pbem.service.api import GameService
 from pbem.store import open_database
+from pbem.ops.figures import RECOUNT_SECONDS
+from pbem.ops.metrics import metrics_registry
 from pbem.web.app import WebServer, make_app, parse_listen
+from pbem.web.ops import OpsView, database_health, not_started
 
 DEFAULT_ADDRESS = "gm@pbem.localhost"
 STUCK_SECONDS = 120.0
@@ -56,7 +59,8 @@ async def serve(
     (HOST:PORT or unix:/path) the mail server hands mail over by LMTP there,
     and the replies leave through ``smtp``, which must be given; with ``lmtp``
     and no ``imap`` no mailbox is read at all. With ``web`` (HOST:PORT)
-    the web archive is served from the same event loop, and every mail to a
+    the web archive is served from the same event loop (with the daemon's
+    ``/healthz`` and ``/metrics``), and every mail to a
     seat carries its private link under ``web_url`` (default the address
     listened on). The sender uses up to ``smtp_connections`` SMTP connections
     at once. Raises BadMailUrl for a bad URL and ValueError when only
@@ -88,14 +92,19 @@ async def serve(
                     out.write(servers.describe() + "\n")
                 else:
                     imap_url, smtp_url = (ImapUrl.parse(imap) if imap else None), SmtpUrl.parse(smtp)
+                ops = OpsView(metrics_registry(db), not_started)
+                web_service = GameService(db)
                 if listen is not None:
-                    web_server = WebServer(make_app(GameService(db), reply_tokens(db, secret_file)), *listen)
+                    web_server = WebServer(make_app(web_service, reply_tokens(db, secret_file), ops=ops), *listen)
                     await web_server.start()
                     stack.push_async_callback(web_server.stop)
                     web_url = web_url or web_server.url
-                daemon = MailDaemon(db, imap=imap_url, smtp=smtp_url, address=address, web_url=web_url, lmtp=lmtp_address,
+                daemon = MailDaemon(db, imap=imap_url, smtp=smtp_url, address=address, web_url=web_url,
+                                    lmtp=lmtp_address,
                                     options=DaemonOptions(secret_file=secret_file, retention=retention,
                                                           smtp_connections=smtp_connections))
+                watch_daemon(ops, daemon)
+                web_service.on_news.extend(daemon.service.on_news)  # an unsubscribe on the web: its GMs hear of it
                 taking = [f"watching {imap_url}"] if imap_url is not None else []
                 if daemon.lmtp is not None:  # listening before it says it serves (the daemon's run keeps it)
                     await daemon.lmtp.start()
@@ -105,12 +114,20 @@ async def serve(
                 intake = " and ".join(taking)
                 out.write(f"{intake[:1].upper()}{intake[1:]}, sending through {smtp_url}. Stop with Ctrl-C.\n")
                 if listen is not None:
-                    out.write(f"The web archive is at {web_server.url}/ (links in mail: {web_url}/...).\n")
+                    out.write(f"The web archive is at {web_server.url}/ (links in mail: {web_url}/...), "
+                              "health at /healthz, metrics at /metrics.\n")
                 out.flush()
                 tune_gc_for_serving()
                 await daemon.run(stop)
     finally:
         db.close()
+
+
+def watch_daemon(ops: OpsView, daemon: MailDaemon, *, recount_seconds: float = RECOUNT_SECONDS) -> None:
+    """Have ``ops`` (the web's ``/healthz`` and ``/metrics``) show ``daemon``: its health, and its figures
+    beside its database's (see :func:`~pbem.ops.metrics.metrics_registry`)."""
+    ops.registry = metrics_registry(daemon.db, (daemon.metrics, daemon.view()), recount_seconds=recount_seconds)
+    ops.health = daemon.verdict
 
 
 def shown(db_path: str) -> str:
@@ -172,7 +189,8 @@ async def serve_web(*, db_path: str, listen: str, out: TextIO, stop: asyncio.Eve
     host, port = parse_listen(listen)
     stop = stop_on_signals(stop)
     db = open_database(db_path)
-    web_server = WebServer(make_app(GameService(db), reply_tokens(db, secret_file)), host, port)
+    ops = OpsView(metrics_registry(db), database_health(db))
+    web_server = WebServer(make_app(GameService(db), reply_tokens(db, secret_file), ops=ops), host, port)
     try:
         await web_server.start()
         out.write(f"The web archive of {shown(db_path)} is at {web_server.url}/. Stop with Ctrl-C.\n")

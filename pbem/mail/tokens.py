@@ -22,6 +22,9 @@ The same tokens, signed for another purpose (:meth:`ReplyTokens.link_token`),
 make the private web link of a seat: ``/seat/tc-1.a.k1.20260.<mac>``. A
 reply token is no link and a link token no reply address; both expire and
 are revoked alike.
+
+:meth:`ReplyTokens.stop_token` signs a mail address for a third purpose: the List-Unsubscribe links of
+every mail to it (``STOP <token>`` as a mail's subject, ``/unsubscribe/<token>`` on the web).
 """
 
 from __future__ import annotations
@@ -44,7 +47,11 @@ _TOKEN = re.compile(
     r"(?:\.p-(?P<press>[a-z0-9][a-z0-9-]*))?\.(?P<day>\d{1,6})\.(?P<mac>[a-z2-7]{16})"
 )
 
+_STOP_TOKEN = re.compile(r"(?P<address>[a-z2-7]{1,520})\.(?P<mac>[a-z2-7]{16})")
+"""A stop token: an address of at most 320 bytes in base32, a dot, the signature."""
+
 _REPLY = "pbem-reply-token"
+_STOP = "pbem-stop"
 _LINK = "pbem-seat-link"
 
 KeyVersionLookup = Callable[[str, str], int | None]
@@ -133,6 +140,33 @@ class ReplyTokens:
             raise ForgedToken("not a well-formed link")
         parsed = _Token(found["game"], found["seat"], int(found["version"]), int(found["day"]), found["mac"])
         return self._check(parsed, _LINK, key_version_lookup, today)
+
+    def stop_token(self, address: str) -> str:
+        """Return the token that stops all mail to ``address`` (the List-Unsubscribe links of every mail
+        to it): the address in base32, a dot, and its signature. It never expires: an unsubscribe link
+        must keep working."""
+        key = address.strip().lower()
+        encoded = base64.b32encode(key.encode("utf-8")).decode("ascii").rstrip("=").lower()
+        return f"{encoded}.{self._stop_mac(key)}"
+
+    def verify_stop(self, token: str) -> str:
+        """Return the address (lower case) the stop ``token`` was made for. Raises :class:`ForgedToken`
+        when it is malformed or its signature does not match."""
+        found = _STOP_TOKEN.fullmatch(token.strip().lower())
+        if found is None:
+            raise ForgedToken("not a well-formed unsubscribe token")
+        encoded = found["address"].upper()
+        try:
+            key = base64.b32decode(encoded + "=" * (-len(encoded) % 8)).decode("utf-8")
+        except (ValueError, UnicodeDecodeError):
+            raise ForgedToken("not a well-formed unsubscribe token") from None
+        if not hmac.compare_digest(self._stop_mac(key), found["mac"]):
+            raise ForgedToken("the unsubscribe token does not carry a valid signature")
+        return key
+
+    def _stop_mac(self, address: str) -> str:
+        digest = hmac.digest(self._secret, f"{_STOP}:{address}".encode(), "sha256")[:_MAC_BYTES]
+        return base64.b32encode(digest).decode("ascii").lower()
 
     def _token(self, game: str, seat: str, key_version: int, issued: date, purpose: str,
                press_from: str | None = None) -> str:

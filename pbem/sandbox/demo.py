@@ -3,6 +3,9 @@
 Offline (``pbem demo --offline``), each robot's orders go through the same
 call as ``pbem orders`` and a line per turn is printed.
 
+Its database is the demo's own (see :func:`others_games`): its clock jumps
+past deadlines, which would play out any other game in it.
+
 By mail, one process starts the embedded IMAP and SMTP servers on 127.0.0.1,
 the mail daemon on the given database, a robot game master and four robot
 players. The GM creates a Turkey Chase game by mail, the players join and
@@ -58,6 +61,23 @@ def free_name(service: GameService, name: Callable[[int], str]) -> str:
     return name(number)
 
 
+OFFLINE_DOMAIN, MAIL_DOMAIN = "demo.invalid", "demo.localhost"
+DEMO_DOMAINS = (OFFLINE_DOMAIN, MAIL_DOMAIN)
+"""The domains of the robots' addresses, offline and by mail (reserved names: no real mail goes there)."""
+
+
+def others_games(service: GameService) -> list[str]:
+    """Return the names of the games in the service's database that the demo did not create: those with
+    any address (a seat's, the GM's) outside :data:`DEMO_DOMAINS`, or with none at all."""
+    others = []
+    for info in service.snapshots():
+        addresses = [seat.address for seat in info.seats if seat.address] + [info.row.gm_address or ""]
+        addresses = [address for address in addresses if address]
+        if not addresses or any(address.rpartition("@")[2].lower() not in DEMO_DOMAINS for address in addresses):
+            others.append(info.name)
+    return others
+
+
 def run_offline_demo(service: GameService, *, kind: str, seed: int, out: TextIO) -> int:
     """Create a game of ``kind`` with robot seats and play it to the end; return 0 when it ended.
 
@@ -68,7 +88,7 @@ def run_offline_demo(service: GameService, *, kind: str, seed: int, out: TextIO)
     seats = rules.seat_names(rules.max_players)
     name = free_name(service, lambda number: _demo_name(rules.name, number))
     service.create_game(
-        rules.name, name, seats={s: f"robot-{s.lower()}@demo.invalid" for s in seats}, seed=seed,
+        rules.name, name, seats={s: f"robot-{s.lower()}@{OFFLINE_DOMAIN}" for s in seats}, seed=seed,
         options={"turn_hours": "0"},
     )
     robots = GameRng(seed)
@@ -104,8 +124,8 @@ def _demo_name(kind: str, number: int) -> str:
 
 KIND = "turkey-chase"
 GM_SERVICE = "gm@pbem.localhost"
-GM_ROBOT = "gamemaster@demo.localhost"
-PLAYERS = ("alice@demo.localhost", "bob@demo.localhost", "carol@demo.localhost", "dave@demo.localhost")
+GM_ROBOT = f"gamemaster@{MAIL_DOMAIN}"
+PLAYERS = tuple(f"{name}@{MAIL_DOMAIN}" for name in ("alice", "bob", "carol", "dave"))
 CLUMSY_SEAT = "B"  # sends a bad line now and then and corrects it after the check
 SLEEPY_SEAT = "D"  # sends nothing in SLEEPY_TURN
 SLEEPY_TURN = 2

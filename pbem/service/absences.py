@@ -10,7 +10,7 @@ from sqlmodel import select
 
 from pbem.clock import format_utc
 from pbem.core import GameError, InvalidInput
-from pbem.service import audit, owing, queries
+from pbem.service import audit, due, owing, queries
 from pbem.service.news import DeadlineExtended
 from pbem.service.unit import Unit
 from pbem.store.tables import AbsenceRow, GameRow, GameStatus
@@ -18,6 +18,8 @@ from pbem.store.tables import AbsenceRow, GameRow, GameStatus
 AFTER_RETURN = timedelta(days=1)
 """How long after an absence ends the moved deadline lies: a day to read the reports and send orders."""
 LONGEST = timedelta(days=366)
+MOST_AHEAD = 10
+"""Most absences a seat has announced that are not over yet: each deadline looks at every one."""
 
 
 def whole_days(first: date, last: date, zone: tzinfo = UTC) -> tuple[datetime, datetime]:
@@ -36,7 +38,8 @@ def whole_days(first: date, last: date, zone: tzinfo = UTC) -> tuple[datetime, d
 def announce(unit: Unit, name: str, seat: str, starts: datetime, ends: datetime) -> AbsenceRow:
     """Record that ``seat`` is away from ``starts`` to ``ends``, and move the current deadline when
     it falls in the absence. Raises InvalidInput for an absence that is over, backwards, longer
-    than a year or starting more than a year ahead, GameError for a game that is over."""
+    than a year or starting more than a year ahead, or past the seat's :data:`MOST_AHEAD` absences not
+    over yet, GameError for a game that is over."""
     row = unit.game(name)
     seat_row = unit.seat(row, seat)
     if row.status == GameStatus.FINISHED:
@@ -48,6 +51,9 @@ def announce(unit: Unit, name: str, seat: str, starts: datetime, ends: datetime)
         raise InvalidInput("an absence is at most a year long")
     if starts - unit.now() > LONGEST:
         raise InvalidInput("an absence is announced at most a year ahead")
+    if sum(a.seat == seat_row.name for a in absences_of(unit, row, current=True)) >= MOST_AHEAD:
+        raise InvalidInput(f"seat {seat_row.name} has {MOST_AHEAD} absences ahead already, the most a seat may "
+                           "have; BACK ends them")
     absence = AbsenceRow(game_id=row.id, seat=seat_row.name, starts=starts, ends=ends, announced_at=unit.now())
     unit.add(absence)
     audit.record(unit, row, "ABSENT", f"seat {seat_row.name} away from {format_utc(starts)} to {format_utc(ends)}")
@@ -83,7 +89,8 @@ def absences_of(unit: Unit, row: GameRow, *, current: bool = False) -> list[Abse
 def extend_for_absences(unit: Unit, row: GameRow) -> DeadlineExtended | None:
     """Move the deadline of the turn awaiting orders when it falls in an absence of a seat owing orders
     that sent none: to a day after the absence ends, as far as the seat's allowance of ``absence_days``
-    reaches. Records it (audit, news) and returns it, or None when nothing moved."""
+    reaches, and at most a year ahead (:data:`~pbem.service.due.FURTHEST_AHEAD`). Records it (audit, news)
+    and returns it, or None when nothing moved."""
     if row.status != GameStatus.ACTIVE or row.deadline is None or row.absence_days <= 0:
         return None
     info = unit.snapshot(row)
@@ -97,7 +104,7 @@ def extend_for_absences(unit: Unit, row: GameRow) -> DeadlineExtended | None:
             continue
         seat = unit.seat(row, absence.seat)
         left = allowance - timedelta(hours=seat.absence_used_hours)
-        wanted = min(absence.ends + AFTER_RETURN - deadline, left)
+        wanted = min(absence.ends + AFTER_RETURN - deadline, left, due.latest_deadline(unit.now()) - deadline)
         if wanted <= timedelta(0):
             continue
         seat.absence_used_hours += wanted.total_seconds() / 3600

@@ -20,6 +20,7 @@ from pbem.reports import ReportInput
 from pbem.service import (
     access,
     audit,
+    consent,
     control,
     creation,
     owing,
@@ -202,13 +203,16 @@ class GameService:
     # --- seats and passwords ---------------------------------------------------------
 
     def join(self, name: str, address: str, seat: str | None = None) -> Joined:
-        """Give ``address`` an open seat of a forming game; see :func:`seats.join`."""
+        """Give ``address`` an open seat of a forming game; see :func:`seats.join`. The address counts as
+        having asked for pbem's mail (:mod:`pbem.service.consent`), as for the other seat methods here."""
         with self.unit() as unit:
+            consent.record_asked(unit, address)  # the operator's word (see pbem.service.consent)
             return seats.join(unit, name, address, seat)
 
     def assign(self, name: str, seat: str, address: str) -> SeatRow:
         """Give a seat of a forming game to ``address``; see :func:`seats.assign`."""
         with self.unit() as unit:
+            consent.record_asked(unit, address)  # the operator's word (see pbem.service.consent)
             return seats.assign(unit, name, seat, address)
 
     def issue_passwords(self, name: str) -> dict[str, str]:
@@ -219,6 +223,7 @@ class GameService:
     def replace(self, name: str, seat: str, address: str) -> Joined:
         """Hand a seat to a new address; see :func:`seats.replace`."""
         with self.unit() as unit:
+            consent.record_asked(unit, address)  # the operator's word (see pbem.service.consent)
             return seats.replace(unit, name, seat, address)
 
     def resign(self, name: str, seat: str) -> None:

@@ -4,11 +4,11 @@ and resuming the clock, and ending it."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 
 from pbem.clock import format_duration, format_utc
 from pbem.core import GameError, InvalidInput
-from pbem.service import audit
+from pbem.service import audit, due
 from pbem.service.options import parse_service_options
 from pbem.service.unit import Unit
 from pbem.store.tables import GameRow, GameStatus
@@ -33,12 +33,12 @@ def set_options(unit: Unit, name: str, options: Mapping[str, str]) -> None:
 
 
 def set_deadline(unit: Unit, name: str, when: datetime) -> datetime:
-    """Set the deadline of the turn awaiting orders. Raises InvalidInput when it is past and
-    GameError when the game has no clock (forming or over)."""
+    """Set the deadline of the turn awaiting orders. Raises InvalidInput when it is past or more than a
+    year ahead (:data:`~pbem.service.due.FURTHEST_AHEAD`) and GameError when the game has no clock (forming or over)."""
     row = _clocked(unit, name)
     if when <= unit.now():
         raise InvalidInput(f"the deadline {format_utc(when)} is in the past")
-    row.deadline = when
+    row.deadline = due.check_deadline(when, unit.now())
     row.reminded_turn = 0
     unit.add(row)
     audit.record(unit, row, "DEADLINE", f"deadline of turn {row.turn} set to {format_utc(when)}")
@@ -47,12 +47,17 @@ def set_deadline(unit: Unit, name: str, when: datetime) -> datetime:
 
 def extend(unit: Unit, name: str, by: timedelta, *, reason: str = "") -> datetime:
     """Move the deadline later by ``by`` (from now when there is none); return the new one.
-    ``reason`` goes into the audit log. Raises InvalidInput for an extension that is not positive,
-    GameError for a game without a clock."""
+    ``reason`` goes into the audit log. Raises InvalidInput for an extension that is not positive or
+    that would take the deadline more than a year ahead, GameError for a game without a clock."""
     row = _clocked(unit, name)
     if by <= timedelta(0):
         raise InvalidInput(f"an extension must be positive, not {by}")
-    row.deadline = max(row.deadline or unit.now(), unit.now()) + by
+    base = max(row.deadline or unit.now(), unit.now())
+    try:
+        moved = base + by
+    except OverflowError:  # a deadline stored before deadlines were checked
+        moved = datetime.max.replace(tzinfo=UTC)
+    row.deadline = due.check_deadline(moved, unit.now())
     row.reminded_turn = 0
     unit.add(row)
     audit.record(unit, row, "EXTEND", f"deadline of turn {row.turn} extended by {format_duration(by)} to {format_utc(row.deadline)}"
@@ -74,13 +79,14 @@ def pause(unit: Unit, name: str, *, reason: str = "") -> None:
 
 def resume(unit: Unit, name: str) -> datetime | None:
     """Restart the clock; the deadline moves by the time spent paused (and is at least an hour
-    away). Returns the deadline."""
+    away, at most a year). Returns the deadline."""
     row = unit.game(name)
     if row.status != GameStatus.PAUSED:
         raise GameError(f"game {name} is {row.status}, not paused")
     now = unit.now()
     if row.deadline is not None and row.paused_at is not None:
-        row.deadline = max(row.deadline + (now - row.paused_at), now + timedelta(hours=1))
+        moved = max(row.deadline + (now - row.paused_at), now + timedelta(hours=1))
+        row.deadline = min(moved, due.latest_deadline(now))
     row.status, row.paused_at, row.nmr_streak = GameStatus.ACTIVE, None, 0
     unit.add(row)
     deadline = f"; deadline {format_utc(row.deadline)}" if row.deadline else ""

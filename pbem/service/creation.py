@@ -7,12 +7,12 @@ import secrets
 from collections.abc import Mapping
 from typing import Any
 
-from pbem.addresses import is_plain_address
+from pbem.addresses import checked_address
 from pbem.core import Game, GameError, GameRng, InvalidInput, UnknownSeat
 from pbem.core.rng import CURRENT_VERSION, LEGACY_VERSION, VERSIONS, derive_seed
 from pbem.games import find_game
 from pbem.passwords import hash_password, new_password
-from pbem.service import absences, audit, due, queries
+from pbem.service import absences, audit, consent, due, queries
 from pbem.service.options import SERVICE_OPTIONS, BadOption, parse_service_options, service_defaults
 from pbem.service.resolution import play_forced
 from pbem.service.snapshot import GameInfo, rules_version_of
@@ -98,6 +98,9 @@ def create_game(
     unit.session.flush()
     audit.record(unit, row, "CREATE", f"{rules.name} game {name} created for {count} players"
                  + (f", options {', '.join(f'{k}={v}' for k, v in (options or {}).items())}" if options else ""))
+    # The creator's word: the operator's on the command line; by mail the GM is the sender, who asked anyway.
+    for address in {a for a in [*(seats or {}).values(), gm_address] if a}:
+        consent.record_asked(unit, address)
     if seats:
         return start(unit, name)
     return unit.snapshot(row)
@@ -116,7 +119,8 @@ def create_for_gm(unit: Unit, kind: str, name: str, *, gm_address: str, players:
 def start(unit: Unit, name: str) -> GameInfo:
     """Set a forming game up from its seed and open turn 1 (playing any forced turns that follow).
 
-    Raises GameError when it is not forming or a seat is still empty.
+    Raises GameError when it is not forming, a seat is still empty, or a seat's holder has not accepted
+    its invitation (:mod:`pbem.service.consent`: such a seat counts as open).
     """
     row = unit.game(name)
     if row.status != GameStatus.FORMING:
@@ -125,6 +129,11 @@ def start(unit: Unit, name: str) -> GameInfo:
     empty = [s.name for s in seats if not s.address]
     if empty:
         raise GameError(f"game {name} cannot start: seats {', '.join(empty)} are still open")
+    waiting = consent.unaccepted(unit, row)
+    if waiting:
+        raise GameError(f"game {name} cannot start: " + ", ".join(f"seat {s.name} ({s.address})" for s in waiting)
+                        + " did not accept the invitation yet (a reply to it, or JOIN " + name + "); START again "
+                        "once they did, or REPLACE the seat")
     rules = find_game(row.kind)
     if row.secret is not None:
         row.seed = derive_seed(row.secret, row.salts)
@@ -172,5 +181,8 @@ def _check_seats(rules: Game[Any, Any], seat_names: tuple[str, ...] | list[str],
         missing = [s for s in seat_names if s.upper() not in wanted]
         raise InvalidInput(f"seats missing: {', '.join(missing)}")
     for seat, address in seats.items():
-        if address is not None and not is_plain_address(address):
-            raise InvalidInput(f"seat {seat}: {address!r} is not a mail address such as alice@example.org")
+        if address is not None:
+            try:
+                checked_address(address)
+            except InvalidInput as error:
+                raise InvalidInput(f"seat {seat}: {error}") from None

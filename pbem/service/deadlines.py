@@ -101,6 +101,8 @@ class TurnClock:
         self.failing: dict[str, str] = {}
         """Games whose clock work failed, with the error: each is logged and its GM told once (by this
         process), it waits :data:`RETRY_FAILED` before it is tried again, and every other game goes on."""
+        self.lag = 0.0
+        """Seconds by which the longest-due game was late when :meth:`due_games` last looked (0: none due)."""
 
     def recover_outage(self, last_seen: datetime | None, now: datetime) -> list[str]:
         """After the service was down, extend every deadline that passed while it was
@@ -125,7 +127,7 @@ class TurnClock:
                     continue
                 if not last_seen < row.deadline <= now:
                     continue  # extended meanwhile by another daemon
-                row.deadline = row.deadline + outage
+                row.deadline = min(row.deadline + outage, due.latest_deadline(now))
                 unit.add(row)
                 minutes = round(outage.total_seconds() / 60)
                 audit.record(unit, row, "EXTEND", f"deadline of turn {row.turn} extended by the service's outage "
@@ -160,11 +162,13 @@ class TurnClock:
 
     def due_games(self, now: datetime, limit: int = CLOCK_BATCH) -> list[int]:
         """The ids of up to ``limit`` games the clock must look at by ``now``, the longest due first
-        (one indexed query: the cost does not grow with the number of games)."""
+        (one indexed query: the cost does not grow with the number of games). Sets :attr:`lag`."""
         with self.service.unit(lock=False) as unit:
-            query = (select(GameRow.id).where(GameRow.wake_at <= now)  # type: ignore[operator]
+            query = (select(GameRow.id, GameRow.wake_at).where(GameRow.wake_at <= now)  # type: ignore[operator]
                      .order_by(GameRow.wake_at, GameRow.id).limit(limit))  # type: ignore[arg-type]
-            return [game_id for game_id in unit.session.exec(query) if game_id is not None]
+            due = unit.session.exec(query).all()
+        self.lag = (now - due[0].wake_at).total_seconds() if due else 0.0
+        return [game_id for game_id, _wake_at in due if game_id is not None]
 
     def _ids_of(self, names: Collection[str]) -> list[int]:
         with self.service.unit(lock=False) as unit:

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from pbem.core import Phase
+from pbem.clock import format_utc
+from pbem.core import InvalidInput, Phase
 from pbem.service import owing
 from pbem.service.snapshot import GameInfo
 from pbem.service.unit import Unit
@@ -20,6 +21,24 @@ from pbem.store.tables import GameRow, GameStatus
 DEADLINE = "deadline"
 ALL_IN = "all-in"
 ALL_READY = "all-ready"
+
+FURTHEST_AHEAD = timedelta(days=366)
+"""The furthest a deadline lies after now, however it was set (DEADLINE, EXTEND, RESUME, an absence, an
+outage): shown in any reader's time zone, and moved by any extension, it stays a moment a datetime holds."""
+
+
+def latest_deadline(now: datetime) -> datetime:
+    """The latest deadline a game may have at ``now``: :data:`FURTHEST_AHEAD` later."""
+    return now + FURTHEST_AHEAD
+
+
+def check_deadline(when: datetime, now: datetime) -> datetime:
+    """Return ``when`` when it is no later than :func:`latest_deadline` at ``now``; raises InvalidInput
+    naming both otherwise."""
+    if when > latest_deadline(now):
+        raise InvalidInput(f"the deadline {format_utc(when)} is too far away: a deadline is at most a year ahead "
+                           f"(until {format_utc(latest_deadline(now))})")
+    return when
 
 
 def next_deadline(row: GameRow, now: datetime, phase: Phase | None) -> datetime | None:

@@ -55,3 +55,13 @@ class RolledBack:
     turn: int
     undone: int
     orders: dict[str, list[tuple[int, list[str]]]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class AddressStopped:
+    """The holder of a seat said STOP (by mail or the one-click unsubscribe): pbem mails it no more; its GM
+    is told."""
+
+    game: str
+    seat: str
+    address: str

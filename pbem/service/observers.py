@@ -5,28 +5,35 @@ from __future__ import annotations
 
 from sqlmodel import select
 
-from pbem.addresses import is_plain_address
-from pbem.core import GameError, InvalidInput
-from pbem.service import audit
+from pbem.addresses import checked_address
+from pbem.core import GameError
+from pbem.service import audit, consent
 from pbem.service.unit import Unit
 from pbem.store.tables import GameRow, GameStatus, ObserverRow
 
 
+MAX_OBSERVERS = 100
+"""Most observers of one game: each report goes to every one (and a From can be forged)."""
+
+
 def observe(unit: Unit, name: str, address: str) -> GameRow:
-    """Have ``address`` follow the game's public reports. Raises GameError when the GM forbids
-    observers or the game is over, InvalidInput for an address that is no mail address."""
+    """Have ``address`` follow the game's public reports; it asked for them (by mail its own OBSERVE, on
+    the command line the operator's word: :mod:`pbem.service.consent`). Raises GameError when the GM
+    forbids observers, the game is over or has :data:`MAX_OBSERVERS`, InvalidInput for an address that is
+    no mail address."""
     row = unit.game(name)
-    address = address.strip().lower()
-    if not is_plain_address(address):
-        raise InvalidInput(f"{address!r} is not a mail address such as alice@example.org")
+    address = checked_address(address)
     if row.observers != "yes":
         raise GameError(f"the GM of {row.name} does not allow observers")
     if row.status == GameStatus.FINISHED:
         raise GameError(f"game {row.name} is finished")
     if unit.session.get(ObserverRow, (row.id, address)) is None:
+        if len(observers_of(unit, row)) >= MAX_OBSERVERS:
+            raise GameError(f"game {row.name} has {MAX_OBSERVERS} observers, the most a game takes")
         # told nothing before it came: its first report is the next one
         unit.add(ObserverRow(game_id=row.id, address=address, since=unit.now(), last_reported_turn=max(row.turn - 1, 0)))
         audit.record(unit, row, "OBSERVE", f"{address} observes the game")
+    consent.record_asked(unit, address)
     return row
 
 

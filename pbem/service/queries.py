@@ -120,3 +120,11 @@ def games_created_since(session: Session, gm_address: str, since: datetime) -> i
     query = select(func.count()).select_from(GameRow).where(
         GameRow.gm_address == gm_address, GameRow.created_at >= since)  # type: ignore[arg-type]
     return int(session.exec(query).one())
+
+
+def games_of_address(session: Session, address: str) -> list[GameRow]:
+    """The games in which ``address`` (lower case) holds a seat, oldest first."""
+    query = (select(GameRow).where(GameRow.id.in_(  # type: ignore[union-attr]
+        select(SeatRow.game_id).where(func.lower(SeatRow.address) == address)))  # type: ignore[arg-type]
+        .order_by(GameRow.id))  # type: ignore[arg-type]
+    return list(session.exec(query))

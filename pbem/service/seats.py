@@ -88,6 +88,14 @@ def issue_passwords(unit: Unit, name: str) -> dict[str, str]:
     return issued
 
 
+def renew_password(unit: Unit, seat: SeatRow) -> str:
+    """Give ``seat`` a fresh password (the one given before no longer works); return it (shown once)."""
+    password = new_password()
+    seat.password_hash = hash_password(password)
+    unit.add(seat)
+    return password
+
+
 def replace(unit: Unit, name: str, seat: str, address: str) -> Joined:
     """Give a seat to a new address: new password, old reply addresses void, absence cleared. A new
     player starts with a clean record: no missed deadlines, the old holder's absences ended, the

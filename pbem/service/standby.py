@@ -7,9 +7,10 @@ from __future__ import annotations
 
 from sqlmodel import select
 
+from pbem.addresses import checked_address
 from pbem.core import GameError
 from pbem.games import find_game
-from pbem.service import absences, audit, seats
+from pbem.service import absences, audit, consent, seats
 from pbem.service.news import OfferAccepted, SeatHandedOver, SeatOffered
 from pbem.service.unit import Unit
 from pbem.store.tables import GameRow, GameStatus, SeatOfferRow, SeatStatus, StandbyRow
@@ -18,10 +19,14 @@ OPEN = ("open", "accepted")
 
 
 def join_list(unit: Unit, address: str, kind: str) -> str:
-    """Put ``address`` on the standby list of ``kind``; return the kind's name. Raises UnknownGame."""
+    """Put ``address`` on the standby list of ``kind``; return the kind's name. The address asked for its
+    offers (by mail its own STANDBY, on the command line the operator's word). Raises UnknownGame, and
+    InvalidInput for an address pbem does not take (see :func:`~pbem.addresses.checked_address`)."""
     name = find_game(kind).name
-    if unit.session.get(StandbyRow, (address.lower(), name)) is None:
-        unit.add(StandbyRow(address=address.lower(), kind=name, since=unit.now()))
+    address = checked_address(address)
+    consent.record_asked(unit, address)
+    if unit.session.get(StandbyRow, (address, name)) is None:
+        unit.add(StandbyRow(address=address, kind=name, since=unit.now()))
     return name
 
 

@@ -9,7 +9,7 @@ from typing import Any
 
 from pbem.clock import format_utc
 from pbem.core.protocol import score_to_json
-from pbem.service import absences, due, owing, seeds, submissions
+from pbem.service import absences, consent, due, owing, seeds, submissions
 from pbem.service.unit import Unit
 from pbem.store.tables import GameStatus
 
@@ -32,6 +32,7 @@ class StatusView:
     window: str | None = None  # while the phase is an answer window: when it closes and what silence means
     teammates: dict[str, list[str] | None] | None = None  # asked as an owing seat of a team phase
     absences: list[str] | None = None  # for the GM: "B away 2026-12-20 00:00 UTC to ... (2.0 of 14 days used)"
+    unaccepted: list[str] | None = None  # while forming: seats whose holders have not accepted their invitation
 
 
 def status_view(unit: Unit, name: str, seat: str | None = None) -> StatusView:
@@ -57,6 +58,7 @@ def status_view(unit: Unit, name: str, seat: str | None = None) -> StatusView:
         absences=[f"{a.seat} away {format_utc(a.starts)} to {format_utc(a.ends)} "
                   f"({unit.seat(row, a.seat).absence_used_hours / 24:.1f} of {row.absence_days:g} days used)"
                   for a in absences.absences_of(unit, row, current=True)],
+        unaccepted=[s.name for s in consent.unaccepted(unit, row)] if forming else None,
     )
 
 

@@ -50,6 +50,13 @@ class Unit:
         """Whether the games this unit loads are locked until it ends (``SELECT ... FOR UPDATE`` on
         PostgreSQL; SQLite has one writer at a time anyway), so that two daemons never change one
         game at once: a unit that may change a game locks it."""
+        self.mail_from: str | None = None
+        """The sender of the mail this unit handles (None: the clock or the command line): the mail it
+        causes besides its reply is bounded (see :mod:`pbem.mail.notices`)."""
+        self.mailed_others = 0
+        """Mails queued in this unit, besides the reply, that count toward that bound."""
+        self.held_back = 0
+        """Mails not queued because the bound was reached."""
         self.news: list[Any] = []
         """What happened in this unit that people must hear of (deadlines moved for an absence, seats
         offered or handed over, rollbacks): handed to the service's ``on_news`` listeners before it commits."""

@@ -44,12 +44,17 @@ def engine_name(path_or_url: str) -> str:
     return database_url(path_or_url).split("://", 1)[0].split("+", 1)[0]
 
 
+BUSY_TIMEOUT_MS = 10_000
+"""How long an SQLite statement waits for another connection's lock before it fails as busy."""
+
+
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor = dbapi_connection.cursor()
     cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute("PRAGMA synchronous=NORMAL")
-    cursor.execute("PRAGMA busy_timeout=10000")
+    cursor.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
     cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA secure_delete=ON")  # content removed (a password redacted) is zeroed, not left in free space
     cursor.close()
 
 
@@ -74,6 +79,40 @@ class Database:
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
+        self._forgotten = False  # a secret was removed from a row since the last scrub
+
+    def forgot_secret(self) -> None:
+        """Note that a secret (a password in a mail) was removed from a row: the next :meth:`scrub` rewrites
+        the files that may still hold it."""
+        self._forgotten = True
+
+    @property
+    def has_forgotten(self) -> bool:
+        """True when a secret was removed since the last :meth:`scrub` that reached every file."""
+        return self._forgotten
+
+    def scrub(self) -> bool:
+        """Leave no copy on disk of the secrets removed since the last scrub; return True when done.
+
+        SQLite zeroes removed content in the database file (``secure_delete``, set on every
+        connection), but its write-ahead log keeps the old pages: a checkpoint copies the newest
+        pages into the file and truncates the log. When a reader holds the log (another process)
+        the checkpoint stops short, returns False and is tried at the next scrub. PostgreSQL keeps
+        old row versions until VACUUM reuses their space (autovacuum, see README): nothing to do here.
+        """
+        if not self._forgotten:
+            return True
+        if self.engine.dialect.name == "sqlite":
+            with self.engine.connect() as connection:  # a reader in another process: no waiting, the next scrub
+                connection.exec_driver_sql("PRAGMA busy_timeout=0")
+                try:
+                    busy = connection.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)").scalar()
+                finally:
+                    connection.exec_driver_sql(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+            if busy:
+                return False
+        self._forgotten = False
+        return True
 
     @property
     def shared(self) -> bool:

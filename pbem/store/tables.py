@@ -287,7 +287,7 @@ class OutboundMessageRow(SQLModel, table=True):
     sent_at: datetime | None = None
     inbound_id: int | None = Field(default=None, sa_column=Column(BigInteger, ForeignKey("inbound_message.id"),
                                                                 nullable=True))
-    purpose: str = "reply"  # reply | report | reminder | notice
+    purpose: str = "reply"  # reply | report | reminder | notice | invitation
     secret: bool = False  # holds a password: its body is removed as soon as it is sent
     priority: int = 1  # 0: a reply to a mail, sent first; 1: reports, reminders, notices
     lease_until: datetime | None = None  # claimed by a sender until then
@@ -377,3 +377,28 @@ class SeatOfferRow(SQLModel, table=True):
     offered_at: datetime
     accepted_at: datetime | None = None
     status: str = "open"  # open | accepted | taken | withdrawn
+
+
+class AddressConsentRow(SQLModel, table=True):
+    """Whether pbem may write to one mail address: it asked (wrote to pbem, or accepted an invitation;
+    or the operator seated it from the command line), and whether it said STOP since."""
+
+    __tablename__ = "address_consent"
+
+    address: str = Field(primary_key=True)  # lower case
+    asked_at: datetime | None = None  # the last time it wrote to pbem (or was seated by the operator)
+    stopped_at: datetime | None = None  # STOP: nothing goes to it until it writes again
+
+
+class InvitationRow(SQLModel, table=True):
+    """The one invitation an address that never wrote to pbem gets for a game (SEAT or REPLACE by mail)."""
+
+    __tablename__ = "invitation"
+    __table_args__ = (UniqueConstraint("game_id", "address"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="game.id", index=True)
+    address: str  # lower case
+    seat: str
+    invited_by: str = Field(index=True)  # the GM address that seated it (the daily bound counts per inviter)
+    invited_at: datetime

@@ -14,8 +14,15 @@ framework around it. Pages:
 ``/seat/{token}/{turn}.svg``   what only the seat sees after a turn (its hand, its secret colour), when
                                it has anything of its own then
 
+``/unsubscribe/{token}``         the one-click unsubscribe of every mail's List-Unsubscribe header: a GET
+                               shows a button, a POST stops all mail to the token's address
+                               (:mod:`pbem.web.unsubscribe`)
+
+With an :class:`~pbem.web.ops.OpsView` it also serves ``/healthz`` and ``/metrics`` for the operator
+(see :mod:`pbem.web.ops`).
+
 A forged, expired or revoked link gets the same 404 as a page that does not
-exist, with no data. Nothing here writes to the database.
+exist, with no data. Nothing here writes to the database but the unsubscribe POST.
 """
 
 from __future__ import annotations
@@ -32,7 +39,9 @@ from pbem.mail.tokens import ReplyTokens
 from pbem.reports import environment
 from pbem.service.api import GameService
 from pbem.service.snapshot import GameInfo
+from pbem.web import unsubscribe
 from pbem.web.archive import Archive, NotInArchive
+from pbem.web.ops import OpsView, add_ops_routes
 
 _log = logging.getLogger(__name__)
 _ARCHIVE = web.AppKey("archive", Archive)
@@ -43,17 +52,24 @@ _HEADERS = {
 }
 
 
-def make_app(service: GameService, tokens: ReplyTokens, *, clock: Callable[[], datetime] = utcnow) -> web.Application:
-    """Return the web archive application over ``service``'s database, checking links with ``tokens``."""
+def make_app(service: GameService, tokens: ReplyTokens, *, clock: Callable[[], datetime] = utcnow,
+             ops: OpsView | None = None) -> web.Application:
+    """Return the web archive application over ``service``'s database, checking links with ``tokens``; with
+    ``ops``, also the operator's ``/healthz`` and ``/metrics``."""
     app = web.Application(middlewares=[_not_found])
     app[_ARCHIVE] = Archive(service, tokens, clock=clock)
+    app[unsubscribe.SERVICE], app[unsubscribe.TOKENS] = service, tokens
     app.add_routes([
         web.get("/", game_list),
         web.get("/game/{game}", game_page),
         web.get(r"/game/{game}/{turn:\d{1,6}}.svg", game_picture),
         web.get("/seat/{token}", seat_page),
         web.get(r"/seat/{token}/{turn:\d{1,6}}.svg", seat_picture),
+        web.get("/unsubscribe/{token}", unsubscribe.unsubscribe_page),
+        web.post("/unsubscribe/{token}", unsubscribe.unsubscribe),
     ])
+    if ops is not None:
+        add_ops_routes(app, ops)
     return app
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from email.message import EmailMessage
 
@@ -38,14 +38,19 @@ class OpenGame:
 
 
 async def open_game(service: MailHarness, name: str = "tc-1") -> OpenGame:
-    """Create and start a four-seat Turkey Chase game with one GM mail; wait for every seat's
-    password notice and turn-1 report (each report's Reply-To is the seat's reply address)."""
+    """Create a four-seat Turkey Chase game with one GM mail that seats the players, have each accept its
+    invitation (:func:`accept_invitations`), and start it with a second; wait for every seat's password
+    notice and turn-1 report (each report's Reply-To is the seat's reply address)."""
     gm = service.person(GM_PLAYER)
     seats = "".join(f"SEAT {seat} {address}\n" for seat, address in PLAYERS.items())
-    await gm.send(f"CREATE turkey-chase {name} seed=7\n{seats}START\n")
-    created = next(mail for mail in await gm.receive(2) if "GM password is" in mail.body)
+    await gm.send(f"CREATE turkey-chase {name} seed=7\n{seats}")
+    created = await gm.last()
     gm_password = _between(created.body, "GM password is ", ":")
     players = {seat: service.person(address) for seat, address in PLAYERS.items()}
+    await accept_invitations(name, players.values())
+    await gm.receive(len(players))  # a notice of each acceptance
+    await gm.send(f"GM {name} {gm_password}\nSTART\n")
+    await gm.receive(2)  # the answer and the public report of turn 1
     passwords: dict[str, str] = {}
     reports: dict[str, ReceivedMail] = {}
     for seat, player in players.items():
@@ -54,6 +59,23 @@ async def open_game(service: MailHarness, name: str = "tc-1") -> OpenGame:
         assert report.subject == f"[{name}] Turn 1" and report.reply_to, report.subject
         reports[seat] = report
     return OpenGame(name, gm, gm_password, players, passwords, reports)
+
+
+async def accept_invitations(game: str, people: Iterable[Person]) -> None:
+    """Each of ``people``, seated by the GM's mail and never having written to pbem, reads its invitation
+    to ``game`` and accepts it with JOIN; wait for each answer."""
+    for person in people:
+        invitation = await person.last()
+        assert "You are invited" in invitation.subject, invitation.subject
+        await person.send(f"JOIN {game}\n")
+        assert f"You accepted seat" in (await person.last()).body
+
+
+async def has_written(person: Person) -> None:
+    """``person`` writes to pbem (HELP) and reads the answer: from now on pbem may mail it without an
+    invitation."""
+    await person.send("HELP\n", subject="help")
+    assert "pbem commands" in (await person.last()).body
 
 
 def _between(text: str, before: str, after: str) -> str:

@@ -16,6 +16,7 @@ from mail_games import (
     PLAYERS,
     OpenGame,
     eventually,
+    has_written,
     inbound_row,
     open_game,
     prove_quiet,
@@ -78,6 +79,8 @@ def test_one_game_whose_clock_fails_is_set_aside_and_every_other_game_goes_on(tm
         async with running_service(tmp_path, clock=clock, options=QUICK) as service:
             game = await open_game(service)
             gm = game.gm
+            for address in ("x@outside.test", "y@outside.test"):  # players who wrote to pbem: no invitations
+                await has_written(service.person(address))
             await gm.send("CREATE race-on-the-river evil players=2 turn_hours=500\nSEAT 1 x@outside.test\nSEAT 2 y@outside.test\n"
                           "START\n")
             await gm.receive(2)
@@ -145,6 +148,31 @@ def test_html_and_subjects_built_to_make_parsers_slow_are_read_and_others_are_an
             for sender in ("marker@outside.test", "prefix@outside.test"):  # each hostile mail got its answer
                 assert "pbem commands" in (await service.person(sender).last()).body
             assert inbound_row(service, "<h@o.test>").status == "handled"
+
+    asyncio.run(scenario())
+
+
+def test_a_mime_parameter_built_to_make_the_parser_slow_holds_no_player_up(tmp_path: Path) -> None:
+    # Before: a Content-Type of an open quote and 98,304 ';' (99 KB, folded every 900 bytes so that any
+    # mail server passes it on) held the daemon for 25-48 s in the standard parameter parser.
+    async def scenario() -> None:
+        async with running_service(tmp_path, options=QUICK) as service:
+            game = await open_game(service)
+            parameter = 'text/plain; charset=utf-8; x="' + ";" * 98_304
+            folded = "\r\n ".join(parameter[start:start + 900] for start in range(0, len(parameter), 900))
+            hostile = raw_mail("Eve <eve@outside.test>", "HELP", message_id="<semicolons@o.test>").replace(
+                b"text/plain; charset=utf-8", folded.encode())
+            assert len(hostile) > 98_000
+            await send_raw(service, hostile, mail_from="eve@outside.test")
+            alice = game.players["A"]
+            loop = asyncio.get_running_loop()
+            started = loop.time()
+            await alice.reply(game.reports["A"], OPENING_ORDERS["A"])
+            assert "Your orders v1" in (await alice.last()).body
+            assert loop.time() - started < 10
+            assert service.runner.current_orders("tc-1", "A").orders == ["FEED F1", "MOVE F7-F8"]
+            assert "pbem commands" in (await service.person("eve@outside.test").last()).body
+            assert inbound_row(service, "<semicolons@o.test>").status == "handled"
 
     asyncio.run(scenario())
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import email
 import mailbox
+import os
 import re
 import subprocess
 import sys
@@ -32,11 +33,17 @@ def _texts(path: Path) -> list[tuple[str, str, str]]:
 
 
 def test_pbem_demo_plays_a_game_to_the_end_by_mail_and_leaves_an_mbox_per_player(tmp_path: Path) -> None:
-    (tmp_path / "tmp").mkdir()
-    result = subprocess.run([str(PBEM), "demo", "--db", "tmp/x.db"], cwd=tmp_path, capture_output=True,
+    env = {**{k: v for k, v in os.environ.items() if not k.startswith("PBEM_")}, "PBEM_DB": str(tmp_path / "live.db")}
+    subprocess.run([str(PBEM), "new", "race-on-the-river", "g1", "--seat", "1=a@example.org",
+                    "--seat", "2=b@example.org"], cwd=tmp_path, env=env, check=True, capture_output=True)
+    result = subprocess.run([str(PBEM), "demo"], cwd=tmp_path, capture_output=True, env=env,
                             text=True, timeout=120, check=False)
     assert result.returncode == 0, result.stdout + result.stderr
     out = result.stdout
+    working = re.search(r"^pbem demo: working in (\S+)$", out, re.M)
+    assert working is not None, out
+    log = subprocess.run([str(PBEM), "log", "g1"], cwd=tmp_path, env=env, check=True, capture_output=True, text=True)
+    assert "RESOLVE" not in log.stdout, "the live database's game is left alone"
     turns = [int(n) for n in TURN_LINE.findall(out)]
     assert turns == list(range(1, len(turns) + 1)) and len(turns) >= 3, out
     over = re.search(r"^Game over after (\d+) turns: winners? ([A-D](?: and [A-D])*) \(scores", out, re.M)
@@ -44,7 +51,7 @@ def test_pbem_demo_plays_a_game_to_the_end_by_mail_and_leaves_an_mbox_per_player
     assert re.search(r"^turn +1: .*B \d+ orders? \(wrote .*: REFUSED, corrected after the check\)", out, re.M), out
     assert re.search(r"^turn +2: .*D sent nothing, reminded, NMR at the deadline", out, re.M), out
 
-    folder = tmp_path / "tmp" / "demo-mail"
+    folder = Path(working.group(1)) / "demo-mail"
     listed = dict(re.findall(r"^  (seat [A-D]|GM) +\S+ +(\S+\.mbox)", out, re.M))
     assert set(listed) == {"GM", "seat A", "seat B", "seat C", "seat D"}, out
     assert all(Path(path).parent == folder and Path(path).is_file() for path in listed.values())

@@ -8,6 +8,7 @@ import hashlib
 import re
 from pathlib import Path
 
+from mail_games import accept_invitations
 from mail_harness import Person, running_service
 
 from pbem.core.rng import derive_seed
@@ -34,8 +35,10 @@ def test_salt_commitment_reveal_and_verify_by_mail(tmp_path: Path) -> None:
             created = await gm.last()
             password = re.search(r"GM password is (\S+):", created.body)
             assert password is not None, created.body
+            people = {seat: service.person(address) for seat, address in SEATS.items()}
+            await accept_invitations("fd", people.values())
 
-            ann = service.person(SEATS["A"])
+            ann = people["A"]
             await ann.send("SALT ann's lucky number 17\n")
             salted = await ann.last()
             assert "Your salt for fd is noted (1 so far)" in salted.body, salted.body

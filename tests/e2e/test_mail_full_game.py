@@ -181,8 +181,10 @@ def test_a_whole_turkey_chase_game_is_played_by_mail(tmp_path: Path) -> None:
 
                 replaced = await gm.command(f"REPLACE D {NEWCOMER}")
                 assert f"Seat D of {GAME} now belongs to {NEWCOMER}" in replaced.body
-                welcome = await newcomer.expect(subject_is(f"[{GAME}] You take over a seat"))
-                password = re.search(r"Your password is ([a-z0-9]+)", welcome.body)
+                invitation = await newcomer.expect(subject_is(f"[{GAME}] You are invited to seat D"))
+                welcome = await newcomer.expect(answers(await newcomer.reply(invitation, "Gladly.\n")))
+                assert "You accepted seat D" in welcome.body, welcome.body
+                password = re.search(r"your password is ([a-z0-9]+)", welcome.body)
                 assert password is not None and welcome.reply_to and welcome.reply_to != reports["D"].reply_to
                 newcomer.game, newcomer.seat, newcomer.password = GAME, "D", password.group(1)
                 await players["D"].expect(subject_is(f"[{GAME}] Seat replaced"))

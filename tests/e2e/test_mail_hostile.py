@@ -23,6 +23,7 @@ from mail_games import (
     OPENING_ORDERS,
     PLAYERS,
     answers_to,
+    has_written,
     eventually,
     inbound_row,
     inbound_rows,
@@ -110,6 +111,7 @@ def test_a_reply_address_from_before_replace_no_longer_signs_on(tmp_path: Path) 
         async with running_service(tmp_path) as service:
             game = await open_game(service)
             alice, newcomer = game.players["A"], service.person("newalice@players.test")
+            await has_written(newcomer)  # an address that never wrote would be invited first
             await game.gm.send(f"GM tc-1 {game.gm_password}\nREPLACE A newalice@players.test\n")
             assert "now belongs to newalice@players.test" in (await game.gm.last()).body
             assert "gave your seat A of game tc-1 to another player" in (await alice.last()).body

@@ -13,7 +13,7 @@ from email.message import EmailMessage
 
 import pytest
 
-from pbem.mail.compose import ComposedMail, compose_notice, compose_reply, compose_report, reply_subject, thread_root_id
+from pbem.mail.compose import ComposedMail, Unsubscribe, compose_notice, compose_reply, compose_report, reply_subject, thread_root_id
 from pbem.mail.parse import IncomingMail, parse_mail
 
 NOW = datetime(2026, 11, 24, 12, 0, tzinfo=UTC)
@@ -190,3 +190,26 @@ def test_threading_leaves_out_absurdly_long_ids() -> None:
     reply = read(compose_reply(parse_mail(raw), from_address="gm@example.org", body="x", now=NOW))
     assert reply["In-Reply-To"] is None
     assert reply["References"] == "<r1@example.net>"
+
+
+def test_list_unsubscribe_names_the_mailto_and_the_one_click_url_without_a_list_id() -> None:
+    stop = Unsubscribe("mailto:gm@example.org?subject=STOP%20abc.defghijklmnopqrst",
+                       "https://pbem.example.org/unsubscribe/abc.defghijklmnopqrst")
+    for mail in (compose_reply(parent(), from_address="gm@example.org", body="hi", now=NOW, unsubscribe=stop),
+                 compose_report(game="tc-1", turn=1, to="alice@example.org", from_address="gm@example.org",
+                                body="report", now=NOW, unsubscribe=stop),
+                 compose_notice(to="alice@example.org", from_address="gm@example.org", subject="s", body="b",
+                                now=NOW, unsubscribe=stop)):
+        message = read(mail)
+        assert " ".join(str(message["List-Unsubscribe"]).split()) == (
+            "<mailto:gm@example.org?subject=STOP%20abc.defghijklmnopqrst>, "
+            "<https://pbem.example.org/unsubscribe/abc.defghijklmnopqrst>")
+        assert message["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
+        assert message["List-Id"] is None
+
+
+def test_without_a_url_there_is_no_one_click_post() -> None:
+    stop = Unsubscribe("mailto:gm@example.org?subject=STOP%20abc.defghijklmnopqrst")
+    message = read(compose_reply(parent(), from_address="gm@example.org", body="hi", now=NOW, unsubscribe=stop))
+    assert message["List-Unsubscribe"] == "<mailto:gm@example.org?subject=STOP%20abc.defghijklmnopqrst>"
+    assert message["List-Unsubscribe-Post"] is None

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import sqlite3
+import time
 from datetime import timedelta
+from pathlib import Path
 
 import pytest
 from sqlalchemy import Connection, Insert, event
@@ -10,9 +13,10 @@ from sqlmodel import select
 
 from pbem.clock import utcnow
 from pbem.mail.compose import compose_notice
-from pbem.mail.mailstore import REDACTED_BODY, DatabaseOutbox, InboundStore, message_id_of
+from pbem.mail.mailstore import DatabaseOutbox, InboundStore, message_id_of
+from pbem.mail.redaction import REDACTED_BODY
 from pbem.mail.retention import purge_old_mail
-from pbem.store import Database
+from pbem.store import Database, open_database
 from pbem.store.tables import OutboundMessageRow
 
 RAW = b"From: a@example.org\r\nTo: gm@pbem.test\r\nMessage-ID: <m1@example.org>\r\nSubject: x\r\n\r\nSTATUS g\r\n"
@@ -26,7 +30,7 @@ def test_a_message_is_stored_once_by_its_message_id(db: Database) -> None:
     assert inbound.pending() == [first]
     with db.session() as session:
         assert InboundStore.stored(session, first)[:2] == ("new", RAW)
-        InboundStore.set_status(session, first, "handled")
+        InboundStore.finish(session, first, "handled", None, RAW)
     assert inbound.pending() == []
 
 
@@ -34,6 +38,19 @@ def test_a_message_without_message_id_gets_a_stable_one_from_its_bytes() -> None
     raw = b"From: a@example.org\r\nSubject: x\r\n\r\nhello\r\n"
     assert message_id_of(raw) == message_id_of(raw) != message_id_of(raw + b"!")
     assert message_id_of(RAW) == "<m1@example.org>"
+
+
+def test_a_from_field_the_address_parser_cannot_read_leaves_the_mail_stored_by_its_message_id(db: Database) -> None:
+    # Before: getaddresses raised RecursionError on 100,000 ':' or '(' (the mail could not be stored), and
+    # read a megabyte of '@' for 1.5 s.
+    inbound = InboundStore(db)
+    for number, sender in enumerate((":" * 100_000, "(" * 100_000, "@" * 1_000_000, "x" * 990 + "@example.org")):
+        raw = f"Message-ID: <odd{number}@example.org>\r\nFrom: {sender}\r\n\r\nHELP\r\n".encode()
+        stored = inbound.store(number, raw)
+        assert stored is not None and message_id_of(raw) == f"<odd{number}@example.org>"
+        with db.session() as session:
+            assert InboundStore.stored(session, stored)[1] == raw
+    assert inbound.store(9, RAW) is not None
 
 
 def test_outbox_claims_once_and_retries_when_due(db: Database) -> None:
@@ -79,7 +96,7 @@ def test_retention_empties_handled_mail_and_deletes_sent_mail_but_keeps_what_is_
     assert handled is not None and waiting is not None
     now = utcnow()
     with db.session() as session:
-        InboundStore.set_status(session, handled, "handled")
+        InboundStore.finish(session, handled, "handled", None, RAW)
         for to in ("b@example.org", "c@example.org"):
             DatabaseOutbox.enqueue(session, compose_notice(to=to, from_address="gm@pbem.test", subject="s",
                                                            body="b\n", now=now), purpose="notice")
@@ -110,3 +127,30 @@ def test_a_durable_store_syncs_its_commit_and_leaves_the_connection_as_it_was(db
     assert inbound.store(None, RAW, durable=True) is None  # refused (stored before): restored all the same
     assert inbound.store(None, RAW.replace(b"<m1@", b"<m2@")) is not None
     assert synchronous == [2, 1]
+
+
+def test_a_scrub_leaves_no_removed_password_in_the_sqlite_files_and_never_waits_for_a_reader(tmp_path: Path) -> None:
+    path = tmp_path / "scrub.db"
+    db = open_database(str(path))
+    try:
+        inbound = InboundStore(db)
+        secret = RAW.replace(b"\r\n\r\n", b"\r\n\r\nSIGNON tc-1 A hunter2secret\r\n", 1)
+        stored = inbound.store(1, secret)
+        assert stored is not None
+        reader = sqlite3.connect(path)
+        reader.execute("BEGIN")
+        reader.execute("SELECT count(*) FROM inbound_message").fetchall()  # a reader in another process holds the log
+        with db.session() as session:
+            assert InboundStore.finish(session, stored, "handled", None, secret)
+        db.forgot_secret()
+        started = time.monotonic()
+        assert db.scrub() is False and db.has_forgotten  # not now: the next scrub tries again
+        assert time.monotonic() - started < 1
+        reader.rollback()
+        reader.close()
+        assert db.scrub() is True and not db.has_forgotten
+        wal = path.with_name("scrub.db-wal")
+        assert wal.stat().st_size == 0
+        assert b"hunter2secret" not in path.read_bytes()
+    finally:
+        db.close()

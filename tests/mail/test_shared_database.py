@@ -85,7 +85,7 @@ def test_one_senders_mail_is_handled_in_arrival_order(db: Database) -> None:
         if on_postgresql():  # meanwhile another daemon takes the other sender's mail, never the second one
             with db.session() as meanwhile:
                 assert InboundStore.claim_next(meanwhile) == other
-        InboundStore.set_status(handling, first, "handled")
+        InboundStore.finish(handling, first, "handled", None, mail_from("s@example.org", 1))
     with db.session() as session:
         assert InboundStore.claim_next(session) == second
 

@@ -154,3 +154,17 @@ def test_address_for_refuses_what_cannot_be_encoded(base: str, game: str, seat: 
 def test_a_short_secret_is_refused() -> None:
     with pytest.raises(ValueError, match="16 bytes"):
         ReplyTokens(b"short")
+
+
+def test_a_stop_token_names_its_address_and_no_other() -> None:
+    tokens = ReplyTokens(SECRET)
+    token = tokens.stop_token("Alice@Example.ORG")
+    assert tokens.verify_stop(token) == "alice@example.org"
+    assert tokens.verify_stop(token.upper()) == "alice@example.org"
+    other = tokens.stop_token("bob@example.org")
+    forged = other.partition(".")[0] + "." + token.partition(".")[2]  # bob's address, alice's signature
+    for bad in (forged, token[:-1], "not a token", token.partition(".")[0]):
+        with pytest.raises(ForgedToken):
+            tokens.verify_stop(bad)
+    with pytest.raises(ForgedToken):
+        ReplyTokens(b"another secret, 32 bytes long!!!").verify_stop(token)

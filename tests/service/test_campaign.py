@@ -81,3 +81,15 @@ def test_gm_end_declares_the_leaders(tiny_game: str, runner: GameService) -> Non
     assert data["status"] == "finished" and data["winners"] == ["1", "2"]
     with pytest.raises(GameError, match="finished already"):
         runner.end("g")
+
+
+def test_a_game_takes_a_bounded_number_of_observers(tiny_game: str, runner: GameService) -> None:
+    from pbem.service.observers import MAX_OBSERVERS, observe
+
+    runner.create_game("tiny", "g", seats={"1": "a@example.org", "2": "b@example.org"}, seed=1)
+    with runner.unit() as unit:
+        for number in range(MAX_OBSERVERS):
+            observe(unit, "g", f"fan{number}@example.org")
+        observe(unit, "g", "fan0@example.org")  # one already observing is no new one
+    with runner.unit() as unit, pytest.raises(GameError, match=f"{MAX_OBSERVERS} observers"):
+        observe(unit, "g", "one-more@example.org")

@@ -12,11 +12,14 @@ import urllib.request
 from pathlib import Path
 
 from databases import database_url
+from sqlmodel import select
 from web_site import TC_SEATS
 
+from pbem.mail.daemon import reply_tokens
 from pbem.mail.serve import serve
 from pbem.store import open_database
 from pbem.service.api import GameService
+from pbem.store.tables import OutboundMessageRow
 
 
 def make_game(db_path: str) -> None:
@@ -68,3 +71,40 @@ def test_pbem_serve_with_web_serves_the_archive_beside_the_mail(tmp_path: Path) 
 
     page = asyncio.run(scenario())
     assert "tc-1" in page and "alice@example.org" not in page
+
+
+def test_an_unsubscribe_on_the_web_of_pbem_serve_tells_the_gm_by_mail(tmp_path: Path) -> None:
+    db_path = database_url(tmp_path)
+    db = open_database(db_path)
+    try:
+        GameService(db).create_game("turkey-chase", "tc-1", seats=TC_SEATS, seed=5, gm_address="boss@example.org")
+        token = reply_tokens(db).stop_token(TC_SEATS["B"])
+    finally:
+        db.close()
+    out = io.StringIO()
+
+    async def scenario() -> None:
+        stop = asyncio.Event()
+        task = asyncio.create_task(serve(db_path=str(db_path), imap=None, smtp=None, address="gm@pbem.test",
+                                         imap_port=0, smtp_port=0, out=out, stop=stop, web="127.0.0.1:0"))
+        for _ in range(400):
+            if "web archive is at" in out.getvalue() or task.done():
+                break
+            await asyncio.sleep(0.05)
+        found = re.search(r"web archive is at (http://127\.0\.0\.1:\d+)/", out.getvalue())
+        assert found is not None, out.getvalue()
+        request = urllib.request.Request(f"{found[1]}/unsubscribe/{token}", data=b"List-Unsubscribe=One-Click")
+        page = await asyncio.to_thread(lambda: urllib.request.urlopen(request, timeout=30).read().decode())
+        assert "Unsubscribed" in page
+        stop.set()
+        await asyncio.wait_for(task, timeout=60)
+
+    asyncio.run(scenario())
+    db = open_database(db_path)
+    try:
+        with db.session() as session:
+            told = [row for row in session.exec(select(OutboundMessageRow))
+                    if row.recipients == ["boss@example.org"] and b"sent STOP" in row.raw]
+        assert len(told) == 1
+    finally:
+        db.close()

@@ -1,0 +1,93 @@
+"""Consent by mail: who asked for pbem's mail (every sender of a mail pbem reads), the invitations a
+GM's SEAT and REPLACE send to addresses that never wrote, accepting them (any mail from the invited
+address, a reply or JOIN), and STOP (the command, and the List-Unsubscribe mailto: a mail whose
+subject is ``STOP <token>``). The rules are the service's (:mod:`pbem.service.consent`)."""
+
+from __future__ import annotations
+
+import re
+
+from pbem.core import PbemError
+from pbem.mail.conversation import Conversation
+from pbem.mail.tokens import TokenError
+from pbem.service import consent, seats
+from pbem.store.tables import GameRow, GameStatus
+
+_STOP_SUBJECT = re.compile(r"\s*(?:re\s*:\s*)*stop\s+(?P<token>[a-z2-7]{1,520}\.[a-z2-7]{16})\s*", re.I)
+
+
+def stop_token_of(subject: str) -> str | None:
+    """The token of a List-Unsubscribe mail's subject (``STOP <token>``), or None for any other subject."""
+    found = _STOP_SUBJECT.fullmatch(subject)
+    return found["token"] if found else None
+
+
+def invite(conv: Conversation, row: GameRow, seat: str, address: str) -> bool:
+    """Send ``address`` its invitation to ``seat`` when it never wrote to pbem (once per game); return
+    True when it has not asked for pbem's mail, so its seat waits for its acceptance. Raises
+    :class:`~pbem.service.consent.InvitationLimit` past the sender's daily bound."""
+    invited = consent.invite(conv.unit, row, seat, address, by=conv.mail.sender)
+    if invited is not None:
+        conv.notifier.invite(conv.unit, row, invited)
+    return not consent.may_mail(conv.unit.session, address)
+
+
+def accept_invitations(conv: Conversation) -> None:
+    """The sender asked for pbem's mail just now: tell it the seats it was invited to and holds are its
+    own (a game under way gives it a fresh password, and its reply address), and tell their GMs."""
+    unit, sender = conv.unit, conv.mail.sender
+    for row, seat in consent.invitations_of(unit, sender):
+        info = unit.snapshot(row)
+        text = f"You accepted seat {seat.name} of game {row.name} ({info.rules.title})."
+        conv.reply.tag_game = row.name
+        if row.status == GameStatus.FORMING:
+            text += f" The game starts when the GM sends START; STATUS {row.name} shows where it stands."
+        else:
+            password = seats.renew_password(unit, seat)
+            conv.reply.row, conv.reply.seat, conv.reply.secret = row, seat, True
+            text += (f" The game is under way: your password is {password} (SIGNON {row.name} {seat.name} "
+                     f"{password}); a reply to this mail signs you on. Send STATUS {row.name} to see where it "
+                     "stands; your next turn report shows the board.")
+        conv.reply.add(text)
+        conv.notifier.tell_gm(unit, info, f"{sender} accepted seat {seat.name} of {row.name}." + _still_open(conv, row))
+        conv.handled.acted = True
+
+
+def answer_invitation(conv: Conversation, *, accepted_now: bool) -> None:
+    """A reply to an invitation: STOP on its first line stops all mail to the sender; any other reply
+    accepted the invitation (``accepted_now``: this mail was the sender's first), or had done so before."""
+    first = next((line.strip() for line in conv.mail.body.splitlines() if line.strip()), "")
+    if first.upper() == "STOP":
+        stop(conv, conv.mail.sender)
+    elif accepted_now:
+        accept_invitations(conv)
+    else:
+        conv.reply.add("You accepted the invitation before: the game's mail comes to you. Reply to the game's "
+                       "mails (or send HELP) for what to do next.")
+
+
+def _still_open(conv: Conversation, row: GameRow) -> str:
+    """For a forming game: which seats START still waits for, or that it may start."""
+    if row.status != GameStatus.FORMING:
+        return ""
+    waiting = [s.name for s in conv.unit.seats(row) if not s.address] + [
+        s.name for s in consent.unaccepted(conv.unit, row)]
+    return f" Seats still open or not accepted: {', '.join(waiting)}." if waiting else " Send START to begin."
+
+
+def stop(conv: Conversation, address: str) -> None:
+    """STOP for ``address``: pbem sends it nothing more until it writes again (the GM of each game it
+    holds a seat in is told); the reply confirms it."""
+    consent.stop(conv.unit, address)  # the GMs hear of it through the service's news
+    conv.reply.add(f"STOP: pbem sends {address} no more mail after this one, until you write to it again.")
+    conv.handled.acted = True
+
+
+def stop_by_token(conv: Conversation, token: str) -> None:
+    """A List-Unsubscribe mail: STOP for the address its signed ``token`` names (whoever sent it).
+    Raises PbemError for a token that is not pbem's."""
+    try:
+        address = conv.desk.tokens.verify_stop(token)
+    except TokenError as error:
+        raise PbemError(f"{error}; send STOP in a mail of its own to stop mail to your address") from None
+    stop(conv, address)

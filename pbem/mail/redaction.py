@@ -1,0 +1,44 @@
+"""What of a stored mail may hold a password, and the copy kept of one that may: its header alone.
+
+A mail holds a password when a line of its text opens a seat or GM session
+(``SIGNON <game> <seat> <password>``, ``GM <game> <password>``), whether that
+line was read, refused, or never read at all (rate-limited mail), and when it
+quotes a mail of pbem's that gave one ("Your password is ..."). A mail that
+cannot be read, or is too big to be read, may hold one for all anyone knows.
+"""
+
+from __future__ import annotations
+
+from pbem.mail.parse import MalformedMail, header_block, parse_mail
+
+REDACTED_BODY = b"(body removed after handling: it held a password)\r\n"
+SESSION_WORDS = frozenset({"SIGNON", "GM"})
+"""First words of the lines that carry a password."""
+QUOTED_PASSWORD = b"password"
+"""In a mail's bytes (any letter case): it may quote pbem's mail that gave a password."""
+
+
+def redacted(raw: bytes) -> bytes:
+    """``raw`` with its body replaced by a note: the header fields stay (who, when, Message-ID)."""
+    return header_block(raw) + REDACTED_BODY
+
+
+def text_holds_password(text: str) -> bool:
+    """True when a line of ``text`` (a mail's cleaned text) starts with SIGNON or GM, in any letter case;
+    time linear in the text."""
+    return any(words[0].upper() in SESSION_WORDS for words in (line.split(None, 1) for line in text.splitlines())
+               if words)
+
+
+def holds_password(raw: bytes, text: str | None = None) -> bool:
+    """True when the stored mail ``raw`` may hold a password (see the module): its bytes name a
+    password, or its cleaned text (``text`` when the caller read it already, else read from ``raw``)
+    opens a session, or it cannot be read."""
+    if QUOTED_PASSWORD in raw.lower():
+        return True
+    if text is None:
+        try:
+            text = parse_mail(raw).body
+        except MalformedMail:
+            return True
+    return text_holds_password(text)

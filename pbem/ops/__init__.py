@@ -1,0 +1,1 @@
+"""What an operator sees of the service: database figures, loop health, Prometheus metrics, systemd."""

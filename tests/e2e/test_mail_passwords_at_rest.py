@@ -1,0 +1,117 @@
+"""No password survives the handling of a mail anywhere on disk: the stored copy of every mail that held
+one loses its body whatever became of the mail (handled, refused, rate-limited, unreadable), a sent mail
+that held one keeps only its header, and on SQLite neither the database file nor its write-ahead log keeps
+the old pages. Through the real daemon and real mail servers."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from pathlib import Path
+
+import pytest
+from mail_games import eventually, inbound_rows, send_raw
+from mail_harness import GM_ADDRESS, MailHarness, running_service
+from mail_secrets import create_and_join
+from sqlmodel import select
+
+from pbem.commands import GmSession
+from pbem.mail import handler as handler_module
+from pbem.mail.policy import RateLimiter
+from pbem.mail.redaction import REDACTED_BODY
+from pbem.store.tables import InboundMessageRow, OutboundMessageRow
+
+WRONG_GUESS = "Wr0ngGuess42"
+FLOOD = RateLimiter().max_mails
+
+
+def _holding(passwords: list[str]) -> re.Pattern[bytes]:
+    """Any of ``passwords`` in bytes, also cut by a quoted-printable soft line break."""
+    return re.compile(b"|".join(b"(?:=\r?\n)?".join(re.escape(bytes([c])) for c in p.encode()) for p in passwords))
+
+
+async def _mail_with_every_fate(service: MailHarness) -> list[str]:
+    """Play mails holding passwords to every end a mail can have; return the passwords they held."""
+    game = await create_and_join(service, "race-on-the-river", "rr-1", 2, "")
+    seat_passwords = {seat: password for seat, (_person, password) in game.seats.items()}
+    (alice, alice_password), (_bob, _bob_password) = game.seats["1"], game.seats["2"]
+    gm = game.gm
+    await gm.send(f"GM rr-1 {game.gm_password}\nSTART\nSIGNOFF\n")  # handled
+    await alice.send(f"SIGNON rr-1 1 {alice_password}\nSIGNOFF\n")  # handled
+    mallory = service.person("mallory@outside.test")
+    await mallory.send(f"SIGNON rr-1 1 {alice_password}\nSIGNOFF\n")  # refused: not the seat's holder
+    await mallory.send(f"GM rr-1 {WRONG_GUESS}\nSTATUS\n")  # refused: a wrong password
+    await mallory.send(f"SIGNON rr-1 1 {alice_password} and more\n")  # a bad line, quoted in the answer
+    await send_raw(service, (f"From: {gm.address}\r\nFrom: {mallory.address}\r\nTo: {GM_ADDRESS}\r\n"
+                             f"Subject: two senders\r\nMessage-ID: <two@outside.test>\r\n\r\n"
+                             f"GM rr-1 {game.gm_password}\r\nSTATUS\r\n").encode(),
+                   mail_from=gm.address)  # unreadable: two From fields
+    flooder = service.person(gm.address)
+    for number in range(FLOOD):
+        await flooder.send(f"hello {number}\n", subject=f"flood {number}")
+    for number in range(3):  # the rate limit leaves these unread
+        await flooder.send(f"GM rr-1 {game.gm_password}\nSTATUS\n", subject=f"limited {number}")
+
+    def all_handled() -> bool:
+        rows = inbound_rows(service)
+        return len(rows) == 9 + FLOOD + 3 and all(row.status != "new" for row in rows)
+
+    def all_sent() -> bool:
+        with service.daemon.db.session() as session:
+            return not session.exec(select(OutboundMessageRow).where(OutboundMessageRow.status == "queued")).all()
+
+    await eventually(all_handled, timeout=60)
+    await eventually(all_sent, timeout=60)
+    limited = [row for row in inbound_rows(service) if row.error == "rate limited"]
+    assert len(limited) >= 3, [(row.status, row.error) for row in inbound_rows(service)]
+    return [game.gm_password, WRONG_GUESS, *seat_passwords.values()]
+
+
+def test_no_stored_mail_holds_a_password_whatever_became_of_it(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        async with running_service(tmp_path) as service:
+            holding = _holding(await _mail_with_every_fate(service))
+            with service.daemon.db.session() as session:
+                inbound = session.exec(select(InboundMessageRow)).all()
+                outbound = session.exec(select(OutboundMessageRow)).all()
+            assert [row.error for row in inbound if holding.search(row.raw)] == []
+            assert [row.purpose for row in outbound if holding.search(row.raw)] == []
+
+    asyncio.run(scenario())
+
+
+def test_the_sqlite_file_and_its_wal_hold_no_password_while_the_daemon_runs(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        database = tmp_path / "pbem.db"
+        async with running_service(tmp_path, db_url=str(database)) as service:
+            holding = _holding(await _mail_with_every_fate(service))
+            files = (database, database.with_name("pbem.db-wal"))
+
+            def nothing_on_disk() -> bool:
+                return not any(path.is_file() and holding.search(path.read_bytes()) for path in files)
+
+            await eventually(nothing_on_disk, timeout=10)
+            assert database.with_name("pbem.db-wal").is_file(), "the daemon still runs, in WAL mode"
+
+    asyncio.run(scenario())
+
+
+def test_a_mail_that_fails_on_a_bug_keeps_no_password(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def bug(_conv: object, _command: object) -> None:  # a fault no mail can provoke: a bug in a command
+        raise RuntimeError("a bug")
+
+    async def scenario() -> None:
+        async with running_service(tmp_path) as service:
+            game = await create_and_join(service, "race-on-the-river", "rr-1", 2, "")
+            monkeypatch.setitem(handler_module._COMMANDS, GmSession, bug)  # type: ignore[index]
+            await game.gm.send(f"GM rr-1 {game.gm_password}\nSTART\n", subject="buggy")
+
+            def failed() -> bool:
+                return any(row.error == "internal error" for row in inbound_rows(service))
+
+            await eventually(failed)
+            row = next(row for row in inbound_rows(service) if row.error == "internal error")
+            assert row.status == "failed" and row.raw.endswith(REDACTED_BODY)
+            assert game.gm_password.encode() not in row.raw and b"Subject: buggy" in row.raw
+
+    asyncio.run(scenario())
