@@ -5,7 +5,8 @@ and imports what it needs when it runs: ``pbem --help`` and ``pbem check``
 never load the database stack (bench/bench_startup.py measures it).
 
 Exit codes: 0 success; 1 orders refused (some line) or a game that cannot do
-what was asked; 2 usage errors (bad arguments, unknown game, kind or seat).
+what was asked; 2 usage errors (bad arguments, unknown game, kind or seat);
+``pbem deliver`` those of sysexits.h that mail servers expect (0, 65, 75).
 """
 
 from __future__ import annotations
@@ -310,13 +311,15 @@ def cmd_upgrade_check(args: argparse.Namespace) -> int:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    """``pbem serve [--imap URL --smtp URL] [--address A]``: the game master by mail."""
+    """``pbem serve [--imap URL] [--lmtp HOST:PORT|unix:/path] [--smtp URL] [--address A]``: the game master by
+    mail."""
     import asyncio
     from datetime import timedelta
     from pathlib import Path
 
     from pbem.mail.config import BadMailUrl
     from pbem.mail.daemon import DaemonFailed
+    from pbem.mail.lmtp import LmtpUnavailable
     from pbem.mail.serve import configure_logging, serve
 
     try:
@@ -333,14 +336,27 @@ def cmd_serve(args: argparse.Namespace) -> int:
                   imap_port=args.imap_port, smtp_port=args.smtp_port, out=sys.stdout,
                   secret_file=Path(args.secret_file) if args.secret_file else None,
                   retention=timedelta(days=args.retention_days), web=args.web, web_url=args.web_url,
-                  smtp_connections=args.smtp_connections)
+                  smtp_connections=args.smtp_connections, lmtp=args.lmtp)
         )
     except (BadMailUrl, ValueError) as error:
+        raise UsageError(str(error)) from error
+    except LmtpUnavailable as error:
         raise UsageError(str(error)) from error
     except DaemonFailed as error:
         print(f"pbem: stopped: {error}", file=sys.stderr)
         return EXIT_FAILED
     return EXIT_OK
+
+
+def cmd_deliver(args: argparse.Namespace) -> int:
+    """``pbem deliver [--db DB]``: store the mail on standard input for the running daemon; exit 0 when
+    stored, 75 (EX_TEMPFAIL) when the mail server should try again, 65 when the input holds no mail."""
+    import logging
+
+    from pbem.mail.deliver import deliver
+
+    logging.basicConfig(level=logging.WARNING, format="%(message)s")
+    return deliver(args.db, sys.stdin.buffer)
 
 
 def cmd_web(args: argparse.Namespace) -> int:
@@ -517,6 +533,9 @@ def build_parser() -> argparse.ArgumentParser:
                        help="imap://user:pass@host:port/INBOX or imaps://... (env PBEM_IMAP)")
     serve.add_argument("--smtp", default=os.environ.get("PBEM_SMTP"),
                        help="smtp://host:port, smtps://..., ?starttls (env PBEM_SMTP)")
+    serve.add_argument("--lmtp", metavar="HOST:PORT|unix:/path", default=os.environ.get("PBEM_LMTP"),
+                       help="take the mail the mail server hands over by LMTP there (with --smtp; without --imap "
+                            "no mailbox is read; env PBEM_LMTP)")
     serve.add_argument("--address", default=os.environ.get("PBEM_ADDRESS", "gm@pbem.localhost"),
                        help="the game master's address (env PBEM_ADDRESS)")
     serve.add_argument("--imap-port", type=int, default=1143, help="embedded IMAP port (default 1143; 0 = any)")
@@ -540,6 +559,10 @@ def build_parser() -> argparse.ArgumentParser:
                             "(default http://HOST:PORT of --web; env PBEM_WEB_URL)")
     serve.add_argument("--verbose", action="store_true", help="the same as --log-level DEBUG")
     serve.set_defaults(func=cmd_serve)
+
+    deliver = add("deliver", "store the mail on standard input for pbem serve (.forward, procmail, Postfix pipe); "
+                             "exit 0 stored, 75 try again later")
+    deliver.set_defaults(func=cmd_deliver)
 
     web = add("web", "serve the read-only web archive alone, against the same database")
     web.add_argument("listen", nargs="?", default="127.0.0.1:8080", metavar="HOST:PORT",

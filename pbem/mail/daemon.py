@@ -3,7 +3,8 @@
 Four loops share one database:
 
 * intake: IMAP (IDLE or polling) -> the inbound table, committed before the
-  message is flagged on the server;
+  message is flagged on the server; and/or mail the mail server hands over
+  by LMTP (:mod:`pbem.mail.lmtp`), committed before it is answered 250;
 * processing: each stored, unhandled message -> :class:`MailHandler`
   (orders, commands, reply) in one transaction, then, when the orders may
   have made a turn due (every owing seat's orders in for an early-resolving
@@ -73,12 +74,13 @@ from pbem.mail.config import ImapUrl, SmtpUrl
 from pbem.mail.handler import HandledMail, MailFailed, MailHandler
 from pbem.mail.intake import MailIntake
 from pbem.mail.leader import IntakeLeadership
+from pbem.mail.lmtp import LmtpAddress, LmtpListener
 from pbem.mail.mailstore import DEFAULT_LEASE, DatabaseOutbox, InboundStore
 from pbem.mail.outbox import DEFAULT_CONNECTIONS, MailSender, OutgoingMail
 from pbem.mail.retention import purge_old_mail
 from pbem.mail.tokens import ReplyTokens
 from pbem.ops.figures import LAST_SEEN_KEY
-from pbem.ops.health import LoopWatch, Outage, Verdict
+from pbem.ops.health import WATCHED_LOOPS, LoopWatch, Outage, Verdict
 from pbem.ops.metrics import DaemonMetrics, DaemonView
 from pbem.ops.notify import SystemdNotifier
 from pbem.service.api import GameService
@@ -267,13 +269,15 @@ class MailDaemon:
         self,
         db: Database,
         *,
-        imap: ImapUrl,
+        imap: ImapUrl | None,
         smtp: SmtpUrl,
         address: str,
         clock: Callable[[], datetime] = utcnow,
         options: DaemonOptions = DaemonOptions(),
         web_url: str | None = None,
+        lmtp: LmtpAddress | None = None,
     ) -> None:
+        """Take mail from ``imap``, or from the mail server over LMTP at ``lmtp``, or both."""
         self.db = db
         self.options = options
         self.clock = clock
@@ -283,9 +287,11 @@ class MailDaemon:
         self.turn_clock = TurnClock(self.service, self.handler.notifier)
         self.inbound = InboundStore(db)
         self.outbox = DatabaseOutbox(db, lease=options.outbox_lease)
-        self.intake = MailIntake(imap, None, batch_handler=self._take, use_idle=options.use_idle,
-                                 poll_interval=options.poll_interval, idle_recheck=options.idle_recheck,
-                                 ready=self.caught_up)
+        self.intake = None if imap is None else MailIntake(
+            imap, None, batch_handler=self._take, use_idle=options.use_idle, poll_interval=options.poll_interval,
+            idle_recheck=options.idle_recheck, ready=self.caught_up)
+        self.lmtp = None if lmtp is None else LmtpListener(lmtp, own_address=self.handler.address,
+                                                           deliver=self._deliver)
         # On a shared database the others queue mail too: the sender looks for it often.
         self._queue = WorkerOutbox(self.outbox, self._work)
         self.sender = MailSender(smtp, self._queue, retry_min=options.send_retry_min,
@@ -308,7 +314,7 @@ class MailDaemon:
         self.restarts: dict[str, int] = {}
         """How often each loop was restarted after a failure."""
         self.metrics = DaemonMetrics()
-        self.watch = LoopWatch()
+        self.watch = LoopWatch(tuple(loop for loop in WATCHED_LOOPS if loop != "intake" or self.intake is not None))
         """Whether the loops run (see :meth:`verdict`)."""
 
     async def _take(self, messages: Sequence[tuple[int, bytes]]) -> list[Exception | None]:
@@ -324,6 +330,15 @@ class MailDaemon:
                 self._idle.clear()
                 self._new_mail.set()
         return [took.error for took in taken]
+
+    async def _deliver(self, raw: bytes) -> None:
+        """Store a mail the mail server handed over (LMTP) and have the processing loop handle it at once;
+        return once it is committed (or was stored before: the same Message-ID). Raises what kept it from
+        being stored."""
+        if await self._work(functools.partial(self.inbound.store, None, raw, durable=True)) is not None:
+            self.metrics.received.inc()
+        self._idle.clear()
+        self._new_mail.set()
 
     def _store_and_handle(self, messages: Sequence[tuple[int, bytes]],
                           claim: int) -> tuple[list[Taken], Sequence[OutgoingMail]]:
@@ -393,11 +408,15 @@ class MailDaemon:
         self._send_now.set()
 
     async def run(self, stop: asyncio.Event) -> None:
-        """Serve until ``stop`` is set; raises :class:`DaemonFailed` when a loop kept failing."""
+        """Serve until ``stop`` is set; raises :class:`DaemonFailed` when a loop kept failing, and OSError
+        when the LMTP listener cannot listen where it was told."""
+        if self.lmtp is not None:
+            await self.lmtp.start()
         try:
             await self._supervise("start", self._start, stop, once=True)
             tasks = [
-                asyncio.create_task(self._supervise("intake", self._intake, stop), name="intake"),
+                *([asyncio.create_task(self._supervise("intake", self._intake, stop), name="intake")]
+                  if self.intake is not None else []),
                 asyncio.create_task(self._supervise("sender", self._send, stop), name="sender"),
                 asyncio.create_task(self._supervise("process", self._process, stop), name="process"),
                 asyncio.create_task(self._supervise("clock", self._tick, stop), name="clock"),
@@ -413,6 +432,8 @@ class MailDaemon:
                     task.cancel()
                 await asyncio.gather(*pending, return_exceptions=True)
         finally:
+            if self.lmtp is not None:
+                await self.lmtp.stop()
             # The piece of work under way ends (one mail, or one game's clock work); queued ones are dropped.
             self._worker.shutdown(wait=True, cancel_futures=True)
         if self.fatal is not None:
@@ -424,7 +445,7 @@ class MailDaemon:
         return self.watch.verdict(self._outages())
 
     def _outages(self) -> dict[str, Outage | None]:
-        return {"intake": self.intake.outage, "sender": self.sender.outage}
+        return {"intake": self.intake.outage if self.intake is not None else None, "sender": self.sender.outage}
 
     def summary(self, verdict: Verdict) -> str:
         """One line for an operator (systemd's STATUS=): mail handled and sent so far, and the health."""
@@ -508,9 +529,10 @@ class MailDaemon:
     async def _intake(self, stop: asyncio.Event) -> None:
         """Fetch mail: always on a database of its own; on a shared one while this daemon is the elected
         fetcher, trying to become it every ``options.election_retry`` seconds otherwise."""
-        leadership = self.leadership
+        assert self.intake is not None
+        intake, leadership = self.intake, self.leadership
         if leadership is None:
-            await self.intake.run(stop)
+            await intake.run(stop)
             return
         loop = asyncio.get_running_loop()
         while not stop.is_set():
@@ -519,7 +541,7 @@ class MailDaemon:
                 fetching = asyncio.Event()  # set when this daemon stops fetching: stopped, or the lock lost
                 watcher = asyncio.create_task(self._watch_leadership(leadership, stop, fetching))
                 try:
-                    await self.intake.run(fetching)
+                    await intake.run(fetching)
                 finally:
                     watcher.cancel()
                     with contextlib.suppress(asyncio.CancelledError):

@@ -15,13 +15,14 @@ daemon's sender takes over when the holder died before it recorded the mail.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from datetime import datetime, timedelta
 from email.policy import compat32
 from email.utils import getaddresses
 
-from sqlalchemy import bindparam, case, exists, insert, or_, update
+from sqlalchemy import Connection, bindparam, case, exists, insert, or_, update
 from sqlalchemy import select as sa_select
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, func
@@ -124,13 +125,17 @@ class InboundStore:
         self.db = db
         self.max_size = max_size
 
-    def store(self, uid: int | None, raw: bytes) -> int | None:
-        """Store a message and commit; return its row id, or None when its Message-ID was stored before."""
+    def store(self, uid: int | None, raw: bytes, *, size: int | None = None, durable: bool = False) -> int | None:
+        """Store a message and commit; return its row id, or None when its Message-ID was stored before.
+        ``size``: the message's size when ``raw`` is only its beginning (read from a stream). With
+        ``durable`` the commit is on the disk when this returns, also on SQLite (whose WAL is otherwise
+        synced at checkpoints only, so a power cut may undo the last commits): for mail whose sender
+        drops its copy once told it is stored (LMTP, ``pbem deliver``), unlike a mailbox's mail."""
         message_id, sender = _identity(raw)
-        size = len(raw)
-        kept = self.kept(raw)
+        size = len(raw) if size is None else size
+        kept = self.kept(raw, size)
         try:
-            with self.db.engine.begin() as connection:  # one INSERT: no ORM session needed
+            with self._transaction(durable) as connection:  # one INSERT: no ORM session needed
                 result = connection.execute(  # a Message-ID stored before fails its unique index
                     _STORE_INBOUND,
                     {"message_id": message_id, "uid": uid, "raw": kept, "size": size, "received_at": utcnow(),
@@ -140,9 +145,28 @@ class InboundStore:
         except IntegrityError:
             return None
 
-    def kept(self, raw: bytes) -> bytes:
-        """The bytes :meth:`store` keeps of ``raw``: all of it, or the prefix of an oversized mail."""
-        return raw if len(raw) <= self.max_size else raw[:OVERSIZED_PREFIX]
+    @contextlib.contextmanager
+    def _transaction(self, durable: bool) -> Iterator[Connection]:
+        """A connection in a transaction that commits when the block ends; with ``durable`` on SQLite the
+        commit is synced to the disk (``synchronous=FULL`` for it, then the connection's NORMAL again)."""
+        if not (durable and self.db.engine.dialect.name == "sqlite"):
+            with self.db.engine.begin() as connection:
+                yield connection
+            return
+        with self.db.engine.connect() as connection:
+            connection.exec_driver_sql("PRAGMA synchronous=FULL")  # outside a transaction, or it does nothing
+            connection.commit()
+            try:
+                with connection.begin():
+                    yield connection
+            finally:
+                connection.exec_driver_sql("PRAGMA synchronous=NORMAL")
+                connection.commit()
+
+    def kept(self, raw: bytes, size: int | None = None) -> bytes:
+        """The bytes :meth:`store` keeps of ``raw`` (of ``size`` bytes, when it is only the mail's beginning):
+        all of it, or the prefix of an oversized mail."""
+        return raw if (len(raw) if size is None else size) <= self.max_size else raw[:OVERSIZED_PREFIX]
 
     def pending(self, limit: int = 100, *, after: int = 0) -> list[int]:
         """Return the ids of stored messages not yet handled, oldest first; only ids above ``after``

@@ -19,6 +19,7 @@ from pbem.mail.daemon import (
     single_daemon,
     tune_gc_for_serving,
 )
+from pbem.mail.lmtp import LmtpAddress
 from pbem.mail.outbox import DEFAULT_CONNECTIONS
 from pbem.sandbox.embedded import EmbeddedMailServers
 from pbem.service.api import GameService
@@ -49,30 +50,40 @@ async def serve(
     web: str | None = None,
     web_url: str | None = None,
     smtp_connections: int = DEFAULT_CONNECTIONS,
+    lmtp: str | None = None,
 ) -> None:
     """Run the game master until ``stop`` is set (or SIGINT/SIGTERM).
 
-    With neither ``imap`` nor ``smtp``, embedded IMAP and SMTP servers are
-    started on 127.0.0.1 and described on ``out``. With ``web`` (HOST:PORT)
+    With neither ``imap`` nor ``smtp`` (nor ``lmtp``), embedded IMAP and SMTP
+    servers are started on 127.0.0.1 and described on ``out``. With ``lmtp``
+    (HOST:PORT or unix:/path) the mail server hands mail over by LMTP there,
+    and the replies leave through ``smtp``, which must be given; with ``lmtp``
+    and no ``imap`` no mailbox is read at all. With ``web`` (HOST:PORT)
     the web archive is served from the same event loop (with the daemon's
     ``/healthz`` and ``/metrics``), and every mail to a
     seat carries its private link under ``web_url`` (default the address
     listened on). The sender uses up to ``smtp_connections`` SMTP connections
     at once. Raises BadMailUrl for a bad URL and ValueError when only
-    one of the two servers is given or ``web`` is no HOST:PORT,
+    one of the two servers is given (``lmtp`` without ``smtp``), ``web`` is no
+    HOST:PORT or ``lmtp`` neither HOST:PORT nor unix:/path, LmtpUnavailable when the
+    LMTP listener cannot listen there,
     :class:`~pbem.mail.daemon.AnotherDaemon` (a ValueError) when another daemon
     serves the same SQLite file, and :class:`~pbem.mail.daemon.DaemonFailed`
     when a part of the daemon kept failing.
     """
-    if (imap is None) != (smtp is None):
+    if smtp is None and lmtp is not None:
+        raise ValueError("give --smtp with --lmtp: the replies leave through it")
+    if (imap is None) != (smtp is None) and lmtp is None:
         raise ValueError("give both --imap and --smtp, or neither (to use the embedded servers)")
+    lmtp_address = LmtpAddress.parse(lmtp) if lmtp is not None else None
     listen = parse_listen(web) if web else None
     stop = stop_on_signals(stop)
     db = open_database(db_path, stuck_seconds=STUCK_SECONDS)
     try:
         with single_daemon(db):
             async with contextlib.AsyncExitStack() as stack:
-                if imap is None:
+                imap_url: ImapUrl | None
+                if smtp is None:
                     servers = EmbeddedMailServers(imap_port=imap_port, smtp_port=smtp_port)
                     await servers.start()
                     stack.push_async_callback(servers.stop)
@@ -80,10 +91,7 @@ async def serve(
                     imap_url, smtp_url = ImapUrl.parse(servers.imap_url(address)), SmtpUrl.parse(servers.smtp_url())
                     out.write(servers.describe() + "\n")
                 else:
-                    assert smtp is not None
-                    imap_url, smtp_url = ImapUrl.parse(imap), SmtpUrl.parse(smtp)
-                out.write(f"pbem serves as {address}: mail HELP to it for the commands. Database: {shown(db_path)}.\n")
-                out.write(f"Watching {imap_url}, sending through {smtp_url}. Stop with Ctrl-C.\n")
+                    imap_url, smtp_url = (ImapUrl.parse(imap) if imap else None), SmtpUrl.parse(smtp)
                 ops = OpsView(metrics_registry(db), not_started)
                 web_service = GameService(db)
                 if listen is not None:
@@ -91,14 +99,24 @@ async def serve(
                     await web_server.start()
                     stack.push_async_callback(web_server.stop)
                     web_url = web_url or web_server.url
-                    out.write(f"The web archive is at {web_server.url}/ (links in mail: {web_url}/...), "
-                              "health at /healthz, metrics at /metrics.\n")
-                out.flush()
                 daemon = MailDaemon(db, imap=imap_url, smtp=smtp_url, address=address, web_url=web_url,
+                                    lmtp=lmtp_address,
                                     options=DaemonOptions(secret_file=secret_file, retention=retention,
                                                           smtp_connections=smtp_connections))
                 watch_daemon(ops, daemon)
                 web_service.on_news.extend(daemon.service.on_news)  # an unsubscribe on the web: its GMs hear of it
+                taking = [f"watching {imap_url}"] if imap_url is not None else []
+                if daemon.lmtp is not None:  # listening before it says it serves (the daemon's run keeps it)
+                    await daemon.lmtp.start()
+                    stack.push_async_callback(daemon.lmtp.stop)
+                    taking.append(f"taking LMTP deliveries at {daemon.lmtp.address}")
+                out.write(f"pbem serves as {address}: mail HELP to it for the commands. Database: {shown(db_path)}.\n")
+                intake = " and ".join(taking)
+                out.write(f"{intake[:1].upper()}{intake[1:]}, sending through {smtp_url}. Stop with Ctrl-C.\n")
+                if listen is not None:
+                    out.write(f"The web archive is at {web_server.url}/ (links in mail: {web_url}/...), "
+                              "health at /healthz, metrics at /metrics.\n")
+                out.flush()
                 tune_gc_for_serving()
                 await daemon.run(stop)
     finally:

@@ -7,6 +7,8 @@ import time
 from datetime import timedelta
 from pathlib import Path
 
+import pytest
+from sqlalchemy import Connection, Insert, event
 from sqlmodel import select
 
 from pbem.clock import utcnow
@@ -108,6 +110,23 @@ def test_retention_empties_handled_mail_and_deletes_sent_mail_but_keeps_what_is_
         rows = session.exec(select(OutboundMessageRow)).all()
     assert [(row.id, row.status) for row in rows] == [(queued.id, "queued")]
     assert inbound.store(3, RAW) is None  # a purged mail delivered again is still recognised
+
+
+def test_a_durable_store_syncs_its_commit_and_leaves_the_connection_as_it_was(db: Database) -> None:
+    if db.engine.dialect.name != "sqlite":
+        pytest.skip("PostgreSQL syncs every commit (synchronous_commit is on)")
+    synchronous: list[int] = []  # SQLite's setting as each INSERT ran: 2 FULL, 1 NORMAL
+
+    def after_insert(connection: Connection, statement: object, *_args: object) -> None:
+        if isinstance(statement, Insert):
+            synchronous.append(connection.exec_driver_sql("PRAGMA synchronous").scalar_one())
+
+    event.listen(db.engine, "after_execute", after_insert)
+    inbound = InboundStore(db)
+    assert inbound.store(None, RAW, durable=True) is not None
+    assert inbound.store(None, RAW, durable=True) is None  # refused (stored before): restored all the same
+    assert inbound.store(None, RAW.replace(b"<m1@", b"<m2@")) is not None
+    assert synchronous == [2, 1]
 
 
 def test_a_scrub_leaves_no_removed_password_in_the_sqlite_files_and_never_waits_for_a_reader(tmp_path: Path) -> None:
