@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import os
 import re
 import subprocess
 import sys
 import urllib.request
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 from databases import database_url
@@ -20,6 +22,27 @@ from pbem.mail.serve import serve
 from pbem.store import open_database
 from pbem.service.api import GameService
 from pbem.store.tables import OutboundMessageRow
+
+
+@contextlib.asynccontextmanager
+async def serving_web(db_path: str) -> AsyncIterator[str]:
+    """``pbem serve --web`` with its embedded mail servers on ``db_path``; yields the web's address and stops
+    the daemon when done."""
+    out = io.StringIO()
+    stop = asyncio.Event()
+    task = asyncio.create_task(serve(db_path=str(db_path), imap=None, smtp=None, address="gm@pbem.test",
+                                     imap_port=0, smtp_port=0, out=out, stop=stop, web="127.0.0.1:0"))
+    for _ in range(400):
+        if "web archive is at" in out.getvalue() or task.done():
+            break
+        await asyncio.sleep(0.05)
+    found = re.search(r"web archive is at (http://127\.0\.0\.1:\d+)/", out.getvalue())
+    assert found is not None, out.getvalue()
+    try:
+        yield found[1]
+    finally:
+        stop.set()
+        await asyncio.wait_for(task, timeout=60)
 
 
 def make_game(db_path: str) -> None:
@@ -52,22 +75,10 @@ def test_pbem_web_serves_the_archive_of_a_database(tmp_path: Path) -> None:
 def test_pbem_serve_with_web_serves_the_archive_beside_the_mail(tmp_path: Path) -> None:
     db_path = database_url(tmp_path)
     make_game(db_path)
-    out = io.StringIO()
 
     async def scenario() -> str:
-        stop = asyncio.Event()
-        task = asyncio.create_task(serve(db_path=str(db_path), imap=None, smtp=None, address="gm@pbem.test",
-                                         imap_port=0, smtp_port=0, out=out, stop=stop, web="127.0.0.1:0"))
-        for _ in range(400):
-            if "web archive is at" in out.getvalue() or task.done():
-                break
-            await asyncio.sleep(0.05)
-        found = re.search(r"web archive is at (http://127\.0\.0\.1:\d+)/", out.getvalue())
-        assert found is not None, out.getvalue()
-        page = await asyncio.to_thread(lambda: urllib.request.urlopen(found[1] + "/", timeout=30).read().decode())
-        stop.set()
-        await asyncio.wait_for(task, timeout=60)
-        return page
+        async with serving_web(db_path) as url:
+            return await asyncio.to_thread(lambda: urllib.request.urlopen(url + "/", timeout=30).read().decode())
 
     page = asyncio.run(scenario())
     assert "tc-1" in page and "alice@example.org" not in page
@@ -81,23 +92,12 @@ def test_an_unsubscribe_on_the_web_of_pbem_serve_tells_the_gm_by_mail(tmp_path: 
         token = reply_tokens(db).stop_token(TC_SEATS["B"])
     finally:
         db.close()
-    out = io.StringIO()
 
     async def scenario() -> None:
-        stop = asyncio.Event()
-        task = asyncio.create_task(serve(db_path=str(db_path), imap=None, smtp=None, address="gm@pbem.test",
-                                         imap_port=0, smtp_port=0, out=out, stop=stop, web="127.0.0.1:0"))
-        for _ in range(400):
-            if "web archive is at" in out.getvalue() or task.done():
-                break
-            await asyncio.sleep(0.05)
-        found = re.search(r"web archive is at (http://127\.0\.0\.1:\d+)/", out.getvalue())
-        assert found is not None, out.getvalue()
-        request = urllib.request.Request(f"{found[1]}/unsubscribe/{token}", data=b"List-Unsubscribe=One-Click")
-        page = await asyncio.to_thread(lambda: urllib.request.urlopen(request, timeout=30).read().decode())
+        async with serving_web(db_path) as url:
+            request = urllib.request.Request(f"{url}/unsubscribe/{token}", data=b"List-Unsubscribe=One-Click")
+            page = await asyncio.to_thread(lambda: urllib.request.urlopen(request, timeout=30).read().decode())
         assert "Unsubscribed" in page
-        stop.set()
-        await asyncio.wait_for(task, timeout=60)
 
     asyncio.run(scenario())
     db = open_database(db_path)
