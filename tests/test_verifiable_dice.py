@@ -46,10 +46,8 @@ def test_start_mixes_the_salts_in_and_the_reports_name_them(runner: GameService)
     runner.create_game(KIND, "fc", players=2, seed=17)
     salts = runner.add_salt("fc", "B", "  pick me  ")
     assert salts == ["B:pick me"]
-    with runner.unit() as unit:
-        for seat in unit.seats(unit.game("fc")):
-            seat.address = f"{seat.name.lower()}@example.org"
-            unit.add(seat)
+    for seat in runner.info("fc").seats:
+        runner.assign("fc", seat.name, f"{seat.name.lower()}@example.org")
     info = runner.start("fc")
     assert info.row.seed == derive_seed("17", ["B:pick me"]) != derive_seed("17")
     opening = runner.report_text("fc", None)
