@@ -74,16 +74,24 @@ class TroubledMail:
 
 
 def troubled_mail(db: Database) -> list[TroubledMail]:
-    """The failed and set-aside mail, and the mail waiting for another try, oldest first."""
+    """The failed and set-aside mail, and the mail waiting for another try (or queued again by hand),
+    oldest first."""
     query = (select(_INBOUND.c.id, _INBOUND.c.received_at, _INBOUND.c.sender, _INBOUND.c.raw, _INBOUND.c.status,
-                    _INBOUND.c.attempts, _INBOUND.c.error)
+                    _INBOUND.c.attempts, _INBOUND.c.error, _INBOUND.c.next_attempt_at)
              .where(_INBOUND.c.status.in_(TROUBLED) | ((_INBOUND.c.status == "new") & (_INBOUND.c.attempts > 0)))
              .order_by(_INBOUND.c.id))
     with db.engine.connect() as connection:
         return [TroubledMail(row.id, row.received_at, row.sender, subject_of(row.raw),
-                             "waiting" if row.status == "new" else row.status, row.attempts,
+                             _shown_status(row.status, row.next_attempt_at), row.attempts,
                              (row.error or "").partition("\n")[0])
                 for row in connection.execute(query)]
+
+
+def _shown_status(status: str, next_attempt: datetime | None) -> str:
+    """``failed``, ``set_aside``, ``waiting`` (for its next try) or ``queued`` (to be tried at once)."""
+    if status != "new":
+        return status
+    return "queued" if next_attempt is None else "waiting"
 
 
 class UnknownMail(LookupError):

@@ -13,6 +13,7 @@ from typing import TextIO
 
 from pbem.mail.config import ImapUrl, SmtpUrl
 from pbem.mail.daemon import (
+    DEFAULT_MAIL_BUDGET,
     DaemonOptions,
     MailDaemon,
     reply_tokens,
@@ -46,6 +47,7 @@ async def serve(
     web: str | None = None,
     web_url: str | None = None,
     smtp_connections: int = DEFAULT_CONNECTIONS,
+    mail_budget: float = DEFAULT_MAIL_BUDGET,
 ) -> None:
     """Run the game master until ``stop`` is set (or SIGINT/SIGTERM).
 
@@ -54,7 +56,7 @@ async def serve(
     the web archive is served from the same event loop, and every mail to a
     seat carries its private link under ``web_url`` (default the address
     listened on). The sender uses up to ``smtp_connections`` SMTP connections
-    at once. Raises BadMailUrl for a bad URL and ValueError when only
+    at once, and handling one mail may take ``mail_budget`` seconds. Raises BadMailUrl for a bad URL and ValueError when only
     one of the two servers is given or ``web`` is no HOST:PORT,
     :class:`~pbem.mail.daemon.AnotherDaemon` (a ValueError) when another daemon
     serves the same SQLite file, and :class:`~pbem.mail.daemon.DaemonFailed`
@@ -89,7 +91,8 @@ async def serve(
                 out.flush()
                 daemon = MailDaemon(db, imap=imap_url, smtp=smtp_url, address=address, web_url=web_url,
                                     options=DaemonOptions(secret_file=secret_file, retention=retention,
-                                                          smtp_connections=smtp_connections))
+                                                          smtp_connections=smtp_connections,
+                                                          mail_budget=mail_budget))
                 tune_gc_for_serving()
                 await daemon.run(stop)
     finally:

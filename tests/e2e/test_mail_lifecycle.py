@@ -22,7 +22,7 @@ from mail_harness import MailHarness, running_service
 from pbem.mail import preferences
 from pbem.mail.daemon import DaemonOptions
 from pbem.mail.handler import MailHandler
-from pbem.mail.retries import MAX_TRIES
+from pbem.mail.retries import MAX_TRIES, retry_by_hand
 from pbem.store.tables import InboundMessageRow
 
 SLOW = "slow@players.test"
@@ -166,5 +166,29 @@ def test_a_failing_bounce_is_given_up_unanswered(
             await eventually(lambda: status_of(service, "<bounce@p.test>") == "failed")
             await prove_quiet(service, bounce)
             assert not answers_to(service, inbound_row(service, "<bounce@p.test>"))
+
+    asyncio.run(scenario())
+
+
+def test_a_set_aside_mail_retried_by_hand_is_handled_once_the_fault_is_gone(
+        tmp_path: Path, fault_for: Callable[[str, Callable[[], None]], None]) -> None:
+    faulty = [True]
+
+    def spin_while_faulty() -> None:
+        while faulty[0]:
+            pass
+
+    fault_for(SLOW, spin_while_faulty)
+
+    async def scenario() -> None:
+        async with running_service(tmp_path, options=quick()) as service:
+            slow = service.person(SLOW)
+            await send_raw(service, mail(SLOW, "SET ZONE Europe/Berlin", "<again@p.test>"), mail_from=SLOW)
+            assert "could not be read" in (await slow.last()).body
+            faulty[0] = False
+            retry_by_hand(service.daemon.db, inbound_row(service, "<again@p.test>").id)
+            assert "Europe/Berlin" in (await slow.last()).body
+            assert inbound_row(service, "<again@p.test>").status == "handled"
+            assert zone_of(service, SLOW) == "Europe/Berlin"
 
     asyncio.run(scenario())
