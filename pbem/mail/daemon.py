@@ -77,6 +77,7 @@ from pbem.mail.retention import purge_old_mail
 from pbem.mail.retries import FIRST_PAUSE, MAX_TRIES, is_first_end, next_try
 from pbem.mail.tokens import ReplyTokens
 from pbem.mail.watchdog import MailOverrun, Watchdog
+from pbem.preload import preload
 from pbem.service.api import GameService
 from pbem.service.deadlines import CLOCK_BATCH, TurnClock
 from pbem.store import Database, is_transient_error
@@ -425,6 +426,9 @@ class MailDaemon:
             raise DaemonFailed(self.fatal)
 
     async def _start(self, stop: asyncio.Event) -> None:
+        loaded = await self._work(preload)  # from now on the daemon reads no file of the package
+        _log.info("loaded the grammars, HELP texts and drawings of %d games, %d templates and the fonts",
+                  loaded.games, loaded.templates)
         last_seen = await self._work(setting, self.db, LAST_SEEN_KEY)
         extended = await self._work(self.turn_clock.recover_outage,
                                     datetime.fromisoformat(last_seen) if last_seen else None, self.clock())
