@@ -14,7 +14,9 @@ budget after the exception was raised, the watchdog calls its ``on_stuck``
 once, and the daemon says so in its log.
 
 Watching costs the worker two attribute writes and one uncontended lock per
-mail; the watchdog's thread wakes every twentieth of the budget.
+mail; the watchdog's thread wakes every twentieth of the budget while mail is
+handled, and sleeps once nothing was watched for a budget (the next watch
+wakes it).
 """
 
 from __future__ import annotations
@@ -59,6 +61,8 @@ class Watchdog:
         self._watched: _Watch | None = None
         self._lock = threading.Lock()
         self._stop = threading.Event()
+        self._asleep = False
+        self._wake = threading.Event()
         self._thread: threading.Thread | None = None
 
     def start(self) -> None:
@@ -71,6 +75,7 @@ class Watchdog:
     def stop(self) -> None:
         """Stop the watchdog's thread; work watched afterwards is not interrupted."""
         self._stop.set()
+        self._wake.set()
         if self._thread is not None:
             self._thread.join()
             self._thread = None
@@ -83,6 +88,9 @@ class Watchdog:
         raised after it."""
         watch = _Watch(threading.get_ident(), time.monotonic() + self.budget, what)
         self._watched = watch
+        if self._asleep:  # read after the write above: the watchdog's thread either sees the watch or is woken
+            self._asleep = False
+            self._wake.set()
         try:
             yield
         finally:
@@ -94,10 +102,16 @@ class Watchdog:
 
     def _run(self) -> None:
         tick = self.budget / TICKS_PER_BUDGET
+        idle = 0
         while not self._stop.wait(tick):
             watch = self._watched
             if watch is None:
+                idle += 1
+                if idle >= TICKS_PER_BUDGET:
+                    self._sleep()
+                    idle = 0
                 continue
+            idle = 0
             late = time.monotonic() - watch.deadline
             if late < 0:
                 continue
@@ -109,6 +123,15 @@ class Watchdog:
             elif late >= self.budget and not watch.stuck_told:
                 watch.stuck_told = True
                 self._on_stuck(watch.what, self.budget + late)
+
+
+    def _sleep(self) -> None:
+        """Wait, without waking, until work is watched again (or the watchdog stops)."""
+        self._wake.clear()
+        self._asleep = True
+        if self._watched is None and not self._stop.is_set():  # read after the write above (see watching)
+            self._wake.wait()
+        self._asleep = False
 
 
 def _set_async_exception(thread_id: int, exception: type[BaseException] | None) -> None:
