@@ -591,8 +591,9 @@ class MailDaemon:
         started = time.perf_counter()
         found = self._guarded(None, self.handler.handle_next)
         if found is None:
-            # Every stored mail is handled, unless one waits for its next try (see _failed).
-            self._in_order = not self.inbound.has_new()
+            # Every stored mail is handled, unless one waits for its next try (see _failed, which clears this).
+            if not self._in_order:
+                self._in_order = not self.inbound.has_new()
             return None
         if found is False:
             return False

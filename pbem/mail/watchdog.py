@@ -2,8 +2,7 @@
 
 Handling a mail runs in the daemon's worker thread. While it runs, the worker
 is *watched* (:meth:`Watchdog.watching`); a thread of the watchdog's own
-looks a few times per budget whether the watched work ran over its deadline
-and, if so, raises :class:`MailOverrun` inside the worker with
+waits for the watched work's deadline and, if the work still runs then, raises :class:`MailOverrun` inside the worker with
 ``PyThreadState_SetAsyncExc``. Python code (a parser path nobody found yet, a
 hot loop) stops at its next bytecode; the handler's transaction rolls back
 and the daemon sets the mail aside and goes on with the next one.
@@ -14,9 +13,9 @@ budget after the exception was raised, the watchdog calls its ``on_stuck``
 once, and the daemon says so in its log.
 
 Watching costs the worker two attribute writes and one uncontended lock per
-mail; the watchdog's thread wakes every twentieth of the budget while mail is
-handled, and sleeps once nothing was watched for a budget (the next watch
-wakes it).
+mail; the watchdog's thread wakes at most once per budget while mail is
+handled (at the deadline of the work watched then), and sleeps while nothing
+is watched (the next watch wakes it).
 """
 
 from __future__ import annotations
@@ -27,10 +26,6 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-
-TICKS_PER_BUDGET = 20
-"""How often per budget the watchdog's thread looks: the budget holds to within a twentieth."""
-
 
 class MailOverrun(BaseException):  # noqa: N818 - not an Exception: no `except Exception` in the handler swallows it
     """Raised inside the worker thread when the work it was watched for ran over its budget. A
@@ -101,29 +96,30 @@ class Watchdog:
                 _set_async_exception(watch.thread_id, None)
 
     def _run(self) -> None:
-        tick = self.budget / TICKS_PER_BUDGET
-        idle = 0
-        while not self._stop.wait(tick):
+        """Sleep while nothing is watched; else wait for the watched work's deadline, interrupt it if it
+        still runs, and a budget later report it if it still runs then."""
+        while not self._stop.is_set():
             watch = self._watched
             if watch is None:
-                idle += 1
-                if idle >= TICKS_PER_BUDGET:
-                    self._sleep()
-                    idle = 0
+                self._sleep()
                 continue
-            idle = 0
             late = time.monotonic() - watch.deadline
             if late < 0:
+                self._stop.wait(-late)  # work watched meanwhile ends later: no need to wake for it
                 continue
             if not watch.fired:
                 with self._lock:
                     if self._watched is watch:
                         watch.fired = True
                         _set_async_exception(watch.thread_id, MailOverrun)
-            elif late >= self.budget and not watch.stuck_told:
+                continue
+            if late < self.budget:
+                self._stop.wait(self.budget - late)
+            elif not watch.stuck_told:
                 watch.stuck_told = True
                 self._on_stuck(watch.what, self.budget + late)
-
+            else:
+                self._stop.wait(self.budget)
 
     def _sleep(self) -> None:
         """Wait, without waking, until work is watched again (or the watchdog stops)."""
