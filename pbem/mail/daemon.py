@@ -37,6 +37,14 @@ handler whenever the other held the write lock, with the event loop standing
 still meanwhile. The work one mail can cause is bounded besides (see
 :mod:`pbem.commands` and :mod:`pbem.mail.handler`).
 
+Every mail ends answered: handling one mail has a time budget
+(``options.mail_budget``), which a watchdog enforces by interrupting the
+worker (:mod:`pbem.mail.watchdog`); a mail over it is set aside. A mail whose
+handling fails is tried again after a growing pause, and after the last try
+failed; either way its sender gets one short answer (:mod:`pbem.mail.retries`).
+At its start the daemon loads every file of the package it reads
+(:mod:`pbem.preload`).
+
 Every loop is supervised: a failure is logged at once with its traceback and
 the loop restarts after a growing pause; transient database errors (locked,
 busy, disk full) are retried for ever, and only a loop that keeps failing
@@ -664,8 +672,8 @@ class MailDaemon:
             if retry_at is not None:
                 InboundStore.schedule(session, inbound_id, "new", what, retry_at)
                 self._next_retry = time.monotonic() + (retry_at - utcnow()).total_seconds()
-                _log.warning("inbound %s could not be handled (try %d of %d: %s); trying again at %s", inbound_id,
-                             attempts, MAX_TRIES, what, f"{retry_at:%H:%M:%S}")
+                _log.warning("inbound %s could not be handled (try %d of %d: %s); trying again at %s UTC",
+                             inbound_id, attempts, MAX_TRIES, what, f"{retry_at:%H:%M:%S}")
                 return
             status = "set_aside" if overran else "failed"
             InboundStore.schedule(session, inbound_id, status, what)
@@ -674,8 +682,8 @@ class MailDaemon:
         self._answered_failure = self._answered_failure or told == "told"
         if overran:
             _log.error("inbound %s set aside: handling it ran over the time budget of %g s and was interrupted "
-                       "where the traceback shows (%s); the daemon goes on (pbem mail retry %s tries it again)", inbound_id,
-                       self.options.mail_budget, told, inbound_id, exc_info=error)
+                       "where the traceback shows (%s); the daemon goes on (pbem mail retry %s tries it again)",
+                       inbound_id, self.options.mail_budget, told, inbound_id, exc_info=error)
         else:
             _log.error("inbound %s could not be handled after %d tries; given up (%s)", inbound_id, attempts, told,
                        exc_info=error)

@@ -58,7 +58,8 @@ _NEW_AFTER = (sa_select(_INBOUND.c.id).where(_INBOUND.c.status == "new", _INBOUN
 _SET_INBOUND_STATUS = update(_INBOUND).where(_INBOUND.c.id == bindparam("_id"))
 _ANY_NEW = sa_select(_INBOUND.c.id).where(_INBOUND.c.status == "new").limit(1)
 _COUNT_TRY = (update(_INBOUND).where(_INBOUND.c.id == bindparam("_id"), _INBOUND.c.status == "new")
-               .values(attempts=_INBOUND.c.attempts + 1).returning(_INBOUND.c.attempts, _INBOUND.c.raw, _INBOUND.c.size))
+               .values(attempts=_INBOUND.c.attempts + 1)
+               .returning(_INBOUND.c.attempts, _INBOUND.c.raw, _INBOUND.c.size))
 _ENQUEUE = insert(_OUTBOUND)
 _UPDATE_OUTBOUND = update(_OUTBOUND).where(_OUTBOUND.c.id == bindparam("_id"))
 _FREE = or_(_OUTBOUND.c.lease_until.is_(None), _OUTBOUND.c.lease_until <= bindparam("now"))
@@ -161,7 +162,8 @@ class InboundStore:
 
     @staticmethod
     def claim_next(session: Session) -> int | None:
-        """Lock the oldest stored message not yet handled for ``session``'s transaction and return its id;
+        """Lock the oldest stored message not yet handled (and, after a failed try, due to be tried again:
+        see :mod:`pbem.mail.retries`) for ``session``'s transaction and return its id;
         None when there is none, or when other transactions hold the lock of every one (``SKIP LOCKED``:
         another daemon is handling them). A message waits while an older one from its sender is not
         handled yet: one sender's mail is handled in the order it arrived (a later mail's orders replace

@@ -2,7 +2,8 @@
 
 Handling a mail runs in the daemon's worker thread. While it runs, the worker
 is *watched* (:meth:`Watchdog.watching`); a thread of the watchdog's own
-waits for the watched work's deadline and, if the work still runs then, raises :class:`MailOverrun` inside the worker with
+waits for the watched work's deadline and, if the work still runs then,
+raises :class:`MailOverrun` inside the worker with
 ``PyThreadState_SetAsyncExc``. Python code (a parser path nobody found yet, a
 hot loop) stops at its next bytecode; the handler's transaction rolls back
 and the daemon sets the mail aside and goes on with the next one.

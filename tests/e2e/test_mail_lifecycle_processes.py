@@ -162,13 +162,14 @@ def test_a_daemon_answers_correctly_after_its_package_files_were_removed_under_i
                     assert game_help.body.startswith("TURKEY CHASE - orders")
                     report = next(mail for mail in await mail_of(imap_port, "a@players.test", 2)
                                   if mail.subject == "[tc-1] Turn 1")
-                    assert "report for seat A" in report.body and "The cornfield, turn 1" in report.body and report.html is not None and b"image/png" in report.raw
+                    assert "report for seat A" in report.body and "The cornfield, turn 1" in report.body
+                    assert report.html is not None and b"image/png" in report.raw  # templates, drawing, fonts
 
     asyncio.run(scenario())
     text = log.read_text()
     assert "Traceback" not in text and "could not be handled" not in text
     # The files are gone for this copy: a process started now could not answer.
     fresh = subprocess.run([sys.executable, "-c", "from pbem.commands import parse_script; parse_script('HELP')"],
-                           env={**os.environ, "PYTHONPATH": str(site)}, cwd=tmp_path, capture_output=True, text=True, timeout=60,
-                           check=False)
+                           env={**os.environ, "PYTHONPATH": str(site)}, cwd=tmp_path, capture_output=True,
+                           text=True, timeout=60, check=False)
     assert fresh.returncode != 0 and "commands.lark" in fresh.stderr
