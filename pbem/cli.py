@@ -330,13 +330,15 @@ def cmd_serve(args: argparse.Namespace) -> int:
         raise UsageError(f"--retention-days {args.retention_days:g}: give a number of days from 0 to 3650")
     if not 1 <= args.smtp_connections <= 16:
         raise UsageError(f"--smtp-connections {args.smtp_connections}: give a number from 1 to 16")
+    if not 0 < args.mail_budget <= 600:
+        raise UsageError(f"--mail-budget {args.mail_budget:g}: give a number of seconds above 0, up to 600")
     try:
         asyncio.run(
             serve(db_path=args.db, imap=args.imap, smtp=args.smtp, address=args.address.lower(),
                   imap_port=args.imap_port, smtp_port=args.smtp_port, out=sys.stdout,
                   secret_file=Path(args.secret_file) if args.secret_file else None,
                   retention=timedelta(days=args.retention_days), web=args.web, web_url=args.web_url,
-                  smtp_connections=args.smtp_connections, lmtp=args.lmtp)
+                  smtp_connections=args.smtp_connections, lmtp=args.lmtp, mail_budget=args.mail_budget)
         )
     except (BadMailUrl, ValueError) as error:
         raise UsageError(str(error)) from error
@@ -357,6 +359,34 @@ def cmd_deliver(args: argparse.Namespace) -> int:
 
     logging.basicConfig(level=logging.WARNING, format="%(message)s")
     return deliver(args.db, sys.stdin.buffer)
+
+
+def cmd_mail(args: argparse.Namespace) -> int:
+    """``pbem mail [--json]``: the mail that ended unhandled (failed, set aside) or waits for another try;
+    ``pbem mail retry ID``: queue one to be handled again (exit 2 for an unknown id)."""
+    from pbem.mail.retries import UnknownMail, retry_by_hand, troubled_mail
+
+    db = _service(args).db
+    if args.action == "retry":
+        if args.id is None:
+            raise UsageError("pbem mail retry ID: give the id of a mail (pbem mail lists them)")
+        try:
+            retry_by_hand(db, args.id)
+        except UnknownMail as error:
+            raise UsageError(str(error)) from error
+        print(f"Mail {args.id} is queued to be handled again (a running pbem serve takes it at once).")
+        return EXIT_OK
+    if args.id is not None:
+        raise UsageError(f"pbem mail {args.id}: did you mean pbem mail retry {args.id}?")
+    mails = troubled_mail(db)
+    if args.json:
+        print(json.dumps([mail.as_json() for mail in mails], indent=2))
+    elif not mails:
+        print("No failed or set-aside mail.")
+    else:
+        for mail in mails:
+            print(mail.line())
+    return EXIT_OK
 
 
 def cmd_web(args: argparse.Namespace) -> int:
@@ -548,6 +578,9 @@ def build_parser() -> argparse.ArgumentParser:
                             "default 7)")
     serve.add_argument("--smtp-connections", type=int, default=os.environ.get("PBEM_SMTP_CONNECTIONS", "2"),
                        help="SMTP connections to send over at once, 1 to 16 (env PBEM_SMTP_CONNECTIONS; default 2)")
+    serve.add_argument("--mail-budget", type=float, default=os.environ.get("PBEM_MAIL_BUDGET", "2"),
+                       metavar="SECONDS", help="longest handling one mail may take; a mail that takes longer is "
+                                               "set aside (env PBEM_MAIL_BUDGET; default 2)")
     serve.add_argument("--log-level", default=os.environ.get("PBEM_LOG_LEVEL", "INFO"),
                        help="DEBUG, INFO (default: a line per mail and per turn), WARNING or ERROR")
     serve.add_argument("--log-format", default=os.environ.get("PBEM_LOG_FORMAT", "text"), choices=("text", "json"),
@@ -563,6 +596,13 @@ def build_parser() -> argparse.ArgumentParser:
     deliver = add("deliver", "store the mail on standard input for pbem serve (.forward, procmail, Postfix pipe); "
                              "exit 0 stored, 75 try again later")
     deliver.set_defaults(func=cmd_deliver)
+
+    mail = add("mail", "list the mail that could not be handled (failed, set aside, waiting for another try); "
+                       "retry ID: handle one again")
+    mail.add_argument("action", nargs="?", choices=("retry",), help="retry: queue the mail ID to be handled again")
+    mail.add_argument("id", nargs="?", type=int, help="the id of a mail, as listed")
+    mail.add_argument("--json", action="store_true", help="the list as JSON")
+    mail.set_defaults(func=cmd_mail)
 
     web = add("web", "serve the read-only web archive alone, against the same database")
     web.add_argument("listen", nargs="?", default="127.0.0.1:8080", metavar="HOST:PORT",

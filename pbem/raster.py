@@ -645,6 +645,12 @@ def _font(size: float, bold: bool) -> ImageFont.FreeTypeFont:
     return ImageFont.truetype(io.BytesIO(_font_data(bold)), size, layout_engine=ImageFont.Layout.BASIC)
 
 
+def preload_fonts() -> None:
+    """Read the shipped fonts now (they are kept): drawing later reads no file."""
+    for bold in (False, True):
+        _font_data(bold)
+
+
 @lru_cache(maxsize=2)
 def _font_data(bold: bool) -> bytes:
     return files("pbem").joinpath("fonts", _FONT_FILES[bold]).read_bytes()

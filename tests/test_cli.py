@@ -434,3 +434,61 @@ def test_serve_refuses_a_number_of_smtp_connections_out_of_range(tmp_path: Path)
     for result, given in ((none, "0"), (too_many, "17")):
         assert result.returncode == USAGE and f"--smtp-connections {given}: give a number from 1 to 16" in result.stderr
     assert not (tmp_path / "pbem.db").exists()
+
+
+def _stored_mail(db_url: str) -> dict[str, int]:
+    """Four stored mails: one handled, one failed, one set aside and one waiting for its next try."""
+    from datetime import UTC, datetime, timedelta
+
+    from pbem.mail.mailstore import InboundStore
+    from pbem.store import open_database
+
+    db = open_database(db_url)
+    store, ids = InboundStore(db), {}
+    for name in ("handled", "failed", "set_aside", "waiting"):
+        raw = (f"From: {name}@example.org\r\nSubject: =?utf-8?q?J=C3=A4_{name}?=\r\nMessage-ID: <{name}@x>\r\n\r\n"
+               "HELP\r\n").encode()
+        inbound_id = store.store(None, raw)
+        assert inbound_id is not None
+        ids[name] = inbound_id
+        with db.session() as session:
+            InboundStore.count_try(session, inbound_id)
+            status = "new" if name == "waiting" else name
+            InboundStore.schedule(session, inbound_id, status, f"RuntimeError: {name}",
+                                  datetime.now(UTC) + timedelta(hours=1) if name == "waiting" else None)
+    db.close()
+    return ids
+
+
+def test_pbem_mail_lists_failed_set_aside_and_waiting_mail_and_retry_queues_one_again(tmp_path: Path) -> None:
+    ok(pbem(tmp_path, "upgrade-check"))  # creates the database
+    ids = _stored_mail(default_db(tmp_path))
+    listing, as_json, unknown, handled = pbem_all(
+        tmp_path, cmd("mail"), cmd("mail", "--json"), cmd("mail", "retry", "99999"),
+        cmd("mail", "retry", str(ids["handled"])))
+    lines = ok(listing).splitlines()
+    assert len(lines) == 3
+    assert [line.split()[0] for line in lines] == [str(ids[name]) for name in ("failed", "set_aside", "waiting")]
+    assert "failed@example.org  'Jä failed'  failed  1 tries  RuntimeError: failed" in lines[0]
+    assert "set_aside  1 tries" in lines[1] and "waiting  1 tries" in lines[2]
+    rows = json.loads(ok(as_json))
+    assert [row["status"] for row in rows] == ["failed", "set_aside", "waiting"]
+    assert rows[0] | {"received": None} == {"id": ids["failed"], "received": None, "sender": "failed@example.org",
+                                            "subject": "Jä failed", "status": "failed", "tries": 1,
+                                            "error": "RuntimeError: failed"}
+    for result in (unknown, handled):
+        assert result.returncode == USAGE and "no failed or set-aside mail" in result.stderr
+    queued = ok(pbem(tmp_path, "mail", "retry", str(ids["set_aside"])))
+    assert f"Mail {ids['set_aside']} is queued to be handled again" in queued
+    assert [(row["id"], row["status"]) for row in json.loads(ok(pbem(tmp_path, "mail", "--json")))] == [
+        (ids["failed"], "failed"), (ids["set_aside"], "queued"), (ids["waiting"], "waiting")]
+
+
+def test_pbem_mail_says_when_there_is_none(tmp_path: Path) -> None:
+    assert ok(pbem(tmp_path, "mail")) == "No failed or set-aside mail.\n"
+
+
+def test_serve_refuses_a_mail_budget_out_of_range(tmp_path: Path) -> None:
+    none, too_long = pbem_all(tmp_path, cmd("serve", "--mail-budget", "0"), cmd("serve", "--mail-budget", "601"))
+    for result, given in ((none, "0"), (too_long, "601")):
+        assert result.returncode == USAGE and f"--mail-budget {given}: give a number of seconds" in result.stderr

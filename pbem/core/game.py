@@ -232,8 +232,8 @@ class BaseGame(Generic[S, O]):
         return cls.state_class or _state_type_of(cls)
 
     def help(self) -> str:
-        """Return the text of ``HELP.txt`` in the game's package."""
-        return (self.package_dir() / "HELP.txt").read_text(encoding="utf-8").strip()
+        """Return the text of ``HELP.txt`` in the game's package (read once, then kept)."""
+        return _help_text(self.package_dir() / "HELP.txt")
 
     def is_owing(self, state: S, seat: str) -> bool:
         """True when the game is not over and ``seat`` owes orders now."""
@@ -277,3 +277,9 @@ def _state_type_of(game_class: type[BaseGame[Any, Any]]) -> type:
             if typing.get_origin(base) is BaseGame and args and isinstance(args[0], type):
                 return args[0]
     raise NotImplementedError(f"{game_class.name}: name the state class, e.g. BaseGame[MyState, MyOrder]")
+
+
+@cache
+def _help_text(path: Path) -> str:
+    """The text of a game's ``HELP.txt``, read once (a running service reads no package file twice)."""
+    return path.read_text(encoding="utf-8").strip()

@@ -38,6 +38,14 @@ handler whenever the other held the write lock, with the event loop standing
 still meanwhile. The work one mail can cause is bounded besides (see
 :mod:`pbem.commands` and :mod:`pbem.mail.handler`).
 
+Every mail ends answered: handling one mail has a time budget
+(``options.mail_budget``), which a watchdog enforces by interrupting the
+worker (:mod:`pbem.mail.watchdog`); a mail over it is set aside. A mail whose
+handling fails is tried again after a growing pause, and after the last try
+failed; either way its sender gets one short answer (:mod:`pbem.mail.retries`).
+At its start the daemon loads every file of the package it reads
+(:mod:`pbem.preload`).
+
 Every loop is supervised: a failure is logged at once with its traceback and
 the loop restarts after a growing pause; transient database errors (locked,
 busy, disk full) are retried for ever, and only a loop that keeps failing
@@ -68,21 +76,25 @@ from pathlib import Path
 from typing import Any, Literal, TypeVar
 
 from sqlalchemy.exc import IntegrityError
+from sqlmodel import Session
 
 from pbem.clock import utcnow
 from pbem.mail.config import ImapUrl, SmtpUrl
-from pbem.mail.handler import HandledMail, MailFailed, MailHandler
+from pbem.mail.handler import HandledMail, MailFailed, MailHandler, MailOverran
 from pbem.mail.intake import MailIntake
 from pbem.mail.leader import IntakeLeadership
 from pbem.mail.lmtp import LmtpAddress, LmtpListener
 from pbem.mail.mailstore import DEFAULT_LEASE, DatabaseOutbox, InboundStore
 from pbem.mail.outbox import DEFAULT_CONNECTIONS, MailSender, OutgoingMail
 from pbem.mail.retention import purge_old_mail
+from pbem.mail.retries import FIRST_PAUSE, MAX_TRIES, is_first_end, next_try
 from pbem.mail.tokens import ReplyTokens
 from pbem.ops.figures import LAST_SEEN_KEY
 from pbem.ops.health import WATCHED_LOOPS, LoopWatch, Outage, Verdict
 from pbem.ops.metrics import DaemonMetrics, DaemonView
 from pbem.ops.notify import SystemdNotifier
+from pbem.mail.watchdog import MailOverrun, Watchdog
+from pbem.preload import preload
 from pbem.service.api import GameService
 from pbem.service.deadlines import CLOCK_BATCH, TurnClock
 from pbem.store import Database, is_transient_error
@@ -102,6 +114,8 @@ MAX_FAILURES = 8
 """Failures in a row (other than transient database errors) after which a loop stops the daemon."""
 HEALTHY_SECONDS = 300.0
 """A loop that ran this long without failing starts counting its failures afresh."""
+DEFAULT_MAIL_BUDGET = 2.0
+"""Seconds handling one mail may take (``pbem serve --mail-budget``)."""
 
 
 @dataclass(frozen=True)
@@ -138,6 +152,11 @@ class DaemonOptions:
     """SMTP connections the sender sends over at once (see :class:`~pbem.mail.outbox.MailSender`)."""
     clock_yield: float = 5.0
     """Longest the clock waits, after a game that queued mail, for the sender to have sent what is due."""
+    mail_budget: float = DEFAULT_MAIL_BUDGET
+    """Seconds handling one mail may take; a mail that runs over is interrupted and set aside
+    (:mod:`pbem.mail.watchdog`)."""
+    retry_first: timedelta = FIRST_PAUSE
+    """The pause after a mail's first failed try, doubled after each further one (:mod:`pbem.mail.retries`)."""
 
 
 class DaemonFailed(RuntimeError):
@@ -304,6 +323,11 @@ class MailDaemon:
         self._idle = asyncio.Event()  # set while the processing loop has handled all the intake stored
         self._conflicts: dict[int, int] = {}  # inbound id -> times it collided with another daemon's work
         self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="pbem-work")
+        self.watchdog = Watchdog(options.mail_budget, on_stuck=self._stuck)
+        self._answered_failure = False
+        """Set in the worker when it queued the answer to a mail that ended unhandled (the sender is woken)."""
+        self._next_retry: float | None = None
+        """When (``time.monotonic``) the last mail whose try failed is tried again, or None."""
         self._in_order = False
         """Worker thread only: every stored mail is handled, so a mail just stored may be handled at once
         (see :meth:`_store_and_handle`); set by a look that found no mail to handle, cleared by a mail left
@@ -323,6 +347,7 @@ class MailDaemon:
         claim = self.sender.batch if self.sender.idle.is_set() else 0
         taken, claimed = await self._work(self._store_and_handle, messages, claim)
         self._queue.hand_over(claimed)
+        self._send_answers_to_failures()
         for took in taken:
             if took.outcome is not None:
                 await self._handled(took.outcome)
@@ -412,6 +437,7 @@ class MailDaemon:
         when the LMTP listener cannot listen where it was told."""
         if self.lmtp is not None:
             await self.lmtp.start()
+        self.watchdog.start()
         try:
             await self._supervise("start", self._start, stop, once=True)
             tasks = [
@@ -436,6 +462,7 @@ class MailDaemon:
                 await self.lmtp.stop()
             # The piece of work under way ends (one mail, or one game's clock work); queued ones are dropped.
             self._worker.shutdown(wait=True, cancel_futures=True)
+            self.watchdog.stop()
         if self.fatal is not None:
             raise DaemonFailed(self.fatal)
 
@@ -457,6 +484,9 @@ class MailDaemon:
                           sent=lambda: self.sender.stats.sent_by_purpose, clock_lag=lambda: self.turn_clock.lag)
 
     async def _start(self, stop: asyncio.Event) -> None:
+        loaded = await self._work(preload)  # from now on the daemon reads no file of the package
+        _log.info("loaded the grammars, HELP texts and drawings of %d games, %d templates and the fonts",
+                  loaded.games, loaded.templates)
         last_seen = await self._work(setting, self.db, LAST_SEEN_KEY)
         extended = await self._work(self.turn_clock.recover_outage,
                                     datetime.fromisoformat(last_seen) if last_seen else None, self.clock())
@@ -592,19 +622,39 @@ class MailDaemon:
             while not stop.is_set() and (outcome := await self._work(self._handle_next)) is not None:
                 if isinstance(outcome, HandledMail):  # else failed for good (marked so), or to be tried again
                     await self._handled(outcome)
+                self._send_answers_to_failures()
             if not self._new_mail.is_set():
                 self._idle.set()
             with contextlib.suppress(TimeoutError):  # quiet for a while: look in the database again, whoever stored
-                await asyncio.wait_for(self._new_mail.wait(), timeout=quiet)
+                await asyncio.wait_for(self._new_mail.wait(), timeout=self._quiet_time(quiet))
+
+    def _quiet_time(self, longest: float) -> float:
+        """How long the processing loop may wait for new mail: ``longest``, or less when a mail's next try
+        comes sooner."""
+        if self._next_retry is None:
+            return longest
+        wait = self._next_retry - time.monotonic()
+        if wait < 0:  # tried again since (the loop looked after it was due)
+            self._next_retry = None
+            return longest
+        return min(longest, wait + 0.01)
+
+    def _send_answers_to_failures(self) -> None:
+        """Wake the sender when the worker queued an answer to a mail that ended unhandled."""
+        if self._answered_failure:
+            self._answered_failure = False
+            self._wake_sender()
 
     def _handle_next(self) -> HandledMail | bool | None:
         """Handle the oldest unhandled mail (in the worker thread); return what was done, False when it
         failed for good (and was marked so) or is to be tried again, None when there is no mail to handle.
         Raises transient database errors (the mail stays unhandled, to be tried again)."""
         started = time.perf_counter()
-        found = self._guarded(self.handler.handle_next)
+        found = self._guarded(None, self.handler.handle_next)
         if found is None:
-            self._in_order = True  # every stored mail is handled
+            # Every stored mail is handled, unless one waits for its next try (see _failed, which clears this).
+            if not self._in_order:
+                self._in_order = not self.inbound.has_new()
             return None
         if found is False:
             return False
@@ -617,16 +667,22 @@ class MailDaemon:
         False when it failed for good (and was marked so) or is to be tried again. Raises transient database
         errors (the mail stays unhandled, to be tried again)."""
         started = time.perf_counter()
-        outcome = self._guarded(self.handler.handle, inbound_id, stored)
+        outcome = self._guarded(inbound_id, self.handler.handle, inbound_id, stored)
         return outcome if outcome is False else self._log_handled(inbound_id, outcome, started)
 
-    def _guarded(self, handle: Callable[..., T], *args: Any) -> T | Literal[False]:
-        """``handle(*args)``, one of the handler's entry points: False when the mail failed (see
-        :meth:`_failed`); a transient error is raised, and the mails stored after the mail wait for it."""
+    def _guarded(self, inbound_id: int | None, handle: Callable[..., T], *args: Any) -> T | Literal[False]:
+        """``handle(*args)``, one of the handler's entry points, within the time budget of one mail (the
+        mail ``inbound_id``, or the next one): False when the mail failed (see :meth:`_failed`); a transient
+        error is raised, and the mails stored after the mail wait for it."""
         try:
-            return handle(*args)
+            with self.watchdog.watching(inbound_id):
+                return handle(*args)
         except MailFailed as failure:
             self._failed(failure)
+            return False
+        except MailOverrun:  # the budget ran out as the handler ended: what it did was committed, or not at all
+            _log.warning("inbound %s: the time budget ran out as its handling ended", inbound_id or "(next)")
+            self._in_order = False
             return False
         except Exception:
             self._in_order = False  # transient: the mails stored after it wait for it (the loop looks)
@@ -645,23 +701,69 @@ class MailDaemon:
         return outcome
 
     def _failed(self, failure: MailFailed) -> None:
-        """A mail could not be handled: when it collided with another daemon's work (a unique key both
-        wrote), it is tried again, up to :data:`CONFLICT_RETRIES` times; otherwise (a bug) it is marked
-        failed and kept, and the daemon goes on."""
+        """A mail could not be handled (its transaction was rolled back). When it collided with another
+        daemon's work (a unique key both wrote), it is handled again at once, up to :data:`CONFLICT_RETRIES`
+        times. When it ran over the time budget, it is set aside. Otherwise it is tried again later (see
+        :mod:`pbem.mail.retries`), up to :data:`~pbem.mail.retries.MAX_TRIES` tries, then failed. A mail set
+        aside or failed gets its one short answer (:meth:`MailHandler.tell_unhandled`), and the log the
+        traceback; each try before, a short line. The daemon goes on with the next mail."""
         inbound_id, error = failure.inbound_id, failure.__cause__
+        self._in_order = False  # it is still to be handled, before the mails stored after it (or ended)
         if isinstance(error, IntegrityError) and self._conflicts.get(inbound_id, 0) < CONFLICT_RETRIES:
             self._conflicts[inbound_id] = self._conflicts.get(inbound_id, 0) + 1
-            self._in_order = False  # it is still to be handled, before the mails stored after it
             _log.info("inbound %s collided with another daemon's work; handling it again", inbound_id)
             return
         self._conflicts.pop(inbound_id, None)
-        _log.error("inbound %s could not be handled", inbound_id, exc_info=error)
+        overran = isinstance(failure, MailOverran)
+        what = (f"over the time budget of {self.options.mail_budget:g} s" if overran
+                else f"{type(error).__name__}: {error}".partition("\n")[0])
         with self.db.session() as session:
-            status, raw, _size = InboundStore.stored(session, inbound_id)
-            if status == "new":
+            counted = InboundStore.count_try(session, inbound_id)
+            if counted is None:
+                return  # handled meanwhile (the budget ran out as another daemon's try ended)
+            attempts, raw, size = counted
+            retry_at = None if overran else next_try(utcnow(), attempts, self.options.retry_first)
+            if retry_at is not None:
+                InboundStore.schedule(session, inbound_id, "new", what, retry_at)
+                self._next_retry = time.monotonic() + (retry_at - utcnow()).total_seconds()
+                _log.warning("inbound %s could not be handled (try %d of %d: %s); trying again at %s UTC",
+                             inbound_id, attempts, MAX_TRIES, what, f"{retry_at:%H:%M:%S}")
+                return
+            status = "set_aside" if overran else "failed"
+            if InboundStore.finish(session, inbound_id, status, what[:1000], raw):
+                self.db.forgot_secret()
+            if overran:
+                self.metrics.record_set_aside()
+            else:
                 self.metrics.failed.inc()
-                if InboundStore.finish(session, inbound_id, "failed", "internal error", raw):
-                    self.db.forgot_secret()
+            told = self._tell_unhandled(session, inbound_id, (raw, size), overran) if is_first_end(attempts) else (
+                "not told again")
+        self._answered_failure = self._answered_failure or told == "told"
+        if overran:
+            _log.error("inbound %s set aside: handling it ran over the time budget of %g s and was interrupted "
+                       "where the traceback shows (%s); the daemon goes on (pbem mail retry %s tries it again)",
+                       inbound_id, self.options.mail_budget, told, inbound_id, exc_info=error)
+        else:
+            _log.error("inbound %s could not be handled after %d tries; given up (%s)", inbound_id, attempts, told,
+                       exc_info=error)
+
+    def _tell_unhandled(self, session: Session, inbound_id: int, stored: tuple[bytes, int], overran: bool) -> str:
+        """The one short answer to a mail that ended unhandled (see :meth:`MailHandler.tell_unhandled`),
+        within a time budget of its own; return what was done, for the log."""
+        answer = ("Your mail could not be read: reading it took longer than the game master allows."
+                  if overran else "Your mail could not be handled.")
+        try:
+            with self.watchdog.watching(inbound_id):
+                return self.handler.tell_unhandled(session, inbound_id, stored, answer)
+        except MailOverrun:
+            return "not told: reading its header fields ran over the time budget too"
+
+    def _stuck(self, what: object, seconds: float) -> None:
+        """The watchdog's word that handling a mail is still running after it was interrupted (stuck in code
+        that does not return to the interpreter): said in the log, once per mail."""
+        _log.critical("inbound %s has held the worker thread for %.0f s and could not be interrupted (it is "
+                      "stuck outside Python code): mail, clock and sending wait for it. If it does not end, "
+                      "restart pbem serve; the mail is then handled from scratch", what or "(next)", seconds)
 
     async def _run_clock(self, games: Collection[str] | None = None) -> None:
         result = await self._work(functools.partial(self.turn_clock.tick, self.clock(), games=games))

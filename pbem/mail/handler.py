@@ -16,6 +16,8 @@ from collections.abc import Callable, Mapping
 from datetime import datetime, timedelta
 from typing import Any
 
+from sqlmodel import Session
+
 from pbem.commands import (
     Accept,
     CheckOrders,
@@ -55,6 +57,7 @@ from pbem.mail.press import press_reply
 from pbem.mail.redaction import holds_password, text_holds_password
 from pbem.mail.reply import Reply, reply_limit, send_reply
 from pbem.mail.tokens import ReplyTokens, is_token_address, press_author
+from pbem.mail.watchdog import MailOverrun
 from pbem.service import consent
 from pbem.service.api import GameService
 from pbem.service.unit import Unit
@@ -71,6 +74,16 @@ class MailFailed(RuntimeError):
     def __init__(self, inbound_id: int) -> None:
         super().__init__(f"inbound {inbound_id} could not be handled")
         self.inbound_id = inbound_id
+
+
+class MailOverran(MailFailed):
+    """Handling a stored mail ran over its time budget and was interrupted (see :mod:`pbem.mail.watchdog`);
+    its transaction was rolled back. The cause is the :class:`~pbem.mail.watchdog.MailOverrun`."""
+
+
+UNHANDLED_WINDOW = timedelta(hours=1)
+"""A sender is told of at most one mail per hour that could not be handled; the others in the hour are
+folded into that answer (logged, not answered)."""
 
 
 class MailHandler:
@@ -97,6 +110,8 @@ class MailHandler:
         """STATUS, CHECK and HELP mails count here, apart from the rest."""
         self.notifier = MailNotifier(address=self.address, tokens=tokens, clock=clock, web_url=web_url)
         self.desk = Desk(self.address, tokens, self.notifier, clock)
+        self.unhandled_limiter = RateLimiter(max_mails=1, window=UNHANDLED_WINDOW)
+        """Who was told lately that a mail of theirs could not be handled."""
         service.on_resolved.append(self.notifier.on_resolved)
         service.on_news.append(self.notifier.on_news)
 
@@ -109,11 +124,13 @@ class MailHandler:
         ``stored``: the bytes stored and the size received of a mail the caller stored itself just
         before, in the same thread and not handled since, on a database no other daemon handles mail
         of (saves reading them back); None reads them, and the mail's status, from the database.
-        Raises transient database errors as they are, and :class:`MailFailed` for any other failure
-        (the unit is rolled back)."""
+        Raises transient database errors as they are, :class:`MailOverran` when the watchdog interrupted it,
+        and :class:`MailFailed` for any other failure (the unit is rolled back in every case)."""
         try:
             with self.service.unit() as unit:
                 return self._handle_stored(unit, inbound_id, stored)
+        except MailOverrun as overrun:
+            raise MailOverran(inbound_id) from overrun
         except Exception as error:
             if is_transient_error(error):
                 raise
@@ -122,8 +139,9 @@ class MailHandler:
     def handle_next(self) -> tuple[int, HandledMail] | None:
         """Handle the oldest stored mail not yet handled that no other daemon is handling, completely, in
         one unit of work that holds its lock; return its id and what was done, or None when there is none.
-        Raises transient database errors as they are, and :class:`MailFailed` for any other failure (the
-        unit is rolled back)."""
+        Raises transient database errors as they are, :class:`MailOverran` when the watchdog interrupted it,
+        and :class:`MailFailed` for any other failure (the unit is rolled back in every case);
+        :class:`~pbem.mail.watchdog.MailOverrun` as it is when it came before a mail was claimed."""
         claimed: int | None = None
         try:
             with self.service.unit() as unit:
@@ -131,6 +149,10 @@ class MailHandler:
                 if claimed is None:
                     return None
                 return claimed, self._handle_stored(unit, claimed)
+        except MailOverrun as overrun:
+            if claimed is None:
+                raise
+            raise MailOverran(claimed) from overrun
         except Exception as error:
             if claimed is None or is_transient_error(error):
                 raise
@@ -255,6 +277,31 @@ class MailHandler:
                   f"from {mail.sender} is not answered until {mark(resume)}. Orders for your seat (a reply "
                   "to a game mail, or SIGNON with your password) are still handled and answered.")
         send_reply(unit, self.notifier, mail, reply, inbound_id)
+
+    def tell_unhandled(self, session: Session, inbound_id: int, stored: tuple[bytes, int], answer: str) -> str:
+        """Queue, in ``session``, the one short answer to a mail that ended unhandled (given up, or set aside):
+        ``answer`` and that nothing was stored. Only where an answer is allowed: not to mail that is never
+        answered (loops, bounces, our own address: :func:`~pbem.mail.policy.never_answer_reason`), nor to
+        an unreadable or forged From, and at most once per sender per :data:`UNHANDLED_WINDOW`. Only the
+        header fields are read. Return what was done, for the log: "told", or why not."""
+        raw, size = stored
+        try:
+            mail = parse_mail(raw, headers_only=True, size=size)
+        except MalformedMail as error:
+            return f"not told: {error}"
+        reason = never_answer_reason(mail, [self.address])
+        if reason is not None:
+            return f"not told: {reason}"
+        if not self.unhandled_limiter.allow(mail.sender, self.clock()):
+            return f"not told: {mail.sender} was told of another such mail within the hour"
+        message = compose_notice(
+            to=mail.sender, from_address=self.address, from_name=FROM_NAME, now=self.clock(),
+            subject=f"Your mail could not be handled: {mail.subject}"[:200],
+            body=f"{answer} The game master has been told. Nothing was stored: send your mail again later if it "
+                 "still matters.\n",
+        )
+        DatabaseOutbox.enqueue(session, message, purpose="reply", inbound_id=inbound_id)
+        return "told"
 
     def _refuse_unreadable(self, unit: Unit, sender: str, problem: str, inbound_id: int) -> None:
         message = compose_notice(

@@ -19,6 +19,9 @@ import contextlib
 import hashlib
 from collections.abc import Iterator, Sequence
 from datetime import datetime, timedelta
+from email.errors import HeaderParseError
+from email.header import decode_header, make_header
+from email.parser import BytesHeaderParser
 from email.policy import compat32
 from email.utils import getaddresses
 
@@ -48,6 +51,7 @@ _OLDER = _INBOUND.alias("older")
 _NEXT_NEW = (  # the oldest new mail whose sender has no older one waiting (which another daemon may be handling)
     sa_select(_INBOUND.c.id)
     .where(_INBOUND.c.status == "new",
+           or_(_INBOUND.c.next_attempt_at.is_(None), _INBOUND.c.next_attempt_at <= bindparam("now")),
            ~exists().where(_OLDER.c.status == "new", _OLDER.c.sender == _INBOUND.c.sender,
                            _OLDER.c.id < _INBOUND.c.id))
     .order_by(_INBOUND.c.id).limit(1)
@@ -55,6 +59,10 @@ _NEXT_NEW = (  # the oldest new mail whose sender has no older one waiting (whic
 _NEW_AFTER = (sa_select(_INBOUND.c.id).where(_INBOUND.c.status == "new", _INBOUND.c.id > bindparam("after"))
               .order_by(_INBOUND.c.id).limit(bindparam("limit")))
 _SET_INBOUND_STATUS = update(_INBOUND).where(_INBOUND.c.id == bindparam("_id"))
+_ANY_NEW = sa_select(_INBOUND.c.id).where(_INBOUND.c.status == "new").limit(1)
+_COUNT_TRY = (update(_INBOUND).where(_INBOUND.c.id == bindparam("_id"), _INBOUND.c.status == "new")
+               .values(attempts=_INBOUND.c.attempts + 1)
+               .returning(_INBOUND.c.attempts, _INBOUND.c.raw, _INBOUND.c.size))
 _ENQUEUE = insert(_OUTBOUND)
 _UPDATE_OUTBOUND = update(_OUTBOUND).where(_OUTBOUND.c.id == bindparam("_id"))
 _FREE = or_(_OUTBOUND.c.lease_until.is_(None), _OUTBOUND.c.lease_until <= bindparam("now"))
@@ -107,6 +115,16 @@ def _identity(raw: bytes) -> tuple[str, str]:
         except (RecursionError, ValueError, IndexError):  # the stdlib recurses on some odd fields ("::::...")
             found = []
     return message_id, (found[0].strip().lower()[:320] if found else "")
+
+
+def subject_of(raw: bytes) -> str:
+    """The Subject of a stored message, decoded as far as it can be, at most 200 characters ('' when none)."""
+    value = str(BytesHeaderParser(policy=compat32).parsebytes(header_block(raw)).get("Subject", "") or "")
+    try:
+        value = str(make_header(decode_header(value)))
+    except (HeaderParseError, LookupError, UnicodeError, ValueError):
+        pass  # shown as it came
+    return " ".join(value.split())[:200]
 
 
 OVERSIZED_PREFIX = 64 * 1024
@@ -176,12 +194,39 @@ class InboundStore:
 
     @staticmethod
     def claim_next(session: Session) -> int | None:
-        """Lock the oldest stored message not yet handled for ``session``'s transaction and return its id;
+        """Lock the oldest stored message not yet handled (and, after a failed try, due to be tried again:
+        see :mod:`pbem.mail.retries`) for ``session``'s transaction and return its id;
         None when there is none, or when other transactions hold the lock of every one (``SKIP LOCKED``:
         another daemon is handling them). A message waits while an older one from its sender is not
         handled yet: one sender's mail is handled in the order it arrived (a later mail's orders replace
         an earlier one's), whichever daemon handles it."""
-        return session.connection().execute(_NEXT_NEW).scalar()
+        return session.connection().execute(_NEXT_NEW, {"now": utcnow()}).scalar()
+
+    def has_new(self) -> bool:
+        """True when any stored message is not yet handled: one waiting for its next try (see
+        :mod:`pbem.mail.retries`), or one another daemon is handling."""
+        with self.db.engine.connect() as connection:
+            return connection.execute(_ANY_NEW).first() is not None
+
+    @staticmethod
+    def count_try(session: Session, inbound_id: int) -> tuple[int, bytes, int] | None:
+        """Count, in ``session``'s transaction, a failed try of a message not yet handled; return the tries
+        counted so far, the stored bytes and the size as received, or None when the message was handled
+        meanwhile (then nothing is counted). :meth:`schedule` then says what becomes of it."""
+        found = session.connection().execute(_COUNT_TRY, {"_id": inbound_id}).first()
+        if found is None:
+            return None
+        return found.attempts, found.raw, found.size if found.size is not None else len(found.raw)
+
+    @staticmethod
+    def schedule(session: Session, inbound_id: int, status: str, error: str,
+                 next_attempt: datetime | None = None) -> None:
+        """Record in ``session``'s transaction what becomes of a message whose try failed: ``new`` again, to
+        be tried at ``next_attempt``, or the status it ends with (``failed``, ``set_aside``); with the error
+        (its first 1000 characters)."""
+        session.connection().execute(_SET_INBOUND_STATUS, {
+            "_id": inbound_id, "status": status, "error": error[:1000], "next_attempt_at": next_attempt,
+            "handled_at": None if status == "new" else utcnow()})
 
     @staticmethod
     def stored(session: Session, inbound_id: int) -> tuple[str, bytes, int]:

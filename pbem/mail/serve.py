@@ -13,6 +13,7 @@ from typing import TextIO
 
 from pbem.mail.config import ImapUrl, SmtpUrl
 from pbem.mail.daemon import (
+    DEFAULT_MAIL_BUDGET,
     DaemonOptions,
     MailDaemon,
     reply_tokens,
@@ -51,6 +52,7 @@ async def serve(
     web_url: str | None = None,
     smtp_connections: int = DEFAULT_CONNECTIONS,
     lmtp: str | None = None,
+    mail_budget: float = DEFAULT_MAIL_BUDGET,
 ) -> None:
     """Run the game master until ``stop`` is set (or SIGINT/SIGTERM).
 
@@ -63,8 +65,8 @@ async def serve(
     ``/healthz`` and ``/metrics``), and every mail to a
     seat carries its private link under ``web_url`` (default the address
     listened on). The sender uses up to ``smtp_connections`` SMTP connections
-    at once. Raises BadMailUrl for a bad URL and ValueError when only
-    one of the two servers is given (``lmtp`` without ``smtp``), ``web`` is no
+    at once, and handling one mail may take ``mail_budget`` seconds. Raises BadMailUrl for a bad URL and
+    ValueError when only one of the two servers is given (``lmtp`` without ``smtp``), ``web`` is no
     HOST:PORT or ``lmtp`` neither HOST:PORT nor unix:/path, LmtpUnavailable when the
     LMTP listener cannot listen there,
     :class:`~pbem.mail.daemon.AnotherDaemon` (a ValueError) when another daemon
@@ -102,7 +104,8 @@ async def serve(
                 daemon = MailDaemon(db, imap=imap_url, smtp=smtp_url, address=address, web_url=web_url,
                                     lmtp=lmtp_address,
                                     options=DaemonOptions(secret_file=secret_file, retention=retention,
-                                                          smtp_connections=smtp_connections))
+                                                          smtp_connections=smtp_connections,
+                                                          mail_budget=mail_budget))
                 watch_daemon(ops, daemon)
                 web_service.on_news.extend(daemon.service.on_news)  # an unsubscribe on the web: its GMs hear of it
                 taking = [f"watching {imap_url}"] if imap_url is not None else []

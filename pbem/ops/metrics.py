@@ -56,7 +56,7 @@ class DaemonMetrics:
         self.handling.observe(seconds)
 
     def record_set_aside(self) -> None:
-        """One mail was set aside without an answer."""
+        """One mail was set aside: handling it ran over its time budget."""
         self.set_aside.inc()
 
     def record_bounce(self) -> None:

@@ -239,6 +239,9 @@ class InboundMessageRow(SQLModel, table=True):
 
     A daemon handles a ``new`` mail in one transaction that holds the row's lock
     (taken with SKIP LOCKED, so other daemons pass it by) and marks it handled.
+    A try that failed is counted in ``attempts`` and the mail waits until
+    ``next_attempt_at``; after the last try it is ``failed``, and a mail whose
+    handling ran over the time budget is ``set_aside`` (see :mod:`pbem.mail.retries`).
     """
 
     __tablename__ = "inbound_message"
@@ -257,9 +260,13 @@ class InboundMessageRow(SQLModel, table=True):
     """The size of the mail as received, when ``raw`` holds only part of it."""
     received_at: datetime
     sender: str = ""  # the From address in lower case: one sender's mail is handled in arrival order
-    status: str = "new"  # new | handled | failed
+    status: str = "new"  # new | handled | failed | set_aside
     error: str | None = None
     handled_at: datetime | None = None
+    attempts: int = Field(default=0, sa_column=Column(Integer, nullable=False, server_default="0"))
+    """Tries of this mail that failed (rolled back)."""
+    next_attempt_at: datetime | None = None
+    """When a mail whose try failed is tried again (None: as soon as its turn comes)."""
 
 
 class OutboundMessageRow(SQLModel, table=True):

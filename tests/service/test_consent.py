@@ -21,7 +21,7 @@ def test_every_address_known_before_the_migration_counts_as_asked(tmp_path: Path
     runner.create_game("race-on-the-river", "old", seats={"1": "a@example.org", "2": "b@example.org"}, seed=4,
                        gm_address="gm@example.org")
     database.close()
-    downgrade(path, "0011")
+    downgrade(path, "0012")
     database = open_database(str(path))  # migrates to the newest schema again
     try:
         with GameService(database).unit() as unit:
