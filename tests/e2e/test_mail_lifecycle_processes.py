@@ -154,13 +154,17 @@ def test_a_daemon_answers_correctly_after_its_package_files_were_removed_under_i
                         path.rename(path.with_name(path.name + ".gone"))
                     await send(smtp_port, "ann@players.test", "HELP")
                     await send(smtp_port, "bob@players.test", "HELP turkey-chase")
+                    for seat in "abcd":  # the players write first: pbem then seats them without an invitation
+                        await send(smtp_port, f"{seat}@players.test", "HELP")
+                    for seat in "abcd":
+                        await mail_of(imap_port, f"{seat}@players.test", 1)
                     seats = "".join(f"SEAT {seat} {seat.lower()}@players.test\n" for seat in "ABCD")
                     await send(smtp_port, "gm@players.test", f"CREATE turkey-chase tc-1 seed=7\n{seats}START\n")
                     (help_mail,) = await mail_of(imap_port, "ann@players.test", 1)
                     assert "pbem commands" in help_mail.body and "turkey-chase" in help_mail.body
                     (game_help,) = await mail_of(imap_port, "bob@players.test", 1)
                     assert game_help.body.startswith("TURKEY CHASE - orders")
-                    report = next(mail for mail in await mail_of(imap_port, "a@players.test", 2)
+                    report = next(mail for mail in await mail_of(imap_port, "a@players.test", 3)
                                   if mail.subject == "[tc-1] Turn 1")
                     assert "report for seat A" in report.body and "The cornfield, turn 1" in report.body
                     assert report.html is not None and b"image/png" in report.raw  # templates, drawing, fonts

@@ -39,7 +39,7 @@ def test_a_mail_waiting_for_its_next_try_holds_back_its_senders_later_mail_but_n
         InboundStore.schedule(session, waiting, "new", "RuntimeError: boom", datetime.now(UTC) + timedelta(hours=1))
     with db.session() as session:
         assert InboundStore.claim_next(session) == other
-        InboundStore.set_status(session, other, "handled")
+        InboundStore.finish(session, other, "handled", None, raw("b@x.org", 2))
     with db.session() as session:
         assert InboundStore.claim_next(session) is None  # the waiting one is not due, and `later` waits for it
     assert inbound.has_new()
@@ -59,7 +59,7 @@ def test_counting_a_try_of_a_mail_handled_meanwhile_counts_nothing(db: Database)
     inbound_id = InboundStore(db).store(None, raw("a@x.org", 1))
     assert inbound_id is not None
     with db.session() as session:
-        InboundStore.set_status(session, inbound_id, "handled")
+        InboundStore.finish(session, inbound_id, "handled", None, raw("a@x.org", 1))
     with db.session() as session:
         assert InboundStore.count_try(session, inbound_id) is None
 
