@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 from pbem.core.errors import GameError, InvalidInput, PbemError, UnknownGame, UnknownSeat
 
 if TYPE_CHECKING:
+    from pbem.mail.dkim_signing import DkimSigner
     from pbem.service.api import GameService
     from pbem.service.replay import ReplayResult
 
@@ -332,13 +333,15 @@ def cmd_serve(args: argparse.Namespace) -> int:
         raise UsageError(f"--smtp-connections {args.smtp_connections}: give a number from 1 to 16")
     if not 0 < args.mail_budget <= 600:
         raise UsageError(f"--mail-budget {args.mail_budget:g}: give a number of seconds above 0, up to 600")
+    dkim = _dkim_signer(args)
     try:
         asyncio.run(
             serve(db_path=args.db, imap=args.imap, smtp=args.smtp, address=args.address.lower(),
                   imap_port=args.imap_port, smtp_port=args.smtp_port, out=sys.stdout,
                   secret_file=Path(args.secret_file) if args.secret_file else None,
                   retention=timedelta(days=args.retention_days), web=args.web, web_url=args.web_url,
-                  smtp_connections=args.smtp_connections, lmtp=args.lmtp, mail_budget=args.mail_budget)
+                  smtp_connections=args.smtp_connections, lmtp=args.lmtp, mail_budget=args.mail_budget,
+                  dkim=dkim, trusted_authserv=tuple(args.trust_authserv))
         )
     except (BadMailUrl, ValueError) as error:
         raise UsageError(str(error)) from error
@@ -347,6 +350,43 @@ def cmd_serve(args: argparse.Namespace) -> int:
     except DaemonFailed as error:
         print(f"pbem: stopped: {error}", file=sys.stderr)
         return EXIT_FAILED
+    return EXIT_OK
+
+
+def _dkim_signer(args: argparse.Namespace) -> DkimSigner | None:
+    """The DKIM signer of ``pbem serve --dkim-key`` (None without it); a key, selector or domain it cannot
+    sign with is a usage error."""
+    if not args.dkim_key:
+        if args.dkim_selector or args.dkim_domain:
+            raise UsageError("--dkim-selector and --dkim-domain go with --dkim-key")
+        return None
+    from pbem.mail.dkim_signing import DkimKeyError, DkimSigner
+
+    if not args.dkim_selector:
+        raise UsageError("--dkim-key needs --dkim-selector: the name the public key is published under")
+    domain = args.dkim_domain or args.address.rpartition("@")[2]
+    try:
+        return DkimSigner.load(Path(args.dkim_key), selector=args.dkim_selector, domain=domain)
+    except DkimKeyError as error:
+        raise UsageError(str(error)) from error
+
+
+def cmd_dkim_keygen(args: argparse.Namespace) -> int:
+    """``pbem dkim-keygen --selector S --domain D --out PATH``: write a new private key (mode 0600) and
+    print the DNS TXT record that publishes its public key."""
+    from pbem.mail.dkim_signing import DkimKeyError, check_name, dns_record, new_key_pair, write_private_key
+
+    try:
+        check_name("--selector", args.selector)
+        check_name("--domain", args.domain)
+        private, public = new_key_pair(args.bits)
+        write_private_key(Path(args.out), private)
+    except DkimKeyError as error:
+        raise UsageError(str(error)) from error
+    print(f"; private key written to {args.out} (mode 0600): pbem serve --dkim-key {args.out} "
+          f"--dkim-selector {args.selector}")
+    print("; publish this record in the DNS zone of " + args.domain + ":")
+    print(dns_record(args.selector, args.domain, public))
     return EXIT_OK
 
 
@@ -581,6 +621,18 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--mail-budget", type=float, default=os.environ.get("PBEM_MAIL_BUDGET", "2"),
                        metavar="SECONDS", help="longest handling one mail may take; a mail that takes longer is "
                                                "set aside (env PBEM_MAIL_BUDGET; default 2)")
+    serve.add_argument("--dkim-key", default=os.environ.get("PBEM_DKIM_KEY"), metavar="PATH",
+                       help="sign every mail sent with this PEM private key (DKIM; pbem dkim-keygen makes one; "
+                            "env PBEM_DKIM_KEY)")
+    serve.add_argument("--dkim-selector", default=os.environ.get("PBEM_DKIM_SELECTOR"), metavar="NAME",
+                       help="the selector the public key is published under (env PBEM_DKIM_SELECTOR)")
+    serve.add_argument("--dkim-domain", default=os.environ.get("PBEM_DKIM_DOMAIN"), metavar="DOMAIN",
+                       help="the signing domain (default: the domain of --address; env PBEM_DKIM_DOMAIN)")
+    serve.add_argument("--trust-authserv", action="append", metavar="ID",
+                       default=[name for name in os.environ.get("PBEM_TRUST_AUTHSERV", "").split(",") if name],
+                       help="believe the Authentication-Results of the receiving server with this authserv-id: a "
+                            "From it marks dmarc=fail is forged (JOIN, STOP, CREATE refused; no answer); may be "
+                            "given more than once (env PBEM_TRUST_AUTHSERV, comma-separated)")
     serve.add_argument("--log-level", default=os.environ.get("PBEM_LOG_LEVEL", "INFO"),
                        help="DEBUG, INFO (default: a line per mail and per turn), WARNING or ERROR")
     serve.add_argument("--log-format", default=os.environ.get("PBEM_LOG_FORMAT", "text"), choices=("text", "json"),
@@ -592,6 +644,16 @@ def build_parser() -> argparse.ArgumentParser:
                             "(default http://HOST:PORT of --web; env PBEM_WEB_URL)")
     serve.add_argument("--verbose", action="store_true", help="the same as --log-level DEBUG")
     serve.set_defaults(func=cmd_serve)
+
+    keygen = sub.add_parser("dkim-keygen", help="make a DKIM key pair: the private key to a new file, the DNS "
+                                                 "record to stdout",
+                            description="Write a new RSA private key for pbem serve --dkim-key (mode 0600; an "
+                                        "existing file is never overwritten) and print the TXT record to publish.")
+    keygen.add_argument("--selector", required=True, help="the selector, e.g. pbem2026")
+    keygen.add_argument("--domain", required=True, help="the signing domain, e.g. example.org")
+    keygen.add_argument("--out", required=True, metavar="PATH", help="the new private key file")
+    keygen.add_argument("--bits", type=int, default=2048, help="the RSA key size (default 2048)")
+    keygen.set_defaults(func=cmd_dkim_keygen)
 
     deliver = add("deliver", "store the mail on standard input for pbem serve (.forward, procmail, Postfix pipe); "
                              "exit 0 stored, 75 try again later")

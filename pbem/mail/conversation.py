@@ -69,6 +69,9 @@ class Conversation:
     handled: HandledMail
     token_address: str | None = None
     tag: str | None = None
+    from_forged: bool = False
+    """The receiving server found the From forged (:mod:`pbem.mail.authresults`): no command that rests on
+    the From alone is carried out, and nothing is written to it."""
 
     @property
     def notifier(self) -> MailNotifier:

@@ -73,7 +73,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session
@@ -89,16 +89,19 @@ from pbem.mail.outbox import DEFAULT_CONNECTIONS, MailSender, OutgoingMail
 from pbem.mail.retention import purge_old_mail
 from pbem.mail.retries import FIRST_PAUSE, MAX_TRIES, is_first_end, next_try
 from pbem.mail.tokens import ReplyTokens
+from pbem.mail.watchdog import MailOverrun, Watchdog
 from pbem.ops.figures import LAST_SEEN_KEY
 from pbem.ops.health import WATCHED_LOOPS, LoopWatch, Outage, Verdict
 from pbem.ops.metrics import DaemonMetrics, DaemonView
 from pbem.ops.notify import SystemdNotifier
-from pbem.mail.watchdog import MailOverrun, Watchdog
 from pbem.preload import preload
 from pbem.service.api import GameService
 from pbem.service.deadlines import CLOCK_BATCH, TurnClock
 from pbem.store import Database, is_transient_error
 from pbem.store.tables import SettingRow
+
+if TYPE_CHECKING:
+    from pbem.mail.dkim_signing import DkimSigner
 
 _log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -157,6 +160,11 @@ class DaemonOptions:
     (:mod:`pbem.mail.watchdog`)."""
     retry_first: timedelta = FIRST_PAUSE
     """The pause after a mail's first failed try, doubled after each further one (:mod:`pbem.mail.retries`)."""
+    dkim: DkimSigner | None = None
+    """Signs every mail as it is sent (``pbem serve --dkim-key``); None sends it unsigned."""
+    trusted_authserv: tuple[str, ...] = ()
+    """The authserv-ids of the receiving mail servers whose Authentication-Results pbem believes
+    (``--trust-authserv``; :mod:`pbem.mail.authresults`)."""
 
 
 class DaemonFailed(RuntimeError):
@@ -302,6 +310,7 @@ class MailDaemon:
         self.clock = clock
         self.service = GameService(db, clock=clock)
         self.handler = MailHandler(self.service, address=address, tokens=reply_tokens(db, options.secret_file),
+                                   trusted_authserv=options.trusted_authserv,
                                    clock=clock, web_url=web_url)
         self.turn_clock = TurnClock(self.service, self.handler.notifier)
         self.inbound = InboundStore(db)
@@ -315,6 +324,7 @@ class MailDaemon:
         self._queue = WorkerOutbox(self.outbox, self._work)
         self.sender = MailSender(smtp, self._queue, retry_min=options.send_retry_min,
                                  connections=options.smtp_connections,
+                                 sign=options.dkim.sign if options.dkim is not None else None,
                                  **({"poll_interval": options.shared_poll * 5} if db.shared else {}))
         self.leadership = IntakeLeadership(db) if db.shared else None
         """Whether this daemon fetches, on a shared database (None: it always fetches)."""

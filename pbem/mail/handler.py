@@ -42,6 +42,7 @@ from pbem.core import PbemError
 from pbem.mail import consent as consent_mail
 from pbem.mail import gm_commands, seat_commands
 from pbem.mail.answers import help_for
+from pbem.mail.authresults import from_fails_dmarc
 from pbem.mail.compose import compose_notice
 from pbem.mail.conversation import Conversation, Desk, HandledMail
 from pbem.mail.mailstore import DatabaseOutbox, InboundStore
@@ -100,8 +101,11 @@ class MailHandler:
         rate_limiter: RateLimiter | None = None,
         query_limiter: RateLimiter | None = None,
         web_url: str | None = None,
+        trusted_authserv: tuple[str, ...] = (),
     ) -> None:
         self.service = service
+        self.trusted_authserv = trusted_authserv
+        """The receiving servers whose DMARC verdict on the From pbem believes (:mod:`pbem.mail.authresults`)."""
         self.address = address.lower()
         self.clock = clock
         self.max_size = max_size
@@ -184,35 +188,42 @@ class MailHandler:
         # An oversized body is never decoded: 10 MB of HTML would hold the event loop for many seconds.
         oversized = is_oversized(size, self.max_size)
         mail = parse_mail(raw, headers_only=oversized, size=size)
-        handled = self._answer(unit, mail, inbound_id)
+        handled = self._answer(unit, mail, inbound_id, forged=from_fails_dmarc(raw, self.trusted_authserv))
         # Whatever became of the mail (answered, ignored, rate-limited, not read): read unless too big.
         handled.held_password = None if oversized else holds_password(raw, mail.body)
         return handled
 
-    def _answer(self, unit: Unit, mail: IncomingMail, inbound_id: int) -> HandledMail:
-        """Apply the mail policy to a read mail and carry out and answer what it asks; return what was done."""
+    def _answer(self, unit: Unit, mail: IncomingMail, inbound_id: int, *, forged: bool = False) -> HandledMail:
+        """Apply the mail policy to a read mail and carry out and answer what it asks; return what was done.
+        A ``forged`` From (the receiving server's DMARC check failed) gets no answer, does not count as
+        asking for mail, and commands resting on it alone are refused (see :data:`_FROM_ALONE`)."""
         reason = never_answer_reason(mail, [self.address])
         if reason is not None:
             _log.info("inbound %s from %s ignored: %s", inbound_id, mail.sender, reason)
             return HandledMail("ignored", reason)
+        if forged:
+            _log.warning("inbound %s: the receiving server's DMARC check failed for the From %s: it is not "
+                         "answered, and JOIN, STOP and CREATE in it are not carried out", inbound_id, mail.sender)
         now = self.clock()
         unit.mail_from = mail.sender
-        newly_asked = consent.record_asked(unit, mail.sender)  # it wrote to pbem: pbem may write to it
+        # it wrote to pbem: pbem may write to it (not when the From is forged)
+        newly_asked = not forged and consent.record_asked(unit, mail.sender)
         reply = Reply(limit=reply_limit(mail.size))
         if is_oversized(mail.size, self.max_size):
             if self.rate_limiter.is_limited(mail.sender, now):
                 return HandledMail("ignored", "rate limited")
             reply.add(f"Your mail is {mail.size:,} bytes, over the limit of {self.max_size:,} bytes, so it was not "
                       "read. Send your orders as a short plain-text mail.")
-            send_reply(unit, self.notifier, mail, reply, inbound_id)
+            _send_unless_forged(unit, self.notifier, mail, reply, inbound_id, forged)
             self.rate_limiter.count(mail.sender, now)
             return HandledMail("handled", "oversized")
         token_address = next((a for a in mail.recipients if is_token_address(a)), None)
         author = press_author(token_address) if token_address is not None else None
-        conv = Conversation(self.desk, unit, mail, reply, HandledMail("handled"), token_address)
+        conv = Conversation(self.desk, unit, mail, reply, HandledMail("handled"), token_address,
+                            from_forged=forged)
         if author == INVITATION:  # a reply to an invitation: it accepts, or says STOP
             consent_mail.answer_invitation(conv, accepted_now=newly_asked)
-            send_reply(unit, self.notifier, mail, reply, inbound_id)
+            _send_unless_forged(unit, self.notifier, mail, reply, inbound_id, forged)
             return _described(conv, ["invitation reply"])
         if author is not None:  # a reply to a press mail: press back to its author, never orders
             try:
@@ -222,7 +233,7 @@ class MailHandler:
                     return HandledMail("ignored", "rate limited")
                 self.rate_limiter.count(mail.sender, now)
                 reply.add(f"REFUSED: {error}")
-            send_reply(unit, self.notifier, mail, reply, inbound_id)
+            _send_unless_forged(unit, self.notifier, mail, reply, inbound_id, forged)
             return _described(conv, ["press reply"])
         stop_token = consent_mail.stop_token_of(mail.subject)
         if stop_token is not None:  # a List-Unsubscribe mail
@@ -230,7 +241,7 @@ class MailHandler:
                 consent_mail.stop_by_token(conv, stop_token)
             except PbemError as error:
                 reply.refuse(0, error)
-            send_reply(unit, self.notifier, mail, reply, inbound_id)
+            _send_unless_forged(unit, self.notifier, mail, reply, inbound_id, forged)
             return _described(conv, ["STOP"])
         conv.tag = subject_tag(mail.subject)
         script = parse_script(mail.body, token_seat=token_address is not None, game=conv.tag)
@@ -240,7 +251,8 @@ class MailHandler:
         if limited and not _claims_seat(script):
             # Strangers and loops: no answer, but one notice when the pause starts. Mail that signs on a
             # seat is still handled below: a player's orders are never dropped by the rate limit.
-            self._tell_limited(unit, mail, limiter, now, inbound_id)
+            if not forged:
+                self._tell_limited(unit, mail, limiter, now, inbound_id)
             _log.warning("inbound %s from %s ignored: rate limit", inbound_id, mail.sender)
             return HandledMail("ignored", "rate limited")
         if newly_asked:
@@ -259,10 +271,11 @@ class MailHandler:
             # not a flood; a mail program answering every mail from the game (nothing accepted) is one, and
             # a loop: it is counted, and past the limit it is no longer answered.
             if limited:
-                self._tell_limited(unit, mail, limiter, now, inbound_id)
+                if not forged:
+                    self._tell_limited(unit, mail, limiter, now, inbound_id)
                 return HandledMail("ignored", "rate limited")
             limiter.count(mail.sender, now)
-        send_reply(unit, self.notifier, mail, reply, inbound_id)
+        _send_unless_forged(unit, self.notifier, mail, reply, inbound_id, forged)
         return _described(conv, [_command_word(c) for c in script.commands])
 
     def _tell_limited(self, unit: Unit, mail: IncomingMail, limiter: RateLimiter, now: datetime,
@@ -292,6 +305,8 @@ class MailHandler:
         reason = never_answer_reason(mail, [self.address])
         if reason is not None:
             return f"not told: {reason}"
+        if from_fails_dmarc(raw, self.trusted_authserv):
+            return f"not told: the receiving server found the From {mail.sender} forged (DMARC)"
         if not self.unhandled_limiter.allow(mail.sender, self.clock()):
             return f"not told: {mail.sender} was told of another such mail within the hour"
         message = compose_notice(
@@ -332,6 +347,9 @@ def _run_script(conv: Conversation, script: Script) -> None:
         reply.line = command.line
         conv.unit.actor = conv.mail.sender
         try:
+            if conv.from_forged and isinstance(command, _FROM_ALONE):
+                raise ForgedFrom(f"{_command_word(command)}: it rests on your From address alone, which your mail "
+                                 "server found forged (DMARC)")
             _COMMANDS[type(command)](conv, command)
         except (PbemError, ValueError) as error:
             reply.refuse(command.line, error)
@@ -356,6 +374,21 @@ _COMMANDS: Mapping[type, Callable[[Conversation, Any], None]] = {
     CreateGame: gm_commands.create,
 }
 """What each command at the top of a mail does."""
+
+
+_FROM_ALONE = (Join, Stop, CreateGame)
+"""The commands that rest on the From alone: refused when the receiving server found it forged."""
+
+
+class ForgedFrom(PbemError):
+    """A command that rests on the From alone, in a mail whose From the receiving server found forged."""
+
+
+def _send_unless_forged(unit: Unit, notifier: MailNotifier, mail: IncomingMail, reply: Reply, inbound_id: int,
+                        forged: bool) -> None:
+    """Queue the reply, unless the From is forged: then it would go to someone who did not write."""
+    if not forged:
+        send_reply(unit, notifier, mail, reply, inbound_id)
 
 
 def _only_queries(script: Script) -> bool:

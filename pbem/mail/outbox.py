@@ -176,6 +176,7 @@ class MailSender:
         poll_interval: float = 60.0,
         local_hostname: str | None = None,
         clock: Callable[[], datetime] = _utc_now,
+        sign: Callable[[bytes], bytes] | None = None,
     ) -> None:
         """Configure; nothing connects before run(). Delays in seconds.
 
@@ -184,7 +185,9 @@ class MailSender:
         sender sleeps without a wake or a known retry time. local_hostname is
         the EHLO name (default: this host's FQDN). connections (at least 1)
         bounds the SMTP connections open at once; a batch opens only those its
-        mails' recipients pick.
+        mails' recipients pick. sign, when given, turns each mail's bytes into
+        what is sent, as they leave (a DKIM signature on top: see
+        :class:`~pbem.mail.dkim_signing.DkimSigner`).
         """
         if connections < 1:
             raise ValueError(f"connections={connections}: give at least 1")
@@ -205,6 +208,7 @@ class MailSender:
         """Set while the sender has sent everything that was due when it last looked and was
         not woken since; a caller that queues mail clears it as it sets ``wake``."""
         self._clock = clock
+        self._sign = sign
         self._lanes = [_Lane() for _ in range(connections)]
 
     async def run(self, stop: asyncio.Event, wake: asyncio.Event) -> None:
@@ -310,8 +314,9 @@ class MailSender:
 
     async def _attempt(self, lane: _Lane, mail: OutgoingMail) -> _Failure | None:
         try:
+            raw = mail.raw if self._sign is None else self._sign(mail.raw)
             smtp = await self._connection(lane)
-            refused, _ = await smtp.sendmail(mail.sender, list(mail.recipients), mail.raw)
+            refused, _ = await smtp.sendmail(mail.sender, list(mail.recipients), raw)
         except Exception as exc:
             failure = _classify(exc)
             if failure.connection:

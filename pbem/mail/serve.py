@@ -9,7 +9,7 @@ import logging
 import signal
 from datetime import timedelta
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from pbem.mail.config import ImapUrl, SmtpUrl
 from pbem.mail.daemon import (
@@ -22,13 +22,16 @@ from pbem.mail.daemon import (
 )
 from pbem.mail.lmtp import LmtpAddress
 from pbem.mail.outbox import DEFAULT_CONNECTIONS
+from pbem.ops.figures import RECOUNT_SECONDS
+from pbem.ops.metrics import metrics_registry
 from pbem.sandbox.embedded import EmbeddedMailServers
 from pbem.service.api import GameService
 from pbem.store import open_database
-from pbem.ops.figures import RECOUNT_SECONDS
-from pbem.ops.metrics import metrics_registry
 from pbem.web.app import WebServer, make_app, parse_listen
 from pbem.web.ops import OpsView, database_health, not_started
+
+if TYPE_CHECKING:
+    from pbem.mail.dkim_signing import DkimSigner
 
 DEFAULT_ADDRESS = "gm@pbem.localhost"
 STUCK_SECONDS = 120.0
@@ -53,6 +56,8 @@ async def serve(
     smtp_connections: int = DEFAULT_CONNECTIONS,
     lmtp: str | None = None,
     mail_budget: float = DEFAULT_MAIL_BUDGET,
+    dkim: DkimSigner | None = None,
+    trusted_authserv: tuple[str, ...] = (),
 ) -> None:
     """Run the game master until ``stop`` is set (or SIGINT/SIGTERM).
 
@@ -65,7 +70,8 @@ async def serve(
     ``/healthz`` and ``/metrics``), and every mail to a
     seat carries its private link under ``web_url`` (default the address
     listened on). The sender uses up to ``smtp_connections`` SMTP connections
-    at once, and handling one mail may take ``mail_budget`` seconds. Raises BadMailUrl for a bad URL and
+    at once, and handling one mail may take ``mail_budget`` seconds. ``dkim`` signs every mail sent;
+    ``trusted_authserv`` names the receiving servers whose DMARC verdict on a From pbem believes. Raises BadMailUrl for a bad URL and
     ValueError when only one of the two servers is given (``lmtp`` without ``smtp``), ``web`` is no
     HOST:PORT or ``lmtp`` neither HOST:PORT nor unix:/path, LmtpUnavailable when the
     LMTP listener cannot listen there,
@@ -105,7 +111,8 @@ async def serve(
                                     lmtp=lmtp_address,
                                     options=DaemonOptions(secret_file=secret_file, retention=retention,
                                                           smtp_connections=smtp_connections,
-                                                          mail_budget=mail_budget))
+                                                          mail_budget=mail_budget, dkim=dkim,
+                                                          trusted_authserv=trusted_authserv))
                 watch_daemon(ops, daemon)
                 web_service.on_news.extend(daemon.service.on_news)  # an unsubscribe on the web: its GMs hear of it
                 taking = [f"watching {imap_url}"] if imap_url is not None else []
