@@ -318,7 +318,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from datetime import timedelta
     from pathlib import Path
 
-    from pbem.mail.config import BadMailUrl
+    from pbem.mail.config import BadMailUrl, SendRate
     from pbem.mail.daemon import DaemonFailed
     from pbem.mail.lmtp import LmtpUnavailable
     from pbem.mail.serve import configure_logging, serve
@@ -341,7 +341,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
                   secret_file=Path(args.secret_file) if args.secret_file else None,
                   retention=timedelta(days=args.retention_days), web=args.web, web_url=args.web_url,
                   smtp_connections=args.smtp_connections, lmtp=args.lmtp, mail_budget=args.mail_budget,
-                  dkim=dkim, trusted_authserv=tuple(args.trust_authserv))
+                  dkim=dkim, trusted_authserv=tuple(args.trust_authserv),
+                  send_rate=SendRate.parse(args.send_rate) if args.send_rate else None)
         )
     except (BadMailUrl, ValueError) as error:
         raise UsageError(str(error)) from error
@@ -621,6 +622,10 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--mail-budget", type=float, default=os.environ.get("PBEM_MAIL_BUDGET", "2"),
                        metavar="SECONDS", help="longest handling one mail may take; a mail that takes longer is "
                                                "set aside (env PBEM_MAIL_BUDGET; default 2)")
+    serve.add_argument("--send-rate", default=os.environ.get("PBEM_SEND_RATE"), metavar="N/PERIOD",
+                       help="send at most N mails per second, minute, hour or day, e.g. 500/day for an account at a "
+                            "big provider; the rest waits in the queue, in order (env PBEM_SEND_RATE; default: no "
+                            "limit)")
     serve.add_argument("--dkim-key", default=os.environ.get("PBEM_DKIM_KEY"), metavar="PATH",
                        help="sign every mail sent with this PEM private key (DKIM; pbem dkim-keygen makes one; "
                             "env PBEM_DKIM_KEY)")

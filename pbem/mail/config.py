@@ -221,3 +221,31 @@ class SmtpUrl:
 
     def __str__(self) -> str:
         return _hide_password(self.to_url())
+
+
+_PERIODS = {"s": 1, "sec": 1, "second": 1, "m": 60, "min": 60, "minute": 60, "h": 3600, "hour": 3600,
+            "d": 86400, "day": 86400}
+
+
+@dataclass(frozen=True)
+class SendRate:
+    """At most ``count`` mails sent in any ``seconds`` seconds (``pbem serve --send-rate 500/day``)."""
+
+    count: int
+    seconds: int
+
+    @classmethod
+    def parse(cls, text: str) -> SendRate:
+        """Read ``N/PERIOD`` (PERIOD: second, minute, hour or day, or s, m, h, d; e.g. ``500/day``,
+        ``20/minute``). Raises BadMailUrl (a ValueError) saying what is wrong: N from 1 to 1,000,000."""
+        count, _, period = text.strip().lower().partition("/")
+        period = period.strip()
+        seconds = _PERIODS.get(period, _PERIODS.get(period.removesuffix("s")) if len(period) > 2 else None)
+        if not count.strip().isdigit() or seconds is None or not 1 <= int(count) <= 1_000_000:
+            raise BadMailUrl(f"--send-rate {text}: give N/PERIOD with N from 1 to 1000000 and PERIOD second, "
+                             "minute, hour or day, e.g. 500/day")
+        return cls(int(count), seconds)
+
+    def __str__(self) -> str:
+        names = {1: "second", 60: "minute", 3600: "hour", 86400: "day"}
+        return f"{self.count}/{names[self.seconds]}"

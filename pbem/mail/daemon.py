@@ -79,7 +79,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session
 
 from pbem.clock import utcnow
-from pbem.mail.config import ImapUrl, SmtpUrl
+from pbem.mail.config import ImapUrl, SendRate, SmtpUrl
 from pbem.mail.handler import HandledMail, MailFailed, MailHandler, MailOverran
 from pbem.mail.intake import MailIntake
 from pbem.mail.leader import IntakeLeadership
@@ -160,6 +160,8 @@ class DaemonOptions:
     (:mod:`pbem.mail.watchdog`)."""
     retry_first: timedelta = FIRST_PAUSE
     """The pause after a mail's first failed try, doubled after each further one (:mod:`pbem.mail.retries`)."""
+    send_rate: SendRate | None = None
+    """At most this many mails sent in a period (``pbem serve --send-rate``); None: no limit."""
     dkim: DkimSigner | None = None
     """Signs every mail as it is sent (``pbem serve --dkim-key``); None sends it unsigned."""
     trusted_authserv: tuple[str, ...] = ()
@@ -309,12 +311,14 @@ class MailDaemon:
         self.options = options
         self.clock = clock
         self.service = GameService(db, clock=clock)
-        self.handler = MailHandler(self.service, address=address, tokens=reply_tokens(db, options.secret_file),
+        tokens = reply_tokens(db, options.secret_file)
+        self.handler = MailHandler(self.service, address=address, tokens=tokens,
                                    trusted_authserv=options.trusted_authserv,
+                                   on_bounce=lambda: self.metrics.record_bounce(),
                                    clock=clock, web_url=web_url)
         self.turn_clock = TurnClock(self.service, self.handler.notifier)
         self.inbound = InboundStore(db)
-        self.outbox = DatabaseOutbox(db, lease=options.outbox_lease)
+        self.outbox = DatabaseOutbox(db, lease=options.outbox_lease, rate=options.send_rate)
         self.intake = None if imap is None else MailIntake(
             imap, None, batch_handler=self._take, use_idle=options.use_idle, poll_interval=options.poll_interval,
             idle_recheck=options.idle_recheck, ready=self.caught_up)
@@ -325,6 +329,8 @@ class MailDaemon:
         self.sender = MailSender(smtp, self._queue, retry_min=options.send_retry_min,
                                  connections=options.smtp_connections,
                                  sign=options.dkim.sign if options.dkim is not None else None,
+                                 envelope_sender=lambda mail: tokens.bounce_address(self.handler.address, mail.id),
+                                 undeliverable=self._refused,
                                  **({"poll_interval": options.shared_poll * 5} if db.shared else {}))
         self.leadership = IntakeLeadership(db) if db.shared else None
         """Whether this daemon fetches, on a shared database (None: it always fetches)."""
@@ -365,6 +371,20 @@ class MailDaemon:
                 self._idle.clear()
                 self._new_mail.set()
         return [took.error for took in taken]
+
+    async def _refused(self, address: str, reply: str) -> None:
+        """The SMTP server refused ``address`` for good (a 5xx): it cannot be reached (see
+        :meth:`_bounced`); the GMs' notices go out at once."""
+        await self._work(self._bounced, address, f"the mail server refused it: {reply}")
+        self._wake_sender()
+
+    def _bounced(self, address: str, reason: str) -> None:
+        """Worker thread: mail to ``address`` cannot be delivered (an SMTP 5xx): pbem writes no more to it
+        until it writes again, and the GMs of its seats are told."""
+        held = self.service.mark_undeliverable(address, reason)
+        self.metrics.record_bounce()
+        _log.warning("%s cannot be reached (%s): no more mail goes to it until it writes again%s", address, reason,
+                     "".join(f"; seat {seat} of {game}" for game, seat in held))
 
     async def _deliver(self, raw: bytes) -> None:
         """Store a mail the mail server handed over (LMTP) and have the processing loop handle it at once;

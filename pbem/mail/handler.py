@@ -43,6 +43,7 @@ from pbem.mail import consent as consent_mail
 from pbem.mail import gm_commands, seat_commands
 from pbem.mail.answers import help_for
 from pbem.mail.authresults import from_fails_dmarc
+from pbem.mail.bounces import read_bounce
 from pbem.mail.compose import compose_notice
 from pbem.mail.conversation import Conversation, Desk, HandledMail
 from pbem.mail.mailstore import DatabaseOutbox, InboundStore
@@ -102,8 +103,12 @@ class MailHandler:
         query_limiter: RateLimiter | None = None,
         web_url: str | None = None,
         trusted_authserv: tuple[str, ...] = (),
+        on_bounce: Callable[[], None] | None = None,
     ) -> None:
         self.service = service
+        self.tokens = tokens
+        self.on_bounce = on_bounce
+        """Called for each bounce read (a counter of the operator's metrics)."""
         self.trusted_authserv = trusted_authserv
         """The receiving servers whose DMARC verdict on the From pbem believes (:mod:`pbem.mail.authresults`)."""
         self.address = address.lower()
@@ -188,7 +193,12 @@ class MailHandler:
         # An oversized body is never decoded: 10 MB of HTML would hold the event loop for many seconds.
         oversized = is_oversized(size, self.max_size)
         mail = parse_mail(raw, headers_only=oversized, size=size)
-        handled = self._answer(unit, mail, inbound_id, forged=from_fails_dmarc(raw, self.trusted_authserv))
+        bounced = next((mail_id for address in mail.recipients
+                        if (mail_id := self.tokens.bounced_mail(address)) is not None), None)
+        if bounced is not None:  # to the bounce address of a mail pbem sent: never answered
+            handled = self._take_bounce(unit, raw, bounced, inbound_id)
+        else:
+            handled = self._answer(unit, mail, inbound_id, forged=from_fails_dmarc(raw, self.trusted_authserv))
         # Whatever became of the mail (answered, ignored, rate-limited, not read): read unless too big.
         handled.held_password = None if oversized else holds_password(raw, mail.body)
         return handled
@@ -277,6 +287,33 @@ class MailHandler:
             limiter.count(mail.sender, now)
         _send_unless_forged(unit, self.notifier, mail, reply, inbound_id, forged)
         return _described(conv, [_command_word(c) for c in script.commands])
+
+    def _take_bounce(self, unit: Unit, raw: bytes, mail_id: int, inbound_id: int) -> HandledMail:
+        """A mail to the bounce address of outgoing mail ``mail_id``: when it reports a failure for good (or a
+        failure for now of a mail that cannot go again), its recipients are undeliverable
+        (:func:`consent.mark_undeliverable`: no more mail, the GMs told, the seats silent); a failure for now
+        sends the mail again later, at most :data:`SOFT_BOUNCES` times. Never answered."""
+        recipients = DatabaseOutbox.recipients_of(unit.session, mail_id)
+        report = read_bounce(raw)
+        if not recipients or not report.is_bounce:
+            _log.info("inbound %s to the bounce address of mail %s: %s", inbound_id, mail_id,
+                      "no bounce pbem can read" if recipients else "that mail is gone")
+            return HandledMail("ignored", "not a bounce pbem can read")
+        if self.on_bounce is not None:
+            self.on_bounce()
+        said = report.diagnostic or "no reason given"
+        if not report.permanent:
+            again = self.clock() + SOFT_BOUNCE_PAUSE
+            if DatabaseOutbox.requeue_bounced(unit.session, mail_id, f"soft bounce: {said}", again,
+                                              most=SOFT_BOUNCES):
+                _log.warning("inbound %s: mail %s to %s bounced for now (%s); sent again at %s", inbound_id, mail_id,
+                             ", ".join(recipients), said, f"{again:%Y-%m-%d %H:%M} UTC")
+                return HandledMail("ignored", f"soft bounce of mail {mail_id}")
+        for address in recipients:
+            consent.mark_undeliverable(unit, address, f"a bounce said: {said}")
+        _log.warning("inbound %s: mail %s to %s bounced (%s): no more mail goes there until it writes again",
+                     inbound_id, mail_id, ", ".join(recipients), said)
+        return HandledMail("ignored", f"bounce of mail {mail_id}")
 
     def _tell_limited(self, unit: Unit, mail: IncomingMail, limiter: RateLimiter, now: datetime,
                       inbound_id: int) -> None:
@@ -376,6 +413,10 @@ _COMMANDS: Mapping[type, Callable[[Conversation, Any], None]] = {
 """What each command at the top of a mail does."""
 
 
+SOFT_BOUNCES = 3
+"""How often a mail that bounced for now is sent again (a fourth bounce counts as one for good)."""
+SOFT_BOUNCE_PAUSE = timedelta(hours=1)
+"""How long after a bounce for now the mail goes again."""
 _FROM_ALONE = (Join, Stop, CreateGame)
 """The commands that rest on the From alone: refused when the receiving server found it forged."""
 

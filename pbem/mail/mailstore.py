@@ -33,6 +33,7 @@ from sqlmodel import Session, func
 from pbem.clock import utcnow
 from pbem.mail.bounded_mime import read_message
 from pbem.mail.compose import ComposedMail
+from pbem.mail.config import SendRate
 from pbem.mail.outbox import OutgoingMail
 from pbem.mail.parse import MAX_FROM, header_block
 from pbem.mail.policy import DEFAULT_MAX_SIZE
@@ -64,6 +65,13 @@ _COUNT_TRY = (update(_INBOUND).where(_INBOUND.c.id == bindparam("_id"), _INBOUND
                .values(attempts=_INBOUND.c.attempts + 1)
                .returning(_INBOUND.c.attempts, _INBOUND.c.raw, _INBOUND.c.size))
 _ENQUEUE = insert(_OUTBOUND)
+_RECIPIENTS = sa_select(_OUTBOUND.c.recipients).where(_OUTBOUND.c.id == bindparam("_id"))
+_REQUEUE_BOUNCED = (  # a soft bounce: the mail goes again, while its body is kept and it went few times
+    update(_OUTBOUND)
+    .where(_OUTBOUND.c.id == bindparam("_id"), _OUTBOUND.c.status == "sent", _OUTBOUND.c.secret.is_(False),
+           _OUTBOUND.c.attempts < bindparam("most"))
+    .values(status="queued", attempts=_OUTBOUND.c.attempts + 1, next_attempt_at=bindparam("at"),
+            last_error=bindparam("error"), sent_at=None))
 _UPDATE_OUTBOUND = update(_OUTBOUND).where(_OUTBOUND.c.id == bindparam("_id"))
 _FREE = or_(_OUTBOUND.c.lease_until.is_(None), _OUTBOUND.c.lease_until <= bindparam("now"))
 _CLAIM_DUE = (  # replies first; rows another sender is claiming are passed by (SKIP LOCKED)
@@ -83,6 +91,7 @@ _DUE_AT = case((_OUTBOUND.c.lease_until > _OUTBOUND.c.next_attempt_at, _OUTBOUND
                else_=_OUTBOUND.c.next_attempt_at)
 _NEXT_DUE = sa_select(func.min(_DUE_AT)).where(
     _OUTBOUND.c.status == "queued", _OUTBOUND.c.id.not_in(bindparam("claimed", expanding=True)))
+_SENT_SINCE = sa_select(func.count(), func.min(_OUTBOUND.c.sent_at)).where(_OUTBOUND.c.sent_at >= bindparam("since"))
 REPLY_PRIORITY, OTHER_PRIORITY = 0, 1
 """Replies to mail are sent before reports, reminders and notices queued earlier."""
 DEFAULT_LEASE = timedelta(seconds=60)
@@ -266,9 +275,12 @@ class DatabaseOutbox:
     yet recorded it: delivery is at least once).
     """
 
-    def __init__(self, db: Database, *, lease: timedelta = DEFAULT_LEASE) -> None:
+    def __init__(self, db: Database, *, lease: timedelta = DEFAULT_LEASE, rate: SendRate | None = None) -> None:
         self.db = db
         self.lease = lease
+        self.rate = rate
+        """At most this many mails sent in any period (``--send-rate``): counted from the table, so a
+        restart and the other daemons on the database share it; the rest waits in the queue, in order."""
         self._claimed: set[int] = set()
         self._secrets: dict[int, bytes] = {}  # the claimed mails that hold a password, with their text
 
@@ -306,6 +318,10 @@ class DatabaseOutbox:
         replies first, then the longest due."""
         # Plain columns over a connection (no ORM objects: a third of the time), prebuilt statements.
         with self.db.engine.begin() as connection:
+            if self.rate is not None:
+                limit = min(limit, self._allowance(connection, now)[0])
+                if limit <= 0:
+                    return []
             rows = connection.execute(_CLAIM_DUE, {"now": now, "limit": limit}).all()
             if not rows:
                 return []
@@ -324,6 +340,21 @@ class DatabaseOutbox:
         self._secrets.pop(mail_id, None)
         with self.db.engine.begin() as connection:  # one UPDATE: no ORM session needed (half the time)
             connection.execute(update(_OUTBOUND).where(_OUTBOUND.c.id == mail_id).values(lease_until=None, **values))
+
+    @staticmethod
+    def recipients_of(session: Session, mail_id: int) -> list[str]:
+        """The recipients of outgoing mail ``mail_id`` (none when there is no such mail)."""
+        found = session.connection().execute(_RECIPIENTS, {"_id": mail_id}).first()
+        return list(found.recipients) if found is not None else []
+
+    @staticmethod
+    def requeue_bounced(session: Session, mail_id: int, error: str, at: datetime, *, most: int) -> bool:
+        """Send a mail that bounced for now once more at ``at``, in ``session``'s transaction; True when it
+        was queued again, False when it cannot be: its body is no longer kept (a secret mail), it was
+        tried ``most`` times already, or it is not a sent mail."""
+        result = session.connection().execute(_REQUEUE_BOUNCED, {"_id": mail_id, "error": error[:1000], "at": at,
+                                                                 "most": most})
+        return result.rowcount == 1
 
     def mark_sent(self, mail_id: int, when: datetime) -> None:
         """Record that the server accepted the mail; a secret mail's body is removed at once (in the same
@@ -356,4 +387,16 @@ class DatabaseOutbox:
         """Return when the next queued mail that this outbox did not claim becomes due: its next attempt,
         or the end of the lease another sender holds on it when that is later."""
         with self.db.engine.connect() as connection:
-            return connection.execute(_NEXT_DUE, {"claimed": sorted(self._claimed)}).scalar_one()
+            due = connection.execute(_NEXT_DUE, {"claimed": sorted(self._claimed)}).scalar_one()
+            if due is None or self.rate is None:
+                return due
+            left, frees_at = self._allowance(connection, utcnow())
+            return due if left > 0 or frees_at is None else max(due, frees_at)
+
+    def _allowance(self, connection: Connection, now: datetime) -> tuple[int, datetime | None]:
+        """How many mails the send rate lets go now (those claimed and not yet sent count as gone), and when
+        the oldest mail sent within the period leaves it."""
+        assert self.rate is not None
+        period = timedelta(seconds=self.rate.seconds)
+        sent, oldest = connection.execute(_SENT_SINCE, {"since": now - period}).one()
+        return self.rate.count - sent - len(self._claimed), (oldest + period if oldest is not None else None)

@@ -30,7 +30,15 @@ from pbem.reports import MailSection, OrdersWanted, PictureRef, ReportInput, ren
 from pbem.service import consent, digests, observers
 from pbem.service.consent import Invited
 from pbem.service.digests import DueReport
-from pbem.service.news import AddressStopped, DeadlineExtended, OfferAccepted, RolledBack, SeatHandedOver, SeatOffered
+from pbem.service.news import (
+    AddressStopped,
+    AddressUndeliverable,
+    DeadlineExtended,
+    OfferAccepted,
+    RolledBack,
+    SeatHandedOver,
+    SeatOffered,
+)
 from pbem.service.reporting import report_since
 from pbem.service.resolution import ResolvedTurns
 from pbem.service.snapshot import GameInfo
@@ -246,6 +254,13 @@ class MailNotifier:
                         "more mail. The seat stays its own and goes silent: NMR defaults, and the game's absence "
                         f"settings (grace_hours, replace_after) handle it. REPLACE {item.seat} <address> hands it "
                         "to someone else."))
+                case AddressUndeliverable():
+                    self.tell_gm(unit, info, (
+                        f"Mail to {item.address}, the holder of seat {item.seat} of {row.name}, cannot be delivered "
+                        f"({item.reason}): pbem sends it no more mail until it writes again. The seat goes silent "
+                        "as an absent seat does: NMR defaults, and the game's absence settings (grace_hours, "
+                        f"replace_after, the standby list) handle it. REPLACE {item.seat} <address> hands it to "
+                        "someone else."))
 
     def welcome(self, unit: Unit, row: GameRow, seat: SeatRow, password: str, old: str | None, why: str,
                 by: str) -> None:

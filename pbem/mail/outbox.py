@@ -45,7 +45,7 @@ import asyncio
 import logging
 import zlib
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Protocol
@@ -177,6 +177,8 @@ class MailSender:
         local_hostname: str | None = None,
         clock: Callable[[], datetime] = _utc_now,
         sign: Callable[[bytes], bytes] | None = None,
+        envelope_sender: Callable[[OutgoingMail], str] | None = None,
+        undeliverable: Callable[[str, str], Awaitable[None]] | None = None,
     ) -> None:
         """Configure; nothing connects before run(). Delays in seconds.
 
@@ -187,7 +189,11 @@ class MailSender:
         bounds the SMTP connections open at once; a batch opens only those its
         mails' recipients pick. sign, when given, turns each mail's bytes into
         what is sent, as they leave (a DKIM signature on top: see
-        :class:`~pbem.mail.dkim_signing.DkimSigner`).
+        :class:`~pbem.mail.dkim_signing.DkimSigner`). envelope_sender, when
+        given, is the MAIL FROM of each mail (where its bounces go; the
+        mail's own sender otherwise). undeliverable(address, reply) is awaited
+        for each recipient the server refused with a 5xx: that address cannot
+        be reached.
         """
         if connections < 1:
             raise ValueError(f"connections={connections}: give at least 1")
@@ -209,6 +215,8 @@ class MailSender:
         not woken since; a caller that queues mail clears it as it sets ``wake``."""
         self._clock = clock
         self._sign = sign
+        self._envelope_sender = envelope_sender
+        self._undeliverable = undeliverable
         self._lanes = [_Lane() for _ in range(connections)]
 
     async def run(self, stop: asyncio.Event, wake: asyncio.Event) -> None:
@@ -315,8 +323,12 @@ class MailSender:
     async def _attempt(self, lane: _Lane, mail: OutgoingMail) -> _Failure | None:
         try:
             raw = mail.raw if self._sign is None else self._sign(mail.raw)
+            envelope = mail.sender if self._envelope_sender is None else self._envelope_sender(mail)
             smtp = await self._connection(lane)
-            refused, _ = await smtp.sendmail(mail.sender, list(mail.recipients), raw)
+            refused, _ = await smtp.sendmail(envelope, list(mail.recipients), raw)
+        except aiosmtplib.SMTPRecipientsRefused as exc:
+            await self._refused({r.recipient: (r.code, r.message) for r in exc.recipients})
+            return _classify(exc)
         except Exception as exc:
             failure = _classify(exc)
             if failure.connection:
@@ -326,7 +338,16 @@ class MailSender:
         for rcpt, response in refused.items():
             _log.warning("mail %s: recipient %s refused: %s %s (sent to the others)",
                          mail.id, rcpt, response.code, response.message)
+        await self._refused({rcpt: (response.code, response.message) for rcpt, response in refused.items()})
         return None
+
+    async def _refused(self, refusals: dict[str, tuple[int, str]]) -> None:
+        """Report each recipient refused for good (a 5xx) as undeliverable."""
+        if self._undeliverable is None:
+            return
+        for rcpt, (code, message) in refusals.items():
+            if code >= 500:
+                await self._undeliverable(rcpt, f"{code} {message}".strip())
 
     async def _connection(self, lane: _Lane) -> aiosmtplib.SMTP:
         if lane.smtp is not None and lane.smtp.is_connected:

@@ -11,7 +11,7 @@ from datetime import timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from pbem.mail.config import ImapUrl, SmtpUrl
+from pbem.mail.config import ImapUrl, SendRate, SmtpUrl
 from pbem.mail.daemon import (
     DEFAULT_MAIL_BUDGET,
     DaemonOptions,
@@ -58,6 +58,7 @@ async def serve(
     mail_budget: float = DEFAULT_MAIL_BUDGET,
     dkim: DkimSigner | None = None,
     trusted_authserv: tuple[str, ...] = (),
+    send_rate: SendRate | None = None,
 ) -> None:
     """Run the game master until ``stop`` is set (or SIGINT/SIGTERM).
 
@@ -71,7 +72,8 @@ async def serve(
     seat carries its private link under ``web_url`` (default the address
     listened on). The sender uses up to ``smtp_connections`` SMTP connections
     at once, and handling one mail may take ``mail_budget`` seconds. ``dkim`` signs every mail sent;
-    ``trusted_authserv`` names the receiving servers whose DMARC verdict on a From pbem believes. Raises BadMailUrl for a bad URL and
+    ``trusted_authserv`` names the receiving servers whose DMARC verdict on a From pbem believes;
+    ``send_rate`` bounds the mail sent in a period. Raises BadMailUrl for a bad URL and
     ValueError when only one of the two servers is given (``lmtp`` without ``smtp``), ``web`` is no
     HOST:PORT or ``lmtp`` neither HOST:PORT nor unix:/path, LmtpUnavailable when the
     LMTP listener cannot listen there,
@@ -112,7 +114,8 @@ async def serve(
                                     options=DaemonOptions(secret_file=secret_file, retention=retention,
                                                           smtp_connections=smtp_connections,
                                                           mail_budget=mail_budget, dkim=dkim,
-                                                          trusted_authserv=trusted_authserv))
+                                                          trusted_authserv=trusted_authserv,
+                                                          send_rate=send_rate))
                 watch_daemon(ops, daemon)
                 web_service.on_news.extend(daemon.service.on_news)  # an unsubscribe on the web: its GMs hear of it
                 taking = [f"watching {imap_url}"] if imap_url is not None else []

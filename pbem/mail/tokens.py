@@ -47,12 +47,16 @@ _TOKEN = re.compile(
     r"(?:\.p-(?P<press>[a-z0-9][a-z0-9-]*))?\.(?P<day>\d{1,6})\.(?P<mac>[a-z2-7]{16})"
 )
 
+_BOUNCE_LOCAL = re.compile(r"\+b-(?P<id>\d{1,19})\.(?P<mac>[a-z2-7]{16})")
+"""The plus part of a bounce address: the outgoing mail's id, a dot, the signature."""
+
 _STOP_TOKEN = re.compile(r"(?P<address>[a-z2-7]{1,520})\.(?P<mac>[a-z2-7]{16})")
 """A stop token: an address of at most 320 bytes in base32, a dot, the signature."""
 
 _REPLY = "pbem-reply-token"
 _STOP = "pbem-stop"
 _LINK = "pbem-seat-link"
+_BOUNCE = "pbem-bounce"
 
 KeyVersionLookup = Callable[[str, str], int | None]
 """``(game, seat) -> the seat's current key version``, or None when there is no such game or seat."""
@@ -163,6 +167,26 @@ class ReplyTokens:
         if not hmac.compare_digest(self._stop_mac(key), found["mac"]):
             raise ForgedToken("the unsubscribe token does not carry a valid signature")
         return key
+
+    def bounce_address(self, base_address: str, mail_id: int) -> str:
+        """The envelope sender (MAIL FROM) of outgoing mail ``mail_id``: ``local+b-<id>.<mac>@domain``, so a
+        bounce comes back to the service's mailbox naming, unforgeably, the mail that did not arrive."""
+        local, _, domain = base_address.lower().rpartition("@")
+        return f"{local}+b-{mail_id}.{self._bounce_mac(mail_id)}@{domain}"
+
+    def bounced_mail(self, address: str) -> int | None:
+        """The id of the outgoing mail whose bounce address ``address`` is, or None when it is none (of
+        this key)."""
+        local = address.strip().strip("<>").lower().rpartition("@")[0]
+        found = _BOUNCE_LOCAL.search(local)
+        if found is None or found.end() != len(local):
+            return None
+        mail_id = int(found["id"])
+        return mail_id if hmac.compare_digest(self._bounce_mac(mail_id), found["mac"]) else None
+
+    def _bounce_mac(self, mail_id: int) -> str:
+        digest = hmac.digest(self._secret, f"{_BOUNCE}:{mail_id}".encode(), "sha256")[:_MAC_BYTES]
+        return base64.b32encode(digest).decode("ascii").lower()
 
     def _stop_mac(self, address: str) -> str:
         digest = hmac.digest(self._secret, f"{_STOP}:{address}".encode(), "sha256")[:_MAC_BYTES]

@@ -119,6 +119,14 @@ class _DeliveryHandler:
     def __init__(self, servers: EmbeddedMailServers) -> None:
         self._servers = servers
 
+    async def handle_RCPT(self, server: SMTP, session: Session, envelope: Envelope, address: str,
+                          rcpt_options: list[str]) -> str:
+        refusal = self._servers.refused.get(address.lower())
+        if refusal is not None:  # as a real server answers for a mailbox it does not have (or a full one)
+            return refusal
+        envelope.rcpt_tos.append(address)
+        return "250 OK"
+
     async def handle_DATA(self, server: SMTP, session: Session, envelope: Envelope) -> str:
         raw = envelope.original_content or b""
         try:
@@ -168,6 +176,9 @@ class EmbeddedMailServers:
         self.fix_idle_race = fix_idle_race
         self.hostname = hostname
         self.delivered = 0
+        self.refused: dict[str, str] = {}
+        """``address (lower case) -> the reply to its RCPT TO``, e.g. ``550 5.1.1 no such user`` or ``452 4.2.2
+        mailbox full``: the server refuses mail to it, as a real one does for a mailbox it does not have."""
         self.on_deliver: list[Callable[[str, bytes], None]] = []
         """Called as ``listener(address, stored_raw)`` after each delivery (benchmarks watch replies)."""
         self._imap_port = imap_port

@@ -231,6 +231,12 @@ class GameService:
         with self.unit() as unit:
             seats.resign(unit, name, seat)
 
+    def mark_undeliverable(self, address: str, reason: str) -> list[tuple[str, str]]:
+        """Mail to ``address`` came back for good: mail it no more until it writes again, tell the GMs of its
+        seats (see :func:`consent.mark_undeliverable`); return its (game, seat) pairs in games not over."""
+        with self.unit() as unit:
+            return [(game.name, seat.name) for game, seat in consent.mark_undeliverable(unit, address, reason)]
+
     def seat_of_address(self, name: str, address: str) -> SeatRow | None:
         """Return the seat of ``name`` that ``address`` holds, if any."""
         with self.unit(lock=False) as unit:

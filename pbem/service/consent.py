@@ -11,6 +11,7 @@ addresses in 24 hours.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
 
@@ -20,7 +21,7 @@ from sqlmodel import Session, select
 
 from pbem.core import GameError
 from pbem.service import audit, queries
-from pbem.service.news import AddressStopped
+from pbem.service.news import AddressStopped, AddressUndeliverable
 from pbem.service.unit import Unit
 from pbem.store.tables import AddressConsentRow, GameRow, GameStatus, InvitationRow, SeatRow
 
@@ -28,7 +29,8 @@ MAX_INVITATIONS_PER_DAY = 20
 """New addresses (ones that never wrote to pbem) one GM address may invite in 24 hours."""
 
 _CONSENT = AddressConsentRow.__table__  # type: ignore[attr-defined]
-_MAY_MAIL = sa_select(_CONSENT.c.asked_at, _CONSENT.c.stopped_at).where(_CONSENT.c.address == bindparam("address"))
+_MAY_MAIL = sa_select(_CONSENT.c.asked_at, _CONSENT.c.stopped_at, _CONSENT.c.undeliverable_at).where(
+    _CONSENT.c.address == bindparam("address"))
 
 
 class InvitationLimit(GameError):
@@ -50,10 +52,12 @@ class Invited:
 
 
 def may_mail(session: Session, address: str) -> bool:
-    """True when pbem may write to ``address``: it asked and has not said STOP since."""
+    """True when pbem may write to ``address``: it asked, and has neither said STOP nor had mail come back
+    as undeliverable since."""
     session.flush()  # a consent recorded earlier in the same unit counts
     row = session.connection().execute(_MAY_MAIL, {"address": address.lower()}).first()
-    return row is not None and row.asked_at is not None and row.stopped_at is None
+    return (row is not None and row.asked_at is not None and row.stopped_at is None
+            and row.undeliverable_at is None)
 
 
 def is_stopped(session: Session, address: str) -> bool:
@@ -70,6 +74,7 @@ def record_asked(unit: Unit, address: str) -> bool:
         return False
     row = unit.session.get(AddressConsentRow, key) or AddressConsentRow(address=key)
     row.asked_at, row.stopped_at = unit.now(), None
+    row.undeliverable_at = row.undeliverable_reason = None  # it wrote: it works again
     unit.add(row)
     return True
 
@@ -82,6 +87,30 @@ def stop(unit: Unit, address: str) -> list[tuple[GameRow, SeatRow]]:
     row = unit.session.get(AddressConsentRow, key) or AddressConsentRow(address=key)
     row.stopped_at = unit.now()
     unit.add(row)
+    return _silenced_seats(unit, key, lambda game, seat: AddressStopped(game.name, seat.name, key), "STOP",
+                           "sent STOP: pbem no longer mails it")
+
+
+def mark_undeliverable(unit: Unit, address: str, reason: str) -> list[tuple[GameRow, SeatRow]]:
+    """Mail to ``address`` came back for good (``reason``: what the mail server said): pbem writes nothing
+    more to it until it writes again. Return the seats it holds in games that are not over: as after STOP,
+    their GMs hear of it (an :class:`~pbem.service.news.AddressUndeliverable` each) and the seats go
+    silent, handled by the game's absence settings. Nothing changes (and nobody is told again) for an
+    address already marked."""
+    key = address.lower()
+    row = unit.session.get(AddressConsentRow, key) or AddressConsentRow(address=key)
+    if row.undeliverable_at is not None:
+        return []
+    row.undeliverable_at, row.undeliverable_reason = unit.now(), " ".join(reason.split())[:300]
+    unit.add(row)
+    said = row.undeliverable_reason
+    return _silenced_seats(unit, key, lambda game, seat: AddressUndeliverable(game.name, seat.name, key, said),
+                           "BOUNCE", f"cannot be reached ({said}): pbem no longer mails it")
+
+
+def _silenced_seats(unit: Unit, key: str, news: Callable[[GameRow, SeatRow], object], action: str,
+                    what: str) -> list[tuple[GameRow, SeatRow]]:
+    """The seats ``key`` holds in games that are not over, each with its ``news`` and an audit entry."""
     held = []
     for game in queries.games_of_address(unit.session, key):
         if game.status == GameStatus.FINISHED:
@@ -89,9 +118,8 @@ def stop(unit: Unit, address: str) -> list[tuple[GameRow, SeatRow]]:
         for seat in unit.seats(game):
             if seat.address and seat.address.lower() == key:
                 held.append((game, seat))
-                unit.news.append(AddressStopped(game.name, seat.name, key))
-                audit.record(unit, game, "STOP", f"{key}, the holder of seat {seat.name}, sent STOP: "
-                             "pbem no longer mails it")
+                unit.news.append(news(game, seat))
+                audit.record(unit, game, action, f"{key}, the holder of seat {seat.name}, {what}")
     return held
 
 

@@ -58,6 +58,17 @@ class RolledBack:
 
 
 @dataclass(frozen=True)
+class AddressUndeliverable:
+    """Mail to the holder of a seat came back for good (a hard bounce, an SMTP 5xx): pbem mails it no more
+    until it writes again; its GM is told."""
+
+    game: str
+    seat: str
+    address: str
+    reason: str
+
+
+@dataclass(frozen=True)
 class AddressStopped:
     """The holder of a seat said STOP (by mail or the one-click unsubscribe): pbem mails it no more; its GM
     is told."""

@@ -280,7 +280,8 @@ class OutboundMessageRow(SQLModel, table=True):
     __tablename__ = "outbound_message"
     __table_args__ = (Index("ix_outbound_message_queue", "priority", "next_attempt_at", "id",
                             sqlite_where=text("status = 'queued'"), postgresql_where=text("status = 'queued'")),
-                      Index("ix_outbound_message_created_at", "created_at"))
+                      Index("ix_outbound_message_created_at", "created_at"),
+                      Index("ix_outbound_message_sent_at", "sent_at"))
 
     id: int | None = _big_id()
     created_at: datetime
@@ -388,13 +389,16 @@ class SeatOfferRow(SQLModel, table=True):
 
 class AddressConsentRow(SQLModel, table=True):
     """Whether pbem may write to one mail address: it asked (wrote to pbem, or accepted an invitation;
-    or the operator seated it from the command line), and whether it said STOP since."""
+    or the operator seated it from the command line), whether it said STOP since, and whether mail to it
+    came back as undeliverable since."""
 
     __tablename__ = "address_consent"
 
     address: str = Field(primary_key=True)  # lower case
     asked_at: datetime | None = None  # the last time it wrote to pbem (or was seated by the operator)
     stopped_at: datetime | None = None  # STOP: nothing goes to it until it writes again
+    undeliverable_at: datetime | None = None  # a hard bounce or SMTP 5xx: nothing goes to it until it writes again
+    undeliverable_reason: str | None = None  # what the mail server said (its first 300 characters)
 
 
 class InvitationRow(SQLModel, table=True):
