@@ -480,9 +480,47 @@ def cmd_demo(args: argparse.Namespace) -> int:
     return run_offline_demo(service, kind=args.kind, seed=args.seed, out=sys.stdout)
 
 
+_ARGUMENT_HELP = {
+    "game": "the game's name, e.g. tc-1",
+    "seat": "a seat of the game, as its reports name it (e.g. A, or 2)",
+    "address": "a mail address, e.g. ann@example.org",
+    "json": "print JSON instead of text",
+    "text": "the seat's entropy: one short line of any text",
+    "when": "the new deadline: 2026-11-25 18:00 (UTC), with an offset (+01:00) or a time zone name",
+    "duration": "how much later: 2d, 12h, 1d6h or 30m",
+    "turn": "the turn whose start the game returns to",
+    "confirm": "the code the first call printed: carries the rollback out",
+    "verbose": "log at DEBUG (every request)",
+}
+"""Help of the arguments that several commands share (or that speak for themselves), where a command gives
+none of its own."""
+
+
+def _kind(text: str) -> str:
+    """argparse type of a game kind: its name as the registry spells it; an unknown kind is refused at
+    once, naming the kinds there are (the game's module is not loaded)."""
+    from pbem.games import GAMES
+
+    key = text.strip().lower()
+    if key not in GAMES:
+        raise argparse.ArgumentTypeError(f"no game kind {text!r}; kinds are: {', '.join(sorted(GAMES))}")
+    return key
+
+
+def _version() -> str:
+    """The installed pbem's version."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("pbem")
+    except PackageNotFoundError:  # run from a source tree that is not installed
+        return "unknown (not installed)"
+
+
 def build_parser() -> argparse.ArgumentParser:
     """Return the argument parser of the ``pbem`` command."""
     parser = argparse.ArgumentParser(prog="pbem", description="A play-by-email game master.")
+    parser.add_argument("--version", action="version", version=f"pbem {_version()}")
     sub = parser.add_subparsers(dest="command", required=True)
 
     def add(name: str, help_text: str, *, db_help: str | None = None) -> argparse.ArgumentParser:
@@ -496,12 +534,16 @@ def build_parser() -> argparse.ArgumentParser:
         return command
 
     new = add("new", "create a game")
-    new.add_argument("kind", help="game kind, e.g. turkey-chase")
+    new.add_argument("kind", type=_kind, help="game kind, e.g. turkey-chase (README's games table lists them)")
     new.add_argument("game", help="game name, e.g. tc-1")
-    new.add_argument("--seat", action="append", default=[], metavar="SEAT=ADDRESS")
+    new.add_argument("--seat", action="append", default=[], metavar="SEAT=ADDRESS",
+                     help="seat an address (the operator's word: it gets the game's mail at once); repeat per seat")
     new.add_argument("--players", type=int, help="open this many seats for JOIN instead of --seat")
-    new.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
-    new.add_argument("--seed", type=int)
+    new.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                     help="a game option, e.g. turn_hours=48 or variant=aggressive (HELP <kind> lists a kind's); "
+                          "repeat per option")
+    new.add_argument("--seed", type=int, help="the seed of the game's dice and draws (default: a random one, "
+                                              "committed to in the first report)")
     new.set_defaults(func=cmd_new)
 
     orders = add("orders", "submit orders for the current turn as a seat")
@@ -511,9 +553,12 @@ def build_parser() -> argparse.ArgumentParser:
     orders.add_argument("--turn", type=int, help="refuse the orders if the game is not at this turn")
     orders.set_defaults(func=cmd_orders)
 
-    check = add("check", "check order syntax against a game kind")
-    check.add_argument("kind")
-    check.add_argument("file", nargs="?", default="-")
+    check = sub.add_parser("check", help="check order syntax against a game kind (syntax only: no game, no "
+                                         "position)",
+                           description="Check the syntax of orders for a game kind, line by line. Only the "
+                                       "syntax: whether the orders can be played depends on a game's position.")
+    check.add_argument("kind", type=_kind, help="game kind, e.g. race-on-the-river")
+    check.add_argument("file", nargs="?", default="-", help="order file, or - for standard input (the default)")
     check.set_defaults(func=cmd_check)
 
     resolve = add("resolve", "resolve the current turn now")
@@ -687,9 +732,14 @@ def build_parser() -> argparse.ArgumentParser:
                db_help="a database of the demo's own (refused when it holds other games; default: a new one in "
                        "a temporary directory, whatever PBEM_DB says)")
     demo.add_argument("--offline", action="store_true", help="no mail: robots submit through the orders path")
-    demo.add_argument("--kind", default="turkey-chase")
-    demo.add_argument("--seed", type=int, default=1)
+    demo.add_argument("--kind", type=_kind, default="turkey-chase",
+                      help="the game the robots play offline (default turkey-chase; by mail it is turkey-chase)")
+    demo.add_argument("--seed", type=int, default=1, help="the seed of the demo game (default 1)")
     demo.set_defaults(func=cmd_demo)
+    for command in sub.choices.values():
+        for action in command._actions:
+            if action.help is None:
+                action.help = _ARGUMENT_HELP.get(action.dest)
     return parser
 
 

@@ -221,6 +221,7 @@ def test_check_without_a_game(tmp_path: Path) -> None:
     out = ok(clean)
     assert "5 line(s) accepted, 0 refused." in out
     assert "Game " not in out, "a syntax check names no game"
+    assert "syntax ok" in out and "Only the syntax was checked, against the turkey-chase grammar" in out
 
     out = ok(faulty, REFUSED)
     assert "line 2, column 9" in out
@@ -421,6 +422,27 @@ def test_help_and_check_never_load_the_database_stack(args: list[str], tmp_path:
                          text=True, env=_env(), timeout=120)
     assert run.returncode == OK, run.stderr
     assert run.stderr.strip().splitlines()[-1] == "[]"
+
+
+def test_version_and_an_unknown_kind_refused_before_anything_is_loaded(tmp_path: Path) -> None:
+    version, demo, new, check = pbem_all(
+        tmp_path, cmd("--version"), cmd("demo", "--kind", "nosuch"), cmd("new", "nosuch", "g1", "--players", "2"),
+        cmd("check", "nosuch", "-", stdin="BID 3\n"))
+    assert re.fullmatch(r"pbem \d+\.\d+\.\d+\S*\n", ok(version))
+    for result in (demo, new, check):
+        assert result.returncode == USAGE and "no game kind 'nosuch'; kinds are: all-in-a-days-work" in result.stderr
+    assert not (tmp_path / "pbem.db").exists() and not list(tmp_path.glob("pbem-demo-*"))
+
+
+def test_every_option_of_every_command_has_help() -> None:
+    from pbem.cli import build_parser
+
+    parser = build_parser()
+    commands = next(action for action in parser._actions if action.dest == "command")
+    bare = [f"{name} {' '.join(action.option_strings) or action.dest}"
+            for name, command in commands.choices.items()  # type: ignore[union-attr]
+            for action in command._actions if action.help is None and action.dest != "help"]
+    assert bare == []
 
 
 def test_a_seed_over_32_bits(tmp_path: Path) -> None:

@@ -39,6 +39,8 @@ class CheckResult:
     show_time: Callable[[datetime], str] = format_utc
     """How the verdict writes the deadline (the mail side writes a mark shown in the reader's zone)."""
     replaced_previous: bool = False
+    syntax_only: bool = False
+    """A check of the syntax alone, with no game (``pbem check``, CHECK <kind>): it says so."""
     standing: int | None = None
     """When nothing was stored because no line was accepted (or the orders were refused as a whole): the
     version of the orders that stand (0: none)."""
@@ -83,6 +85,9 @@ class CheckResult:
                        f"{refused} of them also refused on their own).")
         elif self.lines or not self.general:
             out.append(f"{len(self.lines) - refused} line(s) accepted, {refused} refused.")
+        if self.syntax_only:
+            out.append(f"Only the syntax was checked, against the {self.kind} grammar: whether these orders can be "
+                       "played depends on a game's position (SIGNON, then CHECK, checks them against your game).")
         if self.version is not None and self.received_at is not None:
             stamp = self.received_at.strftime("%H:%M UTC on %Y-%m-%d")
             out.append(f"Your orders v{self.version}, received {stamp}.")
@@ -104,7 +109,7 @@ class CheckResult:
             prefix = f"{line.number:>3}  "
             if line.problem is None:
                 out.append(f"{prefix}{line.text.strip()}")
-                out.append(f"{' ' * len(prefix)}ok")
+                out.append(f"{' ' * len(prefix)}{'syntax ok' if self.syntax_only else 'ok'}")
                 continue
             out.append(f"{prefix}{line.text}")
             if line.problem.column is not None:
@@ -165,4 +170,4 @@ def check_syntax(kind: str, text: str) -> CheckResult:
     Raises UnknownGame for an unknown kind.
     """
     game = find_game(kind)
-    return CheckResult(lines=parser_for(game.name).parse(text).lines, kind=game.name)
+    return CheckResult(lines=parser_for(game.name).parse(text).lines, kind=game.name, syntax_only=True)
