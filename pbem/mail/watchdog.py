@@ -8,15 +8,18 @@ raises :class:`MailOverrun` inside the worker with
 hot loop) stops at its next bytecode; the handler's transaction rolls back
 and the daemon sets the mail aside and goes on with the next one.
 
-Code that does not return to the interpreter (a call into C that never comes
-back) cannot be interrupted this way: once the work is still watched a whole
-budget after the exception was raised, the watchdog calls its ``on_stuck``
-once, and the daemon says so in its log.
+The exception is raised again every :data:`REFIRE_SECONDS` while the work
+still runs: one raised while the worker runs a garbage-collector callback or a
+``__del__`` is swallowed there ("exception ignored"). Code that does not
+return to the interpreter (a call into C that never comes back) cannot be
+interrupted this way: once the work is still watched a whole budget after
+its deadline, the watchdog calls its ``on_stuck`` once, and the daemon says
+so in its log.
 
 Watching costs the worker two attribute writes and one uncontended lock per
-mail; the watchdog's thread wakes at most once per budget while mail is
-handled (at the deadline of the work watched then), and sleeps while nothing
-is watched (the next watch wakes it).
+mail; the watchdog's thread wakes once per budget while mail is handled (at
+the deadline of the work watched then; every :data:`REFIRE_SECONDS` once a
+mail overran), and sleeps while nothing is watched (the next watch wakes it).
 """
 
 from __future__ import annotations
@@ -27,6 +30,10 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+
+REFIRE_SECONDS = 0.1
+"""How often the interruption is raised again while overrunning work still runs."""
+
 
 class MailOverrun(BaseException):  # noqa: N818 - not an Exception: no `except Exception` in the handler swallows it
     """Raised inside the worker thread when the work it was watched for ran over its budget. A
@@ -108,19 +115,14 @@ class Watchdog:
             if late < 0:
                 self._stop.wait(-late)  # work watched meanwhile ends later: no need to wake for it
                 continue
-            if not watch.fired:
-                with self._lock:
-                    if self._watched is watch:
-                        watch.fired = True
-                        _set_async_exception(watch.thread_id, MailOverrun)
-                continue
-            if late < self.budget:
-                self._stop.wait(self.budget - late)
-            elif not watch.stuck_told:
+            with self._lock:  # again while it runs: an earlier one may have been swallowed on its way
+                if self._watched is watch:
+                    watch.fired = True
+                    _set_async_exception(watch.thread_id, MailOverrun)
+            if late >= self.budget and not watch.stuck_told:
                 watch.stuck_told = True
                 self._on_stuck(watch.what, self.budget + late)
-            else:
-                self._stop.wait(self.budget)
+            self._stop.wait(REFIRE_SECONDS)
 
     def _sleep(self) -> None:
         """Wait, without waking, until work is watched again (or the watchdog stops)."""

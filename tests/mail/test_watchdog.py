@@ -94,3 +94,27 @@ def test_work_stuck_outside_python_is_reported_once_and_interrupted_when_it_retu
 def test_a_budget_must_be_positive() -> None:
     with pytest.raises(ValueError, match="positive"):
         Watchdog(0, on_stuck=lambda what, seconds: None)
+
+
+def test_an_interruption_swallowed_on_its_way_is_raised_again(watchdog: Watchdog) -> None:
+    def swallows_the_first() -> tuple[int, float]:
+        """A loop whose code swallows the first interruption (as a garbage-collector callback or a
+        ``__del__`` does); returns how many it swallowed and when the next one ended it."""
+        started, swallowed = time.monotonic(), 0
+        try:
+            with watchdog.watching("mail 1"):
+                while time.monotonic() < started + 3:
+                    try:
+                        while time.monotonic() < started + 3:
+                            pass
+                    except MailOverrun:
+                        if swallowed:
+                            raise
+                        swallowed += 1
+        except MailOverrun:
+            return swallowed, time.monotonic() - started
+        return swallowed, float("inf")
+
+    with ThreadPoolExecutor(1) as worker:
+        swallowed, took = worker.submit(swallows_the_first).result(timeout=5)
+    assert swallowed == 1 and 0.2 <= took < 1.0
