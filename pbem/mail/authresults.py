@@ -10,24 +10,21 @@ says ``dmarc=fail``, the From is forged: no command that rests on the From
 alone is obeyed, and nothing is written to it.
 
 Bounded work: at most :data:`MAX_FIELDS` fields of at most
-:data:`MAX_FIELD` characters each are read, from the first 64 KB of header.
+:data:`MAX_FIELD` characters each are read, from the first 64 KB of header
+(:func:`~pbem.mail.parse.stored_header`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Collection
-from email.policy import compat32
-
 import authres
 
-from pbem.mail.bounded_mime import read_message
-from pbem.mail.parse import header_block
+from pbem.mail.parse import stored_header
 
 MAX_FIELDS = 20
 """Authentication-Results fields read, from the top."""
 MAX_FIELD = 2000
 """Characters of one field read; a longer field is no verdict."""
-_HEADER_PREFIX = 64 * 1024
 
 
 def from_fails_dmarc(raw: bytes, trusted: Collection[str]) -> bool:
@@ -37,7 +34,7 @@ def from_fails_dmarc(raw: bytes, trusted: Collection[str]) -> bool:
     if not trusted:
         return False
     names = {name.lower() for name in trusted}
-    fields = read_message(header_block(raw[:_HEADER_PREFIX]), compat32).get_all("Authentication-Results") or []
+    fields = stored_header(raw).get_all("Authentication-Results") or []
     for value in fields[:MAX_FIELDS]:
         text = " ".join(str(value).split())
         if len(text) > MAX_FIELD:

@@ -19,10 +19,6 @@ import contextlib
 import hashlib
 from collections.abc import Iterator, Sequence
 from datetime import datetime, timedelta
-from email.errors import HeaderParseError
-from email.header import decode_header, make_header
-from email.parser import BytesHeaderParser
-from email.policy import compat32
 from email.utils import getaddresses
 
 from sqlalchemy import Connection, bindparam, case, exists, insert, or_, update
@@ -31,11 +27,10 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, func
 
 from pbem.clock import utcnow
-from pbem.mail.bounded_mime import read_message
 from pbem.mail.compose import ComposedMail
 from pbem.mail.config import SendRate
 from pbem.mail.outbox import OutgoingMail
-from pbem.mail.parse import MAX_FROM, header_block
+from pbem.mail.parse import MAX_FROM, decode_words, stored_header
 from pbem.mail.policy import DEFAULT_MAX_SIZE
 from pbem.mail.redaction import holds_password, redacted
 from pbem.store import Database
@@ -109,11 +104,11 @@ def _identity(raw: bytes) -> tuple[str, str]:
     its From field in lower case ('' when there is none, or when the field is longer than the handler
     reads, :data:`pbem.mail.parse.MAX_FROM`); mail from one sender is handled in order.
 
-    The header fields are read capped (:func:`pbem.mail.bounded_mime.read_message`), from the first
-    :data:`OVERSIZED_PREFIX` bytes, so no mail takes long to store nor fails to be stored: the address
-    parser read a megabyte of ``@`` for 1.5 s and recursed too deep on ``::::``.
+    The header fields are read capped (:func:`pbem.mail.parse.stored_header`), so no mail takes long to
+    store nor fails to be stored: the address parser read a megabyte of ``@`` for 1.5 s and recursed too
+    deep on ``::::``.
     """
-    headers = read_message(header_block(raw[:OVERSIZED_PREFIX]), compat32)
+    headers = stored_header(raw)
     value = str(headers.get("Message-ID", "") or "").strip()
     message_id = value[:500] if value else f"<sha256-{hashlib.sha256(raw).hexdigest()}@pbem.invalid>"
     from_field = str(headers.get("From", "") or "")
@@ -127,13 +122,8 @@ def _identity(raw: bytes) -> tuple[str, str]:
 
 
 def subject_of(raw: bytes) -> str:
-    """The Subject of a stored message, decoded as far as it can be, at most 200 characters ('' when none)."""
-    value = str(BytesHeaderParser(policy=compat32).parsebytes(header_block(raw)).get("Subject", "") or "")
-    try:
-        value = str(make_header(decode_header(value)))
-    except (HeaderParseError, LookupError, UnicodeError, ValueError):
-        pass  # shown as it came
-    return " ".join(value.split())[:200]
+    """The Subject of a stored message, its encoded words decoded, at most 200 characters ('' when none)."""
+    return " ".join(decode_words(str(stored_header(raw).get("Subject", "") or "")).split())[:200]
 
 
 OVERSIZED_PREFIX = 64 * 1024

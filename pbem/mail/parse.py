@@ -20,7 +20,7 @@ Mail is parsed with (a subclass of) ``email.policy.compat32``, which keeps
 header fields as the raw text they arrived as, and only the fields an
 :class:`IncomingMail` holds are decoded, each once: unfolded, raw 8-bit bytes
 read as UTF-8 or Latin-1, RFC 2047 encoded words decoded by
-:func:`_decode_words`, addresses split by :func:`email.utils.getaddresses`
+:func:`decode_words`, addresses split by :func:`email.utils.getaddresses`
 (plain ``Name <a@b>`` fields by one regular expression), dates read by
 :func:`email.utils.parsedate_to_datetime`. ``policy.default`` builds a header
 object for every field it touches, parses address fields with a slow
@@ -46,7 +46,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from email.message import Message
 from email.headerregistry import HeaderRegistry
-from email.policy import Compat32
+from email.policy import Compat32, compat32
 from email.utils import getaddresses, parsedate_to_datetime
 from html.parser import HTMLParser
 
@@ -199,6 +199,17 @@ def header_block(raw: bytes) -> bytes:
     return raw[: found.end()] if found else raw
 
 
+HEADER_PREFIX = 64 * 1024
+"""Bytes of a stored mail whose header fields :func:`stored_header` reads."""
+
+
+def stored_header(raw: bytes) -> Message:
+    """The header fields of a raw mail as a compat32 message with no body, read capped (see
+    :func:`~pbem.mail.bounded_mime.read_message`) from its first :data:`HEADER_PREFIX` bytes: for what
+    pbem reads of a stored mail beside handling it (its identity, subject, Authentication-Results)."""
+    return read_message(header_block(raw[:HEADER_PREFIX]), compat32)
+
+
 # Possessive quantifiers (*+) never give back what they took, so a subject of "re" and 100,000 blanks is read
 # in linear time (with plain ones each attempt tried every split of the blanks: quadratic).
 _REPLY_PREFIX = re.compile(
@@ -262,7 +273,7 @@ def _header(headers: _Headers, name: str, *, words: bool = True) -> str | None:
     if values is None:
         return None
     text = _unescape(_unfold(values[0]))
-    return (_decode_words(text) if words else text).strip()
+    return (decode_words(text) if words else text).strip()
 
 
 def _unfold(value: str) -> str:
@@ -277,7 +288,7 @@ def _lower(value: object) -> str | None:
 _ENCODED_WORD = re.compile(r"=\?([^?\s]+)\?([bBqQ])\?([^?]*)\?=")
 
 
-def _decode_words(text: str) -> str:
+def decode_words(text: str) -> str:
     """``text`` with its RFC 2047 encoded words (``=?utf-8?q?Z=C3=BCge?=``) decoded; never raises.
 
     Whitespace between two encoded words is dropped, as RFC 2047 says. The
@@ -377,7 +388,7 @@ def _addresses(headers: _Headers, name: str) -> list[tuple[str, str]]:
         except (RecursionError, ValueError, IndexError):  # the stdlib recurses on some odd fields ("::::...")
             return []
     readable = ((display, _ascii_address(_unescape(address))) for display, address in pairs)
-    return [(_decode_words(_unescape(display)).strip(), address.lower()) for display, address in readable
+    return [(decode_words(_unescape(display)).strip(), address.lower()) for display, address in readable
             if address is not None and is_plain_address(address)]
 
 
