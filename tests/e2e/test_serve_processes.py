@@ -109,6 +109,10 @@ def test_daemons_sharing_a_postgresql_database_answer_every_mail_once(tmp_path: 
                     boxes = await read_mailboxes(imap_port, senders)
                     assert {sender: len(box) for sender, box in boxes.items()} == dict.fromkeys(senders, 1)
                     assert all("pbem commands" in box[0].body for box in boxes.values())
+                    # Read before stopping: once the fetching daemon stops, another one takes over.
+                    fetchers = [n for n in range(3) if b"this daemon fetches the mail now" in
+                                (tmp_path / f"daemon{n}.log").read_bytes()]
+                    assert len(fetchers) == 1, "one daemon fetches at a time"
                     for daemon in daemons:
                         assert stop(daemon) < STOPPED_WITHIN
                 finally:
@@ -116,8 +120,5 @@ def test_daemons_sharing_a_postgresql_database_answer_every_mail_once(tmp_path: 
                         if daemon.poll() is None:
                             daemon.kill()
                             daemon.wait()
-                fetchers = [n for n in range(3) if b"this daemon fetches the mail now" in
-                            (tmp_path / f"daemon{n}.log").read_bytes()]
-                assert len(fetchers) == 1, "one daemon fetches at a time"
 
     asyncio.run(scenario())
