@@ -89,6 +89,10 @@ SERVICE_OPTIONS: Mapping[str, ServiceOption] = {
     "replace": ChoiceOption("replace_mode", "confirm", ("confirm", "auto"),
                             "confirm (a standby's ACCEPT waits for the GM's REPLACE, default) or auto (handed over "
                             "at once)"),
+    "min_reliability": NumberOption("min_reliability", 0.0, 0, 1,
+                                    "JOIN and standby offers only for players who met at least this share of "
+                                    "their last 50 deadlines, 0 to 1 (default 0: anyone); a player with no "
+                                    "deadline owed yet may join"),
     "observers": ChoiceOption("observers", "yes", ("yes", "no"),
                               "yes (anyone may OBSERVE the game's public reports, default) or no (the GM forbids it)"),
 }

@@ -17,7 +17,7 @@ from sqlalchemy import update
 
 from pbem.core import GameError, GameRng
 from pbem.orders import parser_for
-from pbem.service import absences, audit, due, owing, queries, standby
+from pbem.service import absences, audit, due, owing, players, queries, standby
 from pbem.service.snapshot import GameInfo, rules_version_of
 from pbem.service.unit import Unit
 from pbem.store.tables import GameRow, GameStatus, SubmissionRow, TurnRecordRow
@@ -148,6 +148,9 @@ def _resolve_one(unit: Unit, info: GameInfo, reason: str) -> ResolvedTurn:
     if row.news_since is None:  # news for every reader (the listeners' reports mark who was told)
         row.news_since = record.resolved_at
     _count_silence(unit, info, nmr, reason, record)
+    players.note_turn(unit, info, turn, orders, nmr, reason)
+    if outcome is not None:
+        players.note_outcome(unit, info, turn, outcome)
     unit.add(row)
     audit.record(unit, row, "RESOLVE", f"turn {turn} resolved ({reason})" + (f"; NMR: {', '.join(nmr)}" if nmr else "")
                  + (f"; no answer, passed: {', '.join(passed)}" if passed else "")

@@ -9,7 +9,7 @@ from sqlmodel import select
 
 from pbem.core import GameError
 from pbem.passwords import hash_password, new_password
-from pbem.service import audit, queries
+from pbem.service import audit, players, queries
 from pbem.service.snapshot import GameInfo
 from pbem.service.unit import Unit
 from pbem.store.tables import AbsenceRow, GameStatus, SeatRow, SeatStatus
@@ -35,7 +35,8 @@ def join(unit: Unit, name: str, address: str, seat: str | None = None) -> Joined
     """Give ``address`` an open seat of a forming game (the named one, or the first open).
 
     Raises GameError when the game is not forming, the seat is taken, or the
-    address holds a seat of this game already.
+    address holds a seat of this game already; TooUnreliable when the game's ``min_reliability`` is
+    above the address's known reliability.
     """
     row = unit.game(name)
     if row.status != GameStatus.FORMING:
@@ -43,6 +44,7 @@ def join(unit: Unit, name: str, address: str, seat: str | None = None) -> Joined
     seats = unit.seats(row)
     if any(s.address == address for s in seats):
         raise GameError(f"{address} holds a seat of {name} already")
+    players.check_may_join(unit.session, row, address)
     if seat is None:
         open_seats = [s for s in seats if not s.address]
         if not open_seats:
@@ -104,6 +106,8 @@ def replace(unit: Unit, name: str, seat: str, address: str) -> Joined:
     if row.status == GameStatus.FINISHED:
         raise GameError(f"game {name} is finished")
     seat_row = unit.seat(row, seat)
+    if seat_row.address and seat_row.address.lower() != address.lower():
+        players.note_left(unit, row, seat_row, "replaced")
     password = new_password()
     old = seat_row.address
     seat_row.address = address
@@ -136,6 +140,7 @@ def resign(unit: Unit, name: str, seat: str) -> None:
     """Mark a seat resigned: it gets NMR defaults until the GM replaces it."""
     row = unit.game(name)
     seat_row = unit.seat(row, seat)
+    players.note_left(unit, row, seat_row, "resigned")
     seat_row.status = SeatStatus.RESIGNED
     unit.add(seat_row)
     audit.record(unit, row, "RESIGN", f"seat {seat_row.name} ({seat_row.address}) resigned")

@@ -10,7 +10,7 @@ from sqlmodel import select
 from pbem.addresses import checked_address
 from pbem.core import GameError
 from pbem.games import find_game
-from pbem.service import absences, audit, consent, seats
+from pbem.service import absences, audit, consent, players, seats
 from pbem.service.news import OfferAccepted, SeatHandedOver, SeatOffered
 from pbem.service.unit import Unit
 from pbem.store.tables import GameRow, GameStatus, SeatOfferRow, SeatStatus, StandbyRow
@@ -97,24 +97,27 @@ def withdraw(unit: Unit, row: GameRow, offer: SeatOfferRow, why: str) -> None:
 
 
 def offer_seat(unit: Unit, row: GameRow, seat: str, reason: str) -> SeatOfferRow | None:
-    """Offer ``seat`` to the first standby of the game's kind who holds no seat of it, has no offer of
-    it pending and was not offered this seat before; None when there is nobody."""
+    """Offer ``seat`` to the most reliable standby of the game's kind (the longest waiting among
+    equals; see :func:`pbem.service.players.most_reliable_first`) who holds no seat of it, has no
+    offer of it pending, was not offered this seat before and meets the game's ``min_reliability``;
+    None when there is nobody."""
     if row.status == GameStatus.FINISHED:
         return None
     holders = {s.address.lower() for s in unit.seats(row) if s.address}
     holders |= {o.address for o in open_offers(unit, row)}
     offered = {o.address for o in unit.session.exec(
         select(SeatOfferRow).where(SeatOfferRow.game_id == row.id, SeatOfferRow.seat == seat))}
-    candidates = unit.session.exec(select(StandbyRow).where(StandbyRow.kind == row.kind)
+    candidates = unit.session.exec(select(StandbyRow.address).where(StandbyRow.kind == row.kind)
                                    .order_by(StandbyRow.since))  # type: ignore[arg-type]
-    standby = next((c for c in candidates if c.address not in holders | offered), None)
-    if standby is None:
+    free = [address for address in candidates if address not in holders | offered]
+    ranked = players.most_reliable_first(unit.session, free, minimum=row.min_reliability)
+    if not ranked:
         return None
-    offer = SeatOfferRow(game_id=row.id, seat=seat, address=standby.address, offered_at=unit.now())
+    offer = SeatOfferRow(game_id=row.id, seat=seat, address=ranked[0], offered_at=unit.now())
     unit.add(offer)
-    audit.record(unit, row, "OFFER", f"seat {seat} offered to standby {standby.address} ({reason})",
+    audit.record(unit, row, "OFFER", f"seat {seat} offered to standby {offer.address} ({reason})",
                  actor=audit.SERVICE)
-    unit.news.append(SeatOffered(row.name, seat, standby.address, reason))
+    unit.news.append(SeatOffered(row.name, seat, offer.address, reason))
     return offer
 
 

@@ -119,6 +119,7 @@ class GameRow(SQLModel, table=True):
     calendar_sequence: int = 0  # SEQUENCE of the game's deadline events (raised when the deadline moves)
     calendar_deadline: datetime | None = None  # the deadline the last calendar attachment carried
     wake_at: datetime | None = Field(default=None, index=True)
+    min_reliability: float = 0.0  # JOIN is refused to a player whose reliability is known and lower (0: anyone)
 
 
 def wake_time(row: GameRow) -> datetime | None:
@@ -413,3 +414,45 @@ class InvitationRow(SQLModel, table=True):
     seat: str
     invited_by: str = Field(index=True)  # the GM address that seated it (the daily bound counts per inviter)
     invited_at: datetime
+
+
+class PlayerRow(SQLModel, table=True):
+    """A player: one name chosen by REGISTER, shared by the addresses joined to it."""
+
+    __tablename__ = "player"
+
+    id: int | None = Field(default=None, primary_key=True)
+    name: str
+    name_key: str = Field(index=True, unique=True)  # the name in lower case: names are unique in any case
+    registered_at: datetime
+    link_code_hash: str | None = None  # the code that joins one more address (REGISTER <name> <code>)
+    link_code_until: datetime | None = None
+    link_failures: int = 0  # wrong codes sent since the last one was given: past a few the code is void
+
+
+class PlayerAddressRow(SQLModel, table=True):
+    """An address joined to a player (each address belongs to one player at most)."""
+
+    __tablename__ = "player_address"
+
+    address: str = Field(primary_key=True)  # lower case
+    player_id: int = Field(foreign_key="player.id", index=True)
+    joined_at: datetime
+
+
+class PlayerEventRow(SQLModel, table=True):
+    """One entry of the players' record, written as the game goes: a deadline a seat's holder met or
+    missed, a seat's share of a game's outcome, a seat given up (resigned) or taken away (replaced).
+    Kept by address, so an address's record counts from before its owner registered."""
+
+    __tablename__ = "player_event"
+    __table_args__ = (UniqueConstraint("game_id", "seat", "turn", "kind", "address"),
+                      Index("ix_player_event_address_at", "address", "at"))
+
+    id: int | None = _big_id()
+    address: str  # lower case: the seat's holder at the time
+    game_id: int = Field(foreign_key="game.id", index=True)
+    seat: str
+    turn: int  # the turn it happened in (resolved, left, or the game's last)
+    kind: str  # met | missed | win | shared | draw | loss | defeat | resigned | replaced
+    at: datetime
