@@ -199,6 +199,39 @@ def cmd_salt(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_players(args: argparse.Namespace) -> int:
+    """``pbem players [--json]``: every registered player, with games played and reliability."""
+    found = _service(args).players()
+    if args.json:
+        print(json.dumps([p.to_json() for p in found], indent=2))
+        return EXIT_OK
+    for summary in found:
+        record = summary.record
+        print(f"{summary.name}: {record.played} played, {record.finished} finished; "
+              f"reliability {record.reliability_text()}")
+    if not found:
+        print("No registered players (players choose a name by mail: REGISTER <name>).")
+    return EXIT_OK
+
+
+def cmd_player(args: argparse.Namespace) -> int:
+    """``pbem player NAME [--json]``: one player's record, games and addresses (the operator's view)."""
+    from pbem.service import players
+
+    try:
+        profile = _service(args).player(args.name)
+    except players.UnknownPlayer as error:
+        raise UsageError(str(error)) from None
+    if args.json:
+        print(json.dumps(profile.to_json(with_addresses=True), indent=2))
+        return EXIT_OK
+    print(players.record_text(profile.summary.name, profile.summary.record))
+    print(f"Addresses: {', '.join(profile.addresses)}.")
+    for game in profile.games:
+        print(f"  {game.name} ({game.kind}), {game.status}" + (f": {game.share_text}" if game.share else ""))
+    return EXIT_OK
+
+
 def cmd_log(args: argparse.Namespace) -> int:
     """``pbem log GAME``: the game's audit log, every GM action and automatic decision with time and actor."""
     for entry in _service(args).log(args.game):
@@ -580,6 +613,15 @@ def build_parser() -> argparse.ArgumentParser:
         one_game = add(name, what)
         one_game.add_argument("game")
         one_game.set_defaults(func=func)
+
+    players_list = add("players", "list the registered players with games played and reliability")
+    players_list.add_argument("--json", action="store_true")
+    players_list.set_defaults(func=cmd_players)
+
+    player = add("player", "one registered player: record, reliability, games and addresses")
+    player.add_argument("name", help="the player's name (REGISTER <name> by mail chose it)")
+    player.add_argument("--json", action="store_true")
+    player.set_defaults(func=cmd_player)
 
     salt = add("salt", "add a seat's entropy to a forming game's seed")
     salt.add_argument("game")

@@ -55,7 +55,7 @@ RESERVED_WORDS = frozenset(
 """First words that make a line among orders a command: no game's orders may start with one."""
 
 OPENING_WORDS = frozenset({"JOIN", "CREATE", "SIGNON", "GM", "HELP", "STATUS", "CHECK", "SALT", "VERIFY", "VIEWJSON",
-                           "SET", "OBSERVE", "UNOBSERVE", "STANDBY", "ACCEPT"})
+                           "SET", "OBSERVE", "UNOBSERVE", "STANDBY", "ACCEPT", "REGISTER", "WHOIS"})
 """Commands that may open a mail outside any session. A reply to a game mail whose first line starts
 with one of these that is not also in :data:`RESERVED_WORDS` is read as an ordinary command mail;
 any other first line is orders (so an order word such as Harvest Day's REVEAL, which is also a game
@@ -295,6 +295,24 @@ class Stop:
     """STOP: pbem sends the sender's address no more mail, until it writes again."""
 
     line: int
+
+
+@dataclass(frozen=True)
+class Register:
+    """REGISTER <name> [<code>]: the sender's address takes a player name (or joins the name with the
+    code one of its addresses was given)."""
+
+    line: int
+    name: str
+    code: str | None
+
+
+@dataclass(frozen=True)
+class Whois:
+    """WHOIS <name>: a registered player's record."""
+
+    line: int
+    name: str
 
 
 @dataclass(frozen=True)
@@ -571,7 +589,7 @@ class CreateGame:
     commands: tuple[GmCommand, ...] = ()
 
 
-Command = Join | ViewJson | SetZone | SetPreference | Observe | Standby | Accept | Stop | Status | Help | SeatSession | CheckOrders | GmSession | CreateGame | Salt | Verify
+Command = Join | ViewJson | SetZone | SetPreference | Observe | Standby | Accept | Stop | Register | Whois | Status | Help | SeatSession | CheckOrders | GmSession | CreateGame | Salt | Verify
 """What a script holds at its top level."""
 
 
@@ -706,6 +724,11 @@ Players
   SET TEXTONLY ON | OFF            ON: mail to you is plain text, no HTML part and no picture
   SET PRESS OFF | ON               OFF: no press from other players (the GM's still arrives)
   OBSERVE <game>                   follow a game's public reports (UNOBSERVE <game> stops it)
+  REGISTER <name>                  take a player name (2-24 letters, digits, - or _): your record
+                                   across games is shown under it, never your address; sent
+                                   again from a registered address, the reply gives a code
+  REGISTER <name> <code>           join this address to your name with that code
+  WHOIS <name>                     a player's record: games, outcomes, deadlines met, reliability
   STOP                             pbem sends your address no more mail (one last line confirms
                                    it) until you write to it again; your seats go silent
   SIGNOFF                          end of your orders (or of a GM session)
@@ -875,6 +898,12 @@ class _LineTransformer(Transformer[Token, _Parsed]):
     def stop(self, children: list[Token]) -> Stop:
         return Stop(self.number)
 
+    def register(self, children: list[Token]) -> Register:
+        return Register(self.number, str(children[0]), str(children[1]).lower() if len(children) > 1 else None)
+
+    def whois(self, children: list[Token]) -> Whois:
+        return Whois(self.number, str(children[0]))
+
     def preview(self, children: list[Token]) -> Preview:
         return Preview(self.number)
 
@@ -997,6 +1026,7 @@ _TERMINAL_WORDS: Mapping[str, str] = {
     "SEAT": "a seat",
     "KIND": "a game kind such as turkey-chase",
     "TARGET": "a seat or ALL",
+    "PLAYER": "a player name such as alice",
     "SWITCH": "ON or OFF",
     "PASSWORD": "a password",
     "WHEN": "a date and time such as 2026-11-25 18:00",
@@ -1133,7 +1163,7 @@ class _ScriptBuilder:
                 self._problem(line, None, text, "ENDPRESS without a PRESS before it")
             case _Marker(word="CHECK"):
                 self._bare_check(line, text)
-            case Join() | ViewJson() | Observe() | Standby() | Accept() | Stop():
+            case Join() | ViewJson() | Observe() | Standby() | Accept() | Stop() | Register() | Whois():
                 self._close()
                 self.commands.append(parsed)
             case SetZone() | SetPreference() if block is None:

@@ -34,6 +34,8 @@ def status_text(view: StatusView, *, gm: bool = False) -> str:
         lines += closing_lines(view.deadline, view.window, view.teammates, mark)
     if gm:
         lines.append("Absences: " + ("; ".join(view.absences or []) or "none") + ".")
+        lines.append("Players' reliability (deadlines met): " + ("; ".join(view.reliability or []) or "no players")
+                     + ".")
     return "\n".join(lines)
 
 

@@ -26,6 +26,7 @@ from pbem.commands import (
     Help,
     Join,
     Observe,
+    Register,
     Salt,
     Script,
     SeatSession,
@@ -36,11 +37,12 @@ from pbem.commands import (
     Stop,
     Verify,
     ViewJson,
+    Whois,
     parse_script,
 )
 from pbem.core import PbemError
 from pbem.mail import consent as consent_mail
-from pbem.mail import gm_commands, seat_commands
+from pbem.mail import gm_commands, player_commands, seat_commands
 from pbem.mail.answers import help_for
 from pbem.mail.authresults import from_fails_dmarc
 from pbem.mail.bounces import read_bounce
@@ -401,6 +403,8 @@ _COMMANDS: Mapping[type, Callable[[Conversation, Any], None]] = {
     Standby: seat_commands.standby_list,
     Accept: seat_commands.accept_offer,
     Stop: lambda conv, command: consent_mail.stop(conv, conv.mail.sender),
+    Register: player_commands.register,
+    Whois: player_commands.whois,
     Status: lambda conv, command: seat_commands.show_status(conv, command.game or conv.tag),
     Help: lambda conv, command: conv.reply.add(help_for(command.kind)),
     Salt: seat_commands.salt,
@@ -417,7 +421,7 @@ SOFT_BOUNCES = 3
 """How often a mail that bounced for now is sent again (a fourth bounce counts as one for good)."""
 SOFT_BOUNCE_PAUSE = timedelta(hours=1)
 """How long after a bounce for now the mail goes again."""
-_FROM_ALONE = (Join, Stop, CreateGame)
+_FROM_ALONE = (Join, Stop, CreateGame, Register)
 """The commands that rest on the From alone: refused when the receiving server found it forged."""
 
 
@@ -435,7 +439,7 @@ def _send_unless_forged(unit: Unit, notifier: MailNotifier, mail: IncomingMail, 
 def _only_queries(script: Script) -> bool:
     """True when every command of the mail only asks (STATUS, HELP, CHECK): those are limited apart."""
     return bool(script.commands) and all(
-        isinstance(c, (Status, Help, CheckOrders)) or (isinstance(c, SeatSession) and c.check and not c.commands)
+        isinstance(c, (Status, Help, CheckOrders, Whois)) or (isinstance(c, SeatSession) and c.check and not c.commands)
         for c in script.commands)
 
 

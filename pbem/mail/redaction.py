@@ -1,7 +1,8 @@
 """What of a stored mail may hold a password, and the copy kept of one that may: its header alone.
 
 A mail holds a password when a line of its text opens a seat or GM session
-(``SIGNON <game> <seat> <password>``, ``GM <game> <password>``), whether that
+(``SIGNON <game> <seat> <password>``, ``GM <game> <password>``) or may carry a code that joins an
+address to a player's name (``REGISTER <name> <code>``), whether that
 line was read, refused, or never read at all (rate-limited mail), and when it
 quotes a mail of pbem's that gave one ("Your password is ..."). A mail that
 cannot be read, or is too big to be read, may hold one for all anyone knows.
@@ -12,8 +13,8 @@ from __future__ import annotations
 from pbem.mail.parse import MalformedMail, header_block, parse_mail
 
 REDACTED_BODY = b"(body removed after handling: it held a password)\r\n"
-SESSION_WORDS = frozenset({"SIGNON", "GM"})
-"""First words of the lines that carry a password."""
+SESSION_WORDS = frozenset({"SIGNON", "GM", "REGISTER"})
+"""First words of the lines that carry a password (or a player's joining code)."""
 QUOTED_PASSWORD = b"password"
 """In a mail's bytes (any letter case): it may quote pbem's mail that gave a password."""
 
@@ -24,7 +25,7 @@ def redacted(raw: bytes) -> bytes:
 
 
 def text_holds_password(text: str) -> bool:
-    """True when a line of ``text`` (a mail's cleaned text) starts with SIGNON or GM, in any letter case;
+    """True when a line of ``text`` (a mail's cleaned text) starts with SIGNON, GM or REGISTER, in any letter case;
     time linear in the text."""
     return any(words[0].upper() in SESSION_WORDS for words in (line.split(None, 1) for line in text.splitlines())
                if words)

@@ -156,8 +156,8 @@ def show_status(conv: Conversation, name: str | None, *, gm: bool = False, seat:
     by ``seat`` of that game, signed on: its teammates' stored orders in a team step too)."""
     if name is None:
         raise PbemError("STATUS needs a game name")
-    view = status.status_view(conv.unit, name, seat)
-    conv.reply.add(status_text(view, gm=gm and view.name.lower() == (name or "").lower()))
+    view = status.status_view(conv.unit, name, seat, gm=gm)
+    conv.reply.add(status_text(view, gm=gm))
 
 
 def _session_status(conv: Conversation, row: GameRow, seat: SeatRow, command: Status) -> None:

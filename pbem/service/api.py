@@ -24,6 +24,7 @@ from pbem.service import (
     control,
     creation,
     owing,
+    players,
     press,
     queries,
     replay,
@@ -172,6 +173,16 @@ class GameService:
         """Recompute every draw of a revealed game; see :func:`replay.verify`."""
         with self.unit(lock=False) as unit:
             return replay.verify(unit, name)
+
+    def players(self) -> list[players.PlayerSummary]:
+        """Every registered player with its record; see :func:`players.registered_players`."""
+        with self.unit(lock=False) as unit:
+            return players.registered_players(unit.session)
+
+    def player(self, name: str) -> players.PlayerProfile:
+        """A registered player in full; see :func:`players.profile_of`. Raises UnknownPlayer."""
+        with self.unit(lock=False) as unit:
+            return players.profile_of(unit.session, name)
 
     def log(self, name: str) -> list[audit.AuditEntry]:
         """Return the audit log of a game, oldest first; see :func:`audit.entries`."""

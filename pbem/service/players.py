@@ -24,7 +24,8 @@ import secrets
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from datetime import timedelta
+from datetime import datetime, timedelta
+from typing import Any
 
 from sqlalchemy import delete, func, select
 from sqlmodel import Session
@@ -56,6 +57,9 @@ DEADLINE_KINDS = ("met", "missed")
 OUTCOME_KINDS = ("win", "shared", "draw", "loss", "defeat")
 """A seat's share of a game's outcome: the one winner, one of several winners, a draw, a loss while
 someone else won, or the defeat everyone shares (a cooperative game lost)."""
+SHARE_WORDS = {"win": "won", "shared": "shared the win", "draw": "draw", "loss": "lost",
+               "defeat": "lost together (cooperative defeat)"}
+"""Each of :data:`OUTCOME_KINDS` as a player page and ``pbem player`` say it."""
 LEFT_KINDS = ("resigned", "replaced")
 
 
@@ -133,8 +137,56 @@ class PlayerSummary:
     """A registered player as ``pbem players`` and the web archive list them."""
 
     name: str
-    registered_at_iso: str
+    registered_at: datetime
     record: PlayerRecord
+
+    def to_json(self) -> dict[str, Any]:
+        """The player as JSON: name, registered_at, reliability (0 to 1, or null) and the record."""
+        return {"name": self.name, "registered_at": self.registered_at.isoformat(),
+                "reliability": self.record.reliability, "record": record_json(self.record)}
+
+
+@dataclass(frozen=True)
+class PlayedGame:
+    """A started game a player held a seat in: its name, kind, status, and the player's share of its
+    outcome once it ended with one."""
+
+    name: str
+    kind: str
+    status: str
+    share: str | None
+
+    @property
+    def share_text(self) -> str:
+        """The player's share in words (``won``, ``shared the win``, ...), or ``-`` without an outcome."""
+        return SHARE_WORDS.get(self.share or "", "-")
+
+
+@dataclass(frozen=True)
+class PlayerProfile:
+    """A registered player in full: what the web page shows (its games and record), and for the
+    operator its addresses."""
+
+    summary: PlayerSummary
+    games: list[PlayedGame]
+    addresses: list[str]
+
+    def to_json(self, *, with_addresses: bool) -> dict[str, Any]:
+        """The profile as JSON (the summary's keys, ``games``, and ``addresses`` when asked)."""
+        data = self.summary.to_json()
+        data["games"] = [{"game": g.name, "kind": g.kind, "status": g.status, "share": g.share} for g in self.games]
+        if with_addresses:
+            data["addresses"] = self.addresses
+        return data
+
+
+def record_json(record: PlayerRecord) -> dict[str, Any]:
+    """A record as JSON: played, finished, outcomes (by kind), met, missed, resigned, replaced, and the
+    deadlines counted for reliability (recent_met of recent_owed)."""
+    return {"played": record.played, "finished": record.finished,
+            "outcomes": {kind: record.outcomes.get(kind, 0) for kind in OUTCOME_KINDS},
+            "met": record.met, "missed": record.missed, "resigned": record.resigned, "replaced": record.replaced,
+            "recent_met": record.recent_met, "recent_owed": record.recent_owed}
 
 
 # --- names and addresses -----------------------------------------------------------------------
@@ -248,6 +300,14 @@ def _use_link_code(unit: Unit, player: PlayerRow, code: str) -> None:
 # --- the record --------------------------------------------------------------------------------
 
 
+def record_text(name: str, record: PlayerRecord) -> str:
+    """A player's record in words, as WHOIS and ``pbem player`` give it."""
+    return (f"{name}: {record.played} game{'s' if record.played != 1 else ''} played, {record.finished} finished; "
+            f"outcomes: {record.outcome_text()}.\n"
+            f"Deadlines: {record.met} met, {record.missed} missed; reliability {record.reliability_text()}.\n"
+            f"Seats left: {record.resigned} resigned, {record.replaced} replaced.")
+
+
 def record_of(session: Session, addresses: Sequence[str]) -> PlayerRecord:
     """The record of ``addresses`` together (a player's, or one address's)."""
     keys = [a.lower() for a in addresses]
@@ -279,30 +339,27 @@ def record_of_address(session: Session, address: str) -> PlayerRecord:
     return record_of(session, addresses_of(session, player) if player is not None else [address])
 
 
-def record_of_player(session: Session, name: str) -> tuple[PlayerRow, PlayerRecord]:
-    """The player called ``name`` and its record; raises :class:`UnknownPlayer`."""
-    player = find_player(session, name)
-    return player, record_of(session, addresses_of(session, player))
-
-
 def registered_players(session: Session) -> list[PlayerSummary]:
     """Every registered player with its record, by name."""
     rows = session.execute(select(PlayerRow).order_by(PlayerRow.name_key)).scalars().all()
-    return [PlayerSummary(p.name, p.registered_at.isoformat(), record_of(session, addresses_of(session, p)))
-            for p in rows]
+    return [PlayerSummary(p.name, p.registered_at, record_of(session, addresses_of(session, p))) for p in rows]
 
 
-def games_of_player(session: Session, player: PlayerRow) -> list[GameRow]:
-    """The started games ``player``'s addresses held a seat in, newest first."""
+def profile_of(session: Session, name: str) -> PlayerProfile:
+    """The player called ``name`` in full: record, the started games its addresses held seats in (newest
+    first, with its share of each outcome), and its addresses. Raises :class:`UnknownPlayer`."""
+    player = find_player(session, name)
     keys = addresses_of(session, player)
     events = PlayerEventRow.__table__  # type: ignore[attr-defined]
+    shares = dict(session.execute(select(events.c.game_id, events.c.kind).where(
+        events.c.address.in_(keys), events.c.kind.in_(OUTCOME_KINDS))).all())
     ids = set(session.execute(select(events.c.game_id).where(events.c.address.in_(keys)).distinct()).scalars())
     ids |= set(session.execute(select(SeatRow.game_id).where(func.lower(SeatRow.address).in_(keys))).scalars())
-    if not ids:
-        return []
-    query = select(GameRow).where(GameRow.id.in_(ids), GameRow.status != GameStatus.FORMING) \
-        .order_by(GameRow.created_at.desc())  # type: ignore[attr-defined,union-attr]
-    return list(session.execute(query).scalars())
+    rows = session.execute(select(GameRow).where(GameRow.id.in_(ids), GameRow.status != GameStatus.FORMING)
+                           .order_by(GameRow.created_at.desc())).scalars().all() if ids else []
+    games = [PlayedGame(g.name, g.kind, g.status.value, shares.get(g.id)) for g in rows]
+    summary = PlayerSummary(player.name, player.registered_at, record_of(session, keys))
+    return PlayerProfile(summary, games, keys)
 
 
 def check_may_join(session: Session, row: GameRow, address: str) -> None:

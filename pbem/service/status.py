@@ -9,7 +9,7 @@ from typing import Any
 
 from pbem.clock import format_utc
 from pbem.core.protocol import score_to_json
-from pbem.service import absences, consent, due, owing, seeds, submissions
+from pbem.service import absences, consent, due, owing, players, seeds, submissions
 from pbem.service.unit import Unit
 from pbem.store.tables import GameStatus
 
@@ -33,11 +33,13 @@ class StatusView:
     teammates: dict[str, list[str] | None] | None = None  # asked as an owing seat of a team phase
     absences: list[str] | None = None  # for the GM: "B away 2026-12-20 00:00 UTC to ... (2.0 of 14 days used)"
     unaccepted: list[str] | None = None  # while forming: seats whose holders have not accepted their invitation
+    reliability: list[str] | None = None  # for the GM: "B bob@example.org (bob): 92% (46 of the last 50 deadlines met)"
 
 
-def status_view(unit: Unit, name: str, seat: str | None = None) -> StatusView:
+def status_view(unit: Unit, name: str, seat: str | None = None, *, gm: bool = False) -> StatusView:
     """Return what STATUS says about the game called ``name``; asked by ``seat`` (signed on), in a team
-    phase it owes orders in, also its teammates' stored orders. Raises UnknownGame, UnknownSeat."""
+    phase it owes orders in, also its teammates' stored orders; asked by the GM, also each holder's
+    reliability. Raises UnknownGame, UnknownSeat."""
     info = unit.info(name)
     row = info.row
     forming = row.status == GameStatus.FORMING
@@ -59,7 +61,15 @@ def status_view(unit: Unit, name: str, seat: str | None = None) -> StatusView:
                   f"({unit.seat(row, a.seat).absence_used_hours / 24:.1f} of {row.absence_days:g} days used)"
                   for a in absences.absences_of(unit, row, current=True)],
         unaccepted=[s.name for s in consent.unaccepted(unit, row)] if forming else None,
+        reliability=[holder_line(unit, s.name, s.address) for s in info.seats if s.address] if gm else None,
     )
+
+
+def holder_line(unit: Unit, seat: str, address: str) -> str:
+    """A seat's holder for the GM: seat, address, player name when registered, and reliability."""
+    player = players.player_of(unit.session, address)
+    named = f" ({player.name})" if player is not None else ""
+    return f"{seat} {address}{named}: {players.record_of_address(unit.session, address).reliability_text()}"
 
 
 def state_json(unit: Unit, name: str, seat: str | None = None) -> dict[str, Any]:

@@ -6,6 +6,9 @@ serves the pages from the daemon's own event loop beside IMAP and SMTP, and
 framework around it. Pages:
 
 ``/``                          the games: kind, status, turn, deadline, seats (never an address)
+``/players``                   the registered players: name, games played and finished, reliability
+``/player/{name}``             one player's record and games (what the player made public by REGISTER:
+                               its name and record; its addresses never)
 ``/game/{game}``               the newest steps of a game: public report and picture, step by step
 ``/game/{game}?page=N``        the steps 20N to 20N+19 (each page shows at most 20: bounded work)
 ``/game/{game}/{turn}.svg``    the board after a turn (0: the opening), the same for every reader
@@ -61,6 +64,8 @@ def make_app(service: GameService, tokens: ReplyTokens, *, clock: Callable[[], d
     app[unsubscribe.SERVICE], app[unsubscribe.TOKENS] = service, tokens
     app.add_routes([
         web.get("/", game_list),
+        web.get("/players", player_list),
+        web.get("/player/{name}", player_page),
         web.get("/game/{game}", game_page),
         web.get(r"/game/{game}/{turn:\d{1,6}}.svg", game_picture),
         web.get("/seat/{token}", seat_page),
@@ -106,6 +111,19 @@ async def game_list(request: web.Request) -> web.Response:
     """The list of games."""
     archive = request.app[_ARCHIVE]
     return _html(await asyncio.to_thread(lambda: _page("games.html.j2", games=archive.games())))
+
+
+async def player_list(request: web.Request) -> web.Response:
+    """The registered players."""
+    archive = request.app[_ARCHIVE]
+    return _html(await asyncio.to_thread(lambda: _page("players.html.j2", players=archive.players())))
+
+
+async def player_page(request: web.Request) -> web.Response:
+    """One registered player's record and games."""
+    archive = request.app[_ARCHIVE]
+    name = request.match_info["name"]
+    return _html(await asyncio.to_thread(lambda: _page("player.html.j2", profile=archive.player(name))))
 
 
 Reader = Callable[[Archive], "tuple[GameInfo, str | None]"]

@@ -8,7 +8,7 @@ view and the events it may see, nobody else's secrets).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, datetime
 from typing import Any
 
@@ -21,6 +21,7 @@ from pbem.mail.tokens import ReplyTokens
 from pbem.pictures import alt_text, board_svg, own_svg
 from pbem.reports import ReportInput, render_report
 from pbem.service.api import GameService
+from pbem.service.players import NAME_PATTERN, PlayerProfile, PlayerSummary, UnknownPlayer
 from pbem.service.snapshot import GameInfo
 from pbem.store.tables import GameStatus, SeatStatus, TurnRecordRow
 
@@ -95,6 +96,21 @@ class Archive:
                 deadline=format_utc(row.deadline) if row.deadline else None, seats=seats,
             ))
         return summaries
+
+    def players(self) -> list[PlayerSummary]:
+        """Return every registered player with its record, by name (never an address)."""
+        return self.service.players()
+
+    def player(self, name: str) -> PlayerProfile:
+        """Return the registered player ``name`` for its page: record and games, its addresses left out;
+        raises :class:`NotInArchive` for a name nobody holds."""
+        if not NAME_PATTERN.fullmatch(name):
+            raise NotInArchive("no such player")
+        try:
+            profile = self.service.player(name)
+        except UnknownPlayer:
+            raise NotInArchive("no such player") from None
+        return replace(profile, addresses=[])
 
     def info(self, name: str) -> GameInfo:
         """Return the game ``name`` if the archive shows it (started); raises :class:`NotInArchive`."""
