@@ -266,7 +266,8 @@ def register(unit: Unit, address: str, name: str, code: str | None = None) -> Re
                         f"REGISTER {holder.name} <code> from this address")
     _use_link_code(unit, holder, code)
     unit.add(PlayerAddressRow(address=address, player_id=holder.id, joined_at=unit.now()))
-    return Registration(holder.name, "joined", len(addresses_of(session, holder)) + 1)
+    session.flush()
+    return Registration(holder.name, "joined", len(addresses_of(session, holder)))
 
 
 def _new_link_code(unit: Unit, player: PlayerRow) -> str:
