@@ -514,3 +514,31 @@ def test_serve_refuses_a_mail_budget_out_of_range(tmp_path: Path) -> None:
     none, too_long = pbem_all(tmp_path, cmd("serve", "--mail-budget", "0"), cmd("serve", "--mail-budget", "601"))
     for result, given in ((none, "0"), (too_long, "601")):
         assert result.returncode == USAGE and f"--mail-budget {given}: give a number of seconds" in result.stderr
+
+
+def test_players_and_player_print_the_record_and_the_operator_sees_addresses(tmp_path: Path) -> None:
+    from pbem.service import players
+    from pbem.service.api import GameService
+    from pbem.store.database import open_database
+
+    ok(pbem(tmp_path, "new", "turkey-chase", "tc-1", *SEATS, "--seed", "7"))
+    db = open_database(default_db(tmp_path))
+    try:
+        service = GameService(db)
+        service.submit("tc-1", "A", "MOVE F7-F8")
+        service.resolve("tc-1", reason="deadline")  # A met the deadline; B, C and D missed it
+        with service.unit() as unit:
+            players.register(unit, "alice@example.org", "Alice")
+            players.register(unit, "bob@example.org", "bob")
+    finally:
+        db.close()
+    listed, alice, missing = pbem_all(tmp_path, cmd("players", "--json"), cmd("player", "alice"),
+                                      cmd("player", "nobody"))
+    data = json.loads(ok(listed))
+    assert [(p["name"], p["reliability"], p["record"]["met"], p["record"]["missed"]) for p in data] == [
+        ("Alice", 1.0, 1, 0), ("bob", 0.0, 0, 1)]
+    out = ok(alice)
+    assert "Alice: 1 game played, 0 finished" in out and "reliability 100% (1 of the last 1 deadlines met)" in out
+    assert "Addresses: alice@example.org." in out and "tc-1 (turkey-chase), active" in out
+    ok(missing, USAGE)
+    assert "no player is called nobody" in missing.stderr

@@ -157,3 +157,12 @@ def test_a_rollback_takes_its_turns_facts_along(tiny_game: str, runner: GameServ
     assert _record(runner, {"a@x.org": "b@x.org", "b@x.org": "a@x.org"}[other]).met == 1
     runner.resolve("g", reason="deadline")  # turn 2 again: missed again, once
     assert _record(runner, other).missed == 1
+
+
+def test_each_seats_share_of_an_outcome() -> None:
+    from pbem.core import Outcome
+
+    assert [players.share_of(Outcome(("1",)), seat) for seat in "12"] == ["win", "loss"]
+    assert [players.share_of(Outcome(("1", "2")), seat) for seat in "123"] == ["shared", "shared", "loss"]
+    assert players.share_of(Outcome.draw(), "1") == "draw"
+    assert players.share_of(Outcome.loss(), "1") == "defeat"
