@@ -48,7 +48,7 @@ class Points:
 
     def as_text(self) -> str:
         """The points as the ``points=`` option writes them: ``win:3,shared:2,...``."""
-        return ",".join(f"{f.name}:{_number(getattr(self, f.name))}" for f in fields(self))
+        return ",".join(f"{f.name}:{number_text(getattr(self, f.name))}" for f in fields(self))
 
     def as_dict(self) -> dict[str, float]:
         """The points by kind name, for storing."""
@@ -106,6 +106,6 @@ def places_of(outcome: Outcome, seats: Sequence[str], scores: Mapping[str, float
     return {seat: Place(kinds[seat], float(scores.get(seat, 0))) for seat in seats}
 
 
-def _number(value: float) -> str:
-    """A number as written in the points option: whole numbers without a decimal point."""
+def number_text(value: float) -> str:
+    """A number as written in points and standings: whole numbers without a decimal point."""
     return str(int(value)) if float(value).is_integer() else str(value)

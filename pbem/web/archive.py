@@ -20,6 +20,7 @@ from pbem.core import Event, GameRng, PbemError
 from pbem.mail.tokens import ReplyTokens
 from pbem.pictures import alt_text, board_svg, own_svg
 from pbem.reports import ReportInput, render_report
+from pbem.service import leagues
 from pbem.service.api import GameService
 from pbem.service.snapshot import GameInfo
 from pbem.store.tables import GameStatus, SeatStatus, TurnRecordRow
@@ -95,6 +96,20 @@ class Archive:
                 deadline=format_utc(row.deadline) if row.deadline else None, seats=seats,
             ))
         return summaries
+
+    def leagues(self) -> list[tuple[str, str, str]]:
+        """Return every league as (name, kind, status), oldest first."""
+        with self.service.unit(lock=False) as unit:
+            return [(row.name, row.kind, str(row.status)) for row in leagues.all_leagues(unit)]
+
+    def league(self, name: str) -> leagues.LeagueView:
+        """Return the standings and tables of the league ``name`` (no addresses: public names only);
+        raises :class:`NotInArchive` for an unknown league."""
+        try:
+            with self.service.unit(lock=False) as unit:
+                return leagues.view(unit, name)
+        except PbemError:
+            raise NotInArchive(f"no league {name}") from None
 
     def info(self, name: str) -> GameInfo:
         """Return the game ``name`` if the archive shows it (started); raises :class:`NotInArchive`."""
