@@ -23,7 +23,7 @@ from typing import Any
 from sqlmodel import select
 
 from pbem.addresses import checked_address
-from pbem.core import GameError, GameRng, InvalidInput
+from pbem.core import GameError, GameRng, InvalidInput, UnknownGame
 from pbem.games import find_game
 from pbem.leagues import pairing
 from pbem.leagues.ratings import rate
@@ -49,7 +49,7 @@ LEAGUE_OPTIONS = ("format", "rounds", "table", "points")
 """The league's own options at LEAGUE CREATE; every other option goes to each table's game."""
 
 
-class UnknownLeague(InvalidInput):
+class UnknownLeague(UnknownGame):
     """A league name that does not exist."""
 
 
@@ -306,6 +306,7 @@ def join(unit: Unit, name: str, address: str) -> LeagueMemberRow:
     member = LeagueMemberRow(league_id=league.id, address=key, joined_at=unit.now())
     unit.add(member)
     unit.session.flush()
+    consent.record_asked(unit, key)  # it asked by its LEAGUE JOIN (on the command line: the operator's word)
     audit.record_league(unit, league, "JOIN", f"{key} joined")
     return member
 
