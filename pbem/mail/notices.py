@@ -279,12 +279,12 @@ class MailNotifier:
                                   purpose=purpose)
         self.send_reports(unit, info, digests.take_opening(unit, info))
 
-    def send_standings(self, unit: Unit, standings: LeagueView, to: str, intro: str) -> None:
-        """Queue a league's standings to ``to``: ``intro``, then the standings as text and as an HTML table
-        (text alone for an address that asked for SET TEXTONLY ON)."""
+    def send_standings(self, unit: Unit, standings: LeagueView, after: int, to: str, intro: str) -> None:
+        """Queue a league's standings after round ``after`` to ``to``: ``intro``, then the standings as text
+        and as an HTML table (text alone for an address that asked for SET TEXTONLY ON)."""
         html = environment(html=True).get_template("common/league.html.j2").render(league=standings, intro=intro)
-        self._queue_as(unit, standings.name, standings.round, to, f"[{standings.name}] Standings after round "
-                       f"{standings.round}", f"{intro}\n\n{standings.text()}", html, purpose="standings")
+        self._queue_as(unit, standings.name, after, to, f"[{standings.name}] Standings after round {after}",
+                       f"{intro}\n\n{standings.text()}", html, purpose="standings")
 
     def _tell_league(self, unit: Unit, item: RoundSeated | RoundEnded | LeagueSeatHandedOver) -> None:
         """A league's news: a round's games started (passwords and opening reports), a round's end (the
@@ -304,7 +304,7 @@ class MailNotifier:
                          "your game's first report comes in its own mail.")
                 readers = [m.address for m in leagues.members_of(unit, league) if not m.dropped]
                 for address in dict.fromkeys([*readers, *([league.gm_address] if league.gm_address else [])]):
-                    self.send_standings(unit, view, address, intro)
+                    self.send_standings(unit, view, item.round, address, intro)
             case LeagueSeatHandedOver():
                 row = unit.game(item.game)
                 self.welcome(unit, row, unit.seat(row, item.seat), item.password, item.old_address,
