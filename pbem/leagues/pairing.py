@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from itertools import combinations
+from itertools import combinations, islice
 from math import ceil
 
 from pbem.core.errors import GameError
@@ -32,10 +32,13 @@ from pbem.leagues.results import Place, ResultKind
 Meetings = Counter[frozenset[int]]
 """How often each pair of players sat at one table."""
 
-SEARCH_NODES = 20_000
-"""Most partial arrangements the seating search looks at for one round (bounded work)."""
+SEARCH_WORK = 300_000
+"""Most pairs of players the seating search of one round looks up (bounded work): past it, the best
+arrangement found so far is taken (the search's first, top-down arrangement is always completed)."""
 WINDOW = 3
 """The search picks a table's companions among the next ``WINDOW * size`` players in the order."""
+OPTIONS = 500
+"""Most ways to fill one table the search weighs (the first in the order: bounded work at large tables)."""
 
 
 class NotEnoughPlayers(GameError):
@@ -157,11 +160,11 @@ def _circle(players: Sequence[int], round_number: int) -> Round:
 
 def _search(order: Sequence[int], sizes: Sequence[int], meetings: Meetings) -> tuple[tuple[int, ...], ...]:
     """Seat ``order`` at tables of ``sizes``: the arrangement with the fewest repeat meetings found
-    within :data:`SEARCH_NODES` steps; each table is opened by the first unseated player in ``order``
+    within :data:`SEARCH_WORK`; each table is opened by the first unseated player in ``order``
     and its companions tried in order, so that with no repeats the first arrangement is top-down."""
     best: list[tuple[int, ...]] = []
     best_cost = [float("inf")]
-    nodes = [0]
+    work = [0]
 
     def cost_of(table: Sequence[int]) -> int:
         return sum(meetings.get(frozenset(pair), 0) for pair in combinations(table, 2))
@@ -171,14 +174,17 @@ def _search(order: Sequence[int], sizes: Sequence[int], meetings: Meetings) -> t
             if cost < best_cost[0]:
                 best_cost[0], best[:] = cost, tables
             return
+        if best and work[0] >= SEARCH_WORK:
+            return
         head, others = remaining[0], remaining[1:]
         window = others[:WINDOW * sizes[depth]]
-        options = sorted(((cost_of((head, *mates)), mates) for mates in combinations(window, sizes[depth] - 1)),
+        options = sorted(((cost_of((head, *mates)), mates)
+                          for mates in islice(combinations(window, sizes[depth] - 1), OPTIONS)),
                          key=lambda option: option[0])
+        work[0] += len(options) * sizes[depth] * (sizes[depth] - 1) // 2
         for added, mates in options:
-            if cost + added >= best_cost[0] or nodes[0] >= SEARCH_NODES or best_cost[0] == 0:
+            if cost + added >= best_cost[0] or best_cost[0] == 0 or (best and work[0] >= SEARCH_WORK):
                 return
-            nodes[0] += 1
             left = [p for p in others if p not in mates]
             place(left, depth + 1, [*tables, (head, *mates)], cost + added)
 

@@ -30,7 +30,7 @@ from pbem.leagues.ratings import rate
 from pbem.leagues.results import Place, Points, ResultKind, number_text, parse_points, places_of, points_from
 from pbem.leagues.standings import TableResult, standings
 from pbem.passwords import hash_password, new_password
-from pbem.service import access, audit, consent, control, creation, seats
+from pbem.service import access, audit, consent, control, creation, queries, seats
 from pbem.service.options import parse_service_options
 from pbem.service.unit import Unit
 from pbem.store.tables import GameRow, GameStatus, LeagueMemberRow, LeagueRow, LeagueStatus, LeagueTableRow
@@ -458,7 +458,7 @@ def _seat_round(unit: Unit, league: LeagueRow, number: int) -> list[str]:
     address = {m.id: m.address for m in members}
     games: list[str] = []
     for index, players in enumerate(seated.tables, start=1):
-        game = f"{league.name}-{number}-{index}"
+        game = _free_name(unit, f"{league.name}-{number}-{index}")
         seat_names = rules.seat_names(len(players))
         info = creation.create_game(unit, league.kind, game, seats={s: address[p] for s, p in zip(seat_names, players)},
                                     options=league.options, gm_address=league.gm_address,
@@ -478,6 +478,14 @@ def _seat_round(unit: Unit, league: LeagueRow, number: int) -> list[str]:
         + (f"; bye: {', '.join(address[p] for p in seated.byes)}" if seated.byes else ""))
     unit.news.append(RoundSeated(league.name, number, tuple(games)))
     return games
+
+
+def _free_name(unit: Unit, name: str) -> str:
+    """``name``, or when a game holds it already ``name`` followed by the first free letter (``spring-1-1b``)."""
+    for candidate in [name, *(f"{name}{letter}" for letter in "bcdefghijklmnopqrstuvwxyz")]:
+        if queries.game_by_name(unit.session, candidate) is None:
+            return candidate
+    raise LeagueError(f"the games {name} to {name}z exist already; rename them to seat the round")
 
 
 def _seating(league: LeagueRow, min_players: int, active: Sequence[int], everyone: Sequence[int],
