@@ -409,9 +409,40 @@ def game_over(unit: Unit, game: GameRow) -> None:
     league = unit.session.get(LeagueRow, table.league_id)
     if league is None or league.status != LeagueStatus.ACTIVE:
         return
+    if _record_result(unit, league, table, game):
+        advance(unit, league.name)
+
+
+def advance(unit: Unit, name: str) -> bool:
+    """When every table of the league's round is over: tell of the round's end and seat the next round
+    (or finish the league after its last); return True when it did. Safe to call from several daemons at
+    once: the league's row is locked and its tables read afresh, so a round is seated once."""
+    league = league_row(unit, name, lock=True)
+    advanced = False
+    for _ in range(MAX_ROUNDS):  # again when every game of the new round ended as it was set up
+        if league.status != LeagueStatus.ACTIVE or league.round == 0:
+            break
+        tables = tables_of(unit, league, league.round)
+        if not tables or any(t.places is None for t in tables):
+            break
+        finished, told_at = league.round, len(unit.news)
+        audit.record_league(unit, league, "ROUND", f"round {finished} complete")
+        games = _seat_round(unit, league, finished + 1) if finished < league.rounds else []
+        if not games:
+            league.status, league.ended_at = LeagueStatus.FINISHED, unit.now()
+            unit.add(league)
+            audit.record_league(unit, league, "FINISH", f"league finished after round {finished}")
+        unit.news.insert(told_at, RoundEnded(league.name, finished, over=not games))  # standings before new games
+        advanced = True
+    return advanced
+
+
+def _record_result(unit: Unit, league: LeagueRow, table: LeagueTableRow, game: GameRow) -> bool:
+    """Keep each player's place at ``table`` from its ended game's outcome and scores; False when the game
+    has no outcome."""
     info = unit.snapshot(game)
     if info.outcome is None:
-        return
+        return False
     scores = {seat: float(score) for seat, score in info.rules.scores(info.state).items()}
     places = places_of(info.outcome, list(table.seats), scores)
     table.places = {str(member): {"kind": places[seat].kind.value, "score": places[seat].score}
@@ -421,27 +452,6 @@ def game_over(unit: Unit, game: GameRow) -> None:
     unit.session.flush()
     audit.record_league(unit, league, "RESULT", f"round {table.round} table {table.table_number} ({game.name}): "
                         + ", ".join(f"{seat} {places[seat].kind.value}" for seat in table.seats))
-    advance(unit, league.name)
-
-
-def advance(unit: Unit, name: str) -> bool:
-    """When every table of the league's round is over: tell of the round's end and seat the next round
-    (or finish the league after its last); return True when it did. Safe to call from several daemons at
-    once: the league's row is locked and its tables read afresh, so a round is seated once."""
-    league = league_row(unit, name, lock=True)
-    if league.status != LeagueStatus.ACTIVE or league.round == 0:
-        return False
-    tables = tables_of(unit, league, league.round)
-    if not tables or any(t.places is None for t in tables):
-        return False
-    finished, told_at = league.round, len(unit.news)
-    audit.record_league(unit, league, "ROUND", f"round {finished} complete")
-    games = _seat_round(unit, league, finished + 1) if finished < league.rounds else []
-    if not games:
-        league.status, league.ended_at = LeagueStatus.FINISHED, unit.now()
-        unit.add(league)
-        audit.record_league(unit, league, "FINISH", f"league finished after round {finished}")
-    unit.news.insert(told_at, RoundEnded(league.name, finished, over=not games))  # the standings before the new round
     return True
 
 
@@ -462,9 +472,13 @@ def _seat_round(unit: Unit, league: LeagueRow, number: int) -> list[str]:
         seat_names = rules.seat_names(len(players))
         info = creation.create_game(unit, league.kind, game, seats={s: address[p] for s, p in zip(seat_names, players)},
                                     options=league.options, gm_address=league.gm_address,
-                                    gm_password_hash=league.gm_password_hash)
-        unit.add(LeagueTableRow(league_id=league.id, round=number, table_number=index, game_id=info.row.id,
-                                seats={s: p for s, p in zip(seat_names, players)}))
+                                    gm_password_hash=league.gm_password_hash, asked=False)
+        table = LeagueTableRow(league_id=league.id, round=number, table_number=index, game_id=info.row.id,
+                               seats={s: p for s, p in zip(seat_names, players)})
+        unit.add(table)
+        if info.row.status == GameStatus.FINISHED:  # it ended as it was set up: before its table was stored
+            unit.session.flush()
+            _record_result(unit, league, table, info.row)
         games.append(info.name)
     if seated.byes:
         unit.add(LeagueTableRow(league_id=league.id, round=number, table_number=0, seats={},

@@ -202,3 +202,16 @@ def _catch(work: Callable[[], None], errors: list[BaseException]) -> None:
         work()
     except BaseException as error:  # noqa: BLE001 - handed to the test
         errors.append(error)
+
+
+def test_a_member_who_said_stop_is_seated_but_stays_stopped(runner: GameService) -> None:
+    from pbem.service import consent
+
+    _league(runner, "rounds=2", "table=4")
+    with runner.unit() as unit:
+        consent.stop(unit, "p2@example.org")
+    _end_all(runner, _current(runner))
+    assert any("p2@example.org" in t for t in _tables(runner, 2))  # its seat goes silent, as any stopped seat
+    with runner.unit(lock=False) as unit:
+        assert not consent.may_mail(unit.session, "p2@example.org")
+        assert consent.may_mail(unit.session, "p1@example.org")
