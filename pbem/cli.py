@@ -622,30 +622,31 @@ def build_parser() -> argparse.ArgumentParser:
     league = sub.add_parser("league", help="leagues: create, join, start, standings, replace, drop, end "
                                            "(the LEAGUE mail commands; docs/leagues.md)",
                             description="Leagues, as the LEAGUE mail commands (docs/leagues.md).")
-    actions = league.add_subparsers(dest="action", required=True)
+    actions = league.add_subparsers(dest="action", required=True, help="what to do (as LEAGUE <what> by mail)")
 
     def league_action(name: str, help_text: str) -> argparse.ArgumentParser:
         action = actions.add_parser(name, help=help_text, description=help_text)
         action.add_argument("--db", default=os.environ.get("PBEM_DB", "pbem.db"),
                             help="SQLite file or database URL (default ./pbem.db; env PBEM_DB)")
-        action.add_argument("league")
+        action.add_argument("league", help="the league's name")
         action.set_defaults(func=cmd_league)
         return action
 
     create_league = league_action("create", "create a league of one game kind")
-    create_league.add_argument("kind", type=_kind)
+    create_league.add_argument("kind", type=_kind, help="the game kind every table plays")
     create_league.add_argument("options", nargs="*", metavar="NAME=VALUE",
                                help="format=swiss|roundrobin|knockout, rounds=N, table=K, points=win:3,..., "
                                     "and every table's game options")
     create_league.add_argument("--gm", type=_address, help="the league's GM address (a league password is printed)")
-    league_action("join", "add a player").add_argument("address", type=_address)
+    league_action("join", "add a player").add_argument("address", type=_address, help="the player's address")
     league_action("start", "seat round 1 and start its games")
     league_action("standings", "the standings and tables").add_argument("--json", action="store_true",
                                                                        help="one JSON object")
     replace_player = league_action("replace", "hand a player's place (and running seats) to another address")
-    replace_player.add_argument("old", type=_address)
-    replace_player.add_argument("new", type=_address)
-    league_action("drop", "seat a player in no further round").add_argument("address", type=_address)
+    replace_player.add_argument("old", type=_address, help="the address that holds the place now")
+    replace_player.add_argument("new", type=_address, help="the address that takes it")
+    league_action("drop", "seat a player in no further round").add_argument("address", type=_address,
+                                                                            help="the player's address")
     league_action("end", "end the league now")
 
     salt = add("salt", "add a seat's entropy to a forming game's seed")

@@ -483,7 +483,8 @@ class ShowLog:
 class LeagueCommand:
     """LEAGUE <verb> <league> ...: ``verb`` one of CREATE, JOIN, START, STANDINGS, REPLACE, DROP, END (upper
     case); ``kind`` and ``options`` for CREATE, ``addresses`` for REPLACE (old, new) and DROP, and the
-    league's ``password`` for the GM's START, REPLACE, DROP and END."""
+    league's ``password`` when the GM's START, REPLACE, DROP or END gives it (without it, only mail from
+    the league GM's own address is obeyed)."""
 
     line: int
     verb: str
@@ -498,11 +499,11 @@ LEAGUE_USAGE = {
     "CREATE": "LEAGUE CREATE <league> <kind> [format=swiss|roundrobin|knockout] [rounds=N] [table=K] "
               "[points=win:3,...] [<game option>=<value> ...]",
     "JOIN": "LEAGUE JOIN <league>",
-    "START": "LEAGUE START <league> <league-password>",
+    "START": "LEAGUE START <league> [<league-password>]",
     "STANDINGS": "LEAGUE STANDINGS <league>",
-    "REPLACE": "LEAGUE REPLACE <league> <old-address> <new-address> <league-password>",
-    "DROP": "LEAGUE DROP <league> <address> <league-password>",
-    "END": "LEAGUE END <league> <league-password>",
+    "REPLACE": "LEAGUE REPLACE <league> <old-address> <new-address> [<league-password>]",
+    "DROP": "LEAGUE DROP <league> <address> [<league-password>]",
+    "END": "LEAGUE END <league> [<league-password>]",
 }
 """How each LEAGUE command is written (quoted when one is written wrong)."""
 
@@ -754,10 +755,12 @@ Leagues (docs/leagues.md)
   LEAGUE CREATE <league> <kind> [format=swiss|roundrobin|knockout] [rounds=N] [table=K]
         [points=win:3,shared:2,draw:1,loss:0,defeat:0,bye:1] [<game option>=<value> ...]
                                    create a league (you are its GM; the reply gives its password)
-  LEAGUE START <league> <password>  seat round 1 and start its games
-  LEAGUE REPLACE <league> <old> <new> <password>  hand a player's place to another address
-  LEAGUE DROP <league> <address> <password>       seat a player in no further round
-  LEAGUE END <league> <password>   end the league now
+  LEAGUE START <league> [<password>]  seat round 1 and start its games
+  LEAGUE REPLACE <league> <old> <new> [<password>]  hand a player's place to another address
+  LEAGUE DROP <league> <address> [<password>]       seat a player in no further round
+  LEAGUE END <league> [<password>]   end the league now
+                                   (the GM's four: from the league GM's own address, or with the
+                                   league password from any address)
 
 Game masters
   CREATE <kind> <game> [<option>=<value> ...]  create a game; the reply gives its GM password
@@ -844,8 +847,9 @@ class _LineTransformer(Transformer[Token, _Parsed]):
         verb, words = str(children[0]).upper(), [str(word) for word in children[1:]]
         column = children[0].column
         plain = [w for w in words if "=" not in w]
-        given = {"CREATE": 2, "JOIN": 1, "STANDINGS": 1, "START": 2, "END": 2, "DROP": 3, "REPLACE": 4}[verb]
-        if len(plain) != given or (verb != "CREATE" and len(plain) != len(words)):
+        given = {"CREATE": 2, "JOIN": 1, "STANDINGS": 1, "START": 1, "END": 1, "DROP": 2, "REPLACE": 3}[verb]
+        by_gm = verb in ("START", "END", "DROP", "REPLACE")  # the league's password may follow
+        if not given <= len(plain) <= given + by_gm or (verb != "CREATE" and len(plain) != len(words)):
             raise _LineError(f"write it as {LEAGUE_USAGE[verb]}", column)
         name = plain[0].lower()
         if not re.fullmatch(r"[a-z0-9][a-z0-9-]*", name):
@@ -861,8 +865,8 @@ class _LineTransformer(Transformer[Token, _Parsed]):
                     raise _LineError(f'the option "{key}" is given twice', column)
                 options[key] = value
             return LeagueCommand(self.number, verb, name, kind=plain[1].lower(), options=options)
-        addresses = tuple(_address_text(word, column) for word in plain[1:-1]) if verb in ("REPLACE", "DROP") else ()
-        password = plain[-1] if verb in ("START", "END", "DROP", "REPLACE") else None
+        addresses = tuple(_address_text(word, column) for word in plain[1:given])
+        password = plain[given] if len(plain) > given else None
         return LeagueCommand(self.number, verb, name, addresses=addresses, password=password)
 
     def join(self, children: list[Token]) -> Join:

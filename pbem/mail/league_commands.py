@@ -1,6 +1,7 @@
 """LEAGUE commands by mail, each by one call to :mod:`pbem.service.leagues`: anyone's JOIN and STANDINGS,
 CREATE (the sender becomes the league's GM and gets its password), and the GM's START, REPLACE, DROP and
-END, each with the league's password."""
+END: from the GM's own address (resting on the From, like CREATE: refused when the receiving server
+found it forged), or from any address with the league's password on the line."""
 
 from __future__ import annotations
 
@@ -72,14 +73,19 @@ def _as_gm(conv: Conversation, command: LeagueCommand) -> None:
     if conv.handled.password_failed:
         raise NotAuthorised(f"LEAGUE {command.verb} {command.league} not checked: a password earlier in this mail "
                             "was wrong")
-    assert command.password is not None
-    try:
-        row = leagues.check_gm(unit, command.league, command.password)
-    except LockedOut:
-        raise
-    except NotAuthorised:
-        conv.handled.password_failed = True
-        raise
+    if command.password is None:
+        row = leagues.league_row(unit, command.league)
+        if (row.gm_address or "").lower() != sender:
+            raise NotAuthorised(f"LEAGUE {command.verb} {row.name}: only the league's GM may; from another address "
+                                "than the GM's, add the league password to the line")
+    else:
+        try:
+            row = leagues.check_gm(unit, command.league, command.password)
+        except LockedOut:
+            raise
+        except NotAuthorised:
+            conv.handled.password_failed = True
+            raise
     unit.actor = f"gm {sender}"
     if command.verb == "START":
         games = leagues.start(unit, row.name)

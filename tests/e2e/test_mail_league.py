@@ -2,7 +2,7 @@
 robot players finish) for 8 players at tables of 4 over 3 rounds, the players join by mail, the GM starts
 it, and robot players play every table by plain replies to their reports; the service seats each round
 itself when the last table of the one before ends. Between rounds 1 and 2 the GM replaces a player, who
-hands the seat of round 2 to the newcomer. After every round each member gets the standings (text and an
+hands the seat of round 2 to the newcomer (with the league password). After every round each member gets the standings (text and an
 HTML table; text alone for one who asked for SET TEXTONLY ON), and the final standings match the points
 worked out here from the games' own outcomes; ``pbem log`` lists every step of the league."""
 
@@ -108,7 +108,10 @@ def test_a_swiss_league_by_mail(tmp_path: Path, capsys: pytest.CaptureFixture[st
             for address in PLAYERS:
                 await people[address].send("LEAGUE JOIN spring\n")
                 assert "joined league spring" in (await people[address].last()).body
-            await gm.send(f"LEAGUE START spring {password}\n", subject="start")
+            await people[PLAYERS[0]].send("LEAGUE START spring\n", subject="not mine")
+            refused = (await _wait_mail(service, people[PLAYERS[0]], "Re: not mine"))[0].body
+            assert "only the league's GM may" in refused, refused
+            await gm.send("LEAGUE START spring\n", subject="start")  # from the GM's own address: no password
             assert "round 1 is seated at spring-1-1, spring-1-2" in (await _wait_mail(service, gm, "Re: start"))[0].body
             robots = GameRng(2024)
             for round_number in (1, 2, 3):

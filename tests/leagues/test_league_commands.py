@@ -22,12 +22,17 @@ def test_league_lines_are_read_per_verb() -> None:
     assert (standings.verb, start.password) == ("STANDINGS", "Pw1")
     assert replace.addresses == ("a@x.org", "b@y.org") and replace.password == "pw"
     assert drop.addresses == ("a@x.org",) and end.password == "pw"
+    bare = parse_script("LEAGUE START spring\nLEAGUE END spring\nLEAGUE DROP spring a@x.org\n").commands
+    assert [(c.verb, c.password, c.addresses) for c in bare] == [  # type: ignore[union-attr]
+        ("START", None, ()), ("END", None, ()), ("DROP", None, ("a@x.org",))]
 
 
 @pytest.mark.parametrize(("line", "problem"), [
-    ("LEAGUE START spring", "write it as LEAGUE START <league> <league-password>"),
+    ("LEAGUE START spring pw more", "write it as LEAGUE START <league> [<league-password>]"),
+    ("LEAGUE REPLACE spring a@x.org", "write it as LEAGUE REPLACE <league> <old-address> <new-address>"),
     ("LEAGUE JOIN", "write it as LEAGUE JOIN <league>"),
     ("LEAGUE DROP spring not-an-address pw", "is not a mail address"),
+    ("LEAGUE CREATE spring", "write it as LEAGUE CREATE"),
     ("LEAGUE CREATE spring fungus size=5 size=6", 'the option "size" is given twice'),
     ("LEAGUE CREATE spring fungus =5", "write options as name=value"),
     ("LEAGUE JOIN spr!ng", "is no league name"),
