@@ -36,7 +36,7 @@ NEWCOMER = "newcomer@league.test"
 GM = "gm@league.test"
 POINTS = {"win": 3, "shared": 2, "draw": 1, "loss": 0, "defeat": 0}
 QUICK = DaemonOptions(idle_recheck=0.1, send_retry_min=0.5, clock_interval=0.1)
-MAIL_TIMEOUT = 20.0
+MAIL_TIMEOUT = 30.0
 
 
 async def _wait_mail(service: MailHarness, person: Person, wanted: str, *, count: int = 1) -> list[ReceivedMail]:
