@@ -332,6 +332,44 @@ def cmd_campaign(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_league(args: argparse.Namespace) -> int:
+    """``pbem league create|join|start|standings|replace|drop|end ...``: the LEAGUE mail commands, as the
+    operator (no league password asked). Only mail tells the players: a round seated from here reaches
+    them with its games' reports, as ``pbem new`` does."""
+    from pbem.service import leagues
+
+    with _service(args).unit() as unit:
+        if args.action == "create":
+            options = _parse_pairs(args.options, "option")
+            if args.gm:
+                row, password = leagues.create_for_gm(unit, args.league, args.kind, options, gm_address=args.gm)
+            else:
+                row, password = leagues.create(unit, args.league, args.kind, options), None
+            print(f"Created league {row.name}: {row.kind}, {row.format}, tables of {row.table_size}, "
+                  f"{row.rounds or 'automatic'} rounds, points {leagues.view(unit, row.name).points}.")
+            if password:
+                print(f"League password of {row.gm_address}: {password}")
+        elif args.action == "join":
+            member = leagues.join(unit, args.league, args.address)
+            print(f"{member.address} joined league {args.league}.")
+        elif args.action == "start":
+            print(f"League {args.league} started; round 1: {', '.join(leagues.start(unit, args.league))}.")
+        elif args.action == "replace":
+            handed = leagues.replace(unit, args.league, args.old, args.new)
+            print(f"{args.new} takes {args.old}'s place in {args.league}"
+                  + (f" and its seats in {', '.join(handed)}" if handed else "") + ".")
+        elif args.action == "drop":
+            leagues.drop(unit, args.league, args.address)
+            print(f"{args.address} is seated in no further round of {args.league}.")
+        elif args.action == "end":
+            ended = leagues.end(unit, args.league)
+            print(f"League {args.league} ended" + (f"; games ended: {', '.join(ended)}" if ended else "") + ".")
+        else:
+            view = leagues.view(unit, args.league)
+            print(json.dumps(view.as_json(), indent=2, ensure_ascii=False) if args.json else view.text(), end="\n" if args.json else "")
+    return EXIT_OK
+
+
 def cmd_upgrade_check(args: argparse.Namespace) -> int:
     """``pbem upgrade-check``: replay every game; exit 1 when this code would resolve any differently."""
     service = _service(args)
@@ -622,6 +660,35 @@ def build_parser() -> argparse.ArgumentParser:
     player.add_argument("name", help="the player's name (REGISTER <name> by mail chose it)")
     player.add_argument("--json", action="store_true")
     player.set_defaults(func=cmd_player)
+    league = sub.add_parser("league", help="leagues: create, join, start, standings, replace, drop, end "
+                                           "(the LEAGUE mail commands; docs/leagues.md)",
+                            description="Leagues, as the LEAGUE mail commands (docs/leagues.md).")
+    actions = league.add_subparsers(dest="action", required=True, help="what to do (as LEAGUE <what> by mail)")
+
+    def league_action(name: str, help_text: str) -> argparse.ArgumentParser:
+        action = actions.add_parser(name, help=help_text, description=help_text)
+        action.add_argument("--db", default=os.environ.get("PBEM_DB", "pbem.db"),
+                            help="SQLite file or database URL (default ./pbem.db; env PBEM_DB)")
+        action.add_argument("league", help="the league's name")
+        action.set_defaults(func=cmd_league)
+        return action
+
+    create_league = league_action("create", "create a league of one game kind")
+    create_league.add_argument("kind", type=_kind, help="the game kind every table plays")
+    create_league.add_argument("options", nargs="*", metavar="NAME=VALUE",
+                               help="format=swiss|roundrobin|knockout, rounds=N, table=K, points=win:3,..., "
+                                    "and every table's game options")
+    create_league.add_argument("--gm", type=_address, help="the league's GM address (a league password is printed)")
+    league_action("join", "add a player").add_argument("address", type=_address, help="the player's address")
+    league_action("start", "seat round 1 and start its games")
+    league_action("standings", "the standings and tables").add_argument("--json", action="store_true",
+                                                                       help="one JSON object")
+    replace_player = league_action("replace", "hand a player's place (and running seats) to another address")
+    replace_player.add_argument("old", type=_address, help="the address that holds the place now")
+    replace_player.add_argument("new", type=_address, help="the address that takes it")
+    league_action("drop", "seat a player in no further round").add_argument("address", type=_address,
+                                                                            help="the player's address")
+    league_action("end", "end the league now")
 
     salt = add("salt", "add a seat's entropy to a forming game's seed")
     salt.add_argument("game")

@@ -102,14 +102,7 @@ def _run_gm_commands(conv: Conversation, row: GameRow, commands: tuple[GmCommand
 def _start(conv: Conversation, row: GameRow, command: StartGame) -> None:
     unit, name = conv.unit, row.name
     info = creation.start(unit, name)  # first: a START refused gives out no password
-    issued = seats.issue_passwords(unit, name)
-    for seat in info.seats:
-        if seat.name in issued and seat.address:
-            conv.notifier.tell_address(
-                unit, row, seat.address, "Your seat",
-                f"You play seat {seat.name} of game {name}. Your password is {issued[seat.name]}; "
-                "a plain reply to your turn report signs you on.", seat=seat, secret=True)
-    conv.notifier.send_reports(unit, info, digests.take_opening(unit, info))
+    conv.notifier.open_game(unit, info)
     conv.reply.add(f"Game {name} started; the opening report went to every seat.")
 
 

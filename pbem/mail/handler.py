@@ -25,6 +25,7 @@ from pbem.commands import (
     GmSession,
     Help,
     Join,
+    LeagueCommand,
     Observe,
     Register,
     Salt,
@@ -42,7 +43,7 @@ from pbem.commands import (
 )
 from pbem.core import PbemError
 from pbem.mail import consent as consent_mail
-from pbem.mail import gm_commands, player_commands, seat_commands
+from pbem.mail import gm_commands, league_commands, player_commands, seat_commands
 from pbem.mail.answers import help_for
 from pbem.mail.authresults import from_fails_dmarc
 from pbem.mail.bounces import read_bounce
@@ -396,6 +397,7 @@ def _run_script(conv: Conversation, script: Script) -> None:
 
 _COMMANDS: Mapping[type, Callable[[Conversation, Any], None]] = {
     Join: seat_commands.join,
+    LeagueCommand: league_commands.league,
     ViewJson: seat_commands.view_json,
     SetZone: seat_commands.zone,
     SetPreference: seat_commands.preference,
@@ -421,7 +423,7 @@ SOFT_BOUNCES = 3
 """How often a mail that bounced for now is sent again (a fourth bounce counts as one for good)."""
 SOFT_BOUNCE_PAUSE = timedelta(hours=1)
 """How long after a bounce for now the mail goes again."""
-_FROM_ALONE = (Join, Stop, CreateGame, Register)
+_FROM_ALONE = (Join, Stop, CreateGame, Register, LeagueCommand)
 """The commands that rest on the From alone: refused when the receiving server found it forged."""
 
 
@@ -467,5 +469,7 @@ def _command_word(command: object) -> str:
     """A word for a command in the log: ``orders`` for a seat session, else the command's keyword."""
     if isinstance(command, SeatSession):
         return "check" if command.check else "orders"
+    if isinstance(command, LeagueCommand):
+        return f"LEAGUE {command.verb}"
     return {"GmSession": "GM", "CreateGame": "CREATE", "CheckOrders": "CHECK"}.get(
         type(command).__name__, type(command).__name__.upper())

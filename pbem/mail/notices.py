@@ -26,8 +26,9 @@ from pbem.mail.mailstore import DatabaseOutbox
 from pbem.mail.preferences import wants_view_json, zone_and_text_only, zone_of
 from pbem.mail.tokens import ReplyTokens
 from pbem.pictures import MissingDrawing, ReportPictures, drawing_for
-from pbem.reports import MailSection, OrdersWanted, PictureRef, ReportInput, render_mail_html, render_report
-from pbem.service import consent, digests, observers
+from pbem.reports import MailSection, OrdersWanted, PictureRef, ReportInput, environment, render_mail_html, render_report
+from pbem.service import consent, digests, leagues, observers, seats
+from pbem.service.leagues import LeagueSeatHandedOver, LeagueView, RoundEnded, RoundSeated
 from pbem.service.consent import Invited
 from pbem.service.digests import DueReport
 from pbem.service.news import (
@@ -224,6 +225,9 @@ class MailNotifier:
         """Tell the people concerned what a unit's work brought: moved deadlines, seat offers and
         handovers, rollbacks (the service's :attr:`~pbem.service.api.GameService.on_news` listener)."""
         for item in news:
+            if isinstance(item, (RoundSeated, RoundEnded, LeagueSeatHandedOver)):
+                self._tell_league(unit, item)
+                continue
             info = unit.info(item.game)  # type: ignore[attr-defined]
             row = info.row
             match item:
@@ -261,6 +265,50 @@ class MailNotifier:
                         "as an absent seat does: NMR defaults, and the game's absence settings (grace_hours, "
                         f"replace_after, the standby list) handle it. REPLACE {item.seat} <address> hands it to "
                         "someone else."))
+
+    def open_game(self, unit: Unit, info: GameInfo, *, purpose: str = "notice") -> None:
+        """A game just started: give every seat without a password a fresh one (a secret mail each, of
+        ``purpose``) and send every reader the opening report."""
+        row = info.row
+        issued = seats.issue_passwords(unit, row.name)
+        for seat in info.seats:
+            if seat.name in issued and seat.address:
+                self.tell_address(unit, row, seat.address, "Your seat",
+                                  f"You play seat {seat.name} of game {row.name}. Your password is {issued[seat.name]}; "
+                                  "a plain reply to your turn report signs you on.", seat=seat, secret=True,
+                                  purpose=purpose)
+        self.send_reports(unit, info, digests.take_opening(unit, info))
+
+    def send_standings(self, unit: Unit, standings: LeagueView, after: int, to: str, intro: str) -> None:
+        """Queue a league's standings after round ``after`` to ``to``: ``intro``, then the standings as text
+        and as an HTML table (text alone for an address that asked for SET TEXTONLY ON)."""
+        html = environment(html=True).get_template("common/league.html.j2").render(league=standings, intro=intro)
+        self._queue_as(unit, standings.name, after, to, f"[{standings.name}] Standings after round {after}",
+                       f"{intro}\n\n{standings.text()}", html, purpose="standings")
+
+    def _tell_league(self, unit: Unit, item: RoundSeated | RoundEnded | LeagueSeatHandedOver) -> None:
+        """A league's news: a round's games started (passwords and opening reports), a round's end (the
+        standings to every member still playing and the GM), a seat handed to a new player."""
+        match item:
+            case RoundSeated():
+                for game in item.games:
+                    self.open_game(unit, unit.info(game), purpose="league")
+            case RoundEnded():
+                for game in item.ended:
+                    info = unit.info(game)
+                    self.send_reports(unit, info, digests.take_reports(unit, info, everyone=True))
+                league = leagues.league_row(unit, item.league)
+                view = leagues.view(unit, item.league)
+                intro = (f"League {league.name} is over: the final standings." if item.over else
+                         f"Round {item.round} of league {league.name} is over; round {item.round + 1} starts now: "
+                         "your game's first report comes in its own mail.")
+                readers = [m.address for m in leagues.members_of(unit, league) if not m.dropped]
+                for address in dict.fromkeys([*readers, *([league.gm_address] if league.gm_address else [])]):
+                    self.send_standings(unit, view, item.round, address, intro)
+            case LeagueSeatHandedOver():
+                row = unit.game(item.game)
+                self.welcome(unit, row, unit.seat(row, item.seat), item.password, item.old_address,
+                             "It came to you with a place in a league. ", "The league's GM")
 
     def welcome(self, unit: Unit, row: GameRow, seat: SeatRow, password: str, old: str | None, why: str,
                 by: str) -> None:
@@ -333,7 +381,7 @@ class MailNotifier:
 
     def tell_address(self, unit: Unit, row: GameRow, to: str, subject: str, text: str,
                      *, seat: SeatRow | None = None, secret: bool = False, press_from: str | None = None,
-                     asks_orders: bool = False) -> None:
+                     asks_orders: bool = False, purpose: str = "notice") -> None:
         """Queue a notice to one address; with ``secret`` (it holds a password) the body is not kept
         once the mail is sent; the seat's private link when it goes to the seat's holder. With
         ``seat``, a plain reply signs the seat on: with ``asks_orders`` it is orders (the notice asks
@@ -351,19 +399,27 @@ class MailNotifier:
         link = self._link_line(row, seat) if seat is not None and seat.address == to else ""
         attachments = self.calendar(unit, row, seat) if seat is not None and asks_orders else ()
         self._queue(unit, row, to, f"[{row.name}] {subject}", text + "\n" + link, None, reply_to=reply_to,
-                    purpose="notice", secret=secret, attachments=attachments)
+                    purpose=purpose, secret=secret, attachments=attachments)
 
     def _queue(self, unit: Unit, row: GameRow, to: str, subject: str, body: str, html: str | None,
                *, reply_to: str | None = None, purpose: str, secret: bool = False,
                inline: tuple[BinaryPart, ...] = (), attachments: tuple[BinaryPart, ...] = ()) -> None:
+        self._queue_as(unit, row.name, row.turn, to, subject, body, html, reply_to=reply_to, purpose=purpose,
+                       secret=secret, inline=inline, attachments=attachments)
+
+    def _queue_as(self, unit: Unit, name: str, turn: int, to: str, subject: str, body: str, html: str | None,
+                  *, reply_to: str | None = None, purpose: str, secret: bool = False,
+                  inline: tuple[BinaryPart, ...] = (), attachments: tuple[BinaryPart, ...] = ()) -> None:
+        """Queue a mail of the game (or league) ``name`` at ``turn`` (its round), when ``to`` may be
+        written to and the unit's bound allows."""
         if not is_plain_address(to):  # stored before addresses were checked: the turn must go on regardless
-            _log.warning("game %s: no %s to %r: not a mail address; REPLACE the seat to fix it", row.name, purpose, to)
+            _log.warning("game %s: no %s to %r: not a mail address; REPLACE the seat to fix it", name, purpose, to)
             return
         if purpose != "invitation" and not consent.may_mail(unit.session, to):
-            _log.info("game %s: no %s to %s: it has not asked for pbem's mail", row.name, purpose, to)
+            _log.info("game %s: no %s to %s: it has not asked for pbem's mail", name, purpose, to)
             return
         if not _within_bound(unit, purpose):
-            _log.warning("game %s: no %s to %s: the mail from %s caused %d mails already", row.name,
+            _log.warning("game %s: no %s to %s: the mail from %s caused %d mails already", name,
                          purpose, to, unit.mail_from, MAX_MAIL_TO_OTHERS)
             return
         zone, text_only = zone_and_text_only(unit.session, to)
@@ -371,18 +427,23 @@ class MailNotifier:
         if text_only:
             html, inline = None, ()
         message = compose_report(
-            game=row.name, turn=row.turn, to=to, from_address=self.address, from_name=FROM_NAME,
+            game=name, turn=turn, to=to, from_address=self.address, from_name=FROM_NAME,
             body=body, html=html, reply_to=reply_to, subject=subject, now=self.clock(), inline=inline,
             attachments=attachments, unsubscribe=self.unsubscribe(to),
         )
         DatabaseOutbox.enqueue(unit.session, message, purpose=purpose, secret=secret)
 
 
+_UNBOUNDED = ("report", "standings", "league")
+"""Purposes of mail to people who asked for it, sent whatever mail caused them: turn reports, a league's
+standings after a round, and the passwords of the league's new tables (a round of a large league seats many)."""
+
+
 def _within_bound(unit: Unit, purpose: str) -> bool:
     """Count a mail toward the bound of what the unit's incoming mail causes besides its reply; False
     (and counted as held back) past :data:`MAX_MAIL_TO_OTHERS`. Turn reports, and everything outside
     the handling of a mail (the clock, the command line), are free."""
-    if unit.mail_from is None or purpose == "report":
+    if unit.mail_from is None or purpose in _UNBOUNDED:
         return True
     if unit.mailed_others >= MAX_MAIL_TO_OTHERS:
         unit.held_back += 1

@@ -1,8 +1,9 @@
 """What of a stored mail may hold a password, and the copy kept of one that may: its header alone.
 
 A mail holds a password when a line of its text opens a seat or GM session
-(``SIGNON <game> <seat> <password>``, ``GM <game> <password>``) or may carry a code that joins an
-address to a player's name (``REGISTER <name> <code>``), whether that
+(``SIGNON <game> <seat> <password>``, ``GM <game> <password>``), may carry a code that joins an
+address to a player's name (``REGISTER <name> <code>``) or is a league GM's command
+(``LEAGUE START <league> <password>``, ...), whether that
 line was read, refused, or never read at all (rate-limited mail), and when it
 quotes a mail of pbem's that gave one ("Your password is ..."). A mail that
 cannot be read, or is too big to be read, may hold one for all anyone knows.
@@ -15,6 +16,8 @@ from pbem.mail.parse import MalformedMail, header_block, parse_mail
 REDACTED_BODY = b"(body removed after handling: it held a password)\r\n"
 SESSION_WORDS = frozenset({"SIGNON", "GM", "REGISTER"})
 """First words of the lines that carry a password (or a player's joining code)."""
+LEAGUE_GM_WORDS = frozenset({"START", "REPLACE", "DROP", "END"})
+"""Second words of the ``LEAGUE`` lines that carry the league's password."""
 QUOTED_PASSWORD = b"password"
 """In a mail's bytes (any letter case): it may quote pbem's mail that gave a password."""
 
@@ -25,10 +28,13 @@ def redacted(raw: bytes) -> bytes:
 
 
 def text_holds_password(text: str) -> bool:
-    """True when a line of ``text`` (a mail's cleaned text) starts with SIGNON, GM or REGISTER, in any letter case;
-    time linear in the text."""
-    return any(words[0].upper() in SESSION_WORDS for words in (line.split(None, 1) for line in text.splitlines())
-               if words)
+    """True when a line of ``text`` (a mail's cleaned text) starts with SIGNON, GM or REGISTER, or is a league GM's
+    command (LEAGUE START, REPLACE, DROP, END), in any letter case; time linear in the text."""
+    for words in (line.split(None, 2) for line in text.splitlines()):
+        if words and (words[0].upper() in SESSION_WORDS
+                      or (words[0].upper() == "LEAGUE" and len(words) > 1 and words[1].upper() in LEAGUE_GM_WORDS)):
+            return True
+    return False
 
 
 def holds_password(raw: bytes, text: str | None = None) -> bool:

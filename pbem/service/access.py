@@ -3,6 +3,8 @@ and the key version that reply addresses and private links of a seat are signed 
 
 from __future__ import annotations
 
+from typing import Any
+
 from pbem.clock import format_utc
 from pbem.core import GameError, PbemError
 from pbem.lockout import is_locked, record_failure
@@ -68,16 +70,22 @@ def check_gm(unit: Unit, name: str, password: str) -> None:
     paused after repeated wrong passwords, and NotAuthorised for a wrong
     password, which counts towards a lockout.
     """
-    row = unit.game(name)
+    check_gm_password(unit, unit.game(name), password, f"GM password checks for {name}", f"GM password for {name}")
+
+
+def check_gm_password(unit: Unit, row: Any, password: str, checks: str, what: str) -> None:
+    """Return when ``password`` is the GM password of ``row`` (a game's or a league's row: its
+    ``gm_password_hash``, ``gm_failed_logins`` and ``gm_locked_until``). Raises LockedOut while ``checks``
+    are paused after repeated wrong passwords, NotAuthorised (naming ``what``) for a wrong one, which
+    counts towards a lockout."""
     now = unit.now()
     if is_locked(row.gm_locked_until, now):
-        raise LockedOut(f"GM password checks for {name} are paused until {format_utc(row.gm_locked_until)} "
-                        "after repeated wrong passwords")
+        raise LockedOut(f"{checks} are paused until {format_utc(row.gm_locked_until)} after repeated wrong passwords")
     if not check_password(password, row.gm_password_hash):
         failure = record_failure(row.gm_failed_logins, now)
         row.gm_failed_logins, row.gm_locked_until = failure.count, failure.locked_until
         unit.add(row)
-        raise NotAuthorised(f"wrong GM password for {name}", lockout_started=failure.started)
+        raise NotAuthorised(f"wrong {what}", lockout_started=failure.started)
     if row.gm_failed_logins:
         row.gm_failed_logins, row.gm_locked_until = 0, None
         unit.add(row)

@@ -18,7 +18,8 @@ from sqlmodel import select
 
 from pbem.clock import format_utc
 from pbem.service.unit import Unit
-from pbem.store.tables import AuditEntryRow, GameRow
+from pbem.core import UnknownGame
+from pbem.store.tables import AuditEntryRow, GameRow, LeagueRow
 
 SERVICE = "service"
 """The actor of the service's own decisions."""
@@ -45,13 +46,23 @@ def record(unit: Unit, row: GameRow, action: str, text: str, *, actor: str | Non
                            data=dict(data or {})))
 
 
+def record_league(unit: Unit, league: LeagueRow, action: str, text: str) -> None:
+    """Add a step to the log of a league, by the unit's actor, at the unit's time now."""
+    unit.add(AuditEntryRow(league_id=league.id, at=unit.now(), actor=unit.actor, action=action, text=text))
+
+
 def entries(unit: Unit, name: str, *, last: int | None = None) -> list[AuditEntry]:
-    """The log of the game called ``name``, oldest first (only the ``last`` newest when given).
-    Raises UnknownGame."""
-    row = unit.game(name)
+    """The log of the game called ``name``, or else of the league called so, oldest first (only the
+    ``last`` newest when given). Raises UnknownGame when there is neither."""
     unit.session.flush()
-    query = select(AuditEntryRow).where(AuditEntryRow.game_id == row.id).order_by(
-        AuditEntryRow.id.desc())  # type: ignore[union-attr]
+    try:
+        where = AuditEntryRow.game_id == unit.game(name).id
+    except UnknownGame:
+        league = unit.session.exec(select(LeagueRow).where(LeagueRow.name_key == name.strip().lower())).first()
+        if league is None:
+            raise UnknownGame(f"no game or league named {name!r}") from None
+        where = AuditEntryRow.league_id == league.id
+    query = select(AuditEntryRow).where(where).order_by(AuditEntryRow.id.desc())  # type: ignore[union-attr,arg-type]
     if last is not None:
         query = query.limit(last)
     found = [AuditEntry(e.at, e.actor, e.action, e.text) for e in unit.session.exec(query)]

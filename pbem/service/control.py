@@ -8,7 +8,7 @@ from datetime import UTC, datetime, timedelta
 
 from pbem.clock import format_duration, format_utc
 from pbem.core import GameError, InvalidInput
-from pbem.service import audit, due
+from pbem.service import audit, due, leagues
 from pbem.service.options import parse_service_options
 from pbem.service.unit import Unit
 from pbem.store.tables import GameRow, GameStatus
@@ -105,6 +105,7 @@ def end(unit: Unit, name: str) -> None:
     row.status, row.ended_by_gm, row.deadline = GameStatus.FINISHED, True, None
     unit.add(row)
     audit.record(unit, row, "END", f"game ended at turn {row.turn}; the leaders win")
+    leagues.game_over(unit, row)
 
 
 def _clocked(unit: Unit, name: str) -> GameRow:

@@ -35,9 +35,14 @@ def create_game(
     rng_version: int = CURRENT_VERSION,
     gm_address: str | None = None,
     gm_password_hash: str | None = None,
+    asked: bool = True,
 ) -> GameInfo:
     """Create a game. With ``seats`` (seat -> address) it starts at once; with
     only ``players`` it waits for JOINs (status ``forming``) until :func:`start`.
+
+    ``asked``: the seats' holders asked for the game's mail by being seated (the operator's word, or the
+    sender's as GM). A league seats its members with ``asked=False``: they asked when they joined, and
+    one that said STOP since stays stopped (its seat goes silent, as any stopped seat).
 
     The game commits to a secret (random, or the text of ``seed`` when given);
     the seed it plays with is derived at START from the secret and the
@@ -99,10 +104,10 @@ def create_game(
     audit.record(unit, row, "CREATE", f"{rules.name} game {name} created for {count} players"
                  + (f", options {', '.join(f'{k}={v}' for k, v in (options or {}).items())}" if options else ""))
     # The creator's word: the operator's on the command line; by mail the GM is the sender, who asked anyway.
-    for address in {a for a in [*(seats or {}).values(), gm_address] if a}:
+    for address in {a for a in [*(seats or {}).values(), gm_address] if a and asked}:
         consent.record_asked(unit, address)
     if seats:
-        return start(unit, name)
+        return start(unit, name, waits_for_acceptance=asked)
     return unit.snapshot(row)
 
 
@@ -116,11 +121,11 @@ def create_for_gm(unit: Unit, kind: str, name: str, *, gm_address: str, players:
     return info, password
 
 
-def start(unit: Unit, name: str) -> GameInfo:
+def start(unit: Unit, name: str, *, waits_for_acceptance: bool = True) -> GameInfo:
     """Set a forming game up from its seed and open turn 1 (playing any forced turns that follow).
 
-    Raises GameError when it is not forming, a seat is still empty, or a seat's holder has not accepted
-    its invitation (:mod:`pbem.service.consent`: such a seat counts as open).
+    Raises GameError when it is not forming, a seat is still empty, or (``waits_for_acceptance``) a seat's
+    holder has not accepted its invitation (:mod:`pbem.service.consent`: such a seat counts as open).
     """
     row = unit.game(name)
     if row.status != GameStatus.FORMING:
@@ -129,7 +134,7 @@ def start(unit: Unit, name: str) -> GameInfo:
     empty = [s.name for s in seats if not s.address]
     if empty:
         raise GameError(f"game {name} cannot start: seats {', '.join(empty)} are still open")
-    waiting = consent.unaccepted(unit, row)
+    waiting = consent.unaccepted(unit, row) if waits_for_acceptance else []
     if waiting:
         raise GameError(f"game {name} cannot start: " + ", ".join(f"seat {s.name} ({s.address})" for s in waiting)
                         + " did not accept the invitation yet (a reply to it, or JOIN " + name + "); START again "

@@ -156,6 +156,10 @@ def _resolve_one(unit: Unit, info: GameInfo, reason: str) -> ResolvedTurn:
                  + (f"; no answer, passed: {', '.join(passed)}" if passed else "")
                  + (f"; game over: {outcome.headline}" if outcome is not None else ""))
     unit.session.flush()
+    if outcome is not None:
+        from pbem.service import leagues  # leagues create games through this module's callers
+
+        leagues.game_over(unit, row)
     return ResolvedTurn(record)
 
 

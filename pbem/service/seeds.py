@@ -66,4 +66,7 @@ def reveal(unit: Unit, name: str) -> GameRow:
     kept = " (its seed stays secret: its kind keeps it)" if kept_secret_reason(row) is not None else " and its seed revealed"
     audit.record(unit, row, "REVEAL", f"game ended at turn {row.turn}{kept}")
     unit.session.flush()
+    from pbem.service import leagues  # leagues import the modules that import this one
+
+    leagues.game_over(unit, row)
     return row

@@ -332,7 +332,8 @@ class AuditEntryRow(SQLModel, table=True):
     __tablename__ = "audit_entry"
 
     id: int | None = Field(default=None, primary_key=True)
-    game_id: int = Field(foreign_key="game.id", index=True)
+    game_id: int | None = Field(default=None, foreign_key="game.id", index=True)  # None: a league's step
+    league_id: int | None = Field(default=None, foreign_key="league.id", index=True)  # a step of a league
     at: datetime
     actor: str
     action: str  # a word: EXTEND, RESOLVE, ROLLBACK, ABSENT, ...
@@ -456,3 +457,68 @@ class PlayerEventRow(SQLModel, table=True):
     turn: int  # the turn it happened in (resolved, left, or the game's last)
     kind: str  # met | missed | win | shared | draw | loss | defeat | resigned | replaced
     at: datetime
+class LeagueStatus(enum.StrEnum):
+    """Where a league is in its life; stored as its value."""
+
+    FORMING = "forming"  # created, taking LEAGUE JOINs until the GM starts it
+    ACTIVE = "active"  # rounds being played
+    FINISHED = "finished"  # every round played, or ended by the GM
+
+
+class LeagueRow(SQLModel, table=True):
+    """A league: players of one game kind meeting over rounds of tables, seated by its format
+    (see :mod:`pbem.leagues` and :mod:`pbem.service.leagues`)."""
+
+    __tablename__ = "league"
+
+    id: int | None = Field(default=None, primary_key=True)
+    name: str = Field(unique=True)
+    name_key: str = Field(index=True, unique=True)  # the name in lower case
+    kind: str  # the game kind every table plays
+    format: str  # swiss | roundrobin | knockout
+    rounds: int  # rounds to play (a knockout may end sooner)
+    table_size: int  # players at a full table
+    options: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))  # every table's
+    points: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))  # kind -> points
+    status: LeagueStatus = Field(default=LeagueStatus.FORMING,
+                                 sa_column=Column(_StatusColumn(LeagueStatus), nullable=False))
+    round: int = 0  # the round being played (0: not started)
+    gm_address: str | None = None
+    gm_password_hash: str | None = None
+    gm_failed_logins: int = 0  # wrong league passwords in a row (see pbem.lockout)
+    gm_locked_until: datetime | None = None
+    created_at: datetime
+    ended_at: datetime | None = None
+    ended_early: bool = False  # LEAGUE END before the last round
+
+
+class LeagueMemberRow(SQLModel, table=True):
+    """A player of a league: its place (its id), held by one canonical address at a time (LEAGUE REPLACE
+    hands the place, with its points, to another)."""
+
+    __tablename__ = "league_member"
+    __table_args__ = (UniqueConstraint("league_id", "address"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    league_id: int = Field(foreign_key="league.id", index=True)
+    address: str  # canonical (pbem.addresses.checked_address)
+    joined_at: datetime
+    dropped: bool = False  # LEAGUE DROP: seated no more; its results stay in the standings
+
+
+class LeagueTableRow(SQLModel, table=True):
+    """One table of one round of a league and its game (table 0 holds the round's byes, without a game).
+    Unique per league, round and table: two daemons racing to seat a round seat it once."""
+
+    __tablename__ = "league_table"
+    __table_args__ = (UniqueConstraint("league_id", "round", "table_number"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    league_id: int = Field(foreign_key="league.id", index=True)
+    round: int
+    table_number: int
+    game_id: int | None = Field(default=None, foreign_key="game.id", index=True)
+    seats: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))  # seat -> member id
+    places: dict[str, Any] | None = Field(default=None, sa_column=Column(JSON, nullable=True))
+    """Once its game is over: member id -> {"kind": result kind, "score": score}."""
+    finished_at: datetime | None = None

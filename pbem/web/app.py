@@ -67,6 +67,7 @@ def make_app(service: GameService, tokens: ReplyTokens, *, clock: Callable[[], d
         web.get("/players", player_list),
         web.get("/player/{name}", player_page),
         web.get("/game/{game}", game_page),
+        web.get("/league/{league}", league_page),
         web.get(r"/game/{game}/{turn:\d{1,6}}.svg", game_picture),
         web.get("/seat/{token}", seat_page),
         web.get(r"/seat/{token}/{turn:\d{1,6}}.svg", seat_picture),
@@ -110,7 +111,15 @@ def _svg(text: str) -> web.Response:
 async def game_list(request: web.Request) -> web.Response:
     """The list of games."""
     archive = request.app[_ARCHIVE]
-    return _html(await asyncio.to_thread(lambda: _page("games.html.j2", games=archive.games())))
+    return _html(await asyncio.to_thread(lambda: _page("games.html.j2", games=archive.games(),
+                                                       leagues=archive.leagues())))
+
+
+async def league_page(request: web.Request) -> web.Response:
+    """A league's standings (points, record, ratings) and its tables, with links to their games."""
+    archive = request.app[_ARCHIVE]
+    name = request.match_info["league"]
+    return _html(await asyncio.to_thread(lambda: _page("league.html.j2", league=archive.league(name))))
 
 
 async def player_list(request: web.Request) -> web.Response:

@@ -20,6 +20,7 @@ from pbem.core import Event, GameRng, PbemError
 from pbem.mail.tokens import ReplyTokens
 from pbem.pictures import alt_text, board_svg, own_svg
 from pbem.reports import ReportInput, render_report
+from pbem.service import leagues
 from pbem.service.api import GameService
 from pbem.service.players import NAME_PATTERN, PlayerProfile, PlayerSummary, UnknownPlayer
 from pbem.service.snapshot import GameInfo
@@ -111,6 +112,19 @@ class Archive:
         except UnknownPlayer:
             raise NotInArchive("no such player") from None
         return replace(profile, addresses=[])
+    def leagues(self) -> list[tuple[str, str, str]]:
+        """Return every league as (name, kind, status), oldest first."""
+        with self.service.unit(lock=False) as unit:
+            return [(row.name, row.kind, str(row.status)) for row in leagues.all_leagues(unit)]
+
+    def league(self, name: str) -> leagues.LeagueView:
+        """Return the standings and tables of the league ``name`` (no addresses: public names only);
+        raises :class:`NotInArchive` for an unknown league."""
+        try:
+            with self.service.unit(lock=False) as unit:
+                return leagues.view(unit, name)
+        except PbemError:
+            raise NotInArchive(f"no league {name}") from None
 
     def info(self, name: str) -> GameInfo:
         """Return the game ``name`` if the archive shows it (started); raises :class:`NotInArchive`."""
