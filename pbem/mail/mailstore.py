@@ -20,7 +20,9 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import os
 import secrets
+import socket
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -297,8 +299,9 @@ class DatabaseOutbox:
         self.rate = rate
         """At most this many mails sent in any period (``--send-rate``): counted from the table, so a
         restart and the other daemons on the database share it; the rest waits in the queue, in order."""
-        self.owner = secrets.token_hex(8)
-        """Who holds this outbox's leases (``lease_owner``): made anew for each outbox."""
+        self.owner = f"{socket.gethostname()}/{os.getpid()}/{secrets.token_hex(4)}"
+        """Who holds this outbox's leases (``lease_owner``), made anew for each outbox: the host, the process id
+        (which daemon holds a claim, for an operator) and a random part."""
         self._monotonic = monotonic
         self._lock = threading.Lock()
         self._claimed: dict[int, float] = {}  # claimed mail -> until when (time.monotonic) its lease surely runs
