@@ -15,9 +15,11 @@ import difflib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
+from itertools import count
 from typing import Any
 
 from lark import Lark
+from lark.lexer import ContextualLexer, LexerThread
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 
 from pbem.core import Game
@@ -77,8 +79,53 @@ def content_lines(text: str) -> list[tuple[int, str]]:
     return [
         (number, line.rstrip())
         for number, line in enumerate(text.split("\n"), start=1)
-        if line.partition("#")[0].strip(" \t")
+        if _has_content(line)
     ]
+
+
+def _has_content(line: str) -> bool:
+    """True when ``line`` holds more than blanks and a comment (see :func:`content_lines`)."""
+    return bool(line.partition("#")[0].strip(" \t") if "#" in line else line.strip(" \t"))
+
+
+def lalr_parse(parser: Lark) -> Callable[[str], Any]:
+    """Return a function that parses text with ``parser`` (an LALR parser with its standard lexer) as
+    ``parser.parse`` does, raising the same errors, without the work ``parse`` repeats on every call to
+    check its arguments and pick its start rule and lexer (a tenth of parsing a two-line submission): the
+    lexer and the parser's start rule are looked up once, here. Falls back to ``parser.parse`` when lark's
+    insides are not laid out as in the lark versions pbem knows (1.2 and 1.3)."""
+    try:
+        frontend = parser.parser
+        run = frontend.parser.parser.parse
+        lexer = frontend.lexer
+        (start,) = frontend.parser_conf.start
+        plugins = frontend.options._plugins if frontend.options is not None else {}  # noqa: SLF001
+    except (AttributeError, ValueError):
+        return parser.parse
+    if not isinstance(lexer, ContextualLexer) or plugins:
+        return parser.parse
+    from_text = LexerThread.from_text
+
+    def parse(text: str) -> Any:
+        return run(from_text(lexer, text), start)
+
+    return parse
+
+
+def _order_lines(text: str, orders: Sequence[Any]) -> list[OrderLine]:
+    """Pair the content lines of ``text`` (as :func:`content_lines` finds them) with ``orders``, one order each
+    in line order, as the grammar parsed the whole text. Most submissions have neither blank lines nor
+    comments: every line then holds its order, and they are paired without looking at each line.
+    Raises ValueError when the counts differ (a grammar that does not make one order per line)."""
+    lines = text.split("\n")
+    if not lines[-1]:
+        lines.pop()  # the text's last line break ends the last line
+    if len(lines) == len(orders) and "#" not in text:  # as many lines as orders: each line holds one
+        return list(map(OrderLine, count(1), map(str.rstrip, lines), orders))
+    content = content_lines(text)
+    if len(content) != len(orders):
+        raise ValueError(f"{len(orders)} orders for {len(content)} content lines: the grammar must make one a line")
+    return [OrderLine(number, line, order) for (number, line), order in zip(content, orders)]
 
 
 class OrderParser:
@@ -94,6 +141,7 @@ class OrderParser:
             cache=True,
             maybe_placeholders=False,
         )
+        self._parse = lalr_parse(self._parser)
         self._words = {**_GENERIC_WORDS, **game.terminal_words}
         self.keywords = sorted({
             str(terminal.pattern.value).upper() for terminal in self._parser.terminals
@@ -105,14 +153,13 @@ class OrderParser:
         """Parse a whole submission. Never raises for bad input: problems are per line."""
         if "\r" in text:
             text = text.replace("\r\n", "\n").replace("\r", "\n")
-        lines = content_lines(text)
         try:
-            orders = self._parser.parse(text + "\n")
+            orders = self._parse(text + "\n")
         except (UnexpectedInput, VisitError):
-            parsed = ParsedOrders([self._parse_line(number, line) for number, line in lines])
+            parsed = ParsedOrders([self._parse_line(number, line) for number, line in content_lines(text)])
             self._mark_signature(parsed)
             return parsed
-        return ParsedOrders([OrderLine(number, line, order) for (number, line), order in zip(lines, orders, strict=True)])
+        return ParsedOrders(_order_lines(text, orders))
 
     def _parse_line(self, number: int, line: str) -> OrderLine:
         try:
