@@ -90,24 +90,28 @@ def _has_content(line: str) -> bool:
 
 def lalr_parse(parser: Lark) -> Callable[[str], Any]:
     """Return a function that parses text with ``parser`` (an LALR parser with its standard lexer) as
-    ``parser.parse`` does, raising the same errors, without the work ``parse`` repeats on every call to
-    check its arguments and pick its start rule and lexer (a tenth of parsing a two-line submission): the
-    lexer and the parser's start rule are looked up once, here. Falls back to ``parser.parse`` when lark's
-    insides are not laid out as in the lark versions pbem knows (1.2 and 1.3)."""
+    ``parser.parse`` does, raising the same errors, without the work lark repeats on every call to check
+    its arguments, pick its start rule and lexer and set up its parse tables (a tenth of parsing a two-line
+    submission): that is done once, here. Falls back to ``parser.parse`` when lark's insides are not laid
+    out as in the lark versions pbem knows (1.2 and 1.3)."""
     try:
+        from lark.parsers.lalr_parser_state import ParseConf, ParserState
+
         frontend = parser.parser
-        run = frontend.parser.parser.parse
+        lalr = frontend.parser.parser
         lexer = frontend.lexer
         (start,) = frontend.parser_conf.start
         plugins = frontend.options._plugins if frontend.options is not None else {}  # noqa: SLF001
-    except (AttributeError, ValueError):
+        conf = ParseConf(lalr.parse_table, lalr.callbacks, start)
+        run = lalr.parse_from_state
+    except (ImportError, AttributeError, ValueError, KeyError):
         return parser.parse
     if not isinstance(lexer, ContextualLexer) or plugins:
         return parser.parse
     from_text = LexerThread.from_text
 
     def parse(text: str) -> Any:
-        return run(from_text(lexer, text), start)
+        return run(ParserState(conf, from_text(lexer, text)))
 
     return parse
 
