@@ -164,3 +164,23 @@ def test_seeds_and_uids_over_32_bits_are_stored(runner: GameService, db: Databas
     assert runner.info("legacy").row.seed == 3_000_000_000
     inbound_id = InboundStore(db).store(4_000_000_000, mail_from("s@example.org", 9))  # IMAP UIDs reach 2**32 - 1
     assert inbound_id is not None
+
+
+def test_a_daemons_connections_are_given_up_by_the_server_within_seconds_of_silence(db_url: str) -> None:
+    if not on_postgresql():
+        pytest.skip("TCP keepalives of a PostgreSQL server")
+    from sqlalchemy import text
+
+    from pbem.mail.serve import STUCK_SECONDS
+    from pbem.store.database import DEAD_PEER_SECONDS
+
+    daemons = open_database(db_url, stuck_seconds=STUCK_SECONDS)  # as pbem serve opens it
+    try:
+        with daemons.engine.connect() as connection:
+            shown = {name: connection.execute(text(f"SHOW {name}")).scalar() for name in (
+                "tcp_keepalives_idle", "tcp_keepalives_interval", "tcp_keepalives_count", "tcp_user_timeout",
+                "idle_in_transaction_session_timeout")}
+    finally:
+        daemons.close()
+    assert shown == {"tcp_keepalives_idle": "2", "tcp_keepalives_interval": "1", "tcp_keepalives_count": "2",
+                     "tcp_user_timeout": str(DEAD_PEER_SECONDS * 1000), "idle_in_transaction_session_timeout": "2min"}
