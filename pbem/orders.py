@@ -79,13 +79,8 @@ def content_lines(text: str) -> list[tuple[int, str]]:
     return [
         (number, line.rstrip())
         for number, line in enumerate(text.split("\n"), start=1)
-        if _has_content(line)
+        if line.partition("#")[0].strip(" \t")
     ]
-
-
-def _has_content(line: str) -> bool:
-    """True when ``line`` holds more than blanks and a comment (see :func:`content_lines`)."""
-    return bool(line.partition("#")[0].strip(" \t") if "#" in line else line.strip(" \t"))
 
 
 def lalr_parse(parser: Lark) -> Callable[[str], Any]:
@@ -118,9 +113,10 @@ def lalr_parse(parser: Lark) -> Callable[[str], Any]:
 
 def _order_lines(text: str, orders: Sequence[Any]) -> list[OrderLine]:
     """Pair the content lines of ``text`` (as :func:`content_lines` finds them) with ``orders``, one order each
-    in line order, as the grammar parsed the whole text. Most submissions have neither blank lines nor
-    comments: every line then holds its order, and they are paired without looking at each line.
-    Raises ValueError when the counts differ (a grammar that does not make one order per line)."""
+    in line order, as the grammar parsed the whole text (it makes one order of each content line). Most
+    submissions have neither blank lines nor comments: as many lines as orders, and no ``#``, so every line
+    holds its order, and they are paired without looking at each line. Otherwise each line is looked at, and
+    ValueError is raised when the counts differ (a grammar that does not make one order per line)."""
     lines = text.split("\n")
     if not lines[-1]:
         lines.pop()  # the text's last line break ends the last line
