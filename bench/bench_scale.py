@@ -1,6 +1,7 @@
 """Scale benchmark: several daemons on one database, thousands of games, a deadline storm. Prints numbers.
 
     python bench/bench_scale.py [-n 300] [--games 10000] [--storm 10000] [--engines sqlite,postgresql]
+                                [--takeover 3] [--takeover-only]
 
 In one run:
 
@@ -16,7 +17,11 @@ In one run:
 * the deadline storm: ``--storm`` Turkey Chase games whose deadlines all pass in the same minute, one
   daemon on each engine sending to an SMTP server that only counts (bench/smtp_sink.py); how long until
   every turn report is queued and until every one is sent, the reports sent per second, the reply
-  latency of HELP mails sent meanwhile, and the daemon's peak memory.
+  latency of HELP mails sent meanwhile, and the daemon's peak memory;
+* take-over: 2 and 3 daemons on PostgreSQL answering a burst of HELP mails (sending through a slow link,
+  so that claims are held a while), the one holding claims on replies SIGKILLed; the seconds until the
+  others sent the last reply it held (tests/e2e/takeover.py), ``--takeover`` runs of each
+  (``--takeover-only``: this section alone).
 
 PostgreSQL is a throw-away server started here in a temporary directory the way the tests start it
 (tests/support/databases.py: Debian's postgresql package); without its binaries the PostgreSQL rows
@@ -24,7 +29,8 @@ are left out, saying so.
 
 Targets (issue "Outgrow one machine"): per-mail CPU with 10,000 games within 10% of that with 10; a
 clock pass over 10,000 idle games under 50 ms; the storm's reports sent at no less than half of the
-full-speed reply rate (1 daemon, same engine).
+full-speed reply rate (1 daemon, same engine). Issue "take-over in seconds": a killed daemon's claimed
+replies sent by the others within 5 s.
 """
 
 from __future__ import annotations
@@ -48,10 +54,12 @@ from pathlib import Path
 _HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(_HERE))
 sys.path.insert(0, str(_HERE.parent / "tests" / "support"))
+sys.path.insert(0, str(_HERE.parent / "tests" / "e2e"))
 
 import databases  # noqa: E402  (tests/support: the throw-away PostgreSQL server)
 from mail_world import Letter, MailWorld, send_letters  # noqa: E402
 from sqlalchemy import func, insert, select, update  # noqa: E402
+from takeover import takeover_run  # noqa: E402  (tests/e2e: the take-over scenario)
 
 from pbem.clock import utcnow  # noqa: E402
 from pbem.core import GameRng  # noqa: E402
@@ -451,11 +459,40 @@ async def storm(engines: Engines, engine: str, games: int, workdir: Path) -> Sto
 # --- main ------------------------------------------------------------------------------------------
 
 
+TAKEOVER_TARGET = 5.0
+"""Seconds within which a killed daemon's claimed replies must be sent by the others."""
+
+
+async def takeovers(engines: Engines, rounds: int, workdir: Path) -> None:
+    """Print the take-over delay of ``rounds`` runs with 2 and with 3 daemons on PostgreSQL."""
+    print(f"Take-over: the daemon holding claims on replies SIGKILLed mid-burst (40 HELP mails), {rounds} runs each")
+    if databases.POSTGRESQL not in engines.wanted:
+        print("  (needs PostgreSQL: left out)")
+        return
+    delays: list[float] = []
+    for daemons in (2, 3):
+        for number in range(rounds):
+            rundir = workdir / f"takeover-{daemons}-{number}"
+            rundir.mkdir()
+            result = await takeover_run(rundir, engines.new(databases.POSTGRESQL), daemons=daemons, mails=40)
+            delays.append(result.delay)
+            copies = sum(len(box) for box in result.boxes.values())
+            print(f"  {daemons} daemons, run {number + 1}: the killed one held {result.orphaned} replies, the "
+                  f"last sent by another {result.delay:.2f} s after the kill; {copies} replies for "
+                  f"{len(result.senders)} mails", flush=True)
+    worst = max(delays)
+    print(f"  take-over: median {statistics.median(delays):.2f} s, worst {worst:.2f} s (target <= "
+          f"{TAKEOVER_TARGET:g}: {'met' if worst <= TAKEOVER_TARGET else 'NOT met'})")
+
+
 async def run(args: argparse.Namespace, workdir: Path) -> None:
     engines = Engines(workdir, args.engines.split(","))
     try:
         if engines.missing:
             print(engines.missing)
+        if args.takeover_only:
+            await takeovers(engines, args.takeover, workdir)
+            return
         print("Mail rate: order mails at full speed, pbem serve processes, mail world in a process of its own")
         print(f"{'':<56}{f'paced {args.rate:g}/s':>19}")
         print(f"{'daemons':<26}{'mails':>6}{'per s':>9}{'cpu ms/m':>11}{'median ms':>10}{'p99 ms':>9}"
@@ -500,6 +537,9 @@ async def run(args: argparse.Namespace, workdir: Path) -> None:
                     ratio = result.send_rate / reply_rate.per_second
                     print(f"    storm send rate / full-speed reply rate = {ratio:.2f} (target >= 0.5: "
                           f"{'met' if ratio >= 0.5 else 'NOT met'})")
+        if args.takeover:
+            print()
+            await takeovers(engines, args.takeover, workdir)
     finally:
         engines.close()
 
@@ -513,9 +553,14 @@ def main() -> None:
     parser.add_argument("--mails", type=int, default=150, help="mails handled per measurement there (default 150)")
     parser.add_argument("--storm", type=int, default=10_000, help="games in the deadline storm; 0 skips it")
     parser.add_argument("--engines", default="sqlite,postgresql", help="sqlite, postgresql or both (default)")
+    parser.add_argument("--takeover", type=int, default=3,
+                        help="take-over runs with 2 and with 3 daemons on PostgreSQL (default 3; 0 skips them)")
+    parser.add_argument("--takeover-only", action="store_true", help="run the take-over section alone")
     args = parser.parse_args()
-    if not (0 < args.n <= 5000 and PLAYED < args.games <= 100_000 and 0 <= args.storm <= 100_000):
-        parser.error(f"-n must be 1..5000, --games {PLAYED + 1}..100000, --storm 0..100000")
+    if not (0 < args.n <= 5000 and PLAYED < args.games <= 100_000 and 0 <= args.storm <= 100_000
+            and 0 <= args.takeover <= 20 and (args.takeover or not args.takeover_only)):
+        parser.error(f"-n must be 1..5000, --games {PLAYED + 1}..100000, --storm 0..100000, --takeover 0..20 "
+                     "(1 or more with --takeover-only)")
     logging.basicConfig(level=logging.ERROR)
     signal.signal(signal.SIGTERM, signal.default_int_handler)  # stopped: the PostgreSQL server goes too
     tune_gc_for_serving()

@@ -15,9 +15,11 @@ import difflib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
+from itertools import count
 from typing import Any
 
 from lark import Lark
+from lark.lexer import ContextualLexer, LexerThread
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 
 from pbem.core import Game
@@ -81,6 +83,51 @@ def content_lines(text: str) -> list[tuple[int, str]]:
     ]
 
 
+def lalr_parse(parser: Lark) -> Callable[[str], Any]:
+    """Return a function that parses text with ``parser`` (an LALR parser with its standard lexer) as
+    ``parser.parse`` does, raising the same errors, without the work lark repeats on every call to check
+    its arguments, pick its start rule and lexer and set up its parse tables (a tenth of parsing a two-line
+    submission): that is done once, here. Falls back to ``parser.parse`` when lark's insides are not laid
+    out as in the lark versions pbem knows (1.2 and 1.3)."""
+    try:
+        from lark.parsers.lalr_parser_state import ParseConf, ParserState
+
+        frontend = parser.parser
+        lalr = frontend.parser.parser
+        lexer = frontend.lexer
+        (start,) = frontend.parser_conf.start
+        plugins = frontend.options._plugins if frontend.options is not None else {}  # noqa: SLF001
+        conf = ParseConf(lalr.parse_table, lalr.callbacks, start)
+        run = lalr.parse_from_state
+    except (ImportError, AttributeError, ValueError, KeyError):
+        return parser.parse
+    if not isinstance(lexer, ContextualLexer) or plugins:
+        return parser.parse
+    from_text = LexerThread.from_text
+
+    def parse(text: str) -> Any:
+        return run(ParserState(conf, from_text(lexer, text)))
+
+    return parse
+
+
+def _order_lines(text: str, orders: Sequence[Any]) -> list[OrderLine]:
+    """Pair the content lines of ``text`` (as :func:`content_lines` finds them) with ``orders``, one order each
+    in line order, as the grammar parsed the whole text (it makes one order of each content line). Most
+    submissions have neither blank lines nor comments: as many lines as orders, and no ``#``, so every line
+    holds its order, and they are paired without looking at each line. Otherwise each line is looked at, and
+    ValueError is raised when the counts differ (a grammar that does not make one order per line)."""
+    lines = text.split("\n")
+    if not lines[-1]:
+        lines.pop()  # the text's last line break ends the last line
+    if len(lines) == len(orders) and "#" not in text:  # as many lines as orders: each line holds one
+        return list(map(OrderLine, count(1), map(str.rstrip, lines), orders))
+    content = content_lines(text)
+    if len(content) != len(orders):
+        raise ValueError(f"{len(orders)} orders for {len(content)} content lines: the grammar must make one a line")
+    return [OrderLine(number, line, order) for (number, line), order in zip(content, orders)]
+
+
 class OrderParser:
     """Parses order text for one game with the game's grammar and transformer."""
 
@@ -94,6 +141,7 @@ class OrderParser:
             cache=True,
             maybe_placeholders=False,
         )
+        self._parse = lalr_parse(self._parser)
         self._words = {**_GENERIC_WORDS, **game.terminal_words}
         self.keywords = sorted({
             str(terminal.pattern.value).upper() for terminal in self._parser.terminals
@@ -105,14 +153,13 @@ class OrderParser:
         """Parse a whole submission. Never raises for bad input: problems are per line."""
         if "\r" in text:
             text = text.replace("\r\n", "\n").replace("\r", "\n")
-        lines = content_lines(text)
         try:
-            orders = self._parser.parse(text + "\n")
+            orders = self._parse(text + "\n")
         except (UnexpectedInput, VisitError):
-            parsed = ParsedOrders([self._parse_line(number, line) for number, line in lines])
+            parsed = ParsedOrders([self._parse_line(number, line) for number, line in content_lines(text)])
             self._mark_signature(parsed)
             return parsed
-        return ParsedOrders([OrderLine(number, line, order) for (number, line), order in zip(lines, orders, strict=True)])
+        return ParsedOrders(_order_lines(text, orders))
 
     def _parse_line(self, number: int, line: str) -> OrderLine:
         try:

@@ -8,10 +8,11 @@ is built with the naming it should use.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property
 from string import ascii_lowercase, ascii_uppercase
+from types import MappingProxyType
 
 Cell = tuple[int, int]
 
@@ -62,13 +63,24 @@ class SquareGrid:
         col, row = cell
         return f"{self.column_letters()[col]}{self.row_number(row)}"
 
-    @lru_cache(maxsize=4096)  # noqa: B019 - grids are few, immutable and live for the whole process
+    @cached_property
+    def cells_by_name(self) -> Mapping[str, Cell]:
+        """Every cell by its name, in upper and in lower case (``F6`` and ``f6``), made once per grid."""
+        names: dict[str, Cell] = {}
+        for cell in self.cells():
+            name = self.name(cell)
+            names[name.upper()] = names[name.lower()] = cell
+        return MappingProxyType(names)
+
     def parse(self, text: str) -> Cell:
         """Return the cell a name such as ``F6`` names (any case).
 
         Raises :class:`BadCellName` when the name is not on this grid.
         """
         text = text.strip()
+        cell = self.cells_by_name.get(text)
+        if cell is not None:  # a name in one case: one look-up (orders name a square or two a line)
+            return cell
         if len(text) < 2 or not text[1:].isdigit():
             raise BadCellName(f"{text!r} is not a square name such as {self.name((0, 0))}")
         col = ascii_lowercase.find(text[0].lower())

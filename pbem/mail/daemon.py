@@ -24,7 +24,8 @@ serves one daemon: a second one on the same file is refused at start, see
 :func:`single_daemon`): one of them fetches (:mod:`pbem.mail.leader`), and
 every one handles the next new mail (its row lock: no mail is handled twice),
 works on the due games (each game's row lock: no turn resolves twice) and
-sends the outbox (leases: another daemon takes a dead one's mail over).
+sends the outbox (leases, renewed while the daemon lives: another daemon takes a dead one's mail over
+within seconds, see :mod:`pbem.mail.leases`).
 
 All database work of a daemon runs in one worker thread, the database's only user:
 handling mail and the clock's work, and also storing the mail the intake
@@ -83,8 +84,9 @@ from pbem.mail.config import ImapUrl, SendRate, SmtpUrl
 from pbem.mail.handler import HandledMail, MailFailed, MailHandler, MailOverran
 from pbem.mail.intake import MailIntake
 from pbem.mail.leader import IntakeLeadership
+from pbem.mail.leases import LeaseKeeper
 from pbem.mail.lmtp import LmtpAddress, LmtpListener
-from pbem.mail.mailstore import DEFAULT_LEASE, DatabaseOutbox, InboundStore
+from pbem.mail.mailstore import DEFAULT_LEASE, SHARED_LEASE, DatabaseOutbox, InboundStore
 from pbem.mail.outbox import DEFAULT_CONNECTIONS, MailSender, OutgoingMail
 from pbem.mail.retention import purge_old_mail
 from pbem.mail.retries import FIRST_PAUSE, MAX_TRIES, is_first_end, next_try
@@ -149,8 +151,10 @@ class DaemonOptions:
     fetcher stored and for mail the others queued (its own it handles and sends at once)."""
     election_retry: float = 2.0
     """On a shared database: how often a daemon that does not fetch tries to become the fetcher."""
-    outbox_lease: timedelta = DEFAULT_LEASE
-    """How long a sender's claim on queued mail lasts before another daemon may send it."""
+    outbox_lease: timedelta = SHARED_LEASE
+    """On a shared database: how long a sender's claim on queued mail lasts unless renewed (the daemon renews
+    it while it lives, :mod:`pbem.mail.leases`); a dead daemon's mail goes out within this. A daemon alone
+    on its database claims for :data:`~pbem.mail.mailstore.DEFAULT_LEASE` and renews nothing."""
     smtp_connections: int = DEFAULT_CONNECTIONS
     """SMTP connections the sender sends over at once (see :class:`~pbem.mail.outbox.MailSender`)."""
     clock_yield: float = 5.0
@@ -318,7 +322,10 @@ class MailDaemon:
                                    clock=clock, web_url=web_url)
         self.turn_clock = TurnClock(self.service, self.handler.notifier)
         self.inbound = InboundStore(db)
-        self.outbox = DatabaseOutbox(db, lease=options.outbox_lease, rate=options.send_rate)
+        self.outbox = DatabaseOutbox(db, lease=options.outbox_lease if db.shared else DEFAULT_LEASE,
+                                     rate=options.send_rate)
+        self.leases = LeaseKeeper(self.outbox) if db.shared else None
+        """Renews the outbox's claims while the daemon lives, on a shared database (None: alone on it)."""
         self.intake = None if imap is None else MailIntake(
             imap, None, batch_handler=self._take, use_idle=options.use_idle, poll_interval=options.poll_interval,
             idle_recheck=options.idle_recheck, ready=self.caught_up)
@@ -477,6 +484,7 @@ class MailDaemon:
                 asyncio.create_task(self._supervise("process", self._process, stop), name="process"),
                 asyncio.create_task(self._supervise("clock", self._tick, stop), name="clock"),
                 asyncio.create_task(SystemdNotifier().run(self.watch, self.verdict, self.summary, stop), name="notify"),
+                *([asyncio.create_task(self.leases.run(stop), name="leases")] if self.leases is not None else []),
             ]
             try:
                 await stop.wait()
@@ -487,6 +495,7 @@ class MailDaemon:
                     _log.info("stopping: %s did not end within %g s; cancelled", task.get_name(), STOP_GRACE)
                     task.cancel()
                 await asyncio.gather(*pending, return_exceptions=True)
+                await self._release_at_stop()
         finally:
             if self.lmtp is not None:
                 await self.lmtp.stop()
@@ -495,6 +504,14 @@ class MailDaemon:
             self.watchdog.stop()
         if self.fatal is not None:
             raise DaemonFailed(self.fatal)
+
+    async def _release_at_stop(self) -> None:
+        """End the claims on mail the sender did not send before it stopped: the other daemons (or this one
+        started again) send it at once, without waiting for the leases to run out."""
+        try:
+            await self._queue.release_claims()
+        except Exception as error:  # noqa: BLE001  (the leases then run out by themselves)
+            _log.warning("stopping: the outbox's claims could not be ended (%s); they run out by themselves", error)
 
     def verdict(self) -> Verdict:
         """The daemon's health now: intake, processing, sender and clock running, the intake and the sender
@@ -874,6 +891,10 @@ class WorkerOutbox:
             mails, self._claimed = self._claimed[:limit], self._claimed[limit:]
             return mails
         return await self._work(self._outbox.claim_due, now, limit)  # type: ignore[return-value]
+
+    def holds(self, mail_id: int) -> bool:
+        """See :meth:`DatabaseOutbox.holds` (called on the event loop: it reads no database)."""
+        return self._outbox.holds(mail_id)
 
     async def mark_sent(self, mail_id: int, when: datetime) -> None:
         """See :meth:`DatabaseOutbox.mark_sent`."""

@@ -96,6 +96,11 @@ class OutboxQueue(Protocol):
         survive a restart: after one, every unsent mail is due again at its next attempt."""
         ...
 
+    def holds(self, mail_id: int) -> bool:
+        """True while the claim on ``mail_id`` is still this sender's, so it may send the mail; False once
+        the claim may have passed to another sender (then the mail is neither sent nor recorded here)."""
+        ...
+
     async def mark_sent(self, mail_id: int, when: datetime) -> None:
         """The server accepted the mail."""
         ...
@@ -276,10 +281,14 @@ class MailSender:
         return zlib.crc32(",".join(mail.recipients).lower().encode()) % len(self._lanes)
 
     async def _send_share(self, lane: _Lane, mails: Sequence[OutgoingMail]) -> None:
-        """Send and record mails one by one over one connection; once the connection failed, the rest are
-        recorded as failed the same way without being tried."""
+        """Send and record mails one by one over one connection, each while the queue says its claim holds;
+        once the connection failed, the rest are recorded as failed the same way without being tried."""
         connection_error: str | None = None
         for mail in mails:
+            if not self.queue.holds(mail.id):  # its claim ran out (another sender may send it): not sent twice
+                _log.warning("mail %s: the claim on it ran out before it was sent; left to whichever sender "
+                             "claims it next", mail.id)
+                continue
             if connection_error is not None:
                 await self._record(mail, _Failure(connection_error, permanent=False))
                 continue

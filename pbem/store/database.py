@@ -183,13 +183,23 @@ def migrate(engine: Engine) -> None:
             connection.commit()
 
 
+DEAD_PEER_SECONDS = 4
+"""On PostgreSQL, for a daemon's connections: the server probes a connection silent for 2 s every second and
+ends it after two probes unanswered, or once data it sent stays unacknowledged this long."""
+_DEAD_PEER_OPTIONS = (" -c tcp_keepalives_idle=2 -c tcp_keepalives_interval=1 -c tcp_keepalives_count=2"
+                      f" -c tcp_user_timeout={DEAD_PEER_SECONDS * 1000}")
+
+
 def open_database(path_or_url: str, *, stuck_seconds: float | None = None) -> Database:
     """Open (creating and migrating as needed) the database at a path or URL.
 
     On PostgreSQL every connection works in UTC; with ``stuck_seconds`` the server
     ends a session that stays that long inside a transaction without a statement
     (a daemon that hangs while it holds a mail's or a game's lock), so its locks
-    pass to another daemon. Raises UnsupportedDatabase when the URL's driver is
+    pass to another daemon, and notices within :data:`DEAD_PEER_SECONDS` that the
+    other end of a connection is gone (the daemon's machine died or was cut off:
+    no connection is closed then), through TCP keepalives, so that its locks pass
+    at once too. Raises UnsupportedDatabase when the URL's driver is
     not installed (PostgreSQL needs ``pip install 'pbem[postgres]'``).
     """
     url = database_url(path_or_url)
@@ -199,7 +209,7 @@ def open_database(path_or_url: str, *, stuck_seconds: float | None = None) -> Da
     elif url.startswith(POSTGRES_DRIVER):
         options = "-c timezone=UTC"
         if stuck_seconds is not None:
-            options += f" -c idle_in_transaction_session_timeout={round(stuck_seconds * 1000)}"
+            options += f" -c idle_in_transaction_session_timeout={round(stuck_seconds * 1000)}" + _DEAD_PEER_OPTIONS
         try:
             engine = create_engine(url, pool_pre_ping=True, connect_args={"options": options})
         except ModuleNotFoundError as error:

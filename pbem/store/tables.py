@@ -273,8 +273,9 @@ class InboundMessageRow(SQLModel, table=True):
 class OutboundMessageRow(SQLModel, table=True):
     """A mail waiting to be sent, or sent; drained by the SMTP sender.
 
-    A sender claims queued mail for ``lease_until``: other senders pass it by until
-    the lease ends, and take it over when its holder died without recording it.
+    A sender claims queued mail for ``lease_until``, as ``lease_owner``: other senders
+    pass it by until the lease ends (its holder renews it while it lives), and take it
+    over when its holder died without recording it.
     Replies (``priority`` 0) are claimed before reports and notices (1).
     """
 
@@ -300,6 +301,7 @@ class OutboundMessageRow(SQLModel, table=True):
     secret: bool = False  # holds a password: its body is removed as soon as it is sent
     priority: int = 1  # 0: a reply to a mail, sent first; 1: reports, reminders, notices
     lease_until: datetime | None = None  # claimed by a sender until then
+    lease_owner: str | None = None  # the claiming sender (DatabaseOutbox.owner): only it renews or records
 
 
 class SettingRow(SQLModel, table=True):

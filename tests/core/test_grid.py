@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pbem.core.grid import SquareGrid
+from pbem.core.grid import BadCellName, SquareGrid
 
 
 def test_runs_of_four_on_a_six_grid_follow_rows_then_columns() -> None:
@@ -35,3 +35,15 @@ def test_blocks_are_every_rectangle_in_reading_order() -> None:
     assert list(grid.blocks(4, 1)) == []
     with pytest.raises(ValueError, match="at least 1 x 1"):
         list(grid.blocks(0, 2))
+
+
+def test_every_cell_is_named_in_both_cases_and_parses_back_from_either() -> None:
+    chess = SquareGrid(8, 8, rows_from_bottom=True, lowercase=True)
+    names = chess.cells_by_name
+    assert len(names) == 2 * 64 and names["e8"] == names["E8"] == (4, 0) and names["a1"] == (0, 7)
+    assert all(chess.parse(chess.name(cell)) == cell == chess.parse(chess.name(cell).upper()) for cell in chess.cells())
+    assert chess.parse(" e8 ") == (4, 0)
+    with pytest.raises(BadCellName, match="not on the board"):
+        chess.parse("i9")
+    with pytest.raises(TypeError):
+        names["z9"] = (0, 0)  # type: ignore[index]  (read-only: shared by every caller)

@@ -17,7 +17,7 @@ from ports import free_port
 from test_crash import GM_ADDRESS, STARTUP_TIMEOUT, mail_servers, read_line, read_mailboxes
 
 from pbem.mail.config import SmtpUrl
-from pbem.mail.mailstore import DEFAULT_LEASE
+from pbem.mail.mailstore import SHARED_LEASE
 from pbem.sandbox.lmtpclient import hand_over
 from pbem.sandbox.mailclient import plain_mail
 
@@ -58,7 +58,7 @@ def test_a_daemon_killed_right_after_its_250_answers_the_mail_once_when_started_
                 try:
                     loop = asyncio.get_running_loop()
                     # On PostgreSQL a reply the killed daemon had claimed waits for the end of its lease.
-                    deadline = loop.time() + DEFAULT_LEASE.total_seconds() + 30
+                    deadline = loop.time() + SHARED_LEASE.total_seconds() + 30
                     while not all((boxes := await read_mailboxes(imap_port, players)).values()):
                         assert loop.time() < deadline, f"unanswered: {[p for p, box in boxes.items() if not box]}"
                         await asyncio.sleep(0.2)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import socket
+from collections import Counter
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -36,6 +37,9 @@ class MemoryQueue:
 
     def __init__(self) -> None:
         self.entries: dict[int, _Entry] = {}
+        self.claims: Counter[int] = Counter()
+        self.lost: set[int] = set()
+        """Mails whose next claim runs out before they are sent (another sender may have taken them)."""
 
     def add(self, recipient: str, subject: str, *more_recipients: str) -> int:
         mail_id = len(self.entries) + 1
@@ -49,8 +53,15 @@ class MemoryQueue:
         due.sort(key=lambda e: (e.due, e.mail.id))
         for entry in due[:limit]:
             entry.claimed = True
+            self.claims[entry.mail.id] += 1
         return [OutgoingMail(e.mail.id, e.mail.sender, e.mail.recipients, e.mail.raw, e.attempts)
                 for e in due[:limit]]
+
+    def holds(self, mail_id: int) -> bool:
+        if mail_id in self.lost:
+            self.lost.discard(mail_id)
+            self.entries[mail_id].claimed = False
+        return self.entries[mail_id].claimed
 
     async def mark_sent(self, mail_id: int, when: datetime) -> None:
         entry = self.entries[mail_id]
@@ -139,6 +150,23 @@ def test_queued_mail_is_delivered_and_marked_sent_over_one_connection(
         await _stopped(stop, task)
         assert [len(await servers.inbox(f"p{i}@example.org")) for i in (0, 1)] == [3, 2]
         assert sender.stats.connects == 1 and sender.stats.sent == 5
+
+    arun(scenario())
+
+
+def test_a_mail_whose_claim_ran_out_is_neither_sent_nor_recorded_but_claimed_again(
+        servers: EmbeddedMailServers, arun: Any, until: Until) -> None:
+    async def scenario() -> None:
+        queue = MemoryQueue()
+        ids = [queue.add(f"p{n}@example.org", f"reply {n}") for n in range(3)]
+        queue.lost.add(ids[1])
+        sender = _sender(servers.smtp_port, queue, connections=1)
+        stop, _wake, task = await _running(sender)
+        await until(lambda: queue.statuses() == ["sent"] * 3)
+        await _stopped(stop, task)
+        assert [queue.claims[mail_id] for mail_id in ids] == [1, 2, 1]
+        assert [len(await servers.inbox(f"p{n}@example.org")) for n in range(3)] == [1, 1, 1]
+        assert sender.stats.sent == 3
 
     arun(scenario())
 

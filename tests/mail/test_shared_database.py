@@ -59,6 +59,39 @@ def test_a_claim_is_a_lease_that_another_sender_takes_over_once_it_ends(db: Data
     assert holder.claim_due(now + timedelta(hours=1), 10) == [] and other.next_due() is None
 
 
+def test_a_renewed_lease_runs_on_and_a_lease_another_sender_took_is_neither_renewed_nor_recorded(
+        db: Database) -> None:
+    queue(db, "reply", "asker@example.org")
+    holder, other = DatabaseOutbox(db, lease=timedelta(seconds=3)), DatabaseOutbox(db, lease=timedelta(seconds=3))
+    now = utcnow() + timedelta(seconds=1)
+    [mail] = holder.claim_due(now, 10)
+    assert holder.renew_claims(now + timedelta(seconds=2)) == 1  # the holder lives: its lease runs to now + 5 s
+    assert other.claim_due(now + timedelta(seconds=4), 10) == []
+    assert other.next_due() == now + timedelta(seconds=5)
+    [taken] = other.claim_due(now + timedelta(seconds=6), 10)  # no renewal since: the holder died, or stalled
+    assert taken.id == mail.id
+    assert holder.renew_claims(now + timedelta(seconds=6)) == 0  # no longer the holder's
+    holder.mark_retry(mail.id, "421 try later", now + timedelta(seconds=6))  # left alone: the other's now
+    assert DatabaseOutbox(db).claim_due(now + timedelta(seconds=7), 10) == []  # the other's lease still runs
+    assert other.renew_claims(now + timedelta(seconds=7)) == 1
+
+
+def test_a_sender_holds_a_claim_only_while_its_lease_surely_runs(db: Database) -> None:
+    queue(db, "reply", "a@example.org")
+    queue(db, "reply", "b@example.org")
+    seconds = [100.0]
+    outbox = DatabaseOutbox(db, lease=timedelta(seconds=3), monotonic=lambda: seconds[0])
+    first, second = outbox.claim_due(utcnow() + timedelta(seconds=1), 10)
+    seconds[0] = 101.5
+    assert outbox.holds(first.id) and outbox.holds(second.id)
+    assert outbox.renew_claims(utcnow()) == 2  # at 101.5: runs to 104.5
+    seconds[0] = 103.9
+    assert outbox.holds(first.id)
+    seconds[0] = 104.1  # within half a second of the end: another sender may take it before the mail is out
+    assert not outbox.holds(second.id) and not outbox.holds(first.id)
+    assert outbox.renew_claims(utcnow()) == 0  # forgotten: nothing left to renew
+
+
 def test_a_restarted_sender_ends_its_own_leases(db: Database) -> None:
     queue(db, "reply", "asker@example.org")
     outbox = DatabaseOutbox(db)
@@ -131,3 +164,23 @@ def test_seeds_and_uids_over_32_bits_are_stored(runner: GameService, db: Databas
     assert runner.info("legacy").row.seed == 3_000_000_000
     inbound_id = InboundStore(db).store(4_000_000_000, mail_from("s@example.org", 9))  # IMAP UIDs reach 2**32 - 1
     assert inbound_id is not None
+
+
+def test_a_daemons_connections_are_given_up_by_the_server_within_seconds_of_silence(db_url: str) -> None:
+    if not on_postgresql():
+        pytest.skip("TCP keepalives of a PostgreSQL server")
+    from sqlalchemy import text
+
+    from pbem.mail.serve import STUCK_SECONDS
+    from pbem.store.database import DEAD_PEER_SECONDS
+
+    daemons = open_database(db_url, stuck_seconds=STUCK_SECONDS)  # as pbem serve opens it
+    try:
+        with daemons.engine.connect() as connection:
+            shown = {name: connection.execute(text(f"SHOW {name}")).scalar() for name in (
+                "tcp_keepalives_idle", "tcp_keepalives_interval", "tcp_keepalives_count", "tcp_user_timeout",
+                "idle_in_transaction_session_timeout")}
+    finally:
+        daemons.close()
+    assert shown == {"tcp_keepalives_idle": "2", "tcp_keepalives_interval": "1", "tcp_keepalives_count": "2",
+                     "tcp_user_timeout": str(DEAD_PEER_SECONDS * 1000), "idle_in_transaction_session_timeout": "2min"}

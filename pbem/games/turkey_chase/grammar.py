@@ -19,8 +19,9 @@ class TurkeyChaseTransformer(OrdersTransformer):
     """Builds Turkey Chase orders from a parse tree of grammar.lark."""
 
     def SQUARE(self, token: Token) -> Cell:  # noqa: N802 - lark names terminal callbacks after the terminal
-        """Turn a square token such as ``f6`` into its cell."""
-        return GRID.parse(str(token))
+        """Turn a square token such as ``f6`` into its cell (the grammar's pattern matches only names of
+        squares of the board, in either case: one look-up)."""
+        return GRID.cells_by_name[token]
 
     def fence(self, children: list[Any]) -> tuple[Cell, Cell]:
         """Return the two squares of ``X/Y``."""
