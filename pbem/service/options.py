@@ -89,6 +89,9 @@ SERVICE_OPTIONS: Mapping[str, ServiceOption] = {
     "replace": ChoiceOption("replace_mode", "confirm", ("confirm", "auto"),
                             "confirm (a standby's ACCEPT waits for the GM's REPLACE, default) or auto (handed over "
                             "at once)"),
+    "gm_press": ChoiceOption("gm_press", "copy", ("copy", "none"),
+                             "copy (the GM gets a copy of press between players, default) or none (press "
+                             "between players is private); every press mail says which"),
     "observers": ChoiceOption("observers", "yes", ("yes", "no"),
                               "yes (anyone may OBSERVE the game's public reports, default) or no (the GM forbids it)"),
 }

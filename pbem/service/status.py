@@ -33,6 +33,7 @@ class StatusView:
     teammates: dict[str, list[str] | None] | None = None  # asked as an owing seat of a team phase
     absences: list[str] | None = None  # for the GM: "B away 2026-12-20 00:00 UTC to ... (2.0 of 14 days used)"
     unaccepted: list[str] | None = None  # while forming: seats whose holders have not accepted their invitation
+    gm_press: str | None = None  # copy | none: whether the GM reads press between players (None: the game has no GM)
 
 
 def status_view(unit: Unit, name: str, seat: str | None = None) -> StatusView:
@@ -59,6 +60,7 @@ def status_view(unit: Unit, name: str, seat: str | None = None) -> StatusView:
                   f"({unit.seat(row, a.seat).absence_used_hours / 24:.1f} of {row.absence_days:g} days used)"
                   for a in absences.absences_of(unit, row, current=True)],
         unaccepted=[s.name for s in consent.unaccepted(unit, row)] if forming else None,
+        gm_press=row.gm_press if row.gm_address else None,
     )
 
 

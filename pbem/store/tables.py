@@ -119,6 +119,7 @@ class GameRow(SQLModel, table=True):
     calendar_sequence: int = 0  # SEQUENCE of the game's deadline events (raised when the deadline moves)
     calendar_deadline: datetime | None = None  # the deadline the last calendar attachment carried
     wake_at: datetime | None = Field(default=None, index=True)
+    gm_press: str = "copy"  # copy: the GM gets a copy of press between players | none: such press is private
 
 
 def wake_time(row: GameRow) -> datetime | None:
