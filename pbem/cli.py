@@ -117,10 +117,27 @@ def cmd_orders(args: argparse.Namespace) -> int:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
-    """``pbem check KIND [FILE|-]``: syntax check with no game."""
-    from pbem.service.checking import check_syntax
+    """``pbem check KIND [FILE|-]``: syntax check with no game; ``pbem check --game GAME --seat SEAT
+    [FILE|-]``: the orders checked against the game's position as that seat would play them now,
+    nothing stored."""
+    if args.game is not None or args.seat is not None:
+        if args.game is None or args.seat is None:
+            raise UsageError("a check against a game's position needs both --game and --seat")
+        if args.file != "-" and args.kind is not None:
+            raise UsageError("with --game and --seat give the order file alone: the game says the kind")
+        service = _service(args)
+        service.info(args.game)  # unknown game: usage error before reading input
+        result = service.submit(args.game, args.seat, _read_text(args.kind or args.file), store=False)
+    else:
+        from pbem.service.checking import check_syntax
 
-    result = check_syntax(args.kind, _read_text(args.file))
+        if args.kind is None:
+            raise UsageError("give a game kind (pbem check KIND [FILE]), or --game and --seat")
+        try:
+            kind = _kind(args.kind)
+        except argparse.ArgumentTypeError as error:
+            raise UsageError(f"argument kind: {error}") from None
+        result = check_syntax(kind, _read_text(args.file))
     print(result.render(), end="")
     return EXIT_OK if result.is_clean else EXIT_REFUSED
 
@@ -624,12 +641,18 @@ def build_parser() -> argparse.ArgumentParser:
     orders.add_argument("--turn", type=int, help="refuse the orders if the game is not at this turn")
     orders.set_defaults(func=cmd_orders)
 
-    check = sub.add_parser("check", help="check order syntax against a game kind (syntax only: no game, no "
-                                         "position)",
-                           description="Check the syntax of orders for a game kind, line by line. Only the "
-                                       "syntax: whether the orders can be played depends on a game's position.")
-    check.add_argument("kind", type=_kind, help="game kind, e.g. race-on-the-river")
+    check = sub.add_parser("check", help="check orders: their syntax against a game kind, or with --game and "
+                                         "--seat against a game's position (nothing stored)",
+                           description="Check orders line by line. With a game kind, only their syntax: whether "
+                                       "they can be played depends on a game's position. With --game and --seat, "
+                                       "against the game's position as that seat would play them now; nothing is "
+                                       "stored.")
+    check.add_argument("kind", nargs="?", help="game kind, e.g. race-on-the-river (with --game: the order file)")
     check.add_argument("file", nargs="?", default="-", help="order file, or - for standard input (the default)")
+    check.add_argument("--game", help="check against this game's position (with --seat)")
+    check.add_argument("--seat", help="the seat whose orders these are (with --game)")
+    check.add_argument("--db", default=os.environ.get("PBEM_DB", "pbem.db"),
+                       help="with --game: SQLite file or database URL (default ./pbem.db; env PBEM_DB)")
     check.set_defaults(func=cmd_check)
 
     resolve = add("resolve", "resolve the current turn now")

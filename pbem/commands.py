@@ -723,7 +723,8 @@ Players
   NOORDERS                         (after SIGNON) withdraw your orders for this turn: you hold
   PRESS <seat> [<seat> ...]        (after SIGNON) the lines after it, up to ENDPRESS or SIGNOFF,
   PRESS ALL                        are sent to those players (or all), signed with your seat
-                                   (refused while a phase forbids press between players)
+                                   (refused while a phase forbids press between players); the
+                                   GM gets a copy unless the game has gm_press=none (HELP PRESS)
   RESIGN                           (after SIGNON) leave the game
   ABSENT <from> [<to>]             (after SIGNON) you are away those days (2026-12-20 2026-12-28,
                                    in your zone): deadlines falling in them move to a day after
@@ -741,6 +742,7 @@ Players
   VERIFY <game>                    after the seed is revealed: recompute every die and draw
   HELP [<kind>]                    this text, or the order syntax of a game kind
   HELP GAMES                       the game kinds hosted, and the games that are not (and why)
+  HELP PRESS                       press between players, and who reads it
   VIEWJSON ON | VIEWJSON OFF       every turn report to your address carries (or no longer
                                    carries) your seat's view as a JSON attachment, view.json
   SET ZONE <zone>                  show deadlines in mail to your address in this time zone
@@ -791,7 +793,9 @@ Game masters
   SEAT <seat> <address>            give a seat to a player before the start
   SET <option>=<value> ...         change how the service runs the game, before the start or
                                    during it: turn_hours, resolve=early|deadline, delay_minutes,
-                                   reminder_hours, grace_hours, reports=each|digest, digest_hours
+                                   reminder_hours, grace_hours, reports=each|digest, digest_hours,
+                                   gm_press=copy|none (whether you get a copy of press between
+                                   players; the players are told)
   START                            start the game
   DEADLINE <date> <time> [<zone>]  the deadline of this turn, in UTC (2026-11-25 18:00 or
                                    2026-11-25T18:00Z), or local time in a zone:

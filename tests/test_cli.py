@@ -542,3 +542,23 @@ def test_players_and_player_print_the_record_and_the_operator_sees_addresses(tmp
     assert "Addresses: alice@example.org." in out and "tc-1 (turkey-chase), active" in out
     ok(missing, USAGE)
     assert "no player is called nobody" in missing.stderr
+def test_check_against_a_games_position_stores_nothing_and_says_so(tmp_path: Path) -> None:
+    ok(pbem(tmp_path, "new", "turkey-chase", "tc-1", *SEATS, "--seed", "7"))
+    orders = tmp_path / "a.txt"
+    orders.write_text("MOVE F7-F8\nFEED Z1\n")
+    checked, by_stdin, half, both = pbem_all(
+        tmp_path,
+        cmd("check", "--game", "tc-1", "--seat", "A", str(orders)),
+        cmd("check", "--game", "tc-1", "--seat", "A", stdin="MOVE F7-F8\n"),
+        cmd("check", "--game", "tc-1", stdin="MOVE F7-F8\n"),
+        cmd("check", "turkey-chase", str(orders), "--game", "tc-1", "--seat", "A"),
+    )
+    out = ok(checked, REFUSED)
+    assert "Game tc-1 (turkey-chase), seat A, turn 1." in out and "1 line(s) accepted, 1 refused." in out
+    assert "Checked against the position of game tc-1 at turn 1, as seat A would play them now: nothing was " \
+           "stored." in out and "Only the syntax" not in out
+    assert "nothing was stored" in ok(by_stdin)
+    assert ok(half, USAGE) == "" and "needs both --game and --seat" in half.stderr
+    ok(both, USAGE)
+    assert state(tmp_path, "tc-1")["turn"] == 1
+    assert query(default_db(tmp_path), "SELECT count(*) FROM submission")[0][0] == 0

@@ -191,6 +191,14 @@ class BaseGame(Generic[S, O]):
         """Return ``""``: by default nothing is said about a submission as a whole."""
         return ""
 
+    def is_wait(self, state: S, seat: str, orders: Sequence[O]) -> bool:
+        """Return True for no orders at all: by default only an empty submission waits."""
+        return not orders
+
+    def all_waited_warning(self, state: S) -> str | None:
+        """Return None: by default a step in which everyone waited costs nothing special."""
+        return None
+
     def hidden_variant(self, state: S, keep: str | None, rng: GameRng) -> S:
         """Return ``state`` itself for a game without secrets; a game that declares
         ``has_hidden_information`` must override it (see the protocol's rule)."""

@@ -299,6 +299,17 @@ class Game(Protocol[S, O]):
         against the budget: ``"These orders cost 3 of your 5 points."``), or ``""``."""
         ...
 
+    def is_wait(self, state: S, seat: str, orders: Sequence[O]) -> bool:
+        """Return True when ``orders`` (valid for ``seat``) only wait: they spend nothing this step."""
+        ...
+
+    def all_waited_warning(self, state: S) -> str | None:
+        """Return what it costs the players when every owing seat waits in the current step (The Epic
+        Quest: the round's remaining actions are lost), or None when waiting costs nothing special.
+        With a warning, every reply to a wait says it, and a step in which everyone waited resolves
+        early only once every owing seat said READY (at its deadline as always)."""
+        ...
+
     def sample_orders(self, state: S, seat: str, rng: GameRng) -> list[O]:
         """Return a random legal submission (robot players and property tests)."""
         ...

@@ -31,6 +31,9 @@ def status_text(view: StatusView, *, gm: bool = False) -> str:
         lines.append(f"Finished. {view.outcome_headline}.")
     elif view.waiting_for is not None:
         lines.append(f"Waiting for orders from: {', '.join(view.waiting_for) or 'nobody (all in)'}.")
+    if view.gm_press is not None:
+        lines.append("Press between players: the GM gets a copy." if view.gm_press == "copy"
+                     else "Press between players: private, the GM gets no copy.")
         lines += closing_lines(view.deadline, view.window, view.teammates, mark)
     if gm:
         lines.append("Absences: " + ("; ".join(view.absences or []) or "none") + ".")
@@ -50,6 +53,26 @@ def verify_text(result: ReplayResult) -> str:
 
 GAMES_WORD = "games"
 """``HELP GAMES``: the list of game kinds, not a kind."""
+PRESS_WORD = "press"
+"""``HELP PRESS``: how press works and who reads it, not a kind."""
+PRESS_HELP = """\
+Press: messages between players, relayed by the game master.
+
+After SIGNON (or in a reply to a game mail, starting with PRESS), write
+  PRESS <seat> [<seat> ...]    or    PRESS ALL
+and your message on the lines after it, up to ENDPRESS or SIGNOFF. Each mail
+is signed with your seat, never your address; a plain reply to a press mail
+goes back to its author as press (never as orders).
+
+Who reads it: the players you name, and the game's GM when the game has
+gm_press=copy (the default; the GM chooses with SET gm_press=copy or none).
+Every press mail, and the answer to yours, says which holds in its game, and so
+does STATUS <game>. The GM's own press (signed GM) always goes through.
+
+SET PRESS OFF: no press from other players reaches you (the GM's still does).
+Some phases close press between players (Meanies in our Midst's silent
+mission): press sent then is refused, naming the phase.
+"""
 
 
 def help_for(kind: str | None) -> str:
@@ -59,6 +82,8 @@ def help_for(kind: str | None) -> str:
         return help_text() + "\n" + games_text()
     if kind.strip().lower() == GAMES_WORD:
         return games_text()
+    if kind.strip().lower() == PRESS_WORD:
+        return PRESS_HELP
     rules = find_game(kind)
     text = rules.help().strip("\n")
     titled = text.lower().startswith(rules.title.lower())

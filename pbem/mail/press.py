@@ -27,7 +27,8 @@ def send_press(conv: Conversation, row: GameRow, author: str, command: Press) ->
                                           if seat.address and not takes_press(conv.unit.session, seat.address)]
     sent = _relay(conv, row, author, [seat for seat in targets if seat not in refusing], text)
     declined = f" Not to {', '.join(s.name for s in refusing)}: they take no press from players." if refusing else ""
-    conv.reply.add(f"Press relayed to {', '.join(sent) or 'nobody'}.{declined}")
+    copy = f" {who_reads(row, author)}" if author != "GM" else ""
+    conv.reply.add(f"Press relayed to {', '.join(sent) or 'nobody'}.{declined}{copy}")
 
 
 def press_reply(conv: Conversation, author: str) -> None:
@@ -50,8 +51,19 @@ def press_reply(conv: Conversation, author: str) -> None:
             conv.reply.add(f"Your reply was not sent: seat {target.name} takes no press from players.")
             return
         sent = _relay(conv, row, seat.name, [target], text)
-    conv.reply.add(f"Your reply went as press to {', '.join(sent) or 'nobody'} (it was not read as orders). To "
-                   "send orders, reply to a turn report.")
+    copy = f" {who_reads(row, author)}" if author != "gm" else ""
+    conv.reply.add(f"Your reply went as press to {', '.join(sent) or 'nobody'} (it was not read as orders).{copy} "
+                   "To send orders, reply to a turn report.")
+
+
+def who_reads(row: GameRow, author: str) -> str:
+    """The sentence every press mail of ``row``'s game carries: whether the GM reads press between
+    players (the game's ``gm_press``), or that this press comes from the GM."""
+    if author.upper() == "GM":
+        return "Your reply goes to the GM alone."
+    if row.gm_press == "copy":
+        return "The GM of this game gets a copy of press between players (replies included)."
+    return "Press between players in this game is private: the GM gets no copy."
 
 
 def _relay(conv: Conversation, row: GameRow, author: str, targets: list[SeatRow], text: str,
@@ -61,7 +73,7 @@ def _relay(conv: Conversation, row: GameRow, author: str, targets: list[SeatRow]
     the author as press. Returns the seats (and "GM") it went to."""
     unit, notifier = conv.unit, conv.notifier
     note = (f"Press from {author} in game {row.name}. A plain reply to this mail goes back to {author} as "
-            "press; send orders by replying to a turn report.")
+            f"press; send orders by replying to a turn report. {who_reads(row, author)}")
     sent = []
     for seat in targets:
         if seat.address:
@@ -72,7 +84,7 @@ def _relay(conv: Conversation, row: GameRow, author: str, targets: list[SeatRow]
         notifier.tell_address(unit, row, row.gm_address, f"Press from {author}",
                               f"Press from {author} in game {row.name}:\n\n{text}")
         sent.append("GM")
-    elif row.gm_address and author != "GM":
+    elif row.gm_address and author != "GM" and row.gm_press == "copy":
         notifier.tell_address(unit, row, row.gm_address, f"Press from {author} (copy)",
                               f"Press from {author} to {', '.join(sent) or 'nobody'}:\n\n{text}")
     return sent

@@ -40,7 +40,7 @@ from pbem.mail.conversation import Conversation
 from pbem.mail.preferences import set_preference, set_view_json, set_zone, zone_of
 from pbem.mail.press import send_press
 from pbem.mail.signon import signed_on_seat
-from pbem.service import absences, observers, replay, seats, seeds, standby, status, submissions
+from pbem.service import absences, observers, owing, replay, seats, seeds, standby, status, submissions
 from pbem.service.checking import check_syntax
 from pbem.store.tables import GameRow, GameStatus, SeatRow
 from pbem.zones import format_moment, mark, read_zone
@@ -209,6 +209,18 @@ def seat_session(conv: Conversation, command: SeatSession) -> None:
             _SESSION_COMMANDS[type(sub)](conv, row, seat, sub)
         except (PbemError, ValueError) as error:
             conv.reply.refuse(sub.line, error)
+    if conv.handled.submitted and not command.check:
+        _warn_of_waiting(conv, row, seat)
+
+
+def _warn_of_waiting(conv: Conversation, row: GameRow, seat: SeatRow) -> None:
+    """After orders or NOORDERS that only wait, in a game where everyone waiting costs something (The
+    Epic Quest): say what, and whether the step now waits for actions or READY."""
+    info = conv.unit.snapshot(conv.unit.game(row.name))
+    if info.row.id == row.id and info.row.turn == row.turn and info.phase is not None:
+        warning = owing.wait_warning(conv.unit, info, seat.name)
+        if warning is not None:
+            conv.reply.add(warning)
 
 
 def _check_as_order(row: GameRow, command: SeatSession) -> SeatSession:

@@ -41,6 +41,9 @@ class CheckResult:
     replaced_previous: bool = False
     syntax_only: bool = False
     """A check of the syntax alone, with no game (``pbem check``, CHECK <kind>): it says so."""
+    position_only: bool = False
+    """A check against the game's position with nothing stored (CHECK after SIGNON, ``pbem check --game
+    --seat``): it says so."""
     standing: int | None = None
     """When nothing was stored because no line was accepted (or the orders were refused as a whole): the
     version of the orders that stand (0: none)."""
@@ -88,6 +91,9 @@ class CheckResult:
         if self.syntax_only:
             out.append(f"Only the syntax was checked, against the {self.kind} grammar: whether these orders can be "
                        "played depends on a game's position (SIGNON, then CHECK, checks them against your game).")
+        if self.position_only:
+            out.append(f"Checked against the position of game {self.game} at turn {self.turn}, as seat {self.seat} "
+                       "would play them now: nothing was stored.")
         if self.version is not None and self.received_at is not None:
             stamp = self.received_at.strftime("%H:%M UTC on %Y-%m-%d")
             out.append(f"Your orders v{self.version}, received {stamp}.")

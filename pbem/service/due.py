@@ -70,7 +70,9 @@ def window_note(row: GameRow, phase: Phase | None) -> str | None:
 def due_reason(unit: Unit, info: GameInfo, now: datetime, *, wait: bool = True) -> str | None:
     """Why the game's turn resolves at ``now``: :data:`DEADLINE` (it passed), :data:`ALL_IN` (early
     resolution, every owing seat's orders in and, with ``wait``, the delay after the last of them
-    passed) or :data:`ALL_READY`; None when it is not due (or the game waits for nothing)."""
+    passed; not when everyone waited in a game where that costs something: see
+    :meth:`~pbem.core.Game.all_waited_warning`) or :data:`ALL_READY`; None when it is not due (or the
+    game waits for nothing)."""
     row = info.row
     if info.phase is None:
         return None
@@ -78,7 +80,8 @@ def due_reason(unit: Unit, info: GameInfo, now: datetime, *, wait: bool = True) 
         return DEADLINE
     if row.resolve_when == "early":
         last = owing.all_in(unit, info)
-        if last is not None:
+        if last is not None and not (info.rules.all_waited_warning(info.state) is not None
+                                     and owing.everyone_waits(unit, info)):
             if wait and now < last + timedelta(minutes=row.early_delay_minutes):
                 return None
             return ALL_IN

@@ -93,6 +93,9 @@ SERVICE_OPTIONS: Mapping[str, ServiceOption] = {
                                     "JOIN and standby offers only for players who met at least this share of "
                                     "their last 50 deadlines, 0 to 1 (default 0: anyone); a player with no "
                                     "deadline owed yet may join"),
+    "gm_press": ChoiceOption("gm_press", "copy", ("copy", "none"),
+                             "copy (the GM gets a copy of press between players, default) or none (press "
+                             "between players is private); every press mail says which"),
     "observers": ChoiceOption("observers", "yes", ("yes", "no"),
                               "yes (anyone may OBSERVE the game's public reports, default) or no (the GM forbids it)"),
 }

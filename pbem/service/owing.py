@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping
 from datetime import datetime
 
+from pbem.orders import parser_for
 from pbem.service import queries
 from pbem.service.snapshot import GameInfo
 from pbem.service.unit import Unit
@@ -61,3 +62,35 @@ def all_ready(unit: Unit, info: GameInfo) -> bool:
     """True when every seat owing orders said READY for the turn (in its newest submission)."""
     owing = owing_seats(info)
     return bool(owing) and unit.all_ready(info.row, owing)
+
+
+def everyone_waits(unit: Unit, info: GameInfo) -> bool:
+    """True when every owing seat stored orders for the turn and all of them only wait
+    (:meth:`~pbem.core.Game.is_wait`): a step nobody acted in."""
+    owing = owing_seats(info)
+    if not owing:
+        return False
+    parser = parser_for(info.rules.name)
+    for seat in owing:
+        stored = queries.current_submission(unit.session, info.row, seat)
+        if stored is None or not info.rules.is_wait(info.state, seat, parser.parse("\n".join(stored.orders)).orders):
+            return False
+    return True
+
+
+def wait_warning(unit: Unit, info: GameInfo, seat: str) -> str | None:
+    """What the reply to ``seat``'s wait says, in a game where everyone waiting costs something: the
+    cost, and once every owing seat waited, that the step waits for actions or every seat's READY.
+    None when ``seat``'s stored orders do not wait, or waiting costs nothing special."""
+    warning = info.rules.all_waited_warning(info.state) if info.phase is not None else None
+    stored = queries.current_submission(unit.session, info.row, seat)
+    if warning is None or stored is None:
+        return None
+    if not info.rules.is_wait(info.state, seat, parser_for(info.rules.name).parse("\n".join(stored.orders)).orders):
+        return None
+    if not everyone_waits(unit, info):
+        return warning
+    who = "you are the only one to act and you wait" if len(owing_seats(info)) == 1 else "everyone has waited"
+    return (f"{warning} Now {who}, so the step does not end early: send actions, or DONE, or READY "
+            f"({'you' if len(owing_seats(info)) == 1 else 'every player'}) to end the phase so; at the deadline "
+            "it ends so anyway.")

@@ -34,6 +34,7 @@ class StatusView:
     absences: list[str] | None = None  # for the GM: "B away 2026-12-20 00:00 UTC to ... (2.0 of 14 days used)"
     unaccepted: list[str] | None = None  # while forming: seats whose holders have not accepted their invitation
     reliability: list[str] | None = None  # for the GM: "B bob@example.org (bob): 92% (46 of the last 50 deadlines met)"
+    gm_press: str | None = None  # copy | none: whether the GM reads press between players (None: the game has no GM)
 
 
 def status_view(unit: Unit, name: str, seat: str | None = None, *, gm: bool = False) -> StatusView:
@@ -62,6 +63,7 @@ def status_view(unit: Unit, name: str, seat: str | None = None, *, gm: bool = Fa
                   for a in absences.absences_of(unit, row, current=True)],
         unaccepted=[s.name for s in consent.unaccepted(unit, row)] if forming else None,
         reliability=[holder_line(unit, s.name, s.address) for s in info.seats if s.address] if gm else None,
+        gm_press=row.gm_press if row.gm_address else None,
     )
 
 

@@ -44,6 +44,7 @@ def submit(unit: Unit, name: str, seat: str, text: str, *, turn: int | None = No
     result.deadline, result.window = row.deadline, due.window_note(row, info.phase)
     result.teammates = shared_orders(unit, info, seat_row.name)
     if not store:
+        result.position_only = True
         return result
     previous = queries.latest_version(unit.session, row, seat_row.name)
     if not result.accepted:

@@ -120,6 +120,7 @@ class GameRow(SQLModel, table=True):
     calendar_deadline: datetime | None = None  # the deadline the last calendar attachment carried
     wake_at: datetime | None = Field(default=None, index=True)
     min_reliability: float = 0.0  # JOIN is refused to a player whose reliability is known and lower (0: anyone)
+    gm_press: str = "copy"  # copy: the GM gets a copy of press between players | none: such press is private
 
 
 def wake_time(row: GameRow) -> datetime | None:

@@ -47,6 +47,10 @@ async def _create(service: MailHarness, gm: Person, name: str, options: str, pla
     return seats
 
 
+WAITS = "so the step does not end early"
+"""In the reply to the last wait of a step in which everyone waited: READY from every player ends it."""
+
+
 async def _reply(person: Person, to: ReceivedMail, text: str) -> ReceivedMail:
     """Reply to ``to`` with ``text`` as a mail program does; return the answer to the reply."""
     subject = to.subject if to.subject.lower().startswith("re:") else f"Re: {to.subject}"
@@ -86,6 +90,10 @@ def test_a_solo_quest_is_played_by_mail_from_creation_to_its_end(tmp_path: Path)
                 orders = GAME.sample_orders(info.state, "1", robots)
                 check = await _reply(player, report, "\n".join(str(o) for o in orders) + "\n")
                 assert f"{len(orders)} line(s) accepted, 0 refused." in check.body, check.body
+                if GAME.is_wait(info.state, "1", orders):  # told first; READY ends the phase so
+                    assert "you are the only one to act and you wait, " + WAITS in check.body, check.body
+                    assert service.runner.info("eq-solo").row.turn == info.row.turn
+                    await _reply(player, report, "READY\n")
                 report = await player.last(timeout=MAIL_TIMEOUT)
                 assert "report for seat 1" in report.body
             info = service.runner.info("eq-solo")
@@ -108,6 +116,8 @@ def test_a_two_player_team_quest_is_played_by_mail(tmp_path: Path) -> None:
 
             waited = await _reply(seats["1"], newest["1"], "NOORDERS\n")
             assert service.runner.info("eq-team").row.turn == 1, waited.body  # seat 2 still owes
+            assert "If every player waits in this step, the adventurers' phase of round 1 ends" in waited.body
+            assert WAITS not in waited.body
             check = await _reply(seats["2"], newest["2"], "KNIGHT MOVE c2\nDONE\n")
             assert "Then DONE: the rest of your actions this round are forfeited." in check.body, check.body
             newest = {seat: await person.last(timeout=MAIL_TIMEOUT) for seat, person in seats.items()}
@@ -128,6 +138,9 @@ def test_a_two_player_team_quest_is_played_by_mail(tmp_path: Path) -> None:
                     orders = GAME.sample_orders(info.state, seat, robots)
                     check = await _reply(seats[seat], newest[seat], "\n".join(str(o) for o in orders) + "\n")
                     assert "0 refused." in check.body, check.body
+                if WAITS in check.body:  # everyone waited: told first; READY from every player ends the phase
+                    for seat in info.phase.seats:
+                        await _reply(seats[seat], newest[seat], "READY\n")
                 newest = {seat: await person.last(timeout=MAIL_TIMEOUT) for seat, person in seats.items()}
             info = service.runner.info("eq-team")
             assert info.outcome is not None

@@ -18,6 +18,7 @@ a secret it should not:
 from __future__ import annotations
 
 import asyncio
+import json
 import re
 from collections import defaultdict
 from pathlib import Path
@@ -162,5 +163,19 @@ def test_no_mail_of_a_whole_game_holds_a_secret_it_should_not(tmp_path: Path) ->
             assert any(m.subject == f"[{NAME}] Final report" for m in finals)
             mine = "\n".join(readable(m, help_text) for m in finals)
             assert OWN.search(mine) and SHOWN.search(mine), "the holder's own hands and the showdowns reached him"
+
+            # After the end: the seed stays secret (from it every deal, folded hands too, could be recomputed),
+            # and the views left to read, the public report and show --json, hold no hand the rules keep.
+            assert service.runner.status(NAME).revealed_secret is None
+            await outsider.send(f"VERIFY {NAME}\nSTATUS {NAME}\n")
+            answer = (await outsider.last(timeout=MAIL_TIMEOUT)).body
+            assert "Shelloker keeps its seed secret even after the end" in answer, answer
+            for _who, _seat, person in people:
+                for mail in await mailbox(service, person):
+                    assert "Seed revealed" not in mail.body + (mail.html or "")
+            public = service.runner.report_text(NAME, None) + json.dumps(service.runner.state_json(NAME))
+            assert "Seed revealed" not in public
+            for _seat, hand in known["hidden"]:
+                assert hand not in public and json.dumps(hand.split(", ")) not in public, hand
 
     asyncio.run(asyncio.wait_for(scenario(), timeout=GAME_SECONDS))

@@ -146,9 +146,18 @@ class EpicQuest(BaseGame[QuestState, QuestOrder]):
         order = f" Your actions run in this order: {', then '.join(running)}." if len(running) > 1 else ""
         done = " Then DONE: the rest of your actions this round are forfeited." \
             if any(isinstance(o, Done) for o in orders) else ""
-        if not running and not done and owing_seats(state) == (seat,):
-            done = " Nobody else acts in this step, so without an action the adventurers' phase ends now."
         return ("This step: " + ", ".join(parts) + "." + order + done) if parts else ""
+
+    def is_wait(self, state: QuestState, seat: str, orders: Sequence[QuestOrder]) -> bool:
+        """Return True when the orders spend no action and forfeit none (NOORDERS, or POLICY lines alone)."""
+        return not any(isinstance(o, Done) or (isinstance(o, Action) and o.costs_action) for o in orders)
+
+    def all_waited_warning(self, state: QuestState) -> str | None:
+        """Return what a step in which everyone waits costs: the adventurers' phase of the round ends and
+        the team's remaining actions are lost."""
+        left = sum(a.actions for a in state.adventurers if not a.escaped)
+        return (f"If every player waits in this step, the adventurers' phase of round {state.round} ends and the "
+                f"team's {left} remaining action{'s' if left != 1 else ''} are lost.")
 
     def sample_orders(self, state: QuestState, seat: str, rng: GameRng) -> list[QuestOrder]:
         """Return a random legal step for ``seat`` (robots and property tests)."""

@@ -54,6 +54,10 @@ class ResourceRich(BaseGame[RichState, RichOrder]):
     turn_shape: ClassVar[TurnShape] = TurnShape.SIMULTANEOUS
     has_chance: ClassVar[bool] = True
     has_hidden_information: ClassVar[bool] = True
+    reveals_seed: ClassVar[bool] = False
+    """This game's secrets outlive it: the hands, what each player passed, and the hands left when the
+    game ends are never shown (rule book: they are discarded unseen), and the seed recomputes every deal.
+    The service keeps this game's seed secret after the end too."""
     declared_options: ClassVar[Mapping[str, str]] = {
         SIDE: "the scoring side of the island card: a (the default) or b",
         DIRECTIONS_OPTION: "the three direction spaces from top to bottom, each cw or ccw (default cw,ccw,cw)",

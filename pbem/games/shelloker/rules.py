@@ -51,6 +51,10 @@ class Shelloker(BaseGame[ShellokerState, ShellokerOrder]):
     turn_shape: ClassVar[TurnShape] = TurnShape.SEQUENTIAL
     has_chance: ClassVar[bool] = True
     has_hidden_information: ClassVar[bool] = True
+    reveals_seed: ClassVar[bool] = False
+    """This game's secrets outlive it: folded hands, the hand of a player who won because the others
+    folded, and the bag's content are never shown (rule book), and the seed recomputes every deal. The
+    service keeps this game's seed secret after the end too."""
     default_reports: ClassVar[str] = "digest"
     command_words_as_orders: ClassVar[frozenset[str]] = frozenset({"CHECK"})
     declared_options: ClassVar[Mapping[str, str]] = {START: START_DESCRIPTION}

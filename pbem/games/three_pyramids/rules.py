@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import Any
+from typing import Any, ClassVar
 
 from pbem.core import Event, GameRng, OrderProblem, Outcome, Phase, Resolution
 from pbem.core.bag import Bag, redeal
@@ -45,6 +45,10 @@ class ThreePyramids(BaseGame[PyramidsState, Play]):
     min_players, max_players = 2, 4
     has_chance = True
     has_hidden_information = True
+    reveals_seed: ClassVar[bool] = False
+    """This game's secrets outlive it: cubes left in the hands at the end of a round go back into the bag
+    unseen (rule book), and the seed recomputes every hand. The service keeps this game's seed secret
+    after the end too."""
     declared_options = {START: f"{START_DESCRIPTION}; rounds 2 and 3 start with the lowest score"}
     terminal_words = {
         "PYRAMID": "a pyramid (LEFT, CENTER or RIGHT)",

@@ -154,10 +154,11 @@ def test_the_summary_says_what_the_step_spends_and_in_which_order() -> None:
     assert summary == ("This step: the Warrior uses 2 of 2 actions, the Archer uses 1 of 2 actions. Your actions "
                        "run in this order: WARRIOR MOVE d1, then ARCHER MOVE b1, then WARRIOR MOVE e1.")
     assert GAME.submission_summary(quest(2), "1", []) == "This step: the Warrior waits (2 left), the Archer waits (2 left)."
-    alone = GAME.submission_summary(quest(1, actions={"W": 1, "K": 0, "A": 0, "C": 0}), "1",
-                                    orders("POLICY GUARD KNIGHT"))
-    assert alone == ("This step: the Warrior waits (1 left). Nobody else acts in this step, so without an action "
-                     "the adventurers' phase ends now.")
+    alone = quest(1, actions={"W": 1, "K": 0, "A": 0, "C": 0})
+    assert GAME.is_wait(alone, "1", orders("POLICY GUARD KNIGHT")) and GAME.is_wait(alone, "1", [])
+    assert not GAME.is_wait(alone, "1", orders("WARRIOR REST")) and not GAME.is_wait(alone, "1", orders("DONE"))
+    assert GAME.all_waited_warning(alone) == ("If every player waits in this step, the adventurers' phase of round 1 "
+                                              "ends and the team's 1 remaining action are lost.")
 
 
 def test_a_huge_submission_is_refused_as_a_whole() -> None:
