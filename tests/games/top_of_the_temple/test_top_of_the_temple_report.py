@@ -29,7 +29,7 @@ def test_the_stairway_lists_each_step_from_the_top_down_with_its_believers() -> 
 def test_the_picture_shows_every_believer_and_the_readers_colour() -> None:
     state = temple("blue red", {"blue": 5, "green": 12})
     board = draw(GAME.view(state, None))
-    assert board.startswith("<svg") and "<title>The Top of the Temple, turn " in board and "TOP" in board
+    assert board.startswith("<svg") and "<title>The Top of the Temple</title>" in board and "TOP" in board
     assert "secret colour" not in board
     own = draw_own(GAME.view(state, "1"), "1")
     assert own is not None and ">Your secret colour:<" in own and 'fill="#1f77b4"' in own  # a blue cube
