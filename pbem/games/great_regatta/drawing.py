@@ -23,7 +23,7 @@ def _headline(view: Mapping[str, Any]) -> str:
         return "The Great Regatta, final positions"
     if view["stage"] == "push":
         return f"The Great Regatta: seat {view['current']}'s boat sails on {view['moving']}"
-    return f"The Great Regatta: seat {view['current']}'s turn {view['seat_turn']} of {view['turns']}"
+    return f"The Great Regatta: seat {view['current']}'s voyage {view['seat_turn']} of {view['turns']}"
 
 
 def draw(view: Mapping[str, Any]) -> str:

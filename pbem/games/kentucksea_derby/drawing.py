@@ -16,10 +16,16 @@ from pbem.core.svg import Canvas, colour_fill, cube, heading
 _TRACK = "#e8e0c8"
 
 
+_STAGES = {"bid": "sealed bids for the turn order", "rebid": "tie re-bids", "speed": "speed moves"}
+"""Each stage of a round in the words of the text report."""
+
+
 def _headline(view: Mapping[str, Any]) -> str:
     if view["over"]:
         return "The Kentucksea Derby, final order"
-    return f"The Kentucksea Derby, round {view['round']}: {view['stage']}"
+    if view["stage"] == "bet":
+        return "The Kentucksea Derby, before the race: sealed bets"
+    return f"The Kentucksea Derby, round {view['round']}: {_STAGES[view['stage']]}"
 
 
 def draw(view: Mapping[str, Any]) -> str:

@@ -22,7 +22,7 @@ def test_the_course_shows_every_boat_and_the_one_being_sailed(reader: str | None
     assert "   0   1   2   3   4   5   6   7   8   9  10  11  12  13  14  15  16  17  18" in text
     assert "   2   .   .   .   .   1   .   .   .  1*   .   2   .   .   .   .   .   .   ." in text
     assert "Result circles: (1) (2) [3] [4] (5) (6)" in text
-    assert "Seat 1, turn 1 of 5: the boat left 0 and stands on 9 (rolled 4, 3)." in text
+    assert "Seat 1, voyage 1 of 5: the boat left 0 and stands on 9 (rolled 4, 3)." in text
 
 
 def test_players_show_supply_boats_and_points() -> None:
