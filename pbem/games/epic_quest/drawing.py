@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from pbem.core.svg import Canvas, card_grid, colour_fill, cube, heading, legend, token
+from pbem.core.words import plural
 
 _ENTRANCE = "#e8dcc0"
 _FOREST = "#b5d99c"
@@ -115,7 +116,7 @@ def _enemies(canvas: Canvas, view: Mapping[str, Any], y: float) -> float:
     canvas.text(x + 4, y + 9, f"{where}{meanie['life']} life; defeated {meanie['defeats']}x", size=11, anchor="start")
     y += 24
     bag = view["bag"]
-    canvas.text(10, y + 7, f"Bag: {bag['potion']} potions, {bag['red']} red, {bag['blue']} blue, {bag['green']} green, "
+    canvas.text(10, y + 7, f"Bag: {plural(bag['potion'], 'potion')}, {bag['red']} red, {bag['blue']} blue, {bag['green']} green, "
                            f"{bag['yellow']} yellow. Invaders: {view['invaders']['on_map']} on the map, "
                            f"{view['invaders']['supply']} in the supply.", size=11, anchor="start")
     canvas.grow(y + 16)
