@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from great_regatta_builders import GAME, ScriptedRng, regatta, sailing
 
+from pbem.games.great_regatta.drawing import draw
 from pbem.games.great_regatta.orders import Advance, Stop
 from pbem.reports import ReportInput, render_report
 
@@ -31,6 +32,8 @@ def test_players_show_supply_boats_and_points() -> None:
     assert "  seat 1        4 in supply; boats on 5, sailing on 9*; 14 points  <- to play" in text
     assert "  seat 2 (you)  5 in supply; boats on 0, 11; 11 points" in text
     assert "Push your luck? ROLL, STOP or ROLL UNTIL <space>; silence is STOP." in text
+    picture = draw(GAME.view(state, None))
+    assert ">14 points</text>" in picture and ">11 points</text>" in picture  # the text's word, not "pts"
 
 
 def test_the_final_report_names_the_winner() -> None:
