@@ -424,8 +424,9 @@ def own_line(canvas: Canvas, y: float, label: str, cubes: Sequence[str] = ()) ->
 
 
 def colour_words(cubes: Sequence[str]) -> str:
-    """Return colour names in words, in the order they first come: "red" for one cube, "2 red, 1 blue"."""
+    """Return colour names in words, in the order they first come: "red", "blue, green" (one of each),
+    "2 red, 1 blue"."""
     counts = {colour: cubes.count(colour) for colour in dict.fromkeys(cubes)}
-    if len(cubes) == 1:
-        return cubes[0]
+    if len(counts) == len(cubes):
+        return ", ".join(counts)
     return ", ".join(f"{n} {colour}" for colour, n in counts.items())
