@@ -239,3 +239,14 @@ def test_turns_and_rounds_agree_in_mail_web_and_json_from_start_to_end(runner: G
     if rounds.seen:
         unseen = set(range(1, max(rounds.seen) + 1)) - rounds.seen
         assert not unseen, f"{kind}: round(s) {sorted(unseen)} never named in any report"
+
+
+def test_a_game_the_gm_ends_is_said_to_be_finished_after_its_last_turn_played(runner: GameService) -> None:
+    runner.create_game("race-on-the-river", "g", seats={"1": "a@example.org", "2": "b@example.org"}, seed=3)
+    for _ in range(2):
+        runner.resolve("g")
+    runner.end("g")
+    assert runner.state_json("g")["turn"] == 2
+    assert status_text(runner.status("g")).startswith("Game g (Race on the River), finished after turn 2.")
+    assert [entry.text for entry in runner.log("g") if entry.action == "END"] == [
+        "game finished after turn 2; the leaders win"]
