@@ -38,7 +38,7 @@ from lark.exceptions import UnexpectedInput, VisitError
 from pbem.addresses import checked_address
 from pbem.clock import FIRST_YEAR, LAST_YEAR, in_years
 from pbem.core import InvalidInput, PbemError
-from pbem.orders import describe_syntax_error
+from pbem.orders import describe_syntax_error, keyword_word
 from pbem.resources import grammar_dir
 from pbem.zones import BadZone, read_zone
 
@@ -1118,14 +1118,12 @@ _TERMINAL_WORDS: Mapping[str, str] = {
     "LEAGUE_WORD": "a league name",
     "VALUE": "a value after =",
     "EQUAL": '"="',
-    "$END": "the end of the line",
-    "<END-OF-FILE>": "the end of the line",
 }
 
 
 def _terminal_word(name: str) -> str:
-    """Name a terminal of commands.lark: its word, or a keyword (``_JOIN``) as ``"JOIN"``."""
-    return _TERMINAL_WORDS.get(name, f'"{name.lstrip("_")}"')
+    """Name a terminal of commands.lark: its word, or a keyword (``_JOIN``) as ``JOIN``."""
+    return _TERMINAL_WORDS.get(name, keyword_word(name.lstrip("_")))
 
 
 _Mode = Literal["seat", "check", "gm"]

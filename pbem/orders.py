@@ -26,8 +26,6 @@ from pbem.core import Game
 from pbem.resources import grammar_dir
 
 _GENERIC_WORDS: Mapping[str, str] = {
-    "_NL": "the end of the line",
-    "$END": "the end of the line",
     "INT": "a number",
     "NUMBER": "a number",
 }
@@ -190,7 +188,7 @@ class OrderParser:
         except KeyError:
             return terminal.lower()
         if pattern.type == "str":
-            return f'"{pattern.value.upper()}"'
+            return keyword_word(pattern.value)
         return terminal.lower().replace("_", " ")
 
 
@@ -253,12 +251,25 @@ def describe_syntax_error(error: UnexpectedInput, line: str, word: Callable[[str
         found = f'"{bad}"' if bad else "an unexpected character"
     else:  # pragma: no cover - lark has no other kind today
         return LineProblem(str(error), None)
-    words = sorted({word(name) for name in expected})
-    message = f"expected {_or_list(words)}, found {found}" if words else f"unexpected {found}"
+    words = sorted({word(name) for name in expected - _LINE_ENDS})
+    choices = [_or_list(words)] if words else []
+    if expected & _LINE_ENDS:  # the line may end here
+        choices.append("nothing more on this line")
+    message = f"expected {', or '.join(choices)}, found {found}" if choices else f"unexpected {found}"
     guess = difflib.get_close_matches(bad.upper(), keywords, n=1, cutoff=0.6) if bad.isalpha() else []
     if guess and guess[0] != bad.upper():
         message += f"; did you mean {guess[0]}?"
     return LineProblem(message, column)
+
+
+_LINE_ENDS = frozenset({"_NL", "$END", "<END-OF-FILE>"})
+"""Terminals that stand for the end of a line: "nothing more on this line" is expected."""
+
+
+def keyword_word(keyword: str) -> str:
+    """Name a keyword of a grammar in an expected-words message: a word as the player types it (``BID``),
+    a sign in quotes (``"-"``), so that "expected BID or PASS" and "expected "-"" both read plainly."""
+    return keyword.upper() if keyword.replace(" ", "").isalpha() else f'"{keyword}"'
 
 
 def _or_list(words: list[str]) -> str:

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import import_module
 from typing import Any
-from xml.sax.saxutils import unescape
+from xml.sax.saxutils import escape, unescape
 
 from pbem import raster
 from pbem.core import Game, PbemError
@@ -88,30 +88,44 @@ def _drawing_in(package: str) -> Drawing:
     return Drawing(board=draw, own=own if callable(own) else None)
 
 
-def board_svg(game: Game[Any, Any], state: Any) -> str:
-    """Return the SVG picture of the board of ``state``, drawn from its public view: every reader's board."""
-    return drawing_for(game).board(game.view(state, None))
+def board_svg(game: Game[Any, Any], state: Any, *, moment: str | None = None) -> str:
+    """Return the SVG picture of the board of ``state``, drawn from its public view: every reader's board.
+    With ``moment`` (:func:`pbem.numbering.board_moment`, "after turn 3") its title ends with it."""
+    return titled(drawing_for(game).board(game.view(state, None)), moment)
 
 
-def own_svg(game: Game[Any, Any], state: Any, seat: str | None) -> str | None:
+def own_svg(game: Game[Any, Any], state: Any, seat: str | None, *, moment: str | None = None) -> str | None:
     """Return the SVG picture of what only ``seat`` sees of ``state``, drawn from its own view (None for the
-    public, for a game without ``draw_own`` and when the seat's view holds nothing of its own)."""
+    public, for a game without ``draw_own`` and when the seat's view holds nothing of its own); with
+    ``moment`` its title ends with it."""
     own = drawing_for(game).own
     if seat is None or own is None:
         return None
-    return own(game.view(state, seat), seat)
+    svg = own(game.view(state, seat), seat)
+    return None if svg is None else titled(svg, moment)
+
+
+def titled(svg: str, moment: str | None) -> str:
+    """Return ``svg`` with ``moment`` (plain words) added to the end of its ``<title>``: the one place a
+    picture is told which turn it shows, so its title agrees with the report it goes with."""
+    end = svg.find("</title>")
+    if moment is None or end < 0:
+        return svg
+    return f"{svg[:end]}, {escape(moment)}{svg[end:]}"
 
 
 class ReportPictures:
     """The pictures of one report for all its readers: the board drawn once and made PNG once for every
     reader, each seat's own picture drawn from that seat's view, and every distinct SVG made PNG once.
 
-    Raises :class:`MissingDrawing` (when first asked for a picture) for a game without a drawing.
+    ``moment`` ("after turn 3") ends every picture's title. Raises :class:`MissingDrawing` (when first
+    asked for a picture) for a game without a drawing.
     """
 
-    def __init__(self, game: Game[Any, Any], state: Any) -> None:
+    def __init__(self, game: Game[Any, Any], state: Any, *, moment: str | None = None) -> None:
         self.game = game
         self.state = state
+        self.moment = moment
         self._board: Picture | None = None
         self._made: dict[str, Picture] = {}
 
@@ -123,12 +137,12 @@ class ReportPictures:
     def board(self) -> Picture:
         """Return the board, the same picture for every reader."""
         if self._board is None:
-            self._board = self._picture(board_svg(self.game, self.state))
+            self._board = self._picture(board_svg(self.game, self.state, moment=self.moment))
         return self._board
 
     def own(self, seat: str | None) -> Picture | None:
         """Return the picture of what only ``seat`` sees (None: nothing of its own, or the public)."""
-        svg = own_svg(self.game, self.state, seat)
+        svg = own_svg(self.game, self.state, seat, moment=self.moment)
         return None if svg is None else self._picture(svg)
 
     def _picture(self, svg: str) -> Picture:

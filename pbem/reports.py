@@ -9,7 +9,8 @@ Context of every report (all of it already filtered for the reader):
 ``game`` (game name), ``kind``, ``title``, ``seat`` (reader's seat, ``None``
 for the public/GM report), ``turn`` (the turn the report is about, 0 for the
 opening report), ``last_turn`` (the last turn it tells of: ``turn`` unless it
-tells of several, such as a digest), ``next_turn``, ``view`` (``rules.view(state, seat)``),
+tells of several, such as a digest), ``next_turn``, ``moment`` (when the board it shows stands: "at the start", "after turn 3"; the pictures'
+titles end with it), ``view`` (``rules.view(state, seat)``),
 ``events`` (visible :class:`~pbem.core.Event` objects of that turn),
 A game without templates of its own gets the common frame alone.
 ``phases`` (the events grouped: list of ``(phase, [events])`` in order),
@@ -38,6 +39,7 @@ import jinja2
 from pbem.core import Event, Game, Outcome, Phase
 from pbem.core.protocol import format_score
 from pbem.games import GAMES
+from pbem.numbering import board_moment
 from pbem.resources import game_package_dir, template_dir
 from pbem.orders import OrderLine
 from pbem.service.checking import CheckResult
@@ -101,6 +103,11 @@ class ReportInput:
     last_turn: int | None = None
     """The last turn this report tells of, when it tells of several (``turn`` to ``last_turn``)."""
 
+    @property
+    def newest_turn(self) -> int:
+        """The newest turn this report tells of (0: the opening): its pictures show the board after it."""
+        return self.last_turn if self.last_turn is not None else self.turn
+
 
 @dataclass(frozen=True)
 class Fairness:
@@ -145,7 +152,7 @@ def report_context(report: ReportInput, seat: str | None, *, pictures: Sequence[
     """Return the template context for ``seat`` (``None`` = public), holding only what it may see."""
     rules = report.rules
     visible = [e for e in report.events if e.is_visible_to(seat)]
-    last_turn = report.last_turn if report.last_turn is not None else report.turn
+    last_turn = report.newest_turn
     # Seats whose play the service makes itself are not asked for orders.
     owing = [] if report.phase is None else [
         s for s in report.phase.seats if rules.forced_orders(report.state, s) is None
@@ -158,6 +165,7 @@ def report_context(report: ReportInput, seat: str | None, *, pictures: Sequence[
         "turn": report.turn,
         "last_turn": last_turn,
         "next_turn": last_turn + 1,
+        "moment": board_moment(last_turn),
         "view": rules.view(report.state, seat),
         "events": visible,
         "phases": _group(visible),

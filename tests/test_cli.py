@@ -352,7 +352,7 @@ def test_demo_offline_plays_to_the_end(tmp_path: Path) -> None:
     data = json.loads(ok(shown))
     assert data["status"] == "finished"
     assert data["winners"] and set(data["winners"]) <= {"A", "B", "C", "D"}
-    assert data["turn"] == len(turns) + 1
+    assert data["turn"] == len(turns), "a finished game is at its last turn played"
     best = max(data["scores"].values())
     assert {s for s, v in data["scores"].items() if v == best} == set(data["winners"])
     # The robots' orders went through the submission path: stored submissions for every seat and turn.

@@ -13,6 +13,7 @@ package has no ``drawing.py`` fails here.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -24,6 +25,7 @@ from pbem.core import Game, GameRng
 from pbem.games import GAMES, find_game
 from pbem.pictures import MissingDrawing, ReportPictures, alt_text, board_svg, drawing_for, own_svg
 from pbem.raster import svg_to_png
+from pbem.reports import ReportInput, render_report
 from new_game import copy_example, registered
 from png_check import decode_png
 from test_conformance import play
@@ -128,3 +130,19 @@ def test_readers_with_the_same_picture_share_one_rendering() -> None:
     assert all(own is not None for own in owns)
     assert pictures.rendered == 1 + len({own.svg for own in owns if own is not None})  # each own hand once
     assert pictures.own(seats[0]) is owns[0] and pictures.rendered == 1 + len(seats)  # asked again: not made again
+
+
+_ONE_OF_MANY = re.compile(r"(?<![\w.+-])1 (?:point|cube|disc|building|shell|stone|cow|space|worker|boat|unit|hexe|card"
+                          r"|potion|step|round|turn)s\b")
+
+
+@pytest.mark.parametrize("kind", sorted(GAMES))
+def test_no_picture_or_report_counts_one_thing_in_the_plural_or_abbreviates_points(kind: str) -> None:
+    for game, seats, state in sampled_states(kind):
+        phase = None if game.outcome(state) is not None else game.phase(state)
+        report = ReportInput("g", game, state, 1, [], [], phase, game.outcome(state))
+        texts = [board_svg(game, state), *(own_svg(game, state, seat) or "" for seat in seats),
+                 *(render_report(report, reader) for reader in [None, *seats])]
+        for text in texts:
+            found = _ONE_OF_MANY.search(text) or re.search(r"\bpts\b", text)
+            assert found is None, text[max(0, found.start() - 60):found.end()]

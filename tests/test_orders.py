@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from lark import Lark
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
+from lark import Lark, Token
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
-from pbem.orders import LineProblem, describe_syntax_error
+from pbem.orders import LineProblem, describe_syntax_error, keyword_word
 
 GRAMMAR = r"""
 start: _GO CELL (_TO CELL)?
@@ -16,7 +16,7 @@ CELL: /[a-h][1-8]/
 %ignore " "
 """
 
-WORDS = {"CELL": "a cell such as e5", "$END": "the end of the line", "_TO": '"TO"'}
+WORDS = {"CELL": "a cell such as e5", "_TO": '"TO"'}
 
 
 def word(name: str) -> str:
@@ -35,6 +35,20 @@ def test_a_wrong_token_names_the_expected_word_and_what_was_found() -> None:
 
 def test_a_line_that_stops_early_is_reported_after_its_last_character() -> None:
     assert describe("go e5 to  ") == LineProblem("expected a cell such as e5, found the end of the line", 9)
+
+
+def test_a_line_that_may_end_says_nothing_more_is_the_other_choice() -> None:
+    e6 = Token("CELL", "e6", start_pos=6, line=1, column=7)
+    eol = UnexpectedToken(e6, {"_TO", "$END"})
+    assert describe_syntax_error(eol, "go e5 e6", word) == LineProblem(
+        'expected "TO", or nothing more on this line, found "e6"', 7)
+    only = UnexpectedToken(e6, {"$END"})
+    assert describe_syntax_error(only, "go e5 e6", word) == LineProblem(
+        'expected nothing more on this line, found "e6"', 7)
+
+
+def test_a_keyword_is_named_as_it_is_typed_and_a_sign_in_quotes() -> None:
+    assert (keyword_word("bid"), keyword_word("-"), keyword_word("roll until")) == ("BID", '"-"', "ROLL UNTIL")
 
 
 def test_an_unknown_character_is_quoted() -> None:

@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import io
 import re
+from dataclasses import replace
 
 import pytest
 
-from pbem.games import GAMES
+from pbem.core import GameRng, Phase
+from pbem.games import GAMES, find_game
 from pbem.orders import LineProblem, OrderLine
-from pbem.reports import MailSection, OrdersWanted, render_mail_html
+from pbem.reports import MailSection, OrdersWanted, ReportInput, render_mail_html, render_report
 from pbem.sandbox.demo import run_offline_demo
 from pbem.service.checking import CheckResult
 from pbem.store import Database
@@ -59,3 +61,17 @@ def test_a_check_reply_in_html_escapes_what_the_player_wrote_and_keeps_the_caret
     assert '1 line(s) accepted, 1 refused.</p>\n<p class="text">pbem game master.</p></div></body>' in html
     frame = render_mail_html("Re: orders", [])
     assert max(len(line) for line in frame.splitlines()) <= 78  # so that a short reply goes out as 7-bit text
+
+
+@pytest.mark.parametrize(("owing", "said"), [
+    (["2"], 'Next: turn 2. Seat 2 is asked: "Round 1: the die shows 4.'),
+    (["1", "2"], 'Next: turn 2. Seats 1, 2 are asked: "Round 1: the die shows 4.'),
+])
+def test_the_next_turns_prompt_reads_as_a_sentence_for_a_seat_not_asked(owing: list[str], said: str) -> None:
+    game = find_game("race-on-the-river")
+    state = replace(game.setup(["1", "2", "3"], {}, GameRng(7)), round=1, roll=4, ones_before=0)
+    phase = Phase("bid", tuple(owing), "Round 1: the die shows 4. Send BID n.")
+    report = ReportInput("g", game, state, 1, [], [], phase, None)
+    text = render_report(report, "3")
+    assert said in text and f"{', '.join(owing)}: Round" not in text
+    assert 'Next: turn 2. Round 1: the die shows 4. Send BID n.\n' in render_report(report, owing[0])

@@ -407,12 +407,26 @@ def heading(canvas: Canvas, text: str, *, y: float = 14) -> float:
 
 def own_line(canvas: Canvas, y: float, label: str, cubes: Sequence[str] = ()) -> float:
     """Write one line of a reader's own picture at ``y``: ``label`` in bold, then a cube of each colour
-    name in ``cubes`` after it (in rows as long as the width allows); returns the y of the next line."""
+    name in ``cubes`` after it (in rows as long as the width allows) and under them the colours in words
+    ("red"; "2 red, 1 blue"), so no cube is a mark the picture leaves unexplained; returns the y of the
+    next line."""
     canvas.text(10, y, label, size=12, anchor="start", bold=True)
     left = 10 + len(label) * 6.5 + 12  # about the width of a bold 12-unit letter, and a gap
     per_row = max(1, int((WIDTH - 10 - left) // 18))
     for k, colour in enumerate(cubes):
         cube(canvas, left + (k % per_row) * 18, y - 7 + (k // per_row) * 18, 14, colour)
     rows = max(1, -(-len(cubes) // per_row))
+    if cubes:
+        canvas.text(left, y + 18 * rows - 2, colour_words(cubes), size=11, anchor="start")
+        rows += 1
     canvas.grow(y + 18 * rows - 4)
     return y + 18 * rows + 4
+
+
+def colour_words(cubes: Sequence[str]) -> str:
+    """Return colour names in words, in the order they first come: "red", "blue, green" (one of each),
+    "2 red, 1 blue"."""
+    counts = {colour: cubes.count(colour) for colour in dict.fromkeys(cubes)}
+    if len(counts) == len(cubes):
+        return ", ".join(counts)
+    return ", ".join(f"{n} {colour}" for colour, n in counts.items())

@@ -15,7 +15,8 @@ from pbem.zones import mark
 def status_text(view: StatusView, *, gm: bool = False) -> str:
     """STATUS of a game: its kind, status and turn, the seed commitment (and the secret once
     revealed), the open seats or the scores, and the result or whom the turn waits for."""
-    lines = [f"Game {view.name} ({view.title}), {view.status}, turn {view.turn}."]
+    standing = view.standing if view.status == GameStatus.FINISHED else f"{view.status}, {view.standing}"
+    lines = [f"Game {view.name} ({view.title}), {standing}."]
     if view.commitment is not None:
         lines.append(f"Seed commitment (SHA-256 of the game name, a newline and the secret): {view.commitment}.")
         if view.revealed_secret is not None:

@@ -25,6 +25,7 @@ from pbem.mail.compose import BinaryPart, Unsubscribe, compose_report
 from pbem.mail.mailstore import DatabaseOutbox
 from pbem.mail.preferences import wants_view_json, zone_and_text_only, zone_of
 from pbem.mail.tokens import ReplyTokens
+from pbem.numbering import board_moment
 from pbem.pictures import MissingDrawing, ReportPictures, drawing_for
 from pbem.reports import MailSection, OrdersWanted, PictureRef, ReportInput, environment, render_mail_html, render_report
 from pbem.service import consent, digests, leagues, observers, seats
@@ -193,7 +194,7 @@ class MailNotifier:
         except MissingDrawing:
             _log.warning("game %s: kind %s has no drawing; report sent without a picture", row.name, report.rules.name)
             return None
-        return ReportPictures(report.rules, report.state)
+        return ReportPictures(report.rules, report.state, moment=board_moment(report.newest_turn))
 
     def _pictures(self, pictures: ReportPictures | None, row: GameRow,
                   seat: str | None) -> tuple[tuple[PictureRef, ...], tuple[BinaryPart, ...]]:

@@ -8,6 +8,7 @@ from datetime import UTC, datetime, timedelta
 
 from pbem.clock import format_duration, format_utc
 from pbem.core import GameError, InvalidInput
+from pbem.numbering import game_standing
 from pbem.service import audit, due, leagues
 from pbem.service.options import parse_service_options
 from pbem.service.unit import Unit
@@ -104,7 +105,7 @@ def end(unit: Unit, name: str) -> None:
         raise GameError(f"game {name} has not started")
     row.status, row.ended_by_gm, row.deadline = GameStatus.FINISHED, True, None
     unit.add(row)
-    audit.record(unit, row, "END", f"game ended at turn {row.turn}; the leaders win")
+    audit.record(unit, row, "END", f"game {game_standing(row)}; the leaders win")
     leagues.game_over(unit, row)
 
 

@@ -9,6 +9,7 @@ from typing import Any
 
 from pbem.clock import format_utc
 from pbem.core.protocol import score_to_json
+from pbem.numbering import game_standing, game_turn
 from pbem.service import absences, consent, due, owing, players, seeds, submissions
 from pbem.service.unit import Unit
 from pbem.store.tables import GameStatus
@@ -21,7 +22,8 @@ class StatusView:
     name: str
     title: str
     status: GameStatus
-    turn: int
+    turn: int  # the turn awaited; once finished, the last turn played
+    standing: str  # "turn 4", "finished after turn 5": see pbem.numbering.standing
     commitment: str | None  # None for a legacy game
     revealed_secret: str | None  # once the game is over
     open_seats: list[str] | None  # while forming
@@ -48,7 +50,8 @@ def status_view(unit: Unit, name: str, seat: str | None = None, *, gm: bool = Fa
         name=row.name,
         title=info.rules.title,
         status=row.status,
-        turn=row.turn,
+        turn=game_turn(row),
+        standing=game_standing(row),
         commitment=seeds.commitment_of(row),
         revealed_secret=row.secret if seeds.is_revealed(row) else None,
         open_seats=[s.name for s in info.seats if not s.address] if forming else None,
@@ -75,14 +78,16 @@ def holder_line(unit: Unit, seat: str, address: str) -> str:
 
 
 def state_json(unit: Unit, name: str, seat: str | None = None) -> dict[str, Any]:
-    """Return the game as JSON: game, kind, turn, status, scores, once finished winners,
-    outcome (win, shared, draw or loss) and outcome_reason, and state: the game's view
+    """Return the game as JSON: game, kind, turn (the turn awaited; once finished, the last turn
+    played), status, scores, once finished winners, outcome (win, shared, draw or loss) and
+    outcome_reason, and state: the game's view
     (with ``seat``, that seat's secrets too). Raises UnknownGame, UnknownSeat."""
     info = unit.info(name)
     if seat is not None:
         seat = info.seat_name(seat)
     row = info.row
-    data: dict[str, Any] = {"game": info.name, "kind": info.rules.name, "turn": row.turn, "status": row.status.value}
+    data: dict[str, Any] = {"game": info.name, "kind": info.rules.name, "turn": game_turn(row),
+                            "status": row.status.value}
     if row.status == GameStatus.FORMING:
         data["seats"] = {s.name: bool(s.address) for s in info.seats}
         return data

@@ -39,6 +39,7 @@ from aiohttp import web
 
 from pbem.clock import utcnow
 from pbem.mail.tokens import ReplyTokens
+from pbem.numbering import game_standing
 from pbem.reports import environment
 from pbem.service.api import GameService
 from pbem.service.snapshot import GameInfo
@@ -188,7 +189,8 @@ async def _history(request: web.Request, reader: Reader, base: str) -> web.Respo
         window = archive.window(info, None if page is None else int(page))
         pages = archive.pages(info, seat, window, lambda turn: f"/game/{info.name}/{turn}.svg",
                               lambda turn: f"{base}/{turn}.svg")
-        return _page("game.html.j2", info=info, pages=pages, seat=seat, window=window, base=base)
+        return _page("game.html.j2", info=info, pages=pages, seat=seat, window=window, base=base,
+                     standing=game_standing(info.row))
 
     return _html(await asyncio.to_thread(build))
 

@@ -18,6 +18,7 @@ from sqlmodel import select
 from pbem.clock import format_utc
 from pbem.core import Event, GameRng, PbemError
 from pbem.mail.tokens import ReplyTokens
+from pbem.numbering import board_moment, game_turn
 from pbem.pictures import alt_text, board_svg, own_svg
 from pbem.reports import ReportInput, render_report
 from pbem.service import leagues
@@ -93,7 +94,7 @@ class Archive:
             seats = [(s.name, "resigned" if s.status == SeatStatus.RESIGNED else "taken" if s.address else "open")
                      for s in info.seats]
             summaries.append(GameSummary(
-                name=row.name, kind=row.kind, title=info.rules.title, status=row.status, turn=row.turn,
+                name=row.name, kind=row.kind, title=info.rules.title, status=row.status, turn=game_turn(row),
                 deadline=format_utc(row.deadline) if row.deadline else None, seats=seats,
             ))
         return summaries
@@ -199,7 +200,7 @@ class Archive:
         has one."""
         pages = []
         for step in self.steps(info, window.first, window.last):
-            pictures = [PagePicture(board_url(step.turn), f"{info.rules.title} {info.name} after turn {step.turn}")]
+            pictures = [PagePicture(board_url(step.turn), f"{info.rules.title} {info.name}, {board_moment(step.turn)}")]
             own = self.own_svg(step, seat)
             if own is not None:
                 pictures.append(PagePicture(own_url(step.turn), alt_text(own)))
@@ -209,12 +210,12 @@ class Archive:
     @staticmethod
     def board_svg(step: ReportInput) -> str:
         """Return the board of one step: the same picture for every reader."""
-        return board_svg(step.rules, step.state)
+        return board_svg(step.rules, step.state, moment=board_moment(step.turn))
 
     @staticmethod
     def own_svg(step: ReportInput, seat: str | None) -> str | None:
         """Return the picture of what only ``seat`` sees at one step (None: nothing of its own, or the public)."""
-        return own_svg(step.rules, step.state, seat)
+        return own_svg(step.rules, step.state, seat, moment=board_moment(step.turn))
 
 
 def _phase(rules: Any, state: Any) -> Any:

@@ -166,7 +166,7 @@ def test_a_daemon_answers_correctly_after_its_package_files_were_removed_under_i
                     assert game_help.body.startswith("TURKEY CHASE - orders")
                     report = next(mail for mail in await mail_of(imap_port, "a@players.test", 3)
                                   if mail.subject == "[tc-1] Turn 1")
-                    assert "report for seat A" in report.body and "The cornfield, turn 1" in report.body
+                    assert "report for seat A" in report.body and "The cornfield at the start" in report.body
                     assert report.html is not None and b"image/png" in report.raw  # templates, drawing, fonts
 
     asyncio.run(scenario())

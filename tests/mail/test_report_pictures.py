@@ -66,14 +66,14 @@ def test_every_report_shows_the_board_inline_and_keeps_the_ascii_board(db: Datab
         assert message.get_content_type() == "multipart/alternative"
         plain, related = message.get_payload()  # type: ignore[misc]
         assert plain.get_content_type() == "text/plain"
-        assert "The cornfield, turn 2" in plain.get_content()  # the ASCII board stays in the text part
+        assert "The cornfield after turn 1" in plain.get_content()  # the ASCII board stays in the text part
         assert related.get_content_type() == "multipart/related"
         html, image = related.get_payload()  # no secrets in Turkey Chase: the board alone
         assert html.get_content_type() == "text/html" and image.get_content_type() == "image/png"
         content_id = image["Content-ID"].strip("<>")
         found = re.search(r'<img src="cid:([^"]+)" alt="([^"]+)" width="(\d+)"', html.get_content())
         assert found is not None and found[1] == content_id
-        assert found[2] == "Turkey Chase cornfield, turn 2"
+        assert found[2] == "Turkey Chase cornfield, after turn 1"
         png = image.get_content()
         assert len(png) < 60_000 and decode_png(png)[0] == int(found[3]) <= 600
         boards.add((content_id, png))
@@ -109,7 +109,8 @@ def test_a_seat_with_secrets_gets_the_shared_board_and_a_picture_of_its_own(db: 
         if seat is None:  # the GM: the board alone
             assert len(images) == 1
             continue
-        assert len(images) == 2 and html_unescape(found[1][1]) == f"Seat {seat}'s hand: {info.state.hand(seat).describe()}"
+        hand = f"Seat {seat}'s hand: {info.state.hand(seat).describe()}, after turn {info.row.turn - 1}"
+        assert len(images) == 2 and html_unescape(found[1][1]) == hand
         own = images[1].get_content()
         assert len(own) < 60_000 and decode_png(own)[0] <= 600
         owns[seat] = own

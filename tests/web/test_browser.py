@@ -66,7 +66,7 @@ def test_a_game_page_in_a_browser_steps_through_the_turns(site: Site, tmp_path: 
     async def scenario(browser: Browser) -> None:
         assert await browser.open(site.url + "/game/tc-1") == 200
         text = await browser.text()
-        assert "After turn 3" in text and "step 4 of 4" in text and "The cornfield, turn 4" in text
+        assert "After turn 3" in text and "step 4 of 4" in text and "The cornfield after turn 3" in text
         visible = "Array.from(document.querySelectorAll('section.step')).filter(s => s.offsetParent).map(s => s.id)"
         assert await browser.evaluate(visible) == ["turn-3"]
         shown = await browser.evaluate("Array.from(document.querySelectorAll('section.current img'))"
@@ -133,7 +133,7 @@ def test_a_private_seat_page_with_a_valid_link_in_a_browser(site: Site, tmp_path
             " naturalWidth: i.naturalWidth, complete: i.complete}))")
         assert_images_loaded(images, 2)  # the board every reader sees, then seat 2's own hand
         assert "/game/tp-1/" in images[0]["src"] and "/seat/" in images[1]["src"]
-        assert images[1]["alt"] == f"Seat 2's hand: {hand}"
+        assert images[1]["alt"] == f"Seat 2's hand: {hand}, after turn 4"
         await browser.screenshot(tmp_path / "seat.png")
 
     in_browser(tmp_path, scenario)
@@ -157,7 +157,7 @@ def test_a_private_seat_page_with_a_bad_link_in_a_browser_is_404_with_no_data(
 
 
 @pytest.mark.parametrize(("kind", "seats", "words", "alts"), [
-    ("turkey-chase", TC_SEATS, "The cornfield, turn 2", ["Turkey Chase cornfield, turn 2"]),
+    ("turkey-chase", TC_SEATS, "The cornfield after turn 1", ["Turkey Chase cornfield, after turn 1"]),
     ("three-pyramids", {"1": "alice@example.org", "2": "bob@example.org"}, "Three Pyramids",
      ["Three Pyramids, round 1 of 3", "Seat 1's hand: "]),
 ])

@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pbem.core.svg import Canvas, colour_fill, cube, heading, square_grid, token
+from pbem.core.words import plural
 
 _ROW_COSTS = (("green",), (), ("blue",))
 _COLUMN_COSTS = (("yellow",), ("yellow", "red"), ("red",), ("red", "blue"))
@@ -107,9 +108,8 @@ def _players(canvas: Canvas, view: Mapping[str, Any], y: float) -> float:
     for player in view["players"]:
         cube(canvas, 10, y, 14, player["colour"])
         temple = "start" if player["temple"] == 0 else f"step {player['temple']}"
-        text = (f"{player['colour']}, seat {player['seat']}: {player['score']} points, temple {temple}, "
-                f"{player['buildings_left']} buildings left, {player['discs_left']} disc"
-                f"{'' if player['discs_left'] == 1 else 's'} to place")
+        text = (f"{player['colour']}, seat {player['seat']}: {plural(player['score'], 'point')}, temple {temple}, "
+                f"{plural(player['buildings_left'], 'building')} left, {plural(player['discs_left'], 'disc')} to place")
         canvas.text(30, y + 7, text, size=11, anchor="start", bold=player["to_play"])
         x = 30.0
         for colour, count in player["resources"].items():

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from pbem.core.svg import Canvas, card_grid, colour_fill, cube, heading, legend, token
+from pbem.core.words import plural
 
 _ENTRANCE = "#e8dcc0"
 _FOREST = "#b5d99c"
@@ -79,9 +80,9 @@ def _map(canvas: Canvas, view: Mapping[str, Any], y: float) -> float:
 def _adventurers(canvas: Canvas, view: Mapping[str, Any], y: float) -> float:
     for adventurer in view["adventurers"]:
         token(canvas, 18, y + 7, 8, fill=colour_fill(adventurer["colour"]), label=adventurer["key"])
-        where = "escaped" if adventurer["escaped"] else f"on {adventurer['card']}, {adventurer['actions']} act."
+        where = "escaped" if adventurer["escaped"] else f"on {adventurer['card']}, {plural(adventurer['actions'], 'action')} left"
         canvas.text(32, y + 7, f"{adventurer['name']} (seat {adventurer['seat']}) {where}", size=11, anchor="start")
-        x = 230.0
+        x = 262.0
         for colour, have, start in adventurer["life"]:
             for n in range(start):
                 if n < have:
@@ -90,8 +91,8 @@ def _adventurers(canvas: Canvas, view: Mapping[str, Any], y: float) -> float:
                     canvas.rect(x, y, 12, 12, fill="none", stroke="#aaaaaa", stroke_width=1.0, rx=2)
                 x += 14
         x += 12
-        canvas.text(x, y + 7, "pack:", size=10, anchor="start", fill="#555555")
-        x += 32
+        canvas.text(x, y + 7, "backpack:", size=10, anchor="start", fill="#555555")
+        x += 52
         for item in adventurer["backpack"]:
             cube(canvas, x, y, 12, "white" if item == "potion" else item)
             x += 14
@@ -112,11 +113,14 @@ def _enemies(canvas: Canvas, view: Mapping[str, Any], y: float) -> float:
             canvas.text(x + 14, y + 9, space, size=10, fill="#777777")
         x += 32
     where = f"in the forest on {meanie['card']}, " if meanie["card"] else ""
-    canvas.text(x + 4, y + 9, f"{where}{meanie['life']} life; defeated {meanie['defeats']}x", size=11, anchor="start")
+    defeats = f"; defeated {plural(meanie['defeats'], 'time')}" if meanie["defeats"] else ""
+    canvas.text(x + 4, y + 9, f"{where}{meanie['life']} of {meanie['max_life']} life discs{defeats}", size=11,
+                anchor="start")
     y += 24
     bag = view["bag"]
-    canvas.text(10, y + 7, f"Bag: {bag['potion']} potions, {bag['red']} red, {bag['blue']} blue, {bag['green']} green, "
-                           f"{bag['yellow']} yellow. Invaders: {view['invaders']['on_map']} on the map, "
-                           f"{view['invaders']['supply']} in the supply.", size=11, anchor="start")
-    canvas.grow(y + 16)
-    return y + 16
+    canvas.text(10, y + 7, f"Equipment bag: {plural(bag['potion'], 'potion')}, upgrades: {bag['red']} red, "
+                           f"{bag['blue']} blue, {bag['green']} green, {bag['yellow']} yellow.", size=11, anchor="start")
+    canvas.text(10, y + 23, f"Invaders: {view['invaders']['on_map']} on the map, {view['invaders']['supply']} in the "
+                            "supply.", size=11, anchor="start")
+    canvas.grow(y + 32)
+    return y + 32

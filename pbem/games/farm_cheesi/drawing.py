@@ -26,12 +26,12 @@ def draw(view: Mapping[str, Any]) -> str:
     """Return the SVG picture of the track in ``view``."""
     seats: list[str] = list(view["seats"])
     entries = {p["entry"]: p["seat"] for p in view["players"]}
-    canvas = Canvas(title=f"Farm-cheesi race track, turn {view['turn']}")
+    canvas = Canvas(title="Farm-cheesi race track")
     if view["winners"]:
         line = f"Winner: seat {' and '.join(view['winners'])}"
     else:
         line = f"Seat {view['current']} rolled {' and '.join(str(d) for d in view['roll'])}"
-    y = heading(canvas, f"Farm-cheesi, turn {view['turn']}. {line}") + 6
+    y = heading(canvas, f"Farm-cheesi. {line}") + 6
     for row in view["rows"]:
         boxes = []
         for cell in row["cells"]:

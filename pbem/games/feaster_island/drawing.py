@@ -22,7 +22,7 @@ def _headline(view: Mapping[str, Any]) -> str:
         return "Feaster Island, the final table"
     if view["stage"] == "last-take":
         return f"Feaster Island, last round: seat {view['current']} may take a column"
-    return f"Feaster Island, turn {view['turn']}: seat {view['current']} rolled {view['rolled']}"
+    return f"Feaster Island: seat {view['current']} rolled {view['rolled']}"
 
 
 def draw(view: Mapping[str, Any]) -> str:

@@ -55,5 +55,10 @@ def draw(view: Mapping[str, Any]) -> str:
     items = [(_LINE, f"row {view['die']} and column {view['die']}")] if not view["over"] else []
     if view["add_spaces"]:
         items.append(("", f"dot: seat {view['to_play']} may ADD there"))
+    spaces = [space for row in rows for space in row]
+    if any(space["pattern"] for space in spaces):
+        items.append(("", "thick black frame: the winning four"))
+    if any(space["last"] and not space["pattern"] for space in spaces):
+        items.append(("", "grey frame: where the latest play was"))
     legend(canvas, items, x=10, y=layout.bottom + 8)
     return canvas.svg()

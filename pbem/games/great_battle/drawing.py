@@ -26,7 +26,7 @@ def draw(view: Mapping[str, Any]) -> str:
     elif view["stage"] == "setup":
         y = heading(canvas, f"Setup: seat {view['to_play']} places units")
     else:
-        y = heading(canvas, f"Action {view['action']} of {view['turn_limit']}: seat {view['to_play']} to act")
+        y = heading(canvas, f"Action {view['action']} of at most {view['turn_limit']}: seat {view['to_play']} to act")
     hexes = {(h["column"], h["row"]): h for row in view["map"] for h in row}
     layout = hex_board(canvas, x=60, y=y + 6, width=440, cells=list(hexes),
                        fill=lambda c, r: _BASE_TINT.get(hexes[(c, r)]["base"] or "", _LAND),

@@ -22,6 +22,7 @@ from pbem.core.hexgrid import HexCell
 from pbem.core.options import int_option
 from pbem.core.protocol import Score
 from pbem.core.seats import START, START_DESCRIPTION, first_player
+from pbem.core.words import plural
 from pbem.games.great_battle.board import (
     BASES,
     COLOURS,
@@ -43,7 +44,7 @@ from pbem.games.great_battle.state import (
     dump_state,
     load_state,
 )
-from pbem.games.great_battle.turn import SPACES, TurnPlay, free_spaces, plural
+from pbem.games.great_battle.turn import SPACES, TurnPlay, free_spaces
 
 TURN_LIMIT_RANGE = (2, 400)
 

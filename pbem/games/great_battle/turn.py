@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 
 from pbem.core.bag import Bag
 from pbem.core.hexgrid import BadHexName, HexCell, distance
+from pbem.core.words import plural
 from pbem.games.great_battle.board import (
     ATTACKS,
     BASE_CELLS,
@@ -48,11 +49,6 @@ class TurnProblem(ValueError):
 def free_spaces(state: BattleState) -> list[str]:
     """Return the action spaces holding neither disc, in :data:`SPACES` order."""
     return [space for space in SPACES if space not in state.discs]
-
-
-def plural(number: int, word: str) -> str:
-    """Return ``number`` and ``word``, the word in the plural unless the number is 1 (``2 hexes``)."""
-    return f"{number} {word}" if number == 1 else f"{number} {word}es" if word.endswith("x") else f"{number} {word}s"
 
 
 @dataclass

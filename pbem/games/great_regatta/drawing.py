@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from pbem.core.svg import Canvas, TrackBox, cube, heading, legend, seat_colour, track_row
+from pbem.core.words import plural
 
 _WATER = "#cfe6f7"
 _START = "#e8e0c8"
@@ -23,7 +24,7 @@ def _headline(view: Mapping[str, Any]) -> str:
         return "The Great Regatta, final positions"
     if view["stage"] == "push":
         return f"The Great Regatta: seat {view['current']}'s boat sails on {view['moving']}"
-    return f"The Great Regatta: seat {view['current']}'s turn {view['seat_turn']} of {view['turns']}"
+    return f"The Great Regatta: seat {view['current']}'s voyage {view['seat_turn']} of {view['turns']}"
 
 
 def draw(view: Mapping[str, Any]) -> str:
@@ -55,7 +56,7 @@ def draw(view: Mapping[str, Any]) -> str:
             cube(canvas, 170 + k * 16, y - 6, 12, seat_colour(seats, player["seat"]))
         boats = ", ".join(str(b) for b in player["boats"])
         canvas.text(260, y, f"boats on {boats}" if boats else "no boat at rest", size=11, anchor="start")
-        canvas.text(550, y, f"{player['score']} pts", size=12, anchor="end", bold=True)
+        canvas.text(550, y, plural(player['score'], 'point'), size=12, anchor="end", bold=True)
         y += 22
     legend(canvas, [(_START, "start (0 points)"), (_WATER, "space = points"), (_DISC, "covered result"),
                     ("", "* the boat being sailed")], x=10, y=y)

@@ -220,7 +220,7 @@ class _Sail:
         self.rng = rng
         self.events: list[Event] = []
         self.seat = state.seat
-        self.label = f"Seat {state.seat}, turn {state.seat_turn} of {SUPPLY}"
+        self.label = f"Seat {state.seat}, voyage {state.seat_turn} of {SUPPLY}"
         self.ended = False
 
     def _say(self, kind: str, text: str, **data: Any) -> None:

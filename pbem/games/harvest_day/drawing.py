@@ -55,5 +55,6 @@ def draw(view: Mapping[str, Any]) -> str:
                     f"{', '.join(str(t) for t in farmer['controlled']) or 'nothing'}", size=11, anchor="start")
         y += 17
     canvas.grow(y)
-    legend(canvas, [(seat_colour(seats, s), f"seat {s}'s workers") for s in seats], x=10, y=y)
+    legend(canvas, [*((seat_colour(seats, s), f"seat {s}'s workers") for s in seats),
+                    ("", "thick border in a seat's colour: that seat controls the territory")], x=10, y=y)
     return canvas.svg()

@@ -12,14 +12,21 @@ from collections.abc import Mapping
 from typing import Any
 
 from pbem.core.svg import Canvas, colour_fill, cube, heading
+from pbem.core.words import plural
 
 _TRACK = "#e8e0c8"
+
+
+_STAGES = {"bid": "sealed bids for the turn order", "rebid": "tie re-bids", "speed": "speed moves"}
+"""Each stage of a round in the words of the text report."""
 
 
 def _headline(view: Mapping[str, Any]) -> str:
     if view["over"]:
         return "The Kentucksea Derby, final order"
-    return f"The Kentucksea Derby, round {view['round']}: {view['stage']}"
+    if view["stage"] == "bet":
+        return "The Kentucksea Derby, before the race: sealed bets"
+    return f"The Kentucksea Derby, round {view['round']}: {_STAGES[view['stage']]}"
 
 
 def draw(view: Mapping[str, Any]) -> str:
@@ -59,7 +66,7 @@ def draw(view: Mapping[str, Any]) -> str:
         canvas.text(28, y, f"seat {player['seat']}", size=11, anchor="start")
         bet = f"bet {player['bet']}" if view["betting"] else "no bet"
         canvas.text(130, y, f"rival {player['rival']}; {player['shells']} shells; {bet}", size=11, anchor="start")
-        canvas.text(550, y, f"{player['score']} pts", size=11, anchor="end", bold=True)
+        canvas.text(550, y, plural(player['score'], 'point'), size=11, anchor="end", bold=True)
         y += 17
     canvas.text(10, y + 4, f"turn order: {', '.join(view['order'])}", size=11, anchor="start")
     canvas.grow(y + 16)

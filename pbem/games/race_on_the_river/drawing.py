@@ -34,7 +34,7 @@ def draw(view: Mapping[str, Any]) -> str:
         bid = f", last bid {jockey['last_bid']}" if jockey.get("last_bid") is not None else ""
         canvas.text(30, y + 7, f"seat {owner}: space {jockey['position']}"
                     f"{' (crossed)' if jockey['crossed'] else ''}, {jockey['in_hand']} in hand, "
-                    f"{jockey['discarded']} spent{bid}", size=11, anchor="start")
+                    f"{jockey['discarded']} discarded{bid}", size=11, anchor="start")
         for i in range(min(jockey["in_hand"], 16)):
             cube(canvas, 330 + i * 14, y, 11, "brown")
         y += 26

@@ -39,6 +39,7 @@ class RaceOnTheRiver(BaseGame[RaceState, Bid]):
         "stamina": "stamina cubes per player, {1} to {2}; default {0}".format(*_OPTION_LIMITS["stamina"]),
     }
     terminal_words = {"CUBES": "a number of stamina cubes such as 3"}
+    rules_version = 2  # 2: a roll of 1 no longer takes a round number of its own: round N is turn N
 
     # --- set up ---------------------------------------------------------
 
@@ -188,11 +189,11 @@ def _parse_options(options: Mapping[str, str]) -> dict[str, int]:
 def _prompt(state: RaceState) -> str:
     ones = ""
     if state.ones_before == 1:
-        ones = "The round before ended on a roll of 1. "
+        ones = " (after a 1, which gave every player back one discarded cube)"
     elif state.ones_before > 1:
-        ones = f"The {state.ones_before} rounds before ended on a roll of 1. "
+        ones = f" (after {state.ones_before} rolls of 1, each giving every player back one discarded cube)"
     return (
-        f"{ones}Round {state.round}: the die shows {state.roll}. "
+        f"Round {state.round}: the die shows {state.roll}{ones}. "
         "Send BID n, n from 0 to the stamina cubes in your hand."
     )
 
@@ -245,10 +246,10 @@ def _advance(state: RaceState, bids: tuple[int, ...], label: str) -> tuple[RaceS
 def _move_event(
     state: RaceState, seat: str, bid: int, start: int, end: int, distance: int, group: int, crossed: bool, label: str
 ) -> Event:
-    who = "bid the most" if group == 0 else "bid"
+    who = f"bid the most, {bid}," if group == 0 else f"bid {bid}, less than the most,"
     spaces = "space" if distance == 1 else "spaces"
     where = "over the finish line" if crossed else f"to space {end}"
-    text = f"Seat {seat} {who} ({bid}) and moves {distance} {spaces}, from space {start} {where}."
+    text = f"Seat {seat} {who} and moves {distance} {spaces}, from space {start} {where}."
     return Event(
         "move",
         text,
@@ -287,12 +288,15 @@ def _win_text(winners: tuple[str, ...], how: str, tied: bool) -> str:
 
 
 def _next_round(state: RaceState, rng: GameRng) -> tuple[RaceState, list[Event]]:
-    """Roll for the following rounds until a roll of 2..6; a 1 returns cubes and ends its round."""
+    """Start the next round: roll until 2..6. A 1 gives every player back one discarded cube and ends the
+    rule book's round without bids; the die is rolled again in the same numbered round, so that round N
+    is always the round of turn N's bids."""
+    state = replace(state, round=state.round + 1)
+    label = f"Round {state.round}"
     events: list[Event] = []
     ones = 0
     while True:
-        state = replace(state, round=state.round + 1, roll=rng.roll(6))
-        label = f"Round {state.round}"
+        state = replace(state, roll=rng.roll(6))
         if state.roll != 1:
             text = f"The die shows {state.roll}: send your bids."
             events.append(Event("roll", text, label, data={"roll": state.roll}))
@@ -304,7 +308,8 @@ def _next_round(state: RaceState, rng: GameRng) -> tuple[RaceState, list[Event]]
         events.append(
             Event(
                 "roll-one",
-                f"The die shows 1: every player takes back one discarded stamina cube ({took}) and the round ends.",
+                f"The die shows 1: every player takes back one discarded stamina cube ({took}); nobody bids "
+                "on a 1, the die is rolled again.",
                 label,
                 data={"roll": 1, "recovered": takers},
             )

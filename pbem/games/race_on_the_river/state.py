@@ -18,8 +18,9 @@ class RaceState:
     ``positions[i]`` and ``hands[i]`` belong to ``seats[i]``: the jockey's
     space (0 = start; more than ``spaces`` = crossed the finish line) and the
     stamina cubes still in hand; the rest of the ``stamina`` cubes are
-    discarded. ``roll`` is the die of the current round (2..6 while bids are
-    awaited), ``ones_before`` how many rounds ended on a 1 right before it.
+    discarded. ``round`` is the round of bids awaited (round N is the N-th
+    round of bids, turn N), ``roll`` its die (2..6 while bids are awaited),
+    ``ones_before`` how many 1s were rolled in it before that die.
     ``last_bids`` are the bids of the last bidding round (public once
     revealed), ``None`` before the first. ``winners`` is empty while the race
     goes on.

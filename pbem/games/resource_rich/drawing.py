@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from pbem.core.svg import OWN_PAPER, Canvas, colour_fill, cube, heading, legend, own_line, seat_colour
+from pbem.core.words import plural
 
 _CUBE = 11.0
 _HIDDEN = "#b8b8b8"
@@ -48,7 +49,7 @@ def draw(view: Mapping[str, Any]) -> str:
         canvas.rect(10, y - 2, 12, 12, fill=seat_colour(seats, p["seat"]), rx=2)
         canvas.text(28, y + 4, f"seat {p['seat']}", size=11, anchor="start")
         if view["over"]:
-            canvas.text(28, y + 19, f"{p['points']['total']} points", size=10, anchor="start")
+            canvas.text(28, y + 19, plural(p['points']['total'], 'point'), size=10, anchor="start")
         else:
             canvas.text(110, y + 4, "hand", size=9, anchor="start")
             _cubes(canvas, 136, y - 2, None, p["hand_size"], per_row=10)

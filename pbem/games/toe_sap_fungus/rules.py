@@ -14,6 +14,7 @@ from typing import Any
 from pbem.core import Event, GameError, GameRng, OrderProblem, Outcome, Phase, Resolution
 from pbem.core.game import BaseGame
 from pbem.core.seats import START, START_DESCRIPTION, first_player
+from pbem.core.words import plural
 from pbem.games.toe_sap_fungus import board, scoring
 from pbem.games.toe_sap_fungus.board import GRID, PlayOrder
 from pbem.games.toe_sap_fungus.orders import (
@@ -94,8 +95,8 @@ class ToeSapFungus(BaseGame[ToeSapState, ToeSapOrder]):
             )
         else:
             prompt = (
-                f"Seat {seat} to move from {player.square} ({player.stones_left} stones, "
-                f"{player.cows} cows, {player.shells} shells): MOVE, SHELL or OFFER."
+                f"Seat {seat} to move from {player.square} ({plural(player.stones_left, 'stone')}, "
+                f"{plural(player.cows, 'cow')}, {plural(player.shells, 'shell')}): MOVE, SHELL or OFFER."
             )
             if state.stage == FINAL:
                 rest = state.final_queue[1:]

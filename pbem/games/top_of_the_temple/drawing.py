@@ -21,12 +21,13 @@ _CUBE = 13.0
 
 def draw(view: Mapping[str, Any]) -> str:
     """Return the SVG picture of the stairway in ``view``."""
-    canvas = Canvas(title=f"The Top of the Temple, turn {view['turn']}")
+    canvas = Canvas(title="The Top of the Temple")
     state = "the game is over" if view["over"] else f"seat {view['to_play']} to offer"
-    y = heading(canvas, f"The Top of the Temple, turn {view['turn']}: {state}") + 8
+    y = heading(canvas, f"The Top of the Temple: {state}") + 8
     top = view["top"]
-    base = y + (top + 1) * _RISE + 5 * (_CUBE + 1)
     by_step = {row["step"]: row["colours"] for row in view["stairway"]}
+    # The floor line sits just low enough for the highest point drawn: a step's rise and its stack.
+    base = y + 4 + max(step * _RISE + len(by_step.get(step, [])) * (_CUBE + 1) for step in range(top + 1))
     for step in range(top + 1):
         x = 10 + step * _STEP_W
         floor = base - step * _RISE

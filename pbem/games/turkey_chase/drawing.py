@@ -43,8 +43,8 @@ def _outer_walls() -> list[tuple[tuple[int, int], tuple[int, int]]]:
 def draw(view: Mapping[str, Any]) -> str:
     """Return the SVG picture of the cornfield in ``view``."""
     seats = list(view["farmers"])
-    canvas = Canvas(title=f"Turkey Chase cornfield, turn {view['turn']}")
-    top = heading(canvas, f"The cornfield, turn {view['turn']}")
+    canvas = Canvas(title="Turkey Chase cornfield")
+    top = heading(canvas, "The cornfield")
     corn: Mapping[str, int] = view["corn"]
     layout = square_grid(
         canvas, x=30, y=top + 20, cell=_CELL, column_labels=list(COLUMNS),

@@ -71,18 +71,18 @@ def test_a_whole_step_with_comments_and_blank_lines() -> None:
 
 BAD = [
     ("WARRIOR MOVE", "expected a card such as b1, found the end of the line"),
-    ("WARRIOR JUMP b1", ('expected "ESCAPE", "GIVE", "HEAL", "MELEE", "MOVE", "RANGED", "REST", "RITUAL", "SEAL", '
-                         '"SUPPORT" or "TAKE", found "JUMP"')),
+    ("WARRIOR JUMP b1", ('expected ESCAPE, GIVE, HEAL, MELEE, MOVE, RANGED, REST, RITUAL, SEAL, '
+                         'SUPPORT or TAKE, found "JUMP"')),
     ("WARIOR MOVE b1", "did you mean WARRIOR?"),
-    ("W GIVE SWORD TO K", 'expected "BLUE", "GREEN", "POTION", "RED", "WHITE" or "YELLOW", found "SWORD"'),
+    ("W GIVE SWORD TO K", 'expected BLUE, GREEN, POTION, RED, WHITE or YELLOW, found "SWORD"'),
     ("W GIVE RED TO JOE", 'found "JOE"'),
     ("POLICY LOSE W RED BLUE", "found the end of the line"),
-    ("POLICY GUARD", '"DEFAULT"'),
-    ("W RANGED b1", 'expected "INVADER" or "MEANIE", found the end of the line'),
+    ("POLICY GUARD", "CLERIC, DEFAULT, K"),
+    ("W RANGED b1", 'expected INVADER or MEANIE, found the end of the line'),
     ("@0 W REST", "a step slot such as @1 (@1 to @99)"),
     ("@100 W REST", "a step slot such as @1 (@1 to @99)"),
     ("W MOVE b100", 'expected a card such as b1, found "b100"'),
-    ("DONE DONE", 'expected the end of the line, found "DONE"'),
+    ("DONE DONE", 'expected nothing more on this line, found "DONE"'),
     ("MOVE b1", 'found "MOVE"'),
 ]
 

@@ -83,8 +83,8 @@ def test_the_picture_shows_the_map_pieces_and_status_card() -> None:
     assert root.find(f"{SVG}title").text == "The Epic Quest, round 1 of 30"  # type: ignore[union-attr]
     assert int(root.get("width", "0")) <= 560
     words = [t.text for t in root.iter(f"{SVG}text")]
-    for word in ("a1", "e3", "entrance", "sealed", "11/7", "12/8", "W", "K", "A", "C", "3", "pack:"):
+    for word in ("a1", "e3", "entrance", "sealed", "11/7", "12/8", "W", "K", "A", "C", "3", "backpack:"):
         assert word in words, word
-    assert "Knight (seat 2) on b1, 2 act." in words
+    assert "Knight (seat 2) on b1, 2 actions left" in words
     wide = quest(options={"map": "FFEFFF/F.F..F/G.B..Y"})
     assert int(ElementTree.fromstring(draw(GAME.view(wide, None))).get("width", "0")) <= 560

@@ -46,8 +46,8 @@ def test_a_whole_submission_with_comments_and_blank_lines() -> None:
         ("MOVE 1 7", 8, 'expected a die value 1-6, found "7"'),
         ("MOVE 1", 7, "expected a die value 1-6, found the end of the line"),
         ("BONUS", 6, "expected a maggot number 1-4, found the end of the line"),
-        ("ENTER 2", 7, 'expected the end of the line, found "2"'),
-        ("JUMP 1 2", 1, 'expected "BONUS", "ENTER", "MOVE" or the end of the line, found "JUMP"'),
+        ("ENTER 2", 7, 'expected nothing more on this line, found "2"'),
+        ("JUMP 1 2", 1, 'expected BONUS, ENTER or MOVE, or nothing more on this line, found "JUMP"'),
     ],
 )
 def test_a_bad_line_names_its_column_and_the_expected_words(text: str, column: int, message: str) -> None:

@@ -44,7 +44,7 @@ def test_the_canonical_text_is_the_plan_notation() -> None:
     ("PLACE", 6, "expected a dish colour"),
     ("TAKE 0", 6, "expected a table column from 1 to 6"),
     ("TAKE 12", 6, "expected a table column from 1 to 6"),
-    ("TAKE 3 4", 8, 'expected the end of the line, found "4"'),
+    ("TAKE 3 4", 8, 'expected nothing more on this line, found "4"'),
 ])
 def test_a_bad_line_gives_its_column_and_the_expected_words(
     parser: OrderParser, text: str, column: int, message: str

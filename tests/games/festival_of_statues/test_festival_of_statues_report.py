@@ -55,6 +55,7 @@ def test_a_won_game_marks_the_winning_four() -> None:
     assert "The game is over. Winner: 1.\nSeat 1 wins: four statues in a line in row 2 (2,1 2,2 2,3 2,4)." in text
     svg = draw(GAME.view(result.state, None))
     assert "Seat 1 wins" in svg and svg.count('stroke-width="3"') == 4
+    assert "thick black frame: the winning four" in svg  # the picture's mark explained on it, as the text's "*"
 
 
 def test_the_picture_shades_the_die_line_and_draws_every_statue() -> None:

@@ -100,4 +100,4 @@ def test_kept_gems_of_several_colours_are_listed() -> None:
     text = render_report(report_for(state), "3")
     assert "Seat 1: 35 gems left, 2 on the board in 2 groups, keeps 3 captured gems (1 of seat 2, 2 of seat 3)." in text
     assert "Seat 3 (you): 35 gems left, 0 on the board in 0 groups." in text
-    assert "1: Place a gem next to another player's gem (35 left)." in text
+    assert 'Seat 1 is asked: "Place a gem next to another player\'s gem (35 left)."' in text

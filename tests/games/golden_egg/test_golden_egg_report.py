@@ -31,8 +31,8 @@ def test_the_report_draws_the_pyramid_and_a_table_of_every_groups_adventurers() 
     assert "Votes this round: seat 2 YES, seat 3 NO." in text
     assert "Seat 2 votes YES and seat 3 votes NO: the vote splits: seat 3 may move an adventurer; seat 2 takes " \
            "the disc and guides the next round." in text
-    assert "3: You voted NO alone: you may MOVE <from>-<to> one of your adventurers to a connected cliff, or PASS." \
-        in text
+    assert ('Seat 3 is asked: "You voted NO alone: you may MOVE <from>-<to> one of your adventurers to a '
+            'connected cliff, or PASS."') in text
 
 
 def test_the_guide_is_asked_with_the_cliffs_he_may_target() -> None:

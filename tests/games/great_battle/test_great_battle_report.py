@@ -48,6 +48,7 @@ def test_the_picture_names_every_hex_and_draws_every_unit() -> None:
     discs = sum(1 for space in view["spaces"] if space["disc"])
     assert units == 4 and svg.count("<circle") == units + discs  # a disc for each unit and general
     assert 'stroke-width="2"' not in svg  # nobody's units are ringed: every reader gets this picture
+    assert f"of at most {view['turn_limit']}: seat" in svg  # as the text says it
 
 
 def test_a_double_wipe_out_is_reported_as_a_draw_by_the_runner(runner: GameService) -> None:

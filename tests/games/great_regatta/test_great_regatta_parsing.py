@@ -38,8 +38,8 @@ def test_canonical_text_round_trips(parser: OrderParser, order: object) -> None:
     ("ADVANCE x", 9, "expected a space of the course, 0 to 18"),
     ("ROLL UNTIL", 11, "expected a space of the course, 0 to 18"),
     ("ROLL UNTIL 150", 12, "expected a space of the course, 0 to 18"),
-    ("STOP 3", 6, 'expected the end of the line, found "3"'),
-    ("ROLL 3", 6, 'expected "UNTIL" or the end of the line, found "3"'),
+    ("STOP 3", 6, 'expected nothing more on this line, found "3"'),
+    ("ROLL 3", 6, 'expected UNTIL, or nothing more on this line, found "3"'),
     ("ROLL UNTILL 4", 6, "did you mean UNTIL?"),
 ])
 def test_a_bad_line_gives_its_column_and_the_expected_words(

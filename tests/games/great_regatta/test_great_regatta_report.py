@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from great_regatta_builders import GAME, ScriptedRng, regatta, sailing
 
+from pbem.games.great_regatta.drawing import draw
 from pbem.games.great_regatta.orders import Advance, Stop
 from pbem.reports import ReportInput, render_report
 
@@ -22,7 +23,7 @@ def test_the_course_shows_every_boat_and_the_one_being_sailed(reader: str | None
     assert "   0   1   2   3   4   5   6   7   8   9  10  11  12  13  14  15  16  17  18" in text
     assert "   2   .   .   .   .   1   .   .   .  1*   .   2   .   .   .   .   .   .   ." in text
     assert "Result circles: (1) (2) [3] [4] (5) (6)" in text
-    assert "Seat 1, turn 1 of 5: the boat left 0 and stands on 9 (rolled 4, 3)." in text
+    assert "Seat 1, voyage 1 of 5: the boat left 0 and stands on 9 (rolled 4, 3)." in text
 
 
 def test_players_show_supply_boats_and_points() -> None:
@@ -31,6 +32,8 @@ def test_players_show_supply_boats_and_points() -> None:
     assert "  seat 1        4 in supply; boats on 5, sailing on 9*; 14 points  <- to play" in text
     assert "  seat 2 (you)  5 in supply; boats on 0, 11; 11 points" in text
     assert "Push your luck? ROLL, STOP or ROLL UNTIL <space>; silence is STOP." in text
+    picture = draw(GAME.view(state, None))
+    assert ">14 points</text>" in picture and ">11 points</text>" in picture  # the text's word, not "pts"
 
 
 def test_the_final_report_names_the_winner() -> None:

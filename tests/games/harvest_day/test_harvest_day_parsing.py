@@ -34,7 +34,7 @@ def test_the_canonical_text_round_trips(parser: OrderParser, order: object) -> N
     [("REVEAL", "expected a territory number from 0 to 5, found the end of the line"),
      ("REVEAL three", 'expected a territory number from 0 to 5, found "three"'),
      ("MOVE 1 0", 'expected "-", found "0"'),
-     ("PLACE 3", 'expected "MOVE", "REVEAL" or the end of the line, found "PLACE"')],
+     ("PLACE 3", 'expected MOVE or REVEAL, or nothing more on this line, found "PLACE"')],
 )
 def test_a_bad_line_says_what_was_expected(parser: OrderParser, text: str, message: str) -> None:
     problem = parser.parse(text).lines[0].problem

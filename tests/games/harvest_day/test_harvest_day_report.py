@@ -48,3 +48,17 @@ def test_a_stored_reveal_reaches_no_other_seat_before_the_phase_resolves(runner:
     assert not GAME.has_hidden_information
     state = runner.info("hd").state
     assert GAME.hidden_variant(state, None, GameRng(1)) is state
+
+
+def test_every_mark_of_the_text_board_is_explained_under_it() -> None:
+    state = island({0: 1, 1: 2}, {1: 1, 5: 2})
+    mine = render_report(report_input(GAME, state), "1")
+    assert "  seat 1*" in mine and '"*" after a seat marks yours' in mine
+    assert '"." none' in mine and '"-" nobody' in mine
+    public = render_report(report_input(GAME, state), None)
+    assert "*" not in public.split("Scores:")[0] and "marks yours" not in public
+
+
+def test_the_picture_explains_the_border_of_a_controlled_territory() -> None:
+    picture = draw(GAME.view(island({0: 1, 1: 2}, {1: 1, 5: 2}), None))
+    assert "thick border in a seat's colour: that seat controls the territory" in picture

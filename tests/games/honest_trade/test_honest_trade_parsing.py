@@ -60,15 +60,15 @@ def test_an_action_and_a_target_go_in_one_mail() -> None:
 
 
 @pytest.mark.parametrize(("text", "message"), [
-    ("ACT PURPLE", 'expected "BLUE", "GREEN", "RED", "WHITE" or "YELLOW", found "PURPLE"'),
+    ("ACT PURPLE", 'expected BLUE, GREEN, RED, WHITE or YELLOW, found "PURPLE"'),
     ("ACT YELLOW", "expected CUBES or DISCS, found the end of the line"),
     ("ACT GREEN CUBES", 'expected a seat number such as 2, found "CUBES"'),
-    ("ACT RED CUBES", 'expected the end of the line, found "CUBES"'),
+    ("ACT RED CUBES", 'expected nothing more on this line, found "CUBES"'),
     ("ACCUSE PAY", "expected an action colour (red, white, yellow, green or blue), found the end of the line"),
     ("ACCUSE PAY black", 'expected an action colour (red, white, yellow, green or blue), found "black"'),
     ("DISCARD", "found the end of the line"),
     ("TARGET", "expected a seat number such as 2, found the end of the line"),
-    ("STEAL 2", 'expected "ACCUSE"'),
+    ("STEAL 2", 'expected ACCUSE'),
 ])
 def test_a_bad_line_says_what_was_expected(text: str, message: str) -> None:
     problem = PARSER.parse(text).lines[0].problem

@@ -48,7 +48,7 @@ def test_the_board_lists_each_traders_row_pushed_and_discarded_cubes_and_goods()
     assert "Seat 1 pushes yellow to take 2 black cubes." in text
     assert "Your orders are due." in text and "Next: turn 2. Seat 1 pushed yellow" in text
     public = render_report(report_input(GAME, result.state, result.events), None)
-    assert "2, 4: Seat 1 pushed yellow to take 2 black cubes. Answer ACCUSE" in public
+    assert 'Seats 2, 4 are asked: "Seat 1 pushed yellow to take 2 black cubes. Answer ACCUSE' in public
     assert "Your secret colour" not in public
 
 

@@ -43,7 +43,7 @@ def test_the_canonical_text_is_the_plan_notation() -> None:
     ("SPEED red 7", 11, "expected a row of the speed column, 1 (top) to 6"),
     ("SPEED purple 2", 7, "a racer colour (red, blue, green, yellow, black or white)"),
     ("SPEED red", 10, "expected a row of the speed column, 1 (top) to 6"),
-    ("BET 10 20", 8, 'expected the end of the line, found "20"'),
+    ("BET 10 20", 8, 'expected nothing more on this line, found "20"'),
 ])
 def test_a_bad_line_gives_its_column_and_the_expected_words(
     parser: OrderParser, text: str, column: int, message: str

@@ -36,11 +36,11 @@ def test_the_canonical_text_round_trips(order: object) -> None:
     [
         ("GIVE black", "expected a mission cube colour (white, black, blue or yellow), found the end of the line"),
         ("GIVE black red", 'expected a mission cube colour (white, black, blue or yellow), found "red"'),
-        ("KEEP white blue yellow", 'expected the end of the line, found "yellow"'),
+        ("KEEP white blue yellow", 'expected nothing more on this line, found "yellow"'),
         ("CHOOSE", "expected a seat number, found the end of the line"),
         ("CHOOSE 10", 'expected a seat number, found "10"'),
         ("GUIDE", "expected a seat number, found the end of the line"),
-        ("VOTE YES", 'expected "CHOOSE", "GIVE", "GUIDE", "KEEP" or the end of the line, found "VOTE"'),
+        ("VOTE YES", 'expected CHOOSE, GIVE, GUIDE or KEEP, or nothing more on this line, found "VOTE"'),
     ],
 )
 def test_a_bad_line_says_what_was_expected(text: str, message: str) -> None:

@@ -36,7 +36,7 @@ def test_the_record_of_the_missions_lists_what_each_needed_and_brought_back() ->
     assert "Missions so far:\n  round 1: guide 1, explorers 2, 3; dice 3, 6 (needed 1 white, 1 black, 2 blue); " \
            "brought back 2 white, 1 black, 2 blue, 1 yellow: the Minutians score" in text
     assert "Your faction" not in text and "Your mission cubes" not in text
-    assert "1: The debrief: name the next guide, another player (GUIDE n)." in text
+    assert 'Seat 1 is asked: "The debrief: name the next guide, another player (GUIDE n)."' in text
 
 
 def test_the_picture_shows_the_tracks_the_table_and_only_the_readers_secrets() -> None:

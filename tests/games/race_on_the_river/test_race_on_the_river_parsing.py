@@ -40,7 +40,7 @@ def test_comments_and_blank_lines_are_ignored(parser: OrderParser) -> None:
         ("BID x", 5, 'expected a number of stamina cubes such as 3, found "x"'),
         ("BID", 4, "expected a number of stamina cubes such as 3, found the end of the line"),
         ("BID 3x", 5, "expected a number of stamina cubes such as 3"),
-        ("BID 3 4", 7, 'expected the end of the line, found "4"'),
+        ("BID 3 4", 7, 'expected nothing more on this line, found "4"'),
     ],
 )
 def test_a_bad_line_gives_its_column_and_the_expected_words(
@@ -59,4 +59,4 @@ def test_an_unknown_keyword_is_a_syntax_error(parser: OrderParser) -> None:
     bad = parser.parse("MOVE 3").lines[0]
     assert bad.problem is not None
     assert bad.problem.column == 1
-    assert '"BID"' in bad.problem.message
+    assert bad.problem.message == 'expected BID, or nothing more on this line, found "MOVE"'

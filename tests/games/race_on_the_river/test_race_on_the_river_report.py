@@ -9,6 +9,7 @@ from race_on_the_river_builders import GAME, ScriptedRng, bids, race
 
 from pbem.core import GameRng
 from pbem.games.race_on_the_river.orders import Bid
+from pbem.pictures import board_svg
 from pbem.reports import ReportInput, render_report
 
 
@@ -97,3 +98,11 @@ def test_views_and_dumps_are_json() -> None:
     for reader in ("1", "2", "3", None):
         assert json.loads(json.dumps(GAME.view(state, reader))) == GAME.view(state, reader)
     assert GAME.load(json.loads(json.dumps(GAME.dump(state)))) == state
+
+
+def test_the_picture_and_the_text_both_call_the_bid_cubes_discarded() -> None:
+    state = race([0, 5], [9, 3], roll=4, round=2)
+    text = render_report(_report(state), None)
+    picture = board_svg(GAME, state)
+    assert "seat 2: space 5; 3 in hand / 6 discarded" in text
+    assert "3 in hand, 6 discarded" in picture and "spent" not in picture

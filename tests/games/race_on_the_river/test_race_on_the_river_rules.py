@@ -33,13 +33,13 @@ def test_setup_puts_every_jockey_on_the_start_with_nine_cubes_and_rolls() -> Non
     assert "the die shows 5" in GAME.phase(state).prompt
 
 
-def test_a_1_rolled_at_setup_ends_round_1_without_bids() -> None:
+def test_a_1_rolled_at_setup_is_rolled_again_and_the_first_round_of_bids_is_round_1() -> None:
     state = GAME.setup(("1", "2"), {}, ScriptedRng([1, 3]))
-    assert state.round == 2
+    assert state.round == 1
     assert state.roll == 3
     assert state.ones_before == 1
     assert state.hands == (9, 9)  # nobody had a discarded cube to take back
-    assert "ended on a roll of 1" in GAME.phase(state).prompt
+    assert GAME.phase(state).prompt.startswith("Round 1: the die shows 3 (after a 1, which gave every player back")
 
 
 def test_options_change_the_river_and_the_stamina() -> None:
@@ -60,13 +60,13 @@ def test_bad_options_are_refused(options: dict[str, str], message: str) -> None:
 # --- the roll of 1 -----------------------------------------------------------------
 
 
-def test_a_roll_of_1_gives_every_player_one_discarded_cube_back_and_ends_the_round() -> None:
+def test_a_roll_of_1_gives_every_player_one_discarded_cube_back_and_is_rolled_again() -> None:
     state = race([0, 0, 0], [9, 9, 9], roll=3, round=4)
     result = GAME.resolve(state, bids(2, 1, 0), ScriptedRng([1, 6]))
     after = result.state
     # bids: 7, 8, 9 in hand; the 1 gives one back to the two who discarded
     assert after.hands == (8, 9, 9)
-    assert after.round == 6
+    assert after.round == 5
     assert after.roll == 6
     assert after.ones_before == 1
     kinds = [e.kind for e in result.events]
@@ -75,20 +75,21 @@ def test_a_roll_of_1_gives_every_player_one_discarded_cube_back_and_ends_the_rou
     assert one.phase == "Round 5"
     assert one.text == (
         "The die shows 1: every player takes back one discarded stamina cube "
-        "(seats 1, 2 take one back each) and the round ends."
+        "(seats 1, 2 take one back each); nobody bids on a 1, the die is rolled again."
     )
     assert one.seats is None
 
 
-def test_several_1s_in_a_row_each_end_a_round_and_return_a_cube() -> None:
+def test_several_1s_in_a_row_each_return_a_cube_in_the_same_numbered_round() -> None:
     state = race([0, 0], [5, 9], roll=2)
     result = GAME.resolve(state, bids(3, 0), ScriptedRng([1, 1, 1, 2]))
     # seat 1: 2 left after bidding, +3 back; seat 2 had nothing discarded
     assert result.state.hands == (5, 9)
-    assert result.state.round == 5
+    assert result.state.round == 2
     assert result.state.ones_before == 3
     assert [e.kind for e in result.events].count("roll-one") == 3
-    assert "The 3 rounds before ended on a roll of 1" in GAME.phase(result.state).prompt
+    assert {e.phase for e in result.events if e.kind.startswith("roll")} == {"Round 2"}
+    assert "(after 3 rolls of 1, each giving every player back one discarded cube)" in GAME.phase(result.state).prompt
 
 
 def test_a_cube_taken_back_never_exceeds_the_stamina() -> None:
@@ -111,8 +112,8 @@ def test_example_1a_the_highest_bidder_moves_the_roll_the_others_one_space() -> 
     assert result.state.last_bids == (3, 2, 2, 1, 1, 1)
     moves = [e for e in result.events if e.kind == "move"]
     assert [e.seat for e in moves] == ["1", "2", "3", "4", "5", "6"]  # the highest bidder first
-    assert moves[0].text == "Seat 1 bid the most (3) and moves 4 spaces, from space 0 to space 4."
-    assert moves[1].text == "Seat 2 bid (2) and moves 1 space, from space 0 to space 1."
+    assert moves[0].text == "Seat 1 bid the most, 3, and moves 4 spaces, from space 0 to space 4."
+    assert moves[1].text == "Seat 2 bid 2, less than the most, and moves 1 space, from space 0 to space 1."
 
 
 def test_bids_are_revealed_publicly_when_the_round_is_resolved() -> None:

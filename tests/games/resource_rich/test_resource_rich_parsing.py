@@ -34,8 +34,8 @@ def test_the_canonical_text_round_trips(parser: OrderParser, order: object) -> N
     ("text", "message"),
     [("KEEP", "expected a colour (blue, yellow, green or red) or resource (pearl, shell, gem, rock), found the end"),
      ("KEEP 2 blue", 'found "2"'),
-     ("GIVE red blue", 'expected the end of the line, found "blue"'),
-     ("PASS blue", 'expected "GIVE", "KEEP" or the end of the line, found "PASS"')],
+     ("GIVE red blue", 'expected nothing more on this line, found "blue"'),
+     ("PASS blue", 'expected GIVE or KEEP, or nothing more on this line, found "PASS"')],
 )
 def test_a_bad_line_says_what_was_expected(parser: OrderParser, text: str, message: str) -> None:
     problem = parser.parse(text).lines[0].problem

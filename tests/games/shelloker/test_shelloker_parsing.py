@@ -34,7 +34,7 @@ def test_the_canonical_text_round_trips(parser: OrderParser, order: object) -> N
     ("text", "message"),
     [("RAISE", "expected a bet space from 2 to 12, found the end of the line"),
      ("RAISE six", 'expected a bet space from 2 to 12, found "six"'),
-     ("CALL 5", 'expected the end of the line, found "5"'),
+     ("CALL 5", 'expected nothing more on this line, found "5"'),
      ("BET 5", 'found "BET"')],
 )
 def test_a_bad_line_says_what_was_expected(parser: OrderParser, text: str, message: str) -> None:

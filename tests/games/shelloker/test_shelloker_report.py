@@ -21,5 +21,5 @@ def test_the_report_shows_the_table() -> None:
     assert "  seat 2: 18 shells, folded (bet 2 on the beach)" in text
     assert "  seat 3: 9 shells, bet 1, to play" in text
     assert "Your hand: blue, blue, green (worth 8)." in text
-    assert "3: Round 1, the top bet is 6: CALL (to 6), RAISE n (n from 7 to 9), FOLD." in text
+    assert 'Seat 3 is asked: "Round 1, the top bet is 6: CALL (to 6), RAISE n (n from 7 to 9), FOLD."' in text
     assert "Your hand" not in render_report(report_input(GAME, state), None)

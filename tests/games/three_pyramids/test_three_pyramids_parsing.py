@@ -44,9 +44,9 @@ def test_canonical_text_round_trips(parser: OrderParser, pyramid: str, colours: 
         ("PLAY MIDDLE red", 6, 'expected a pyramid (LEFT, CENTER or RIGHT), found "MIDDLE"'),
         ("PLAY LEFT purple", 11, 'expected a colour (red, blue, green, yellow, black or white), found "purple"'),
         ("PLAY LEFT", 10, "expected a colour (red, blue, green, yellow, black or white), found the end of the line"),
-        ("PLAY LEFT red blue green", 20, 'expected the end of the line, found "green"'),
+        ("PLAY LEFT red blue green", 20, 'expected nothing more on this line, found "green"'),
         ("PLAY LEFTY red", 6, "expected a pyramid"),
-        ("PASS", 1, 'expected "PLAY"'),
+        ("PASS", 1, 'expected PLAY'),
     ],
 )
 def test_a_bad_line_gives_its_column_and_the_expected_words(

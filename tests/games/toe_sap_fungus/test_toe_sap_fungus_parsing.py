@@ -48,7 +48,7 @@ def test_keywords_squares_and_colours_take_any_case_and_spacing() -> None:
         ("MOVE e8 e7", 9, 'expected "-", found "e7"'),
         ("SHELL c22", 7, 'expected a square such as e5, found "c22"'),
         ("OFFER d5", 9, 'expected "-", found the end of the line'),
-        ("OFFER d5-d8-a5-a1", 15, 'expected the end of the line, found "-"'),
+        ("OFFER d5-d8-a5-a1", 15, 'expected nothing more on this line, found "-"'),
         ("VALUE pink", 7, 'expected a colour (BLUE, GREEN, ORANGE or WHITE), found "pink"'),
         ("ORDER blue green", 17, "expected a colour (BLUE, GREEN, ORANGE or WHITE), found the end of the line"),
     ],
@@ -62,7 +62,7 @@ def test_bad_lines_say_where_and_what_was_expected(text: str, column: int, messa
 def test_unknown_keyword_lists_the_order_words() -> None:
     [line] = PARSER.parse("JUMP c2").lines
     assert line.problem is not None
-    for word in ('"MOVE"', '"SHELL"', '"OFFER"', '"VALUE"', '"ORDER"'):
+    for word in ("MOVE", "SHELL", "OFFER", "VALUE", "ORDER"):
         assert word in line.problem.message
 
 

@@ -37,8 +37,8 @@ def test_the_canonical_text_round_trips(parser: OrderParser) -> None:
     [
         ("OFFER blue green red black", "expected a colour (red, blue, green, yellow or black), found the end of the line"),
         ("OFFER blue green red black white", 'expected a colour (red, blue, green, yellow or black), found "white"'),
-        ("OFFER blue green red black yellow red", 'expected the end of the line, found "red"'),
-        ("PLACE blue green red black yellow", 'expected "OFFER"'),
+        ("OFFER blue green red black yellow red", 'expected nothing more on this line, found "red"'),
+        ("PLACE blue green red black yellow", 'expected OFFER'),
     ],
 )
 def test_a_bad_line_says_what_was_expected(parser: OrderParser, text: str, message: str) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from game_views import report_input
 from temple_builders import GAME, offer, temple
 
@@ -29,7 +31,20 @@ def test_the_stairway_lists_each_step_from_the_top_down_with_its_believers() -> 
 def test_the_picture_shows_every_believer_and_the_readers_colour() -> None:
     state = temple("blue red", {"blue": 5, "green": 12})
     board = draw(GAME.view(state, None))
-    assert board.startswith("<svg") and "<title>The Top of the Temple, turn " in board and "TOP" in board
+    assert board.startswith("<svg") and "<title>The Top of the Temple</title>" in board and "TOP" in board
     assert "secret colour" not in board
     own = draw_own(GAME.view(state, "1"), "1")
     assert own is not None and ">Your secret colour:<" in own and 'fill="#1f77b4"' in own  # a blue cube
+
+
+def test_the_own_picture_names_the_secret_colour_in_words_under_its_cube() -> None:
+    own = draw_own(GAME.view(temple("blue red"), "2"), "2")
+    assert own is not None and '">red</text>' in own
+
+
+def test_the_stairway_starts_right_under_the_heading_with_no_empty_band_above_it() -> None:
+    for state in (temple("blue red"), temple("blue red", {"blue": 5, "green": 12})):
+        board = draw(GAME.view(state, None))
+        heading_y = float(re.search(r'<text x="10" y="([\d.]+)"[^>]*font-weight="bold"', board)[1])
+        tops = [float(y) for y in re.findall(r'<rect x="[\d.]+" y="([\d.]+)" width="(?:40|13)', board)]
+        assert min(tops) - heading_y < 30, (heading_y, min(tops))

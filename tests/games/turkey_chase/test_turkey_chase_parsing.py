@@ -70,7 +70,7 @@ def test_a_bad_line_is_reported_with_its_number_and_the_good_lines_stand() -> No
     bad = {line.number: line.problem for line in parsed.lines if line.problem is not None}
     assert set(bad) == {2, 3}
     assert bad[2] is not None and bad[2].column == 1
-    for word in ('"BUILD"', '"DESTROY"', '"FEED"', '"MOVE"', '"NEW"'):
+    for word in ("BUILD", "DESTROY", "FEED", "MOVE", "NEW"):
         assert word in bad[2].message
     assert bad[3] is not None and bad[3].message == 'expected "-", found "F8"'
 

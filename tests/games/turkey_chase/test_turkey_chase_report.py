@@ -56,7 +56,7 @@ def test_each_reader_sees_his_own_pieces_marked_and_the_public_none() -> None:
         else:
             assert " ab " in row1
             assert "*" not in "\n".join(lines)
-        assert "The cornfield, turn 1:" in text
+        assert "The cornfield after turn 1:" in text
 
 
 def test_events_are_grouped_by_phase_with_failures_and_nmr() -> None:
