@@ -24,6 +24,9 @@ the phase awaited is an answer window: a sentence on when it closes, else ``None
 then the reader's own picture when it has one; none without pictures) and
 ``seat_link`` (the address of the reader's private web page, or ``None``);
 HTML templates show both with ``{% include "common/_picture.html.j2" %}``.
+``choices`` (:class:`OrderChoice` s: when the reader owes orders, has few choices
+(:meth:`~pbem.core.Game.order_choices`) and the report is mailed with its reply address,
+each choice as a ``mailto:`` reply already written; else empty).
 """
 
 from __future__ import annotations
@@ -37,9 +40,10 @@ from typing import Any
 import jinja2
 
 from pbem.core import Event, Game, Outcome, Phase
-from pbem.core.protocol import format_score
+from pbem.core.protocol import MAX_ORDER_CHOICES, format_score
 from pbem.games import GAMES
 from pbem.numbering import board_moment
+from pbem.mailto import mailto_url
 from pbem.resources import game_package_dir, template_dir
 from pbem.orders import OrderLine
 from pbem.service.checking import CheckResult
@@ -137,6 +141,38 @@ class PictureRef:
     height: int
 
 
+@dataclass(frozen=True)
+class ReplyTo:
+    """Where a reply to a mailed report goes: the seat's signed reply address (the report's Reply-To)
+    and the reply's subject (``Re: [game] Turn N``, which names the turn the orders are for)."""
+
+    address: str
+    subject: str
+
+
+@dataclass(frozen=True)
+class OrderChoice:
+    """One of a seat's few complete submissions, as a button: its orders on one line, and the
+    ``mailto:`` URL of a reply that sends them."""
+
+    label: str
+    href: str
+
+
+def order_choices(rules: Game[Any, Any], state: Any, seat: str, reply: ReplyTo) -> list[OrderChoice]:
+    """Return ``seat``'s choices (:meth:`~pbem.core.Game.order_choices`) as replies to ``reply``, each
+    body the submission's orders one a line; empty when the game lists none or too many."""
+    submissions = rules.order_choices(state, seat)
+    if submissions is None or not 1 <= len(submissions) <= MAX_ORDER_CHOICES:
+        return []
+    choices = []
+    for submission in submissions:
+        lines = [str(order) for order in submission]
+        choices.append(OrderChoice("; ".join(lines), mailto_url(reply.address, subject=reply.subject,
+                                                                 body="\n".join(lines) + "\n")))
+    return choices
+
+
 def _group(events: Sequence[Event]) -> list[tuple[str, list[Event]]]:
     groups: list[tuple[str, list[Event]]] = []
     for event in events:
@@ -148,8 +184,9 @@ def _group(events: Sequence[Event]) -> list[tuple[str, list[Event]]]:
 
 
 def report_context(report: ReportInput, seat: str | None, *, pictures: Sequence[PictureRef] = (),
-                   seat_link: str | None = None) -> dict[str, Any]:
-    """Return the template context for ``seat`` (``None`` = public), holding only what it may see."""
+                   seat_link: str | None = None, reply: ReplyTo | None = None) -> dict[str, Any]:
+    """Return the template context for ``seat`` (``None`` = public), holding only what it may see;
+    with ``reply`` (a mailed seat report) the seat's choices as written replies."""
     rules = report.rules
     visible = [e for e in report.events if e.is_visible_to(seat)]
     last_turn = report.newest_turn
@@ -181,19 +218,22 @@ def report_context(report: ReportInput, seat: str | None, *, pictures: Sequence[
         "pictures": list(pictures),
         "seat_link": seat_link,
         "fairness": report.fairness,
+        "choices": order_choices(rules, report.state, seat, reply)
+        if reply is not None and seat is not None and seat in owing and report.outcome is None else [],
     }
 
 
 def render_report(report: ReportInput, seat: str | None, *, html: bool = False, pictures: Sequence[PictureRef] = (),
-                  seat_link: str | None = None, text: str | None = None) -> str:
+                  seat_link: str | None = None, text: str | None = None, reply: ReplyTo | None = None) -> str:
     """Render the report of ``report`` for ``seat`` as plain text (or HTML, showing ``pictures`` in order).
     The HTML report holds the text report; ``text``, when given, is that text report already rendered (for
-    the same seat and link), so it is not rendered twice."""
+    the same seat and link), so it is not rendered twice. With ``reply`` (a mailed report's reply address
+    and subject) an owing seat's few choices are buttons that open replies already written."""
     suffix = "html" if html else "txt"
     template = environment(html=html).select_template(
         [f"{report.rules.name}/report.{suffix}.j2", f"common/report.{suffix}.j2"]
     )
-    context = report_context(report, seat, pictures=pictures, seat_link=seat_link)
+    context = report_context(report, seat, pictures=pictures, seat_link=seat_link, reply=reply)
     if html and text is not None:
         context["text_report"] = text
     return template.render(context)

@@ -44,7 +44,14 @@ from pbem.commands import (
     parse_when,
 )
 
-DOCS = Path(__file__).resolve().parents[1] / "README.md"
+ROOT = Path(__file__).resolve().parents[1]
+DOCS = (ROOT / "README.md", ROOT / "docs" / "playing.md", ROOT / "docs" / "game-masters.md")
+"""The pages that teach the command language: players' and game masters'."""
+
+
+def docs_text() -> str:
+    """The text of every page of :data:`DOCS`."""
+    return "\n".join(page.read_text(encoding="utf-8") for page in DOCS)
 DEADLINE = datetime(2026, 11, 25, 18, 0, tzinfo=UTC)
 
 
@@ -406,15 +413,15 @@ def test_reserved_words_are_keywords() -> None:
     assert keywords() >= RESERVED_WORDS
 
 
-def test_help_text_and_the_readme_section_name_every_command() -> None:
-    reference, docs = help_text(), DOCS.read_text(encoding="utf-8")
+def test_help_text_and_the_docs_pages_name_every_command() -> None:
+    reference, docs = help_text(), docs_text()
     for word in keywords():
         assert word in reference, word
         assert word in docs, word
 
 
 def test_every_example_mail_in_the_docs_parses_without_problems() -> None:
-    docs = DOCS.read_text(encoding="utf-8")
+    docs = docs_text()
     examples = [chunk.split("```", 1)[0] for chunk in docs.split("```mail\n")[1:]]
     assert len(examples) >= 5
     for example in examples:

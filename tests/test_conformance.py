@@ -25,6 +25,7 @@ import pytest
 from hidden_invariance import check_hidden_variants
 
 from pbem.core import Game, GameRng, OutcomeKind
+from pbem.core.protocol import MAX_ORDER_CHOICES
 from pbem.core.game import TurnShape
 from pbem.games import GAMES, find_game
 from pbem.commands import OPENING_WORDS, RESERVED_WORDS
@@ -208,3 +209,49 @@ def test_what_the_service_does_by_itself_never_depends_on_a_secret(kind: str, pl
     redrawn = sum(check_hidden_variants(game, state, seats, seed=step, variants=REDRAWINGS)
                   for step, state in enumerate(sampled))
     assert redrawn > 0, f"{kind} declares hidden information, but hidden_variant never redrew a secret"
+
+
+OFFERING_CHOICES = {
+    "all-in-a-days-work", "farm-cheesi", "feaster-island", "festival-of-statues", "fungus", "golden-egg", "harvest-day",
+    "honest-trade", "kentucksea-derby", "meanies-in-our-midst", "race-on-the-river", "resource-rich", "shelloker",
+    "three-pyramids", "toe-sap-fungus", "great-regatta",
+}
+"""The kinds whose reports offer a seat its few choices as replies already written, seen in random play."""
+
+
+def test_the_games_that_list_a_seats_few_choices_are_those_expected() -> None:
+    offering = {kind for kind in GAMES for players in player_counts(find_game(kind)) for seed in SEEDS
+                if _choices_seen(kind, players, seed)}
+    assert offering == OFFERING_CHOICES
+
+
+@pytest.mark.parametrize(("kind", "players", "seed"), cases())
+def test_a_seats_listed_choices_are_few_distinct_legal_submissions_that_parse_back(
+        kind: str, players: int, seed: int) -> None:
+    _choices_seen(kind, players, seed)
+
+
+@cache
+def _choices_seen(kind: str, players: int, seed: int) -> int:
+    """Check every seat's listed choices on (up to 150) states of a random game: 1 to MAX_ORDER_CHOICES
+    distinct submissions, each valid and written as order text that parses back to itself. Return how
+    many states listed choices."""
+    game = find_game(kind)
+    parser = parser_for(kind)
+    _, _, states = played(kind, players, seed)
+    seen = 0
+    for state in states[:: max(1, len(states) // 150)]:
+        if game.outcome(state) is not None:
+            continue
+        for seat in game.phase(state).seats:
+            choices = game.order_choices(state, seat)
+            if choices is None or game.forced_orders(state, seat) is not None:
+                continue
+            seen += 1
+            texts = ["\n".join(str(order) for order in choice) for choice in choices]
+            assert 1 <= len(choices) <= MAX_ORDER_CHOICES and len(set(texts)) == len(texts), texts
+            for choice, text in zip(choices, texts, strict=True):
+                assert game.validate(state, seat, list(choice)) == [], (seat, text)
+                parsed = parser.parse(text)
+                assert not parsed.has_problems and "\n".join(str(o) for o in parsed.orders) == text, text
+    return seen

@@ -14,7 +14,8 @@ default here:
   :meth:`BaseGame.check_options` refuses an unknown one (the one place that does);
 - ``owed_orders``: the owing seats' orders for ``resolve``, once ``validate`` accepts
   them (an empty entry, NOORDERS, standing for the NMR default);
-- ``default_orders`` ``[]``, ``forced_orders`` ``None``,
+- ``default_orders`` ``[]``, ``forced_orders`` ``None``, ``order_choices`` ``None``
+  (:func:`few_choices` makes a game's list of legal plays into its choices),
   ``submission_summary`` ``""``, ``scores`` all 0, ``hidden_variant`` the
   state itself (a game with ``has_hidden_information`` must override it);
 - ``dump``/``load``: the state by its field types (:mod:`pbem.core.jsonform`);
@@ -44,15 +45,16 @@ import dataclasses
 import enum
 import sys
 import typing
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from functools import cache, cached_property
 from importlib import import_module
+from itertools import islice
 from pathlib import Path
 from typing import Any, ClassVar, Generic, TypeVar
 
 from pbem.core.errors import GameError, IllegalOrder
 from pbem.core.jsonform import JsonFormError, from_json, to_json
-from pbem.core.protocol import OrderProblem, Outcome, Score
+from pbem.core.protocol import MAX_ORDER_CHOICES, OrderProblem, Outcome, Score
 from pbem.core.rng import GameRng
 from pbem.core.seats import numbered_seats
 
@@ -187,6 +189,10 @@ class BaseGame(Generic[S, O]):
         """Return None: by default a player always has a choice."""
         return None
 
+    def order_choices(self, state: S, seat: str) -> Sequence[Sequence[O]] | None:
+        """Return None: by default a game does not list its seats' choices."""
+        return None
+
     def submission_summary(self, state: S, seat: str, orders: Sequence[O]) -> str:
         """Return ``""``: by default nothing is said about a submission as a whole."""
         return ""
@@ -275,6 +281,19 @@ class BaseGame(Generic[S, O]):
                 raise IllegalOrder(f"seat {seat}: " + "; ".join(problem.message for problem in problems))
             checked[seat] = given
         return checked
+
+
+def few_choices(submissions: Iterable[Sequence[O]]) -> list[list[O]] | None:
+    """Return ``submissions`` (each a complete submission) as a list when there are 1 to
+    :data:`~pbem.core.protocol.MAX_ORDER_CHOICES` of them, else None; reads at most one more than
+    that bound from ``submissions``, so a lazy enumeration of many plays stops early."""
+    taken = [list(submission) for submission in islice(submissions, MAX_ORDER_CHOICES + 1)]
+    return taken if 1 <= len(taken) <= MAX_ORDER_CHOICES else None
+
+
+def single_orders(orders: Iterable[O]) -> Iterator[list[O]]:
+    """Return each order as a submission of its own (for :func:`few_choices`)."""
+    return ([order] for order in orders)
 
 
 @cache

@@ -36,6 +36,10 @@ O = TypeVar("O", bound=Order)
 Score = int | Fraction
 
 
+MAX_ORDER_CHOICES = 12
+"""Most complete submissions a report offers as one-click replies; a seat with more choices types its
+orders (:meth:`Game.order_choices`)."""
+
 SILENCE_NMR = "nmr"
 SILENCE_PASS = "pass"
 
@@ -292,6 +296,16 @@ class Game(Protocol[S, O]):
         own secrets only where its result stays secret, never the seat's role.
         Where a choice would reveal a secret, the default draws it from the game's RNG.
         """
+        ...
+
+    def order_choices(self, state: S, seat: str) -> Sequence[Sequence[O]] | None:
+        """Return the complete legal submissions of ``seat``, which owes orders now, when they are few:
+        at most :data:`MAX_ORDER_CHOICES`, each one a whole valid submission (``validate`` finds no
+        problem with it), together every play the rules allow but for optional extras (an order filed
+        in advance, a named cube to pay). None when the seat has more choices, or the game does not
+        list them. The seat's report offers each as a reply already written.
+
+        Only the seat itself sees its choices, so they may depend on its own secrets (its hand)."""
         ...
 
     def submission_summary(self, state: S, seat: str, orders: Sequence[O]) -> str:

@@ -6,7 +6,7 @@ version it was created with and keeps it for life:
 
 * version 1: Python's Mersenne Twister (``random.Random(seed)``); games created
   before version 2 existed keep it so they replay identically.
-* version 2 (current): counter mode over HMAC-SHA256, documented in the README so
+* version 2 (current): counter mode over HMAC-SHA256, documented in docs/playing.md (fair dice) so
   players can recompute every draw. The key is the 8-byte big-endian seed; block
   ``c`` is ``HMAC-SHA256(key, c as 8-byte big-endian)`` and its first 8 bytes,
   big-endian, are the 64-bit word ``w(c)``. Counters start at 0 and every word

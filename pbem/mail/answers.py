@@ -52,6 +52,10 @@ def verify_text(result: ReplayResult) -> str:
     return "\n".join(lines)
 
 
+GAME_PAGE = "docs/games/{kind}.md"
+"""Where a game's HELP text is a page of the documentation (written by tools/game_docs.py), named at the
+end of HELP <kind>."""
+
 GAMES_WORD = "games"
 """``HELP GAMES``: the list of game kinds, not a kind."""
 PRESS_WORD = "press"
@@ -88,7 +92,8 @@ def help_for(kind: str | None) -> str:
     rules = find_game(kind)
     text = rules.help().strip("\n")
     titled = text.lower().startswith(rules.title.lower())
-    return text if titled else f"{rules.title} ({rules.name}) orders:\n\n{text}"
+    page = f"\n\nThis help is also a page of pbem's documentation: {GAME_PAGE.format(kind=rules.name)}\n"
+    return (text if titled else f"{rules.title} ({rules.name}) orders:\n\n{text}") + page
 
 
 def games_text() -> str:

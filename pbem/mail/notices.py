@@ -25,9 +25,19 @@ from pbem.mail.compose import BinaryPart, Unsubscribe, compose_report
 from pbem.mail.mailstore import DatabaseOutbox
 from pbem.mail.preferences import wants_view_json, zone_and_text_only, zone_of
 from pbem.mail.tokens import ReplyTokens
+from pbem.mailto import mailto_url
 from pbem.numbering import board_moment
 from pbem.pictures import MissingDrawing, ReportPictures, drawing_for
-from pbem.reports import MailSection, OrdersWanted, PictureRef, ReportInput, environment, render_mail_html, render_report
+from pbem.reports import (
+    MailSection,
+    OrdersWanted,
+    PictureRef,
+    ReplyTo,
+    ReportInput,
+    environment,
+    render_mail_html,
+    render_report,
+)
 from pbem.service import consent, digests, leagues, observers, seats
 from pbem.service.leagues import LeagueSeatHandedOver, LeagueView, RoundEnded, RoundSeated
 from pbem.service.consent import Invited
@@ -115,7 +125,7 @@ class MailNotifier:
         with the web archive the one-click ``/unsubscribe/<token>`` (the token signs ``to``)."""
         token = self.tokens.stop_token(to)
         url = f"{self.web_url}/unsubscribe/{token}" if self.web_url else None
-        return Unsubscribe(f"mailto:{self.address}?subject=STOP%20{token}", url)
+        return Unsubscribe(mailto_url(self.address, subject=f"STOP {token}"), url)
 
     def invite(self, unit: Unit, row: GameRow, invited: Invited) -> None:
         """Queue the one invitation ``invited.address`` gets for the game: who seated it, the game, and how
@@ -179,11 +189,12 @@ class MailNotifier:
             view = json.dumps(report.rules.view(report.state, seat.name), indent=1, sort_keys=True)
             attachments += (BinaryPart("view.json", "application/json", view.encode()),)
         text = render_report(report, seat.name, seat_link=link)
+        reply_to = self.reply_address(row, seat)
         html = None if text_only else render_report(report, seat.name, html=True, pictures=refs, seat_link=link,
-                                                    text=text)
+                                                    text=text, reply=ReplyTo(reply_to, f"Re: {subject}"))
         self._queue(
             unit, row, seat.address, subject, text, html,
-            reply_to=self.reply_address(row, seat), purpose="report", inline=inline, attachments=attachments,
+            reply_to=reply_to, purpose="report", inline=inline, attachments=attachments,
         )
 
     def _report_pictures(self, report: ReportInput, row: GameRow) -> ReportPictures | None:

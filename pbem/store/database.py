@@ -98,7 +98,7 @@ class Database:
         connection), but its write-ahead log keeps the old pages: a checkpoint copies the newest
         pages into the file and truncates the log. When a reader holds the log (another process)
         the checkpoint stops short, returns False and is tried at the next scrub. PostgreSQL keeps
-        old row versions until VACUUM reuses their space (autovacuum, see README): nothing to do here.
+        old row versions until VACUUM reuses their space (autovacuum, see docs/operators.md): nothing to do here.
         """
         if not self._forgotten:
             return True

@@ -9,6 +9,7 @@ framework around it. Pages:
 ``/players``                   the registered players: name, games played and finished, reliability
 ``/player/{name}``             one player's record and games (what the player made public by REGISTER:
                                its name and record; its addresses never)
+``/style.css``                 the stylesheet of every page: the HTML mail's frame (type, column, colours)
 ``/game/{game}``               the newest steps of a game: public report and picture, step by step
 ``/game/{game}?page=N``        the steps 20N to 20N+19 (each page shows at most 20: bounded work)
 ``/game/{game}/{turn}.svg``    the board after a turn (0: the opening), the same for every reader
@@ -34,6 +35,7 @@ import asyncio
 import logging
 from collections.abc import Callable
 from datetime import datetime
+from functools import cache
 
 from aiohttp import web
 
@@ -43,12 +45,21 @@ from pbem.numbering import game_standing
 from pbem.reports import environment
 from pbem.service.api import GameService
 from pbem.service.snapshot import GameInfo
+from pbem.store.tables import GameStatus
 from pbem.web import unsubscribe
 from pbem.web.archive import Archive, NotInArchive
 from pbem.web.ops import OpsView, add_ops_routes
 
 _log = logging.getLogger(__name__)
 _ARCHIVE = web.AppKey("archive", Archive)
+STATUS_WORDS = {
+    GameStatus.FORMING: "forming: waiting for players to join and for the GM to start it",
+    GameStatus.ACTIVE: "running: the turns take orders and resolve",
+    GameStatus.PAUSED: "paused: the GM stopped the clock",
+    GameStatus.FINISHED: "finished: the game is over",
+}
+"""What a game's status means, as its page says it."""
+_STYLE_CACHE = "public, max-age=3600"
 _HEADERS = {
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "no-referrer",  # a private link must not leak to other sites
@@ -67,6 +78,7 @@ def make_app(service: GameService, tokens: ReplyTokens, *, clock: Callable[[], d
         web.get("/", game_list),
         web.get("/players", player_list),
         web.get("/player/{name}", player_page),
+        web.get("/style.css", stylesheet),
         web.get("/game/{game}", game_page),
         web.get("/league/{league}", league_page),
         web.get(r"/game/{game}/{turn:\d{1,6}}.svg", game_picture),
@@ -88,12 +100,25 @@ async def _not_found(request: web.Request, handler: Callable[..., object]) -> we
     except (NotInArchive, web.HTTPNotFound):
         response = _html(_page("not-found.html.j2"), status=404)
     assert isinstance(response, web.StreamResponse)
-    response.headers.update(_HEADERS)
+    for name, value in _HEADERS.items():
+        response.headers.setdefault(name, value)
     return response
 
 
 def _page(template: str, **context: object) -> str:
     return environment(html=True).get_template(f"web/{template}").render(**context)
+
+
+@cache
+def _stylesheet() -> str:
+    """The archive's stylesheet (``web/style.css.j2``), rendered once."""
+    return environment(html=True).get_template("web/style.css.j2").render()
+
+
+async def stylesheet(request: web.Request) -> web.Response:
+    """The stylesheet of every page: the HTML mail's frame and the pages' own rules."""
+    return web.Response(text=_stylesheet(), content_type="text/css", charset="utf-8",
+                        headers={"Cache-Control": _STYLE_CACHE})
 
 
 def _html(text: str, *, status: int = 200) -> web.Response:
@@ -190,7 +215,7 @@ async def _history(request: web.Request, reader: Reader, base: str) -> web.Respo
         pages = archive.pages(info, seat, window, lambda turn: f"/game/{info.name}/{turn}.svg",
                               lambda turn: f"{base}/{turn}.svg")
         return _page("game.html.j2", info=info, pages=pages, seat=seat, window=window, base=base,
-                     standing=game_standing(info.row))
+                     standing=game_standing(info.row), status_words=STATUS_WORDS)
 
     return _html(await asyncio.to_thread(build))
 

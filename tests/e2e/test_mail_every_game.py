@@ -373,7 +373,7 @@ def assert_forced_plays_unasked(table: Table) -> None:
 
 
 def assert_dice_verified_from_mails(table: Table, folder: Path) -> None:
-    """The README's standalone verifier, run on the seats' mails alone, agrees with
+    """The standalone verifier of docs/playing.md, run on the seats' mails alone, agrees with
     ``pbem verify``; with one reported draw changed it fails. A game that keeps its seed secret
     (``reveals_seed`` False) is refused by ``pbem verify``, and no mail reveals its seed."""
     if not getattr(table.game, "reveals_seed", True):

@@ -1,7 +1,8 @@
 """The HTML of the mails a player gets, looked at in a real browser (headless Chromium): an
 order-check reply, a turn report and a reminder, each taken from the player's mailbox and
-rendered 600 px and 1000 px wide: a full-size screenshot, no horizontal scrolling, and the
-things a player looks for are on the page."""
+rendered 400, 600 and 1000 px wide: a full-size screenshot, no horizontal scrolling (long lines such as
+the seed commitment wrap, no block scrolls sideways of its own), and the things a player looks for are
+on the page."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from browser import render, require_chromium
 from mail_games import open_game
 from mail_harness import running_service
 
-WIDTHS = (600, 1000)
+WIDTHS = (400, 600, 1000)
 
 
 @pytest.fixture(scope="module")
@@ -46,7 +47,10 @@ def test_a_mail_renders_at_full_size_without_horizontal_scrolling(
     page = render(mails[kind], width, tmp_path)
     assert page.screenshot_size == (width, 900)
     assert page.screenshot_bytes > 3000, "the screenshot shows something, not an empty page"
-    assert page.scroll_width <= page.inner_width == width, f"{kind} is {page.scroll_width} px wide at {width} px"
+    assert page.scroll_width <= page.client_width == page.inner_width == width, \
+        f"{kind} is {page.scroll_width} px wide at {width} px"
+    assert page.scrolling_blocks == 0, f"{kind} has a block that scrolls sideways at {width} px"
+    assert page.font_size >= 15
     assert "Reply to this mail with your orders" in page.text
     assert "HELP turkey-chase" in page.text
 
@@ -65,3 +69,4 @@ def test_the_report_shows_the_scores_and_the_readers_pieces_near_the_top(mails: 
     text = render(mails["report"], 1000, tmp_path).text
     assert text.index("Scores") < text.index("Your pieces") < text.index("The cornfield")
     assert "A (you)" in text and "Farmers\tF7" in text and "Birds\tF1, F1" in text
+    assert re.search(r"Seed commitment for game tc-1 \(SHA-256\): [0-9a-f]{64}", text)  # wrapped, not cut

@@ -85,6 +85,9 @@ class Browser:
         self._ws = await self._session.ws_connect(page["webSocketDebuggerUrl"], max_msg_size=64 * 2**20)
         await self.call("Page.enable")
         await self.call("Runtime.enable")
+        # The page's width is the one asked for: headless chromium keeps a window at least 500 px wide.
+        await self.call("Emulation.setDeviceMetricsOverride", width=self.size[0], height=self.size[1],
+                        deviceScaleFactor=1, mobile=False)
         return self
 
     async def __aexit__(self, *_: object) -> None:
@@ -187,6 +190,9 @@ class Rendering:
     scroll_width: int  # the laid-out page's width (wider than the window = horizontal scrolling)
     inner_width: int
     text: str  # the text the page shows (innerText)
+    client_width: int  # the width of the page's viewport (document.scrollingElement.clientWidth)
+    scrolling_blocks: int  # blocks whose own content is wider than they are (a <pre> that scrolls sideways)
+    font_size: float  # the computed font size of the body text, in px
 
 
 RENDER_HEIGHT = 900
@@ -202,11 +208,16 @@ def render(page_html: str, width: int, folder: Path) -> Rendering:
     async def look() -> Rendering:
         async with Browser(folder / f"profile-{width}", (width, RENDER_HEIGHT)) as browser:
             await browser.open(page.as_uri())
-            scroll_width, inner_width, text = await browser.evaluate(
-                "[document.documentElement.scrollWidth, window.innerWidth, document.body.innerText]")
+            scroll_width, inner_width, text, client_width, scrolling, font = await browser.evaluate(
+                "[document.scrollingElement.scrollWidth, window.innerWidth, document.body.innerText,"
+                " document.scrollingElement.clientWidth,"
+                " Array.from(document.querySelectorAll('pre, table, p, div'))"
+                ".filter(e => e.scrollWidth > e.clientWidth + 1).length,"
+                " parseFloat(getComputedStyle(document.body).fontSize)]")
             png = await browser.screenshot(folder / f"page-{width}.png", whole_page=False)
         assert png[:8] == b"\x89PNG\r\n\x1a\n", "the screenshot is a PNG"
         size = struct.unpack(">II", png[16:24])
-        return Rendering(width, size, len(png), int(scroll_width), int(inner_width), str(text))
+        return Rendering(width, size, len(png), int(scroll_width), int(inner_width), str(text), int(client_width),
+                         int(scrolling), float(font))
 
     return asyncio.run(asyncio.wait_for(look(), timeout=120))

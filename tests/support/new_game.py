@@ -1,4 +1,4 @@
-"""Add a game the way the README tells a developer to: copy the example game
+"""Add a game the way docs/game-authors.md tells a developer to: copy the example game
 (tests/support/tiny), rename it, and register it with one line in pbem.games.GAMES.
 
 Used by tests that need a game kind nobody has registered yet (not a test module).

@@ -199,3 +199,52 @@ def test_a_reports_html_part_shows_its_inline_pictures_in_a_browser(
         await browser.screenshot(tmp_path / "report.png")
 
     in_browser(tmp_path, scenario)
+
+
+LOOK_JS = """({
+  scroll: document.scrollingElement.scrollWidth, client: document.scrollingElement.clientWidth,
+  sheets: Array.from(document.styleSheets).map(s => s.href || ''),
+  frame: getComputedStyle(document.querySelector('div.frame')).maxWidth,
+  family: getComputedStyle(document.body).fontFamily,
+  small: Array.from(document.querySelectorAll('body *'))
+    .filter(e => !e.closest('pre, code, svg') && e.offsetParent !== null
+      && Array.from(e.childNodes).some(n => n.nodeType === 3 && n.textContent.trim()))
+    .map(e => [e.tagName, parseFloat(getComputedStyle(e).fontSize)]).filter(([, size]) => size < 15),
+  wide: Array.from(document.querySelectorAll('pre, table, p, div, nav'))
+    .filter(e => e.scrollWidth > e.clientWidth + 1).map(e => e.tagName)
+})"""
+
+
+@pytest.mark.parametrize("width", [400, 1000])
+@pytest.mark.parametrize("page", ["/", "/game/tc-1", "/game/tp-end", "seat", "/game/no-such-game"])
+def test_every_archive_page_has_the_mails_frame_and_reads_on_a_phone(
+        site: Site, tmp_path: Path, page: str, width: int) -> None:
+    """The archive's own stylesheet is applied (the HTML mail's frame: 760 px column, the mail's fonts);
+    no text is smaller than 15 px but the monospace of reports; nothing scrolls sideways."""
+    require_chromium()
+    url = site.link("tp-1", "2") if page == "seat" else site.url + page
+
+    async def run() -> dict[str, object]:
+        async with Browser(tmp_path / "profile", (width, 900)) as browser:
+            await browser.open(url)
+            look: dict[str, object] = await browser.evaluate(LOOK_JS)
+            await browser.screenshot(tmp_path / f"look-{width}.png")
+            return look
+
+    look = asyncio.run(asyncio.wait_for(run(), timeout=120))
+    assert look["sheets"] == [site.url + "/style.css"] and look["frame"] == "760px", look
+    assert "Roboto" in str(look["family"]), look
+    assert look["small"] == [] and look["wide"] == [], look
+    assert look["scroll"] <= look["client"] == width, look
+
+
+def test_a_game_page_says_its_game_status_and_turn_in_words(site: Site, tmp_path: Path) -> None:
+    async def scenario(browser: Browser) -> None:
+        assert await browser.open(site.url + "/game/tp-end") == 200
+        facts = await browser.evaluate("Array.from(document.querySelectorAll('table.facts tr'))"
+                                       ".map(r => [r.cells[0].innerText, r.cells[1].innerText])")
+        info = site.runner.info("tp-end")
+        assert facts[:3] == [["Game", "tp-end, a game of The Three Pyramids (three-pyramids)"],
+                             ["Status", "finished: the game is over"], ["Turn", str(info.row.turn)]]
+
+    in_browser(tmp_path, scenario)

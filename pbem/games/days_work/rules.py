@@ -17,7 +17,7 @@ from typing import Any, ClassVar
 
 from pbem.core import Event, GameRng, OrderProblem, Outcome, Phase, Resolution
 from pbem.core.bag import Bag
-from pbem.core.game import BaseGame, TurnShape
+from pbem.core.game import BaseGame, TurnShape, few_choices, single_orders
 from pbem.core.options import int_option
 from pbem.core.protocol import Score
 from pbem.core.seats import START, START_DESCRIPTION, first_player
@@ -122,6 +122,10 @@ class DaysWork(BaseGame[DayState, Place]):
         """Return the only legal placement when there is exactly one, [] (a pass) when there is none."""
         plays = legal_placements(state, seat)
         return plays if len(plays) <= 1 else None
+
+    def order_choices(self, state: DayState, seat: str) -> list[list[Place]] | None:
+        """Return every legal placement when there are few."""
+        return few_choices(single_orders(legal_placements(state, seat)))
 
     def sample_orders(self, state: DayState, seat: str, rng: GameRng) -> list[Place]:
         """Return a random legal placement: each free legal space as likely, then a random

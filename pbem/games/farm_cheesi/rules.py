@@ -22,7 +22,7 @@ from typing import Any
 
 from pbem.core import Event, GameError, GameRng, IllegalOrder, OrderProblem, Outcome, Phase, Resolution
 from pbem.core.dice import describe_dice, is_doublet, opposite_faces, roll_dice
-from pbem.core.game import BaseGame
+from pbem.core.game import BaseGame, few_choices
 from pbem.core.options import yes_no_option
 from pbem.core.seats import START, START_DESCRIPTION, first_player
 from pbem.games.farm_cheesi.board import (
@@ -155,6 +155,11 @@ class FarmCheesi(BaseGame[FarmState, FarmOrder]):
             return None
         plays = self.legal_plays(state)
         return list(plays[0].orders) if len(plays) == 1 else None
+
+    def order_choices(self, state: FarmState, seat: str) -> list[list[FarmOrder]] | None:
+        """Return the play of each distinct legal outcome of the phase (the whole play of a roll, or the
+        bonus moves) when there are few."""
+        return few_choices(play.orders for play in self.legal_plays(state))
 
     def submission_summary(self, state: FarmState, seat: str, orders: Sequence[FarmOrder]) -> str:
         """Return a line saying what the play does to the moving seat's maggots."""

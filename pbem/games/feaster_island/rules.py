@@ -16,7 +16,7 @@ from dataclasses import replace
 from typing import Any, ClassVar
 
 from pbem.core import Event, GameRng, OrderProblem, Outcome, Phase, Resolution
-from pbem.core.game import BaseGame, TurnShape
+from pbem.core.game import BaseGame, TurnShape, few_choices, single_orders
 from pbem.core.options import choice_option
 from pbem.core.protocol import Score
 from pbem.core.seats import START, START_DESCRIPTION, first_player
@@ -122,6 +122,14 @@ class FeasterIsland(BaseGame[FeasterState, FeasterOrder]):
         if state.stage == STAGE_LAST and not any(state.columns):
             return [Pass()]
         return None
+
+    def order_choices(self, state: FeasterState, seat: str) -> list[list[FeasterOrder]] | None:
+        """Return the last take's choices, TAKE of each column holding cubes or PASS; None for a turn
+        (its placements of the drawn cubes make too many plays)."""
+        if state.stage != STAGE_LAST:
+            return None
+        takes: list[FeasterOrder] = [Take(n) for n, cubes in enumerate(state.columns, start=1) if cubes]
+        return few_choices(single_orders([*takes, Pass()]))
 
     def submission_summary(self, state: FeasterState, seat: str, orders: Sequence[FeasterOrder]) -> str:
         """Return e.g. "You will take 3 cubes from column 5: 1 red and 2 white." for a valid play,

@@ -15,7 +15,7 @@ from dataclasses import replace
 from typing import Any, ClassVar
 
 from pbem.core import Event, GameRng, OrderProblem, Outcome, Phase, Resolution
-from pbem.core.game import BaseGame, TurnShape
+from pbem.core.game import BaseGame, TurnShape, few_choices, single_orders
 from pbem.core.options import int_option, yes_no_option
 from pbem.core.protocol import Score
 from pbem.core.seats import START, START_DESCRIPTION, first_player
@@ -120,6 +120,10 @@ class FestivalOfStatues(BaseGame[FestivalState, FestivalOrder]):
         moves: list[FestivalOrder] = [p for p in plays if isinstance(p, Move)]
         kinds = [kind for kind in (adds, moves) if kind]
         return [rng.choice(rng.choice(kinds))]
+
+    def order_choices(self, state: FestivalState, seat: str) -> list[list[FestivalOrder]] | None:
+        """Return every legal ADD and MOVE when they are few."""
+        return few_choices(single_orders(legal_plays(state, seat)))
 
     def submission_summary(self, state: FestivalState, seat: str, orders: Sequence[FestivalOrder]) -> str:
         """Return what the play leaves in the supply, or that it wins."""

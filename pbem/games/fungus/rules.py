@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
 from pbem.core import Event, GameError, GameRng, OrderProblem, Outcome, Phase, Resolution
-from pbem.core.game import BaseGame
+from pbem.core.game import BaseGame, few_choices, single_orders
 from pbem.core.hexgrid import BadHexName, HexCell
 from pbem.core.seats import START, START_DESCRIPTION, first_player
 from pbem.games.fungus import board as b
@@ -227,6 +227,18 @@ class Fungus(BaseGame[FungusState, FungusOrder]):
             return None
         return [Place(state.grid.name(cells[0]))]
 
+    def order_choices(self, state: FungusState, seat: str) -> list[list[FungusOrder]] | None:
+        """Return every legal placement (with each capture it allows) when there are few, as when the
+        board is nearly full; None in the drop phase (its drops combine into too many plays)."""
+        if state.stage == DROP:
+            return None
+        return few_choices(single_orders(self._placements(state, seat)))
+
+    def _placements(self, state: FungusState, seat: str) -> Iterator[FungusOrder]:
+        """Every legal PLACE of ``seat``, each followed by the captures it allows."""
+        for cell in b.legal_cells(state, seat):
+            yield from _placements_on(state, seat, cell)
+
     def sample_orders(self, state: FungusState, seat: str, rng: GameRng) -> list[FungusOrder]:
         """Return a random legal submission for ``seat`` ([] when it owes nothing)."""
         if seat != state.to_move:
@@ -236,16 +248,7 @@ class Fungus(BaseGame[FungusState, FungusOrder]):
         cells = b.legal_cells(state, seat)
         if not cells:
             return []
-        cell = rng.choice(cells)
-        name = state.grid.name(cell)
-        options: list[FungusOrder] = [Place(name)]
-        if state.aggressive:
-            can_take = state.supply[state.index(seat)] >= 2
-            for target in b.capturable(state, seat, cell):
-                options.append(Place(name, KEEP, state.grid.name(target)))
-                if can_take:
-                    options.append(Place(name, TAKE, state.grid.name(target)))
-        return [rng.choice(options)]
+        return [rng.choice(list(_placements_on(state, seat, rng.choice(cells))))]
 
     def _sample_drops(self, state: FungusState, seat: str, rng: GameRng) -> list[FungusOrder]:
         own = [c for c in state.grid.cells() if state.at(c) == seat]
@@ -491,3 +494,16 @@ def _colours(kept: tuple[str, ...]) -> str:
 
 def _and_list(items: list[str]) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def _placements_on(state: FungusState, seat: str, cell: HexCell) -> Iterator[FungusOrder]:
+    """PLACE of ``seat`` on the legal ``cell``, then each capture it allows (KEEP, and TAKE while the
+    seat has two gems in its supply)."""
+    name = state.grid.name(cell)
+    yield Place(name)
+    if state.aggressive:
+        can_take = state.supply[state.index(seat)] >= 2
+        for target in b.capturable(state, seat, cell):
+            yield Place(name, KEEP, state.grid.name(target))
+            if can_take:
+                yield Place(name, TAKE, state.grid.name(target))

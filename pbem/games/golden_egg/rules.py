@@ -21,7 +21,7 @@ from dataclasses import replace
 from typing import Any, ClassVar
 
 from pbem.core import Event, GameError, GameRng, OrderProblem, Outcome, Phase, Resolution
-from pbem.core.game import BaseGame, TurnShape
+from pbem.core.game import BaseGame, TurnShape, few_choices, single_orders
 from pbem.core.options import int_option
 from pbem.core.seats import START, START_DESCRIPTION, first_player
 
@@ -135,6 +135,16 @@ class GreatGoldenEgg(BaseGame[GoldenEggState, GoldenEggOrder]):
         if state.mode == SPLIT and not any(state.pieces[i]):
             return [Pass()]
         return None
+
+    def order_choices(self, state: GoldenEggState, seat: str) -> list[list[GoldenEggOrder]] | None:
+        """Return the guide's legal TARGETs, a follower's VOTE YES and VOTE NO, or the actor's legal
+        actions (when few); actions filed in advance are the optional extras left out."""
+        i = state.seats.index(seat)
+        if state.stage == STAGE_TARGET:
+            return few_choices(single_orders(Target(cliff) for cliff in state.legal_targets(i)))
+        if state.stage == STAGE_VOTE:
+            return [[Vote(True)], [Vote(False)]]
+        return few_choices(single_orders(_order_of(action, state.mode) for action in legal_actions(state, i)))
 
     def submission_summary(self, state: GoldenEggState, seat: str, orders: Sequence[GoldenEggOrder]) -> str:
         """Return what the service will do with the actions filed in advance (to the sender only), or ``""``."""

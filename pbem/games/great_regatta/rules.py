@@ -16,7 +16,7 @@ from dataclasses import replace
 from typing import Any, ClassVar
 
 from pbem.core import Event, GameRng, OrderProblem, Outcome, Phase, Resolution
-from pbem.core.game import BaseGame, TurnShape
+from pbem.core.game import BaseGame, TurnShape, few_choices, single_orders
 from pbem.core.options import window_hours_description, window_hours_option
 from pbem.core.protocol import SILENCE_PASS, Score
 from pbem.core.seats import START, START_DESCRIPTION, first_player
@@ -120,6 +120,14 @@ class GreatRegatta(BaseGame[RegattaState, RegattaOrder]):
         start = action.space if isinstance(action, Advance) else 0
         continuation = rng.choice([*_continuations(rng, start, False), None])
         return [action] if continuation is None else [action, continuation]
+
+    def order_choices(self, state: RegattaState, seat: str) -> list[list[RegattaOrder]] | None:
+        """Return NEW and ADVANCE of each of the seat's boats at the start of a turn, ROLL and STOP in a
+        push decision; a plan for after the roll (ROLL UNTIL) is the optional extra left out."""
+        if state.stage == STAGE_PUSH:
+            return [[Roll()], [Stop()]]
+        advances = (Advance(space) for space in dict.fromkeys(state.boats_of(seat)))
+        return few_choices(single_orders([New(), *advances]))
 
     def submission_summary(self, state: RegattaState, seat: str, orders: Sequence[RegattaOrder]) -> str:
         """Return what the service will do with the decision, e.g. "The service rolls until ..."."""

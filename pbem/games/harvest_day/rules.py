@@ -21,7 +21,7 @@ from dataclasses import replace
 from typing import Any, ClassVar
 
 from pbem.core import Event, GameRng, OrderProblem, Outcome, Phase, Resolution
-from pbem.core.game import BaseGame, TurnShape
+from pbem.core.game import BaseGame, TurnShape, few_choices, single_orders
 from pbem.core.options import choice_option
 
 from .orders import HarvestOrder, Move, Reveal
@@ -97,6 +97,12 @@ class HarvestDay(BaseGame[HarvestState, HarvestOrder]):
             return None
         moves = legal_moves(state, seat)
         return [moves[0]] if len(moves) == 1 else None
+
+    def order_choices(self, state: HarvestState, seat: str) -> list[list[HarvestOrder]] | None:
+        """Return REVEAL 0 to REVEAL 5, or on a move every legal MOVE (when few)."""
+        if not state.movers:
+            return few_choices(single_orders(Reveal(number) for number in TERRITORIES))
+        return few_choices(single_orders(legal_moves(state, seat)))
 
     def submission_summary(self, state: HarvestState, seat: str, orders: Sequence[HarvestOrder]) -> str:
         """Return what the order does, e.g. "Your worker goes on territory 2 (a second one too if

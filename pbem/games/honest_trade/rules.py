@@ -14,13 +14,13 @@ colour is out; the last trader left wins.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import replace
 from typing import Any, ClassVar
 
 from pbem.core import Event, GameRng, OrderProblem, Outcome, Phase, Resolution
 from pbem.core.bag import Bag
-from pbem.core.game import BaseGame, TurnShape
+from pbem.core.game import BaseGame, TurnShape, few_choices, single_orders
 from pbem.core.options import int_option
 from pbem.core.protocol import SILENCE_PASS
 from pbem.core.seats import START, START_DESCRIPTION, first_player
@@ -63,6 +63,19 @@ SUPPLY_DISCS = "discs"
 ACT_SYNTAX: Mapping[str, str] = {"red": "ACT RED", "white": "ACT WHITE", "yellow": "ACT YELLOW CUBES|DISCS",
                                  "green": "ACT GREEN <seat> CUBES|DISCS", "blue": "ACT BLUE CUBE|DISC"}
 """The ACT line of each colour, as the prompts and refusals spell it."""
+
+
+def _acts(row: Sequence[str], others: Sequence[str]) -> Iterator[Act]:
+    """Every ACT a starting row allows, ``others`` being the seats green may rob."""
+    for colour in row:
+        if colour == "yellow":
+            yield from (Act(colour, CUBES), Act(colour, DISCS))
+        elif colour == "green":
+            yield from (Act(colour, goods, other) for other in others for goods in (CUBES, DISCS))
+        elif colour == "blue":
+            yield from (Act(colour, CUBE), Act(colour, DISC))
+        else:
+            yield Act(colour)
 
 
 def act_syntax(row: Sequence[str]) -> str:
@@ -207,6 +220,26 @@ class HonestTrade(BaseGame[TradeState, TradeOrder]):
         if state.step == ACT and state.trader(seat).row in (("red",), ("white",)):
             return [Act(state.trader(seat).row[0])]
         return None
+
+    def order_choices(self, state: TradeState, seat: str) -> list[list[TradeOrder]] | None:
+        """Return the seat's plays for the step under way, when few: every ACT its starting row allows;
+        PASS, ACCUSE, and REACT (alone or with ACCUSE) when it can react; DISCARD of each cube but the
+        secret, or RANDOM, for one discard owed; every TARGET. The optional extras left out: a TARGET
+        under an ACT and the cube an accuser names to PAY. Several discards owed: None."""
+        others = state.clockwise_after(seat)
+        if state.step == ACT:
+            return few_choices(single_orders(_acts(state.trader(seat).row, others)))
+        if state.step in (WINDOW, REACTOR_WINDOW):
+            plays: list[list[TradeOrder]] = [[Pass()], [Accuse()]]
+            if state.step == WINDOW and _react_problem(state, seat) is None:
+                plays += [[React()], [React(), Accuse()]]
+            return plays
+        if state.step == DISCARD:
+            if self._needed(state, seat) != 1:
+                return None
+            pays = [c for c in state.trader(seat).cubes if c != state.secret_of(seat)]
+            return few_choices(single_orders(Discard(c) for c in [*pays, RANDOM]))
+        return few_choices(single_orders(Target(other) for other in others))
 
     def submission_summary(self, state: TradeState, seat: str, orders: Sequence[TradeOrder]) -> str:
         """Return what a valid submission will do, e.g. "You accuse seat 2 of yellow; if you are

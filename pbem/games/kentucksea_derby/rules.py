@@ -17,7 +17,7 @@ from typing import Any, ClassVar
 
 from pbem.core import Event, GameError, GameRng, OrderProblem, Outcome, Phase, Resolution
 from pbem.core.bag import Bag
-from pbem.core.game import BaseGame, TurnShape
+from pbem.core.game import BaseGame, TurnShape, few_choices, single_orders
 from pbem.core.options import choice_option, window_hours_description, window_hours_option
 from pbem.core.protocol import SILENCE_PASS, Score
 from pbem.games.kentucksea_derby.bidding import MAX_BID, Group, order_of, places, split_group
@@ -161,6 +161,18 @@ class KentuckseaDerby(BaseGame[DerbyState, DerbyOrder]):
         colour = rng.choice(COLOURS)
         row = rng.choice([r for r in range(1, len(COLOURS) + 1) if r != state.column.index(colour) + 1])
         return [Speed(colour, row)]
+
+    def order_choices(self, state: DerbyState, seat: str) -> list[list[DerbyOrder]] | None:
+        """Return, when few, every BID the seat can pay (1 to 5; a bet of 0 to 40 shells and the 31 speed
+        moves are too many)."""
+        shells = state.shells_of(seat)
+        if state.stage in (STAGE_BID, STAGE_REBID):
+            return few_choices(single_orders(Bid(n) for n in range(1, min(MAX_BID, shells) + 1)))
+        if state.stage == STAGE_BET:
+            return few_choices(single_orders(Bet(n) for n in range(shells + 1)))
+        moves = (Speed(colour, row) for colour in COLOURS for row in range(1, len(COLOURS) + 1)
+                 if row != state.column.index(colour) + 1)
+        return few_choices(single_orders([SpeedPass(), *moves]))
 
     def submission_summary(self, state: DerbyState, seat: str, orders: Sequence[DerbyOrder]) -> str:
         """Return what a valid order does, e.g. "You will have 37 shells left."."""

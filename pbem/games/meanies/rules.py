@@ -15,11 +15,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
+from itertools import combinations
 from typing import Any, ClassVar
 
 from pbem.core import Event, GameRng, OrderProblem, Outcome, Phase, Resolution
 from pbem.core.bag import Bag, redeal
-from pbem.core.game import BaseGame, TurnShape
+from pbem.core.game import BaseGame, TurnShape, few_choices, single_orders
 from pbem.core.seats import START, START_DESCRIPTION, first_player
 
 from .orders import Choose, Give, Guide, Keep, MeaniesOrder
@@ -140,6 +141,19 @@ class MeaniesInOurMidst(BaseGame[MeaniesState, MeaniesOrder]):
         successors to choose from, and a mission hand of one colour is not played automatically, since
         doing so would tell everybody what it held."""
         return None
+
+    def order_choices(self, state: MeaniesState, seat: str) -> list[list[MeaniesOrder]] | None:
+        """Return, when few, every team the guide may CHOOSE, every pair of his own cubes a mission member
+        may KEEP or GIVE (each pair of colours once), or every next GUIDE."""
+        i = state.index(seat)
+        others = [s for s in state.seats if s != seat]
+        if state.stage == STAGE_CHOOSE:
+            teams = combinations(others, EXPLORERS_BY_PLAYERS[len(state.seats)])
+            return few_choices(single_orders(Choose(team) for team in teams))
+        if state.stage == STAGE_MISSION:
+            pairs = sorted(set(combinations(listed(state.hands[i]), CONTRIBUTION)))
+            return few_choices(single_orders(Keep(pair) if i == state.guide else Give(pair) for pair in pairs))
+        return few_choices(single_orders(Guide(other) for other in others))
 
     def submission_summary(self, state: MeaniesState, seat: str, orders: Sequence[MeaniesOrder]) -> str:
         """Return, to the sender only, what his mission order does with his cubes, or ``""``."""

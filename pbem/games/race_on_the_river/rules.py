@@ -15,7 +15,7 @@ from dataclasses import replace
 from typing import Any
 
 from pbem.core import Event, GameError, GameRng, OrderProblem, Outcome, Phase, Resolution
-from pbem.core.game import BaseGame, TurnShape
+from pbem.core.game import BaseGame, TurnShape, few_choices, single_orders
 from pbem.games.race_on_the_river.orders import Bid
 from pbem.games.race_on_the_river.state import RIVER_SPACES, STAMINA, RaceState
 
@@ -84,6 +84,10 @@ class RaceOnTheRiver(BaseGame[RaceState, Bid]):
     def forced_orders(self, state: RaceState, seat: str) -> list[Bid] | None:
         """Return [BID 0] for a seat with no cube in hand (its only bid), else None."""
         return [Bid(0)] if state.hand(seat) == 0 else None
+
+    def order_choices(self, state: RaceState, seat: str) -> list[list[Bid]] | None:
+        """Return every bid the seat can pay, BID 0 to the cubes in its hand (at most 10)."""
+        return few_choices(single_orders(Bid(cubes) for cubes in range(state.hand(seat) + 1)))
 
     def submission_summary(self, state: RaceState, seat: str, orders: Sequence[Bid]) -> str:
         """Return e.g. "You bid 3 of the 7 stamina cubes in your hand." for a valid bid."""

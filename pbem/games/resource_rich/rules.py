@@ -13,13 +13,14 @@ with side A's or side B's table.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import replace
+from itertools import combinations
 from typing import Any, ClassVar
 
 from pbem.core import Event, GameRng, OrderProblem, Outcome, Phase, Resolution
 from pbem.core.bag import Bag, redeal
-from pbem.core.game import BaseGame, TurnShape
+from pbem.core.game import BaseGame, TurnShape, few_choices
 from pbem.core.options import choice_list_option, choice_option
 
 from .orders import Give, Keep, RichOrder
@@ -128,6 +129,11 @@ class ResourceRich(BaseGame[RichState, RichOrder]):
         if gives(state.roll) or state.hand(seat).size != to_keep(state.roll):
             return None
         return [Keep(ordered(state.hand(seat)))]
+
+    def order_choices(self, state: RichState, seat: str) -> list[list[RichOrder]] | None:
+        """Return every distinct draft of the seat's hand when there are few: each set of colours to keep
+        and, on a 4 or 5, each colour of the rest to give."""
+        return few_choices(_drafts(ordered(state.hand(seat)), to_keep(state.roll), gives(state.roll)))
 
     def submission_summary(self, state: RichState, seat: str, orders: Sequence[RichOrder]) -> str:
         """Return where the cubes go, e.g. "You keep 2 cubes, give 1 to seat 3 and pass 4 to seat 2."."""
@@ -393,3 +399,16 @@ def _cubes_view(bag: Bag) -> dict[str, Any]:
 def describe(bag: Bag) -> str:
     """Return the cubes as text in the colour order blue, yellow, green, red: ``"2 blue, 1 red"``."""
     return ", ".join(f"{bag.count(c)} {c}" for c in COLOURS if bag.count(c)) or "nothing"
+
+
+def _drafts(cubes: Sequence[str], keep: int, give: bool) -> Iterator[list[RichOrder]]:
+    """Every distinct draft of a hand (``cubes`` in colour order): the cubes kept and, with ``give``,
+    the colour given from the rest."""
+    for kept in dict.fromkeys(combinations(cubes, keep)):
+        if not give:
+            yield [Keep(kept)]
+            continue
+        rest = list(cubes)
+        for colour in kept:
+            rest.remove(colour)
+        yield from ([Keep(kept), Give(colour)] for colour in dict.fromkeys(rest))

@@ -21,7 +21,7 @@ from typing import Any, ClassVar
 
 from pbem.core import Event, GameError, GameRng, OrderProblem, Outcome, Phase, Resolution
 from pbem.core.bag import Bag, redeal
-from pbem.core.game import BaseGame, TurnShape
+from pbem.core.game import BaseGame, TurnShape, few_choices, single_orders
 from pbem.core.seats import START, START_DESCRIPTION, first_player
 
 from .orders import Call, Check, Fold, Raise, ShellokerOrder
@@ -108,6 +108,10 @@ class Shelloker(BaseGame[ShellokerState, ShellokerOrder]):
         """Return the NMR default (CLARIFICATIONS): CHECK when allowed, else FOLD (it depends on the
         bets alone, never on the hand)."""
         return [Fold() if state.raised else Check()]
+
+    def order_choices(self, state: ShellokerState, seat: str) -> list[list[ShellokerOrder]] | None:
+        """Return every legal action (CHECK or CALL, each RAISE, FOLD) when they are few."""
+        return few_choices(single_orders(legal_actions(state, state.index(seat))))
 
     def submission_summary(self, state: ShellokerState, seat: str, orders: Sequence[ShellokerOrder]) -> str:
         """Return what the action puts at stake, e.g. "You bet 7 of your 12 shells."."""

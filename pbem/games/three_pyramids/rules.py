@@ -18,7 +18,7 @@ from typing import Any, ClassVar
 
 from pbem.core import Event, GameRng, OrderProblem, Outcome, Phase, Resolution
 from pbem.core.bag import Bag, redeal
-from pbem.core.game import BaseGame
+from pbem.core.game import BaseGame, few_choices, single_orders
 from pbem.core.seats import START, START_DESCRIPTION, first_player
 from pbem.games.three_pyramids.orders import Play
 from pbem.games.three_pyramids.state import (
@@ -101,6 +101,10 @@ class ThreePyramids(BaseGame[PyramidsState, Play]):
         the rules, but playing a seat's only legal play for it would tell everyone about
         its hidden hand, so the seat is asked even then."""
         return None if legal_plays(state, seat) else []
+
+    def order_choices(self, state: PyramidsState, seat: str) -> list[list[Play]] | None:
+        """Return every legal play of the seat's hand when there are few (late in a round)."""
+        return few_choices(single_orders(legal_plays(state, seat)))
 
     def submission_summary(self, state: PyramidsState, seat: str, orders: Sequence[Play]) -> str:
         """Return what stays in the hand after the play, e.g. "7 cubes stay in your hand"."""

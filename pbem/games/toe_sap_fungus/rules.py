@@ -12,7 +12,7 @@ from dataclasses import replace
 from typing import Any
 
 from pbem.core import Event, GameError, GameRng, OrderProblem, Outcome, Phase, Resolution
-from pbem.core.game import BaseGame
+from pbem.core.game import BaseGame, few_choices, single_orders
 from pbem.core.seats import START, START_DESCRIPTION, first_player
 from pbem.core.words import plural
 from pbem.games.toe_sap_fungus import board, scoring
@@ -168,6 +168,14 @@ class ToeSapFungus(BaseGame[ToeSapState, ToeSapOrder]):
         else:
             return None
         return options if len(options) == 1 else None
+
+    def order_choices(self, state: ToeSapState, seat: str) -> list[list[ToeSapOrder]] | None:
+        """Return the 4 VALUE and 6 ORDER choices of the scoring, or in play every legal turn when few."""
+        if state.stage == VALUE:
+            return few_choices(single_orders(scoring.value_choices()))
+        if state.stage == ORDER:
+            return few_choices(single_orders(scoring.rank_choices(state.value_colour or "")))
+        return few_choices(single_orders(board.legal_turns(state, seat)))
 
     def submission_summary(self, state: ToeSapState, seat: str, orders: Sequence[ToeSapOrder]) -> str:
         """Return a line saying what the turn does with the stones, or ""."""
