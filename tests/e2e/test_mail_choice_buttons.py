@@ -59,7 +59,8 @@ def read_mailto(href: str) -> tuple[str, str, str]:
 async def press(person: Person, report: ReceivedMail, href: str) -> str:
     """Send the mail a button writes, as the player's mail program would, and return the answer."""
     address, subject, body = read_mailto(href)
-    assert address == report.reply_to and subject == f"Re: {report.subject}"
+    replying = report.subject if report.subject.startswith("Re: ") else f"Re: {report.subject}"
+    assert address == report.reply_to and subject == replying
     await person.send(body, subject=subject, to=address, in_reply_to=report.message_id)
     answer = await mail_titled(person, subject)  # past the mails before it (invitation, password, reports)
     return answer.body.replace("\r\n", "\n")
@@ -140,5 +141,26 @@ def test_a_button_of_two_orders_sends_both_lines(tmp_path: Path) -> None:
                     assert stored is not None and stored.orders == ["REACT", "ACCUSE"]
                     answered = True
             assert answered, "a trader with a white cube can cancel yellow"
+
+    asyncio.run(scenario())
+
+
+def test_a_refused_order_is_answered_with_the_buttons_of_the_legal_ones(tmp_path: Path) -> None:
+    """A bid the seat cannot pay is refused; the reply asking for corrected orders offers every bid it
+    can pay, and one click sends one that is stored."""
+    require_chromium()
+
+    async def scenario() -> None:
+        async with running_service(tmp_path) as service:
+            people = await started(service, "race-on-the-river", "river", 2)
+            report = await newest_report(service, people["1"], "river", 1)
+            await people["1"].reply(report, "BID 99\n")
+            refused = await mail_titled(people["1"], f"Re: {report.subject}")
+            assert "REFUSED" in refused.body and refused.html is not None
+            buttons = dict(await buttons_in_chromium(refused.html, tmp_path))
+            assert list(buttons) == [f"BID {n}" for n in range(10)]
+            assert "1 line(s) accepted, 0 refused." in await press(people["1"], refused, buttons["BID 2"])
+            stored = service.runner.current_orders("river", "1")
+            assert stored is not None and stored.orders == ["BID 2"]
 
     asyncio.run(scenario())
