@@ -250,16 +250,19 @@ class MailSection:
 
 @dataclass(frozen=True)
 class OrdersWanted:
-    """What the call for orders at the top of a mail names: the game kind (for HELP) and the deadline."""
+    """What the call for orders at the top of a mail names: the game kind (for HELP), the deadline and
+    the seat's few choices as buttons (:func:`order_choices`; none when it has many)."""
 
     kind: str
     deadline: str | None = None
+    choices: Sequence[OrderChoice] = ()
 
 
 def render_mail_html(title: str, sections: Sequence[MailSection], *, ask: OrdersWanted | None = None,
                      footer: str = "") -> str:
     """Render the HTML part of a reply or notice: ``sections`` in order, order checks as tables,
-    and with ``ask`` the line "Reply to this mail with your orders" and the HELP command on top.
+    and with ``ask`` the line "Reply to this mail with your orders", the HELP command and the seat's
+    choices as buttons on top.
 
     Written here rather than by a template: it goes with every reply that checks orders, and
     jinja2 took three times as long for these few lines; the frame (head, style) is the one
@@ -268,8 +271,10 @@ def render_mail_html(title: str, sections: Sequence[MailSection], *, ask: Orders
     out = [head, _escape(title), middle]
     if ask is not None:
         by = f", by {_escape(ask.deadline)}" if ask.deadline else ""
+        buttons = environment(html=True).get_template("common/_choices.html.j2").render(choices=ask.choices) \
+            if ask.choices else ""
         out.append(f'<div class="act"><strong>Reply to this mail with your orders</strong>{by}, one per line.<br>\n'
-                   f"Send <code>HELP {_escape(ask.kind)}</code> for the order syntax.</div>\n")
+                   f"Send <code>HELP {_escape(ask.kind)}</code> for the order syntax.{buttons}</div>\n")
     for section in sections:
         check = section.check
         if check is None:

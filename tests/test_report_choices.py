@@ -11,7 +11,7 @@ from game_views import report_input
 
 from pbem.core import GameRng
 from pbem.games import find_game
-from pbem.reports import ReplyTo, render_report
+from pbem.reports import MailSection, OrdersWanted, ReplyTo, order_choices, render_mail_html, render_report
 
 RACE = find_game("race-on-the-river")
 DERBY = find_game("kentucksea-derby")
@@ -65,3 +65,13 @@ def test_a_seat_that_owes_nothing_gets_no_buttons() -> None:
     for seat in phase.seats:
         if harvest.forced_orders(state, seat) is None:
             assert _buttons(render_report(report_input(harvest, state), seat, html=True, reply=REPLY))
+
+
+def test_a_reminder_carries_the_same_buttons_as_the_report() -> None:
+    state = _race()
+    choices = order_choices(RACE, state, "2", REPLY)
+    reminder = render_mail_html("[g] Reminder: turn 1 orders due", [MailSection("Reminder.")],
+                                ask=OrdersWanted("race-on-the-river", "tomorrow", choices))
+    report = render_report(report_input(RACE, state), "2", html=True, reply=REPLY)
+    assert _buttons(reminder) == _buttons(report) and len(_buttons(reminder)) == 10
+    assert _buttons(render_mail_html("t", [], ask=OrdersWanted("race-on-the-river"))) == []

@@ -35,6 +35,7 @@ from pbem.reports import (
     ReplyTo,
     ReportInput,
     environment,
+    order_choices,
     render_mail_html,
     render_report,
 )
@@ -369,9 +370,11 @@ class MailNotifier:
             body = (f"{text}\n\nReply to this mail with your orders, one per line. "
                     f"Send HELP {info.rules.name} for the order syntax.\n") + link
             sections = [MailSection(text), *([MailSection(link.strip())] if link else [])]
-            html = render_mail_html(subject, sections, ask=OrdersWanted(info.rules.name, deadline))
-            self._queue(unit, row, seat.address, subject, body, html,
-                        reply_to=self.reply_address(row, seat), purpose="reminder",
+            reply_to = self.reply_address(row, seat)
+            choices = order_choices(info.rules, info.state, seat.name, ReplyTo(reply_to, f"Re: {subject}")) \
+                if seat.name in asked_for_orders(info) else []
+            html = render_mail_html(subject, sections, ask=OrdersWanted(info.rules.name, deadline, choices))
+            self._queue(unit, row, seat.address, subject, body, html, reply_to=reply_to, purpose="reminder",
                         attachments=self.calendar(unit, row, seat))
 
     def tell_gm(self, unit: Unit, info: GameInfo, text: str) -> None:

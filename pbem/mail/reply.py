@@ -4,16 +4,16 @@ bounded in size, with repeated answers folded; and how it goes out."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from zoneinfo import ZoneInfo
 
 from pbem.zones import localize, mark
 from pbem.mail.compose import compose_reply, reply_subject
 from pbem.mail.mailstore import DatabaseOutbox
-from pbem.mail.notices import FROM_NAME, MailNotifier
+from pbem.mail.notices import FROM_NAME, MailNotifier, asked_for_orders
 from pbem.mail.parse import IncomingMail, subject_tag
 from pbem.mail.preferences import zone_and_text_only
-from pbem.reports import MailSection, OrdersWanted, render_mail_html
+from pbem.reports import MailSection, OrderChoice, OrdersWanted, ReplyTo, order_choices, render_mail_html
 from pbem.service.checking import CheckResult
 from pbem.service.unit import Unit
 from pbem.store.tables import GameRow, SeatRow
@@ -103,13 +103,18 @@ class Reply:
         return "\n".join(section.text for section in self.ordered())
 
     @property
+    def wanting_check(self) -> CheckResult | None:
+        """The first order check in the reply that wants (corrected) orders, or None."""
+        return next((section.check for _, _, section in self.sections
+                     if section.check is not None and section.check.asks_for_orders), None)
+
+    @property
     def asks_for(self) -> OrdersWanted | None:
         """What to ask for when a check in the reply wants (corrected) orders."""
-        for _, _, section in self.sections:
-            check = section.check
-            if check is not None and check.asks_for_orders:
-                return OrdersWanted(check.kind, mark(check.deadline) if check.deadline else None)
-        return None
+        check = self.wanting_check
+        if check is None:
+            return None
+        return OrdersWanted(check.kind, mark(check.deadline) if check.deadline else None)
 
 
 def first_line(text: str) -> str:
@@ -138,6 +143,8 @@ def send_reply(unit: Unit, notifier: MailNotifier, mail: IncomingMail, reply: Re
     # accepted every line needs no caret, and multipart mail is 3.6 times the bytes for the mail servers.
     # An address that reads plain text only (SET TEXTONLY) gets none, and none is written for it.
     asks = reply.asks_for
+    if asks is not None and reply_to is not None and not text_only:
+        asks = replace(asks, choices=_choices(unit, reply, ReplyTo(reply_to, reply_subject(mail.subject))))
     html = (localize(render_mail_html(reply_subject(mail.subject), sections, ask=asks, footer=FOOTER), zone)
             if asks is not None and not text_only else None)
     body = localize(body, zone)
@@ -148,3 +155,15 @@ def send_reply(unit: Unit, notifier: MailNotifier, mail: IncomingMail, reply: Re
                             now=notifier.clock(), reply_to=reply_to, subject=subject, attachments=calendar,
                             unsubscribe=notifier.unsubscribe(mail.sender))
     DatabaseOutbox.enqueue(unit.session, message, purpose="reply", inbound_id=inbound_id, secret=reply.secret)
+
+
+def _choices(unit: Unit, reply: Reply, to: ReplyTo) -> list[OrderChoice]:
+    """The seat's few choices as buttons under a check that wants corrected orders: only while its game
+    still waits for the seat's orders of the turn checked (orders accepted in the same mail may have
+    resolved it), so the buttons' subject names the turn they are for."""
+    check = reply.wanting_check
+    assert check is not None and reply.row is not None and reply.seat is not None
+    info = unit.snapshot(reply.row)
+    if info.row.turn != check.turn or reply.seat.name not in asked_for_orders(info):
+        return []
+    return order_choices(info.rules, info.state, reply.seat.name, to)

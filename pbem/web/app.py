@@ -58,7 +58,7 @@ STATUS_WORDS = {
     GameStatus.PAUSED: "paused: the GM stopped the clock",
     GameStatus.FINISHED: "finished: the game is over",
 }
-"""What a game's status means, as its page says it."""
+"""What a game's status means, as its page says it (the game list shows the word before the colon)."""
 _STYLE_CACHE = "public, max-age=3600"
 _HEADERS = {
     "X-Content-Type-Options": "nosniff",
@@ -137,7 +137,7 @@ def _svg(text: str) -> web.Response:
 async def game_list(request: web.Request) -> web.Response:
     """The list of games."""
     archive = request.app[_ARCHIVE]
-    return _html(await asyncio.to_thread(lambda: _page("games.html.j2", games=archive.games(),
+    return _html(await asyncio.to_thread(lambda: _page("games.html.j2", games=archive.games(), status_words=STATUS_WORDS,
                                                        leagues=archive.leagues())))
 
 

@@ -1,7 +1,8 @@
-"""The buttons of a seat's few choices, through real mail and a real browser: the HTML report a player
-receives is opened in headless chromium at 400 and 1000 px; each button is a mailto: link as chromium
-reads it, to the report's own Reply-To; each one, sent as a mail with the link's address, subject and
-body through the embedded servers, is accepted as that seat's orders (stored as the button says)."""
+"""The buttons of a seat's few choices, through real mail and a real browser: the HTML report (and the
+reminder) a player receives is opened in headless chromium at 400 and 1000 px; each button is a mailto:
+link as chromium reads it, to the mail's own Reply-To; each one, sent as a mail with the link's address,
+subject and body through the embedded servers, is accepted as that seat's orders (stored as the button
+says)."""
 
 from __future__ import annotations
 
@@ -58,12 +59,19 @@ def read_mailto(href: str) -> tuple[str, str, str]:
 async def press(person: Person, report: ReceivedMail, href: str) -> str:
     """Send the mail a button writes, as the player's mail program would, and return the answer."""
     address, subject, body = read_mailto(href)
-    assert address == report.reply_to and subject == f"Re: {report.subject}"
+    replying = report.subject if report.subject.startswith("Re: ") else f"Re: {report.subject}"
+    assert address == report.reply_to and subject == replying
     await person.send(body, subject=subject, to=address, in_reply_to=report.message_id)
-    while True:  # past the mails that came before (invitation, password, reports)
-        answer = await person.last(timeout=MAIL_TIMEOUT)
-        if answer.subject == subject:
-            return answer.body.replace("\r\n", "\n")
+    answer = await mail_titled(person, subject)  # past the mails before it (invitation, password, reports)
+    return answer.body.replace("\r\n", "\n")
+
+
+async def mail_titled(person: Person, subject: str) -> ReceivedMail:
+    """The next mail to ``person`` with ``subject`` (mails before it are passed over)."""
+    while True:
+        mail = await person.last(timeout=MAIL_TIMEOUT)
+        if mail.subject == subject:
+            return mail
 
 
 async def started(service: MailHarness, kind: str, name: str, players: int) -> dict[str, Person]:
@@ -89,11 +97,14 @@ def test_every_bid_button_of_a_race_report_sends_that_bid_as_the_seats_orders(tm
                 assert "1 line(s) accepted, 0 refused." in answer and "REFUSED" not in answer, answer
                 stored = service.runner.current_orders("river", "1")
                 assert stored is not None and stored.orders == [label]
-            other = await newest_report(service, people["2"], "river", 1)
-            assert other.html is not None and other.reply_to != report.reply_to
-            (label, href), *_ = await buttons_in_chromium(other.html, tmp_path / "2")
-            assert "1 line(s) accepted" in await press(people["2"], other, href)
-            await newest_report(service, people["1"], "river", 2)  # both bids in: the round was resolved
+            service.clock.advance(hours=37)  # 11 hours before the deadline: seat 2, silent, is reminded
+            reminder = await mail_titled(people["2"], "[river] Reminder: turn 1 orders due")
+            assert reminder.html is not None and reminder.reply_to not in (None, report.reply_to)
+            buttons = await buttons_in_chromium(reminder.html, tmp_path / "2")
+            assert [label for label, _ in buttons] == [f"BID {n}" for n in range(10)]
+            assert "1 line(s) accepted" in await press(people["2"], reminder, buttons[4][1])
+            resolved = await newest_report(service, people["1"], "river", 2)  # both bids in: the round resolved
+            assert "seat 1 bid 9, seat 2 bid 4" in resolved.body  # the last button each seat sent
             assert service.runner.info("river").row.turn == 2
 
     asyncio.run(scenario())
@@ -130,5 +141,26 @@ def test_a_button_of_two_orders_sends_both_lines(tmp_path: Path) -> None:
                     assert stored is not None and stored.orders == ["REACT", "ACCUSE"]
                     answered = True
             assert answered, "a trader with a white cube can cancel yellow"
+
+    asyncio.run(scenario())
+
+
+def test_a_refused_order_is_answered_with_the_buttons_of_the_legal_ones(tmp_path: Path) -> None:
+    """A bid the seat cannot pay is refused; the reply asking for corrected orders offers every bid it
+    can pay, and one click sends one that is stored."""
+    require_chromium()
+
+    async def scenario() -> None:
+        async with running_service(tmp_path) as service:
+            people = await started(service, "race-on-the-river", "river", 2)
+            report = await newest_report(service, people["1"], "river", 1)
+            await people["1"].reply(report, "BID 99\n")
+            refused = await mail_titled(people["1"], f"Re: {report.subject}")
+            assert "REFUSED" in refused.body and refused.html is not None
+            buttons = dict(await buttons_in_chromium(refused.html, tmp_path))
+            assert list(buttons) == [f"BID {n}" for n in range(10)]
+            assert "1 line(s) accepted, 0 refused." in await press(people["1"], refused, buttons["BID 2"])
+            stored = service.runner.current_orders("river", "1")
+            assert stored is not None and stored.orders == ["BID 2"]
 
     asyncio.run(scenario())

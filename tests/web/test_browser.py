@@ -246,5 +246,9 @@ def test_a_game_page_says_its_game_status_and_turn_in_words(site: Site, tmp_path
         info = site.runner.info("tp-end")
         assert facts[:3] == [["Game", "tp-end, a game of The Three Pyramids (three-pyramids)"],
                              ["Status", "finished: the game is over"], ["Turn", str(info.row.turn)]]
+        assert await browser.open(site.url + "/") == 200
+        statuses = await browser.evaluate("Object.fromEntries(Array.from(document.querySelectorAll("
+                                          "'#games tbody tr')).map(r => [r.cells[0].innerText, r.cells[2].innerText]))")
+        assert statuses == {"tc-1": "running", "tp-1": "running", "f-1": "forming", "tp-end": "finished"}
 
     in_browser(tmp_path, scenario)
