@@ -426,12 +426,13 @@ def advance(unit: Unit, name: str) -> bool:
         if not tables or any(t.places is None for t in tables):
             break
         finished, told_at = league.round, len(unit.news)
-        audit.record_league(unit, league, "ROUND", f"round {finished} complete")
+        audit.record_league(unit, league, "ROUND", f"round {finished} complete", actor=audit.SERVICE)
         games = _seat_round(unit, league, finished + 1) if finished < league.rounds else []
         if not games:
             league.status, league.ended_at = LeagueStatus.FINISHED, unit.now()
             unit.add(league)
-            audit.record_league(unit, league, "FINISH", f"league finished after round {finished}")
+            audit.record_league(unit, league, "FINISH", f"league finished after round {finished}",
+                                    actor=audit.SERVICE)
         unit.news.insert(told_at, RoundEnded(league.name, finished, over=not games))  # standings before new games
         advanced = True
     return advanced
@@ -451,7 +452,7 @@ def _record_result(unit: Unit, league: LeagueRow, table: LeagueTableRow, game: G
     unit.add(table)
     unit.session.flush()
     audit.record_league(unit, league, "RESULT", f"round {table.round} table {table.table_number} ({game.name}): "
-                        + ", ".join(f"{seat} {places[seat].kind.value}" for seat in table.seats))
+                        + ", ".join(f"{seat} {places[seat].kind.value}" for seat in table.seats), actor=audit.SERVICE)
     return True
 
 
@@ -489,7 +490,8 @@ def _seat_round(unit: Unit, league: LeagueRow, number: int) -> list[str]:
     unit.add(league)
     audit.record_league(unit, league, "SEAT", f"round {number} seated: " + "; ".join(
         f"{g}: {', '.join(address[p] for p in t)}" for g, t in zip(games, seated.tables))
-        + (f"; bye: {', '.join(address[p] for p in seated.byes)}" if seated.byes else ""))
+        + (f"; bye: {', '.join(address[p] for p in seated.byes)}" if seated.byes else ""),
+        actor=None if number == 1 else audit.SERVICE)  # round 1 at the GM's START, the others by the service
     unit.news.append(RoundSeated(league.name, number, tuple(games)))
     return games
 

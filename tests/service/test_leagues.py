@@ -74,6 +74,8 @@ def test_a_swiss_league_seats_each_round_when_the_last_table_ends(runner: GameSe
         assert all("@example.org" not in line.name for line in view.standings)
         assert view.standings[0].points >= view.standings[-1].points
         log = [(e.action, e.text) for e in audit.entries(unit, "spring")]
+        actors = {e.action: e.actor for e in audit.entries(unit, "spring")}
+    assert actors["RESULT"] == actors["ROUND"] == actors["FINISH"] == audit.SERVICE
     actions = [a for a, _ in log]
     assert actions[:10] == ["CREATE", *["JOIN"] * 8, "START"]
     assert actions.count("SEAT") == 2 and actions.count("RESULT") == 4 and actions[-1] == "FINISH"
