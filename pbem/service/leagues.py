@@ -39,7 +39,8 @@ FORMATS = ("swiss", "roundrobin", "knockout")
 """The league formats (``format=``)."""
 DEFAULT_ROUNDS = {"swiss": 3}
 """Rounds when the GM gives none: Swiss 3; a round robin as many as everyone needs to meet everyone
-(:func:`pbem.leagues.pairing.round_robin_rounds`, fixed at START); a knockout until one player is left."""
+(:func:`pbem.leagues.pairing.round_robin_rounds`), a knockout until one player is left
+(:func:`pbem.leagues.pairing.knockout_rounds`), both fixed at START."""
 MAX_ROUNDS = 50
 MAX_MEMBERS = 200
 """Most rounds of a league, and most players in one."""
@@ -324,11 +325,13 @@ def start(unit: Unit, name: str) -> list[str]:
                           f"{rules.min_players}")
     if league.rounds == 0:
         league.rounds = (pairing.round_robin_rounds(len(active), league.table_size) if league.format == "roundrobin"
-                         else MAX_ROUNDS)
+                         else pairing.knockout_rounds(len(active), league.table_size, rules.min_players))
     league.status = LeagueStatus.ACTIVE
     unit.add(league)
     audit.record_league(unit, league, "START", f"league started with {len(active)} players")
-    return _seat_round(unit, league, 1)
+    games = _seat_round(unit, league, 1)
+    advance(unit, league.name)  # nothing, unless every game of round 1 ended as it was set up
+    return games
 
 
 def replace(unit: Unit, name: str, old: str, new: str) -> list[str]:

@@ -131,7 +131,8 @@ def test_knockout_advances_one_player_per_table_until_one_is_left(runner: GameSe
     assert len(final) == 1 and len(final[0]) == 3  # the two table winners meet
     _end_all(runner, _current(runner))
     with runner.unit(lock=False) as unit:
-        assert leagues.view(unit, "spring").status == LeagueStatus.FINISHED
+        view = leagues.view(unit, "spring")
+    assert view.status == LeagueStatus.FINISHED and view.round == view.rounds == 2
 
 
 def test_round_robin_of_two_meets_everyone_once(runner: GameService) -> None:
