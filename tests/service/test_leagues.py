@@ -218,3 +218,25 @@ def test_a_member_who_said_stop_is_seated_but_stays_stopped(runner: GameService)
     with runner.unit(lock=False) as unit:
         assert not consent.may_mail(unit.session, "p2@example.org")
         assert consent.may_mail(unit.session, "p1@example.org")
+
+
+def test_the_league_migration_goes_down_and_up_again(tmp_path: Any) -> None:
+    from test_report_digests import downgrade
+
+    from pbem.store import open_database
+
+    path = tmp_path / "leagues.db"
+    database = open_database(str(path))
+    runner = GameService(database)
+    _league(runner, "rounds=2", "table=4")
+    database.close()
+    downgrade(path, "0014")  # the league's log goes with its tables; the games stay
+    database = open_database(str(path))
+    try:
+        runner = GameService(database)
+        assert runner.info("spring-1-1").row.status == GameStatus.ACTIVE
+        assert [e.action for e in runner.log("spring-1-1")][:2] == ["CREATE", "START"]
+        with runner.unit(lock=False) as unit, pytest.raises(leagues.UnknownLeague):
+            leagues.league_row(unit, "spring")
+    finally:
+        database.close()
