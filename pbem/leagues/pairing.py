@@ -109,6 +109,16 @@ def round_robin_rounds(players: int, size: int) -> int:
     return max(1, ceil((players - 1) / (size - 1)))
 
 
+def knockout_rounds(players: int, size: int, min_players: int) -> int:
+    """The rounds of a knockout of ``players`` (one goes on from each table, the byes too) until fewer
+    are left than a table needs."""
+    rounds = 0
+    while players >= max(min_players, 2):
+        sizes, byes = table_sizes(players, size, min_players)
+        players, rounds = len(sizes) + byes, rounds + 1
+    return rounds
+
+
 def knockout(seeds: Sequence[int], *, size: int, min_players: int) -> Round:
     """A knockout round of the players still in, in seed order (best first): the best seeds get the
     byes, the others sit at tables in seed order."""

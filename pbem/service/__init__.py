@@ -14,6 +14,8 @@ transaction, calls the operation modules with its :class:`~pbem.service.unit.Uni
 - ``submissions``: orders (submit, check, NOORDERS, READY), with the stale-turn check
 - ``resolution``: resolving turns, NMR defaults, forced plays
 - ``seats``: joining, seating, replacing, resigning
+- ``leagues``: leagues of one game kind: members, each round's tables and games, standings (pure parts
+  in :mod:`pbem.leagues`)
 - ``access``: passwords and lockouts, the key version of a seat's addresses
 - ``control``: the GM's SET, DEADLINE, EXTEND, PAUSE, RESUME, END
 - ``seeds``: salts, the commitment, the reveal

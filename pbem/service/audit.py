@@ -46,9 +46,9 @@ def record(unit: Unit, row: GameRow, action: str, text: str, *, actor: str | Non
                            data=dict(data or {})))
 
 
-def record_league(unit: Unit, league: LeagueRow, action: str, text: str) -> None:
-    """Add a step to the log of a league, by the unit's actor, at the unit's time now."""
-    unit.add(AuditEntryRow(league_id=league.id, at=unit.now(), actor=unit.actor, action=action, text=text))
+def record_league(unit: Unit, league: LeagueRow, action: str, text: str, *, actor: str | None = None) -> None:
+    """Add a step to the log of a league, by ``actor`` (the unit's actor when None), at the unit's time now."""
+    unit.add(AuditEntryRow(league_id=league.id, at=unit.now(), actor=actor or unit.actor, action=action, text=text))
 
 
 def entries(unit: Unit, name: str, *, last: int | None = None) -> list[AuditEntry]:

@@ -40,7 +40,8 @@ FORMATS = ("swiss", "roundrobin", "knockout")
 """The league formats (``format=``)."""
 DEFAULT_ROUNDS = {"swiss": 3}
 """Rounds when the GM gives none: Swiss 3; a round robin as many as everyone needs to meet everyone
-(:func:`pbem.leagues.pairing.round_robin_rounds`, fixed at START); a knockout until one player is left."""
+(:func:`pbem.leagues.pairing.round_robin_rounds`), a knockout until one player is left
+(:func:`pbem.leagues.pairing.knockout_rounds`), both fixed at START."""
 MAX_ROUNDS = 50
 MAX_MEMBERS = 200
 """Most rounds of a league, and most players in one."""
@@ -319,11 +320,13 @@ def start(unit: Unit, name: str) -> list[str]:
                           f"{rules.min_players}")
     if league.rounds == 0:
         league.rounds = (pairing.round_robin_rounds(len(active), league.table_size) if league.format == "roundrobin"
-                         else MAX_ROUNDS)
+                         else pairing.knockout_rounds(len(active), league.table_size, rules.min_players))
     league.status = LeagueStatus.ACTIVE
     unit.add(league)
     audit.record_league(unit, league, "START", f"league started with {len(active)} players")
-    return _seat_round(unit, league, 1)
+    games = _seat_round(unit, league, 1)
+    advance(unit, league.name)  # nothing, unless every game of round 1 ended as it was set up
+    return games
 
 
 def replace(unit: Unit, name: str, old: str, new: str) -> list[str]:
@@ -421,12 +424,13 @@ def advance(unit: Unit, name: str) -> bool:
         if not tables or any(t.places is None for t in tables):
             break
         finished, told_at = league.round, len(unit.news)
-        audit.record_league(unit, league, "ROUND", f"round {finished} complete")
+        audit.record_league(unit, league, "ROUND", f"round {finished} complete", actor=audit.SERVICE)
         games = _seat_round(unit, league, finished + 1) if finished < league.rounds else []
         if not games:
             league.status, league.ended_at = LeagueStatus.FINISHED, unit.now()
             unit.add(league)
-            audit.record_league(unit, league, "FINISH", f"league finished after round {finished}")
+            audit.record_league(unit, league, "FINISH", f"league finished after round {finished}",
+                                    actor=audit.SERVICE)
         unit.news.insert(told_at, RoundEnded(league.name, finished, over=not games))  # standings before new games
         advanced = True
     return advanced
@@ -446,7 +450,7 @@ def _record_result(unit: Unit, league: LeagueRow, table: LeagueTableRow, game: G
     unit.add(table)
     unit.session.flush()
     audit.record_league(unit, league, "RESULT", f"round {table.round} table {table.table_number} ({game.name}): "
-                        + ", ".join(f"{seat} {places[seat].kind.value}" for seat in table.seats))
+                        + ", ".join(f"{seat} {places[seat].kind.value}" for seat in table.seats), actor=audit.SERVICE)
     return True
 
 
@@ -484,7 +488,8 @@ def _seat_round(unit: Unit, league: LeagueRow, number: int) -> list[str]:
     unit.add(league)
     audit.record_league(unit, league, "SEAT", f"round {number} seated: " + "; ".join(
         f"{g}: {', '.join(address[p] for p in t)}" for g, t in zip(games, seated.tables))
-        + (f"; bye: {', '.join(address[p] for p in seated.byes)}" if seated.byes else ""))
+        + (f"; bye: {', '.join(address[p] for p in seated.byes)}" if seated.byes else ""),
+        actor=None if number == 1 else audit.SERVICE)  # round 1 at the GM's START, the others by the service
     unit.news.append(RoundSeated(league.name, number, tuple(games)))
     return games
 

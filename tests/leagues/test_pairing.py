@@ -11,6 +11,7 @@ from pbem.leagues.pairing import (
     NotEnoughPlayers,
     advancing,
     knockout,
+    knockout_rounds,
     meetings_of,
     round_robin,
     round_robin_rounds,
@@ -102,6 +103,13 @@ def test_knockout_advances_the_winners() -> None:
     assert knockout(on, size=4, min_players=2).tables == ((3, 7),)
     draw = {3: Place(ResultKind.DRAW, 2), 7: Place(ResultKind.DRAW, 2)}
     assert advancing(draw, seeds) == 3
+
+
+def test_knockout_rounds_until_one_is_left() -> None:
+    assert knockout_rounds(8, 4, 2) == 2  # 8 -> 2 -> 1
+    assert knockout_rounds(16, 2, 2) == 4
+    assert knockout_rounds(5, 4, 4) == 1  # 4 play, 1 bye -> 2 left, too few for a table of 4
+    assert knockout_rounds(3, 4, 4) == 0
 
 
 def test_knockout_byes_go_to_the_best_seeds() -> None:

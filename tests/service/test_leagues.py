@@ -74,6 +74,8 @@ def test_a_swiss_league_seats_each_round_when_the_last_table_ends(runner: GameSe
         assert all("@example.org" not in line.name for line in view.standings)
         assert view.standings[0].points >= view.standings[-1].points
         log = [(e.action, e.text) for e in audit.entries(unit, "spring")]
+        actors = {e.action: e.actor for e in audit.entries(unit, "spring")}
+    assert actors["RESULT"] == actors["ROUND"] == actors["FINISH"] == audit.SERVICE
     actions = [a for a, _ in log]
     assert actions[:10] == ["CREATE", *["JOIN"] * 8, "START"]
     assert actions.count("SEAT") == 2 and actions.count("RESULT") == 4 and actions[-1] == "FINISH"
@@ -129,7 +131,8 @@ def test_knockout_advances_one_player_per_table_until_one_is_left(runner: GameSe
     assert len(final) == 1 and len(final[0]) == 3  # the two table winners meet
     _end_all(runner, _current(runner))
     with runner.unit(lock=False) as unit:
-        assert leagues.view(unit, "spring").status == LeagueStatus.FINISHED
+        view = leagues.view(unit, "spring")
+    assert view.status == LeagueStatus.FINISHED and view.round == view.rounds == 2
 
 
 def test_round_robin_of_two_meets_everyone_once(runner: GameService) -> None:
@@ -215,3 +218,25 @@ def test_a_member_who_said_stop_is_seated_but_stays_stopped(runner: GameService)
     with runner.unit(lock=False) as unit:
         assert not consent.may_mail(unit.session, "p2@example.org")
         assert consent.may_mail(unit.session, "p1@example.org")
+
+
+def test_the_league_migration_goes_down_and_up_again(tmp_path: Any) -> None:
+    from test_report_digests import downgrade
+
+    from pbem.store import open_database
+
+    path = tmp_path / "leagues.db"
+    database = open_database(str(path))
+    runner = GameService(database)
+    _league(runner, "rounds=2", "table=4")
+    database.close()
+    downgrade(path, "0014")  # the league's log goes with its tables; the games stay
+    database = open_database(str(path))
+    try:
+        runner = GameService(database)
+        assert runner.info("spring-1-1").row.status == GameStatus.ACTIVE
+        assert [e.action for e in runner.log("spring-1-1")][:2] == ["CREATE", "START"]
+        with runner.unit(lock=False) as unit, pytest.raises(leagues.UnknownLeague):
+            leagues.league_row(unit, "spring")
+    finally:
+        database.close()

@@ -7,10 +7,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from browser import Browser
+from browser import Browser, render
 from test_browser import in_browser
 from web_site import Site
 
+from pbem.reports import environment
 from pbem.service import leagues
 
 pytestmark = pytest.mark.browser
@@ -56,3 +57,13 @@ def test_the_league_page_in_a_browser(site: Site, tmp_path: Path) -> None:
         assert await browser.open(site.url + "/league/nope") == 404
 
     in_browser(tmp_path, scenario)
+
+
+@pytest.mark.parametrize("width", [600, 1000])
+def test_the_standings_mail_renders_without_horizontal_scrolling(site: Site, tmp_path: Path, width: int) -> None:
+    view = _played_league(site)
+    html = environment(html=True).get_template("common/league.html.j2").render(league=view, intro="Round 1 is over.")
+    page = render(html, width, tmp_path)
+    assert page.scroll_width <= page.inner_width == width, f"{page.scroll_width} px wide at {width} px"
+    assert "Round 1 is over." in page.text and "player1@e…" in page.text and "25.0 ± 8.3" not in page.text.split(
+        "Tables")[1]
