@@ -31,28 +31,30 @@ NOW = datetime(2026, 11, 28, 12, 0, tzinfo=UTC)
 def to_a_seat_not_owed(runner: GameService, kind: str) -> tuple[str, list[str], str]:
     """Play the game ``g`` with random legal orders until a seat owes nothing while another owes a choice;
     return that idle seat, the orders the owing seat could send now, and why the idle seat may not. In a
-    game where every seat owes orders at every step, stop at the first step and end the game (the GM's
-    END): then nobody owes orders."""
+    game where every seat owes orders at every step (to its end, or for :data:`MAX_STEPS`), end it (the GM's
+    END, unless it ended): then nobody owes orders, and the orders are those of its first step."""
     game = find_game(kind)
+    first: tuple[str, list[str]] | None = None
     robots = GameRng(5)
-    seats = runner.info("g").seat_names
     for _ in range(MAX_STEPS):
         info = runner.info("g")
-        assert info.outcome is not None or info.phase is not None
         if info.outcome is not None:
             break
+        assert info.phase is not None
         choosing = [seat for seat in info.phase.seats if game.forced_orders(info.state, seat) is None]
         idle = [seat for seat in info.seat_names if seat not in info.phase.seats]
         orders = [str(order) for order in game.sample_orders(info.state, choosing[0], robots)] if choosing else []
         if orders and idle:
             return idle[0], orders, "it is not your turn: waiting for seat"
-        if orders and game.facts().turn_shape is TurnShape.SIMULTANEOUS and len(info.phase.seats) == len(seats):
-            runner.end("g")
-            return choosing[0], orders, "game g is finished; it takes no orders now"
+        first = first or ((choosing[0], orders) if orders else None)
         for seat in choosing:
             runner.submit("g", seat, "\n".join(str(o) for o in game.sample_orders(info.state, seat, robots)))
         runner.resolve("g")
-    raise AssertionError(f"{kind}: no step within {MAX_STEPS} where a seat owes nothing")
+    assert game.facts().turn_shape is TurnShape.SIMULTANEOUS and first is not None, \
+        f"{kind}: no step within {MAX_STEPS} where a seat owes nothing"
+    if runner.info("g").outcome is None:
+        runner.end("g")
+    return first[0], first[1], "game g is finished; it takes no orders now"
 
 
 @pytest.mark.parametrize("kind", sorted(GAMES))
