@@ -7,7 +7,7 @@ Temple (each seat's colour is its secret, and each seat's report has a picture o
 - REPORT (a reply holding only that word) mails seat 2's newest report again: the same text and the same
   pictures as the turn report it got. REPORT 0 mails the opening report: the same but for the deadline,
   which is gone. REPORT <game> from seat 3's address and from the GM's gives each its own report, the
-  outsider none. A second REPORT in one mail is refused on its line; REPORT 99 is refused naming the turns.
+  outsider none until it observes the game (then the public one). A second REPORT in one mail is refused on its line; REPORT 99 is refused naming the turns.
 - A bare BID sent to the game master's address with the game in the subject is answered with how to
   send orders for that game.
 """
@@ -126,6 +126,14 @@ async def _scenario(tmp_path: Path) -> None:
         await table.gm.send("REPORT\n", subject=f"[{NAME}] again")
         again, said = await _report_and_answer(table.gm, f"[{NAME}] Turn 2")
         assert again.body == public.body and pictures(again) == pictures(public)
+
+        # Once it observes the game, the outsider gets the public report too, with an observer's note.
+        await table.outsider.send(f"OBSERVE {NAME}\n", subject="follow")
+        assert "You observe game" in (await table.outsider.last(timeout=TIMEOUT)).body
+        await table.outsider.send(f"REPORT {NAME}\n", subject="report please")
+        again, said = await _report_and_answer(table.outsider, f"[{NAME}] Turn 2")
+        assert again.body.startswith(public.body.rstrip("\r\n")) and f"UNOBSERVE {NAME}" in again.body
+        assert pictures(again) == pictures(public) and "(the public report)" in said.body, said.body
 
         # A turn not played yet: refused, naming the turns there are.
         await second.reply(newest["2"], "REPORT 99\n")
