@@ -167,6 +167,13 @@ def cmd_show(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_report(args: argparse.Namespace) -> int:
+    """``pbem report GAME [--seat SEAT] [--turn N]``: the newest report (or turn N's) as that seat reads it
+    (without --seat: the public report), as REPORT by mail sends it."""
+    print(_service(args).report_text(args.game, args.seat, args.turn), end="")
+    return EXIT_OK
+
+
 def _print_replay(result: ReplayResult, what: str) -> int:
     """Print a replay or verification result; return 0 when everything matched, else 1."""
     for span in result.versions:
@@ -664,6 +671,12 @@ def build_parser() -> argparse.ArgumentParser:
     show.add_argument("--as", dest="seat", help="the report or view of this seat")
     show.add_argument("--json", action="store_true")
     show.set_defaults(func=cmd_show)
+
+    report = add("report", "print a seat's newest report again, or the one of turn N (REPORT by mail)")
+    report.add_argument("game")
+    report.add_argument("--seat", help="the seat whose report it is (default: the public report)")
+    report.add_argument("--turn", type=int, help="the report that told this turn (0: the opening)")
+    report.set_defaults(func=cmd_report)
 
     for name, what, func in [
         ("replay", "replay a game from its seed and compare every state", cmd_replay),

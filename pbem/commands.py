@@ -50,12 +50,12 @@ MAX_EXTENSION = timedelta(days=365)
 
 RESERVED_WORDS = frozenset(
     {"SIGNON", "SIGNOFF", "CHECK", "ORDERS", "READY", "NOORDERS", "RESIGN", "PRESS", "ENDPRESS", "HELP", "STATUS",
-     "GM", "ABSENT", "BACK"}
+     "GM", "ABSENT", "BACK", "REPORT"}
 )
 """First words that make a line among orders a command: no game's orders may start with one."""
 
 OPENING_WORDS = frozenset({"JOIN", "LEAGUE", "CREATE", "SIGNON", "GM", "HELP", "STATUS", "CHECK", "SALT", "VERIFY",
-                           "VIEWJSON", "SET", "OBSERVE", "UNOBSERVE", "STANDBY", "ACCEPT", "REGISTER", "WHOIS"})
+                           "VIEWJSON", "SET", "OBSERVE", "UNOBSERVE", "STANDBY", "ACCEPT", "REGISTER", "WHOIS", "REPORT"})
 """Commands that may open a mail outside any session. A reply to a game mail whose first line starts
 with one of these that is not also in :data:`RESERVED_WORDS` is read as an ordinary command mail;
 any other first line is orders (so an order word such as Harvest Day's REVEAL, which is also a game
@@ -341,6 +341,16 @@ class Status:
 
 
 @dataclass(frozen=True)
+class Report:
+    """REPORT [<game>] [<turn>]: the reader's newest report (or the one that told ``turn``) mailed again, as
+    it was sent (in a session, or with the subject's tag, the game can be left out)."""
+
+    line: int
+    game: str | None
+    turn: int | None
+
+
+@dataclass(frozen=True)
 class Salt:
     """SALT <text>: a player's entropy, mixed into the seed of a forming game at START."""
 
@@ -533,7 +543,7 @@ class EndGame:
     line: int
 
 
-SessionCommand = ShowOrders | Ready | NoOrders | Resign | Absent | Back | Press | Help | Status
+SessionCommand = ShowOrders | Ready | NoOrders | Resign | Absent | Back | Press | Help | Status | Report
 """What a seat session may hold besides its orders."""
 
 GmCommand = (
@@ -557,6 +567,7 @@ GmCommand = (
     | Press
     | Help
     | Status
+    | Report
 )
 """What a GM session may hold."""
 
@@ -618,7 +629,7 @@ class CreateGame:
     commands: tuple[GmCommand, ...] = ()
 
 
-Command = Join | LeagueCommand | ViewJson | SetZone | SetPreference | Observe | Standby | Accept | Stop | Register | Whois | Status | Help | SeatSession | CheckOrders | GmSession | CreateGame | Salt | Verify
+Command = Join | LeagueCommand | ViewJson | SetZone | SetPreference | Observe | Standby | Accept | Stop | Register | Whois | Status | Help | SeatSession | CheckOrders | GmSession | CreateGame | Salt | Verify | Report
 """What a script holds at its top level."""
 
 
@@ -638,6 +649,8 @@ MAX_PROBLEMS = 25
 """Bad command lines reported from one mail; reading stops at the next one."""
 MAX_ORDER_LINES = 300
 """Order (and CHECK) lines read for one session."""
+MAX_REPORT_TURN = 999_999
+"""Highest turn number REPORT reads (no game gets near it)."""
 MAX_LINE_LENGTH = 1000
 """Longest line read, in characters; a longer line is refused unread."""
 
@@ -708,6 +721,33 @@ def help_text() -> str:
     return _HELP
 
 
+def report_help() -> str:
+    """Return the answer to HELP REPORT: what REPORT sends, to whom, and its bounds."""
+    return _REPORT_HELP
+
+
+_REPORT_HELP = """\
+REPORT: a report of your game mailed to you again, made as it was sent: the
+same text, pictures and attachments, your own view (your secrets, nobody
+else's). A seat's holder gets the seat's report; the GM and observers get the
+public report.
+
+  REPORT                 in a reply to a game mail, or after SIGNON <game>
+                         <seat> <password>: your newest report
+  REPORT <n>             the report that told turn n (0: the opening report);
+                         a turn not played yet is refused, naming the turns
+                         there are
+  REPORT <game> [<n>]    from the address that holds the seat (or the GM's or
+                         an observer's address); in a mail whose subject names
+                         the game as [game], REPORT alone will do
+
+The report goes to the reader's own address in a mail of its own; the reply
+says so. One REPORT is answered per mail: a second one in the same mail is
+refused on its line. An older report shows no deadline (its deadline is gone);
+replying to it with orders is refused as stale: reply to the newest one.
+"""
+
+
 _HELP = """\
 pbem commands: one per line, in any letter case.
 
@@ -740,6 +780,10 @@ Players
                                    into the game's seed at START (game from the subject tag
                                    or the one forming game you joined)
   VERIFY <game>                    after the seed is revealed: recompute every die and draw
+  REPORT [<n>]                     (in a reply to a game mail, or after SIGNON) your newest report
+                                   mailed again, as it was sent; REPORT <n>: the report of turn n
+  REPORT <game> [<n>]              the same from your address (the game from the subject's tag
+                                   may be left out); HELP REPORT tells more
   HELP [<kind>]                    this text, or the order syntax of a game kind
   HELP GAMES                       the game kinds hosted, and the games that are not (and why)
   HELP PRESS                       press between players, and who reads it
@@ -770,8 +814,8 @@ never wrote gets one invitation: a reply to it (or JOIN <game>) accepts.
 Replying to a mail from a game signs you on: the text of your reply is your
 orders. Start it with CHECK to have them checked and not stored.
 Among orders, a line starting with SIGNON, SIGNOFF, CHECK, ORDERS, READY,
-NOORDERS, RESIGN, PRESS, ENDPRESS, HELP, STATUS or GM is a command; every other
-line is an order. A mail none of whose order lines is accepted changes
+NOORDERS, RESIGN, PRESS, ENDPRESS, HELP, STATUS, REPORT, ABSENT, BACK or GM is
+a command; every other line is an order. A mail none of whose order lines is accepted changes
 nothing: your earlier orders stand.
 
 Leagues (docs/leagues.md)
@@ -917,6 +961,17 @@ class _LineTransformer(Transformer[Token, _Parsed]):
 
     def salt(self, children: list[Token]) -> Salt:
         return Salt(self.number, str(children[0]).strip())
+
+    def report(self, children: list[Token]) -> Report:
+        words = [str(child) for child in children]
+        turn = int(words.pop()) if words and words[-1].isdigit() else None
+        if words and words[0].isdigit():
+            raise _LineError("write REPORT [<game>] [<turn>]: the game first, then the turn", children[0].column)
+        if len(words) > 1:
+            raise _LineError(f'"{words[1]}" is not a turn number', children[1].column)
+        if turn is not None and turn > MAX_REPORT_TURN:
+            raise _LineError(f"there is no turn {turn}", children[-1].column)
+        return Report(self.number, _name(children[0]) if words else None, turn)
 
     def verify(self, children: list[Token]) -> Verify:
         return Verify(self.number, _name(children[0]))
@@ -1111,6 +1166,7 @@ _TERMINAL_WORDS: Mapping[str, str] = {
     "SALT_TEXT": "some text of your own",
     "ZONE_NAME": "a time zone such as Europe/Berlin",
     "TURN": "a turn number",
+    "REPORT_ARG": "a game name or a turn number",
     "CODE": "the confirmation code mailed to you",
     "PREFERENCE": "DIGEST, TEXTONLY or PRESS",
     "OPTION": "an option such as players=4",
@@ -1244,11 +1300,11 @@ class _ScriptBuilder:
                 self.commands.append(parsed)
             case SetZone() | SetPreference() if block is None:
                 self.commands.append(parsed)
-            case Status() | Help() if block is not None and mode in ("seat", "gm"):
+            case Status() | Help() | Report() if block is not None and mode in ("seat", "gm"):
                 block.commands.append(parsed)
-            case Status(game=None) if self.game is None:
-                self._problem(line, None, text, "STATUS needs a game name here, for example STATUS tc-1")
-            case Status() | Help() | Verify() | Salt():
+            case Status(game=None) | Report(game=None) if self.game is None:
+                self._problem(line, None, text, f"{word} needs a game name here, for example {word} tc-1")
+            case Status() | Help() | Verify() | Salt() | Report():
                 self.commands.append(parsed)
             case ShowOrders() | Ready() | NoOrders() | Resign() | Absent() | Back() if block is not None and mode == "seat":
                 block.commands.append(parsed)
@@ -1336,6 +1392,9 @@ class _ScriptBuilder:
         guess = difflib.get_close_matches(word.upper(), sorted(keywords()), n=1, cutoff=0.7)
         if guess:
             hint = f"did you mean {guess[0]}?"
+        elif self.block is None and self.game is not None:
+            hint = (f"if these are orders for game {self.game}, reply to your newest report from it (REPORT "
+                    f"{self.game} has it mailed to you again), or put SIGNON {self.game} <seat> <password> above them")
         elif self.block is None:
             hint = "orders go after SIGNON <game> <seat> <password>; send HELP for the commands"
         else:

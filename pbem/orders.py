@@ -37,6 +37,8 @@ class LineProblem:
 
     message: str
     column: int | None = None
+    whole: bool = False
+    """The problem is the submission's as a whole (it refused this line, which had none of its own)."""
 
 
 @dataclass(slots=True)

@@ -562,3 +562,22 @@ def test_check_against_a_games_position_stores_nothing_and_says_so(tmp_path: Pat
     ok(both, USAGE)
     assert state(tmp_path, "tc-1")["turn"] == 1
     assert query(default_db(tmp_path), "SELECT count(*) FROM submission")[0][0] == 0
+def test_report_prints_a_seats_newest_report_or_the_one_of_a_turn(tmp_path: Path) -> None:
+    ok(pbem(tmp_path, "new", "turkey-chase", "tc-1", *SEATS, "--seed", "7"))
+    ok(pbem(tmp_path, "orders", "tc-1", "A", "-", stdin="FEED F1\nMOVE F7-F6\n"))
+    ok(pbem(tmp_path, "resolve", "tc-1"))
+    newest, shown, opening, public, missing = pbem_all(
+        tmp_path,
+        cmd("report", "tc-1", "--seat", "b"),
+        cmd("show", "tc-1", "--as", "b"),
+        cmd("report", "tc-1", "--seat", "B", "--turn", "0"),
+        cmd("report", "tc-1", "--turn", "1"),
+        cmd("report", "tc-1", "--seat", "B", "--turn", "2"),
+    )
+    assert ok(newest) == ok(shown) and "report for seat B" in ok(newest) and "Turn 1 results" in ok(newest)
+    opening_text = ok(opening)
+    assert "The game has started." in opening_text and "report for seat B" in opening_text
+    assert "b*b*" in opening_text and "Your orders are due." in opening_text  # its own view; its deadline is gone
+    assert "public report" in ok(public) and "Turn 1 results" in ok(public) and "*" not in ok(public)
+    assert missing.returncode == REFUSED
+    assert "game tc-1 has no report of turn 2: its reports tell turns 0 (the opening) to 1" in missing.stderr

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pbem.commands import help_text
+from pbem.commands import help_text, report_help
 from pbem.games import GAMES, NOT_HOSTED, find_game
 from pbem.service.checking import closing_lines
 from pbem.service.replay import ReplayResult
@@ -78,17 +78,21 @@ SET PRESS OFF: no press from other players reaches you (the GM's still does).
 Some phases close press between players (Meanies in our Midst's silent
 mission): press sent then is refused, naming the phase.
 """
+REPORT_WORD = "report"
+"""``HELP REPORT``: how REPORT sends a report again, not a kind."""
 
 
 def help_for(kind: str | None) -> str:
-    """HELP: the command reference with the list of game kinds, with ``games`` that list alone, or with
-    ``kind`` that game kind's order syntax."""
+    """HELP: the command reference with the list of game kinds, with ``games`` that list alone, with
+    ``report`` how REPORT works, or with ``kind`` that game kind's order syntax."""
     if not kind:
         return help_text() + "\n" + games_text()
     if kind.strip().lower() == GAMES_WORD:
         return games_text()
     if kind.strip().lower() == PRESS_WORD:
         return PRESS_HELP
+    if kind.strip().lower() == REPORT_WORD:
+        return report_help()
     rules = find_game(kind)
     text = rules.help().strip("\n")
     titled = text.lower().startswith(rules.title.lower())

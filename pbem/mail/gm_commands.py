@@ -21,6 +21,7 @@ from pbem.commands import (
     Preview,
     ProcessTurn,
     Replace,
+    Report,
     Resume,
     Reveal,
     Rollback,
@@ -36,7 +37,7 @@ from pbem.commands import (
 from pbem.core import GameError, InvalidInput, PbemError
 from pbem.games import find_game
 from pbem.mail import consent as consent_mail
-from pbem.mail import seat_commands
+from pbem.mail import report_again, seat_commands
 from pbem.mail.answers import commitment_line, help_for
 from pbem.mail.conversation import Conversation
 from pbem.mail.press import send_press
@@ -280,6 +281,7 @@ def _whole_number(name: str, text: str, below: int) -> int:
 
 _GM_COMMANDS: Mapping[type, Callable[[Conversation, GameRow, Any], None]] = {
     StartGame: _start,
+    Report: report_again.in_gm_session,
     SetDeadline: _set_deadline,
     Extend: _extend,
     Pause: _pause,

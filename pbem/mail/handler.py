@@ -28,6 +28,7 @@ from pbem.commands import (
     LeagueCommand,
     Observe,
     Register,
+    Report,
     Salt,
     Script,
     SeatSession,
@@ -43,7 +44,7 @@ from pbem.commands import (
 )
 from pbem.core import PbemError
 from pbem.mail import consent as consent_mail
-from pbem.mail import gm_commands, league_commands, player_commands, seat_commands
+from pbem.mail import gm_commands, league_commands, player_commands, report_again, seat_commands
 from pbem.mail.answers import help_for
 from pbem.mail.authresults import from_fails_dmarc
 from pbem.mail.bounces import read_bounce
@@ -411,6 +412,7 @@ _COMMANDS: Mapping[type, Callable[[Conversation, Any], None]] = {
     Help: lambda conv, command: conv.reply.add(help_for(command.kind)),
     Salt: seat_commands.salt,
     Verify: seat_commands.verify,
+    Report: report_again.at_top,
     CheckOrders: seat_commands.check_kind,
     SeatSession: seat_commands.seat_session,
     GmSession: gm_commands.gm_session,
@@ -423,7 +425,7 @@ SOFT_BOUNCES = 3
 """How often a mail that bounced for now is sent again (a fourth bounce counts as one for good)."""
 SOFT_BOUNCE_PAUSE = timedelta(hours=1)
 """How long after a bounce for now the mail goes again."""
-_FROM_ALONE = (Join, Stop, CreateGame, Register, LeagueCommand)
+_FROM_ALONE = (Join, Stop, CreateGame, Register, LeagueCommand, Report)
 """The commands that rest on the From alone: refused when the receiving server found it forged."""
 
 
@@ -439,9 +441,9 @@ def _send_unless_forged(unit: Unit, notifier: MailNotifier, mail: IncomingMail, 
 
 
 def _only_queries(script: Script) -> bool:
-    """True when every command of the mail only asks (STATUS, HELP, CHECK): those are limited apart."""
+    """True when every command of the mail only asks (STATUS, HELP, CHECK, REPORT): those are limited apart."""
     return bool(script.commands) and all(
-        isinstance(c, (Status, Help, CheckOrders, Whois)) or (isinstance(c, SeatSession) and c.check and not c.commands)
+        isinstance(c, (Status, Help, CheckOrders, Whois, Report)) or (isinstance(c, SeatSession) and c.check and not c.commands)
         for c in script.commands)
 
 

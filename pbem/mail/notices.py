@@ -68,6 +68,9 @@ MAX_MAIL_TO_OTHERS = 40
 to the GM and to players, password mails, previews (to its sender's own address too: 99 commands that
 each notify must not send 99 mails). What passes the
 bound is not queued, and the reply says how many were held back."""
+REPORT_AGAIN = "report-again"
+"""The purpose of a report sent again on request (REPORT): unlike a turn report, it counts toward
+:data:`MAX_MAIL_TO_OTHERS`."""
 _TO_GM = ("\n\nA plain reply to this mail goes to the GM as press. To send orders, reply to your turn report "
           "or a reminder.\n")
 
@@ -162,30 +165,49 @@ class MailNotifier:
                     self._report_to_seat(unit, info, report, due.seat, subject, pictures)
             elif due.observer is not None:
                 if observers.allowed(row):
-                    stop = (f"\nYou observe game {row.name}: its public reports come to you. UNOBSERVE {row.name} "
-                            "stops them.\n")
-                    self._public_report(unit, row, report, subject, pictures, due.observer.address, stop)
+                    self._public_report(unit, row, report, subject, pictures, due.observer.address,
+                                        _observer_note(row))
             elif row.gm_address:
                 self._public_report(unit, row, report, subject, pictures, row.gm_address)
 
+    def send_again(self, unit: Unit, info: GameInfo, report: ReportInput, seat: SeatRow | None, to: str) -> None:
+        """REPORT: queue ``report`` once more, made as it was sent: to ``seat``'s holder its own report (its
+        view, its picture, link, view.json as asked; the calendar when the report has the deadline now),
+        else the public report to ``to`` (the GM, or an observer with its note). Its subject is the
+        original's. It counts toward the mail one incoming mail may cause (:data:`MAX_MAIL_TO_OTHERS`)."""
+        row = info.row
+        turn = (report.last_turn if report.last_turn is not None else report.turn) + 1  # the turn then awaited
+        subject = f"[{row.name}] Turn {turn}" if report.outcome is None else f"[{row.name}] Final report"
+        if report.deadline_at is not None:
+            report = replace(report, deadline=mark(report.deadline_at))
+        pictures = self._report_pictures(report, row)
+        if seat is not None:
+            self._report_to_seat(unit, info, report, seat, subject, pictures, purpose=REPORT_AGAIN, turn=turn)
+        else:
+            note = _observer_note(row) if to != row.gm_address else ""
+            self._public_report(unit, row, report, subject, pictures, to, note, purpose=REPORT_AGAIN, turn=turn)
+
     def _public_report(self, unit: Unit, row: GameRow, report: ReportInput, subject: str,
-                       pictures: ReportPictures | None, to: str, note: str = "") -> None:
-        """Queue the public report to ``to`` (the GM or an observer), ``note`` after its text."""
-        refs, inline = self._pictures(pictures, row, None)
+                       pictures: ReportPictures | None, to: str, note: str = "", *, purpose: str = "report",
+                       turn: int | None = None) -> None:
+        """Queue the public report to ``to`` (the GM or an observer), ``note`` after its text; its pictures
+        named for ``turn`` (the turn awaited after it; None: the game's turn now)."""
+        refs, inline = self._pictures(pictures, row, None, turn)
         text = render_report(report, None)
         self._queue(unit, row, to, subject, text + note,
-                    render_report(report, None, html=True, pictures=refs, text=text), purpose="report", inline=inline)
+                    render_report(report, None, html=True, pictures=refs, text=text), purpose=purpose, inline=inline)
 
     def _report_to_seat(self, unit: Unit, info: GameInfo, report: ReportInput, seat: SeatRow, subject: str,
-                        pictures: ReportPictures | None) -> None:
-        """Queue one seat's report: the board and its own picture, its link, calendar and view.json as asked
-        (for an address that reads text only no HTML part and no picture, and neither is made)."""
+                        pictures: ReportPictures | None, *, purpose: str = "report", turn: int | None = None) -> None:
+        """Queue one seat's report: the board and its own picture (named for ``turn``, as in
+        :meth:`_public_report`), its link, calendar (when the report tells the deadline now) and view.json
+        as asked (for an address that reads text only no HTML part and no picture, and neither is made)."""
         row = info.row
         assert seat.address is not None
         link = self.seat_link(row, seat)
         _, text_only = zone_and_text_only(unit.session, seat.address)
-        refs, inline = ((), ()) if text_only else self._pictures(pictures, row, seat.name)
-        attachments = self.calendar(unit, row, seat) if info.outcome is None else ()
+        refs, inline = ((), ()) if text_only else self._pictures(pictures, row, seat.name, turn)
+        attachments = self.calendar(unit, row, seat) if report.outcome is None and report.deadline_at else ()
         if wants_view_json(unit.session, seat.address):
             view = json.dumps(report.rules.view(report.state, seat.name), indent=1, sort_keys=True)
             attachments += (BinaryPart("view.json", "application/json", view.encode()),)
@@ -195,7 +217,7 @@ class MailNotifier:
                                                     text=text, reply=ReplyTo(reply_to, f"Re: {subject}"))
         self._queue(
             unit, row, seat.address, subject, text, html,
-            reply_to=reply_to, purpose="report", inline=inline, attachments=attachments,
+            reply_to=reply_to, purpose=purpose, inline=inline, attachments=attachments,
         )
 
     def _report_pictures(self, report: ReportInput, row: GameRow) -> ReportPictures | None:
@@ -208,10 +230,12 @@ class MailNotifier:
             return None
         return ReportPictures(report.rules, report.state, moment=board_moment(report.newest_turn))
 
-    def _pictures(self, pictures: ReportPictures | None, row: GameRow,
-                  seat: str | None) -> tuple[tuple[PictureRef, ...], tuple[BinaryPart, ...]]:
-        """The pictures of one reader: how the HTML refers to them, and their inline PNG parts. The board
-        is the same part, under the same Content-ID, in every reader's mail; a seat's own picture follows."""
+    def _pictures(self, pictures: ReportPictures | None, row: GameRow, seat: str | None,
+                  turn: int | None = None) -> tuple[tuple[PictureRef, ...], tuple[BinaryPart, ...]]:
+        """The pictures of one reader: how the HTML refers to them, and their inline PNG parts, named for
+        ``turn`` (None: the game's turn now). The board is the same part, under the same Content-ID, in
+        every reader's mail; a seat's own picture follows."""
+        turn = row.turn if turn is None else turn
         if pictures is None:
             return (), ()
         drawn = [("board", pictures.board())]
@@ -221,9 +245,9 @@ class MailNotifier:
         domain = self.address.rpartition("@")[2]
         refs, parts = [], []
         for name, picture in drawn:
-            content_id = f"{name}.{row.name}.{row.turn}@{domain}"
+            content_id = f"{name}.{row.name}.{turn}@{domain}"
             refs.append(PictureRef(f"cid:{content_id}", picture.alt, picture.width, picture.height))
-            parts.append(BinaryPart(f"{name}-{row.name}-{row.turn}.png", "image/png", picture.png, content_id))
+            parts.append(BinaryPart(f"{name}-{row.name}-{turn}.png", "image/png", picture.png, content_id))
         return tuple(refs), tuple(parts)
 
     def on_resolved(self, unit: Unit, info: GameInfo, resolved: ResolvedTurns) -> None:
@@ -452,6 +476,9 @@ class MailNotifier:
 _UNBOUNDED = ("report", "standings", "league")
 """Purposes of mail to people who asked for it, sent whatever mail caused them: turn reports, a league's
 standings after a round, and the passwords of the league's new tables (a round of a large league seats many)."""
+def _observer_note(row: GameRow) -> str:
+    """The note after the text of an observer's report."""
+    return f"\nYou observe game {row.name}: its public reports come to you. UNOBSERVE {row.name} stops them.\n"
 
 
 def _within_bound(unit: Unit, purpose: str) -> bool:

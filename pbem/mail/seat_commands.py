@@ -20,6 +20,7 @@ from pbem.commands import (
     Observe,
     Press,
     Ready,
+    Report,
     Resign,
     Salt,
     SeatSession,
@@ -39,6 +40,7 @@ from pbem.mail.answers import commitment_line, help_for, status_text, verify_tex
 from pbem.mail.conversation import Conversation
 from pbem.mail.preferences import set_preference, set_view_json, set_zone, zone_of
 from pbem.mail.press import send_press
+from pbem.mail.report_again import in_session as report_in_session
 from pbem.mail.signon import signed_on_seat
 from pbem.service import absences, observers, owing, replay, seats, seeds, standby, status, submissions
 from pbem.service.checking import check_syntax
@@ -244,7 +246,8 @@ def _orders(conv: Conversation, row: GameRow, seat: SeatRow, command: SeatSessio
     except StaleTurn as stale:
         raise StaleTurn(stale.game, stale.turn, stale.current, message=(
             f"these orders answer turn {stale.turn} of {stale.game}, but the game is at turn {stale.current}; "
-            "they were refused as stale. Read the newest report and send orders for the current turn.")) from stale
+            "they were refused as stale. Send REPORT (a reply holding only that word) to have the newest report "
+            "mailed again, and reply to it with orders for the current turn.")) from stale
     result.show_time = mark
     intro = "CHECK only, nothing stored:" if command.check else ""
     conv.reply.add((f"{intro}\n" if intro else "") + result.render(), check=result, intro=intro)
@@ -317,5 +320,6 @@ _SESSION_COMMANDS: Mapping[type, Callable[[Conversation, GameRow, SeatRow, Any],
     Press: lambda conv, row, seat, command: send_press(conv, row, seat.name, command),
     Help: lambda conv, row, seat, command: conv.reply.add(help_for(command.kind)),
     Status: _session_status,
+    Report: report_in_session,
 }
 """What each command of a seat's session does, given the session's game and seat."""

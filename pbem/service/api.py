@@ -149,10 +149,11 @@ class GameService:
         with self.unit(lock=False) as unit:
             return reporting.last_report(unit, name)
 
-    def report_text(self, name: str, seat: str | None) -> str:
-        """Render the newest report for ``seat`` (``None`` = the public report)."""
+    def report_text(self, name: str, seat: str | None, turn: int | None = None) -> str:
+        """Render the newest report (with ``turn``, the one that told that turn) for ``seat`` (``None`` = the
+        public report); see :func:`reporting.report_text`."""
         with self.unit(lock=False) as unit:
-            return reporting.report_text(unit, name, seat)
+            return reporting.report_text(unit, name, seat, turn)
 
     def state_json(self, name: str, seat: str | None = None) -> dict[str, Any]:
         """Return the game as JSON (``pbem show --json``); see :func:`status.state_json`."""

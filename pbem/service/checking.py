@@ -47,6 +47,11 @@ class CheckResult:
     standing: int | None = None
     """When nothing was stored because no line was accepted (or the orders were refused as a whole): the
     version of the orders that stand (0: none)."""
+    owes: bool = True
+    """The seat owes orders now: only then does the reply ask for (corrected) orders."""
+
+    def __post_init__(self) -> None:
+        refuse_whole(self.lines, self.general)
 
     @property
     def accepted(self) -> list[Any]:
@@ -69,25 +74,27 @@ class CheckResult:
 
     @property
     def asks_for_orders(self) -> bool:
-        """True when the player should send (corrected) orders: a line was refused or none stored."""
-        return self.game is not None and (not self.is_clean or self.standing is not None)
+        """True when the player should send (corrected) orders: the seat owes orders now, and a line was
+        refused or none stored."""
+        return self.game is not None and self.owes and (not self.is_clean or self.standing is not None)
 
     def verdict(self) -> list[str]:
-        """The lines after the per-line check: problems of the whole submission, the counts, what
-        was stored or what stands, and the deadline."""
+        """The lines after the per-line check, one verdict for the whole submission that agrees with the
+        lines': the counts (with a whole-submission problem no line shows), what was stored or what
+        stands, and the deadline. A whole-submission problem is shown on each line it refused
+        (:func:`refuse_whole`), never after an ``ok``."""
         out: list[str] = []
+        unshown = self.general if not any(line.problem is not None and line.problem.whole for line in self.lines) \
+            else []
         if not self.lines:
             out.append("No orders found.")
-        for problem in self.general:
-            out.append(f"REFUSED: {problem}")
+            out += [f"REFUSED: {problem}" for problem in unshown]
         if self.summary and not self.general:
             out.append(self.summary)
         refused = sum(1 for line in self.lines if line.problem is not None)
-        if self.general and self.lines:
-            out.append(f"0 line(s) accepted: the orders were refused as a whole ({len(self.lines)} line(s) read, "
-                       f"{refused} of them also refused on their own).")
-        elif self.lines or not self.general:
-            out.append(f"{len(self.lines) - refused} line(s) accepted, {refused} refused.")
+        if self.lines:
+            why = f" The orders as a whole: {'; '.join(unshown)}." if unshown else ""
+            out.append(f"{len(self.lines) - refused} line(s) accepted, {refused} refused.{why}")
         if self.syntax_only:
             out.append(f"Only the syntax was checked, against the {self.kind} grammar: whether these orders can be "
                        "played depends on a game's position (SIGNON, then CHECK, checks them against your game).")
@@ -100,13 +107,20 @@ class CheckResult:
             if self.replaced_previous:
                 out.append("These orders replace your previous ones.")
         elif self.standing is not None:
-            if self.standing:
-                out.append(f"No line was accepted, so nothing was stored: your orders v{self.standing} stand. "
-                           "Send corrected orders before the deadline (or NOORDERS to withdraw them).")
-            else:
-                out.append("No line was accepted, so nothing was stored: you have no orders for this turn yet. "
-                           "Send corrected orders before the deadline.")
+            out.append(self._what_stands())
         return out + closing_lines(self.deadline, self.window, self.teammates, self.show_time)
+
+    def _what_stands(self) -> str:
+        """The sentence after a submission that stored nothing: the orders that stand (only when there are
+        some), and a request for corrected orders only when the seat owes orders now."""
+        if not self.owes:
+            kept = f" Your orders v{self.standing} stand." if self.standing else ""
+            return f"Nothing was stored: you owe no orders now.{kept}"
+        if self.standing:
+            return (f"No line was accepted, so nothing was stored: your orders v{self.standing} stand. "
+                    "Send corrected orders before the deadline (or NOORDERS to withdraw them).")
+        return ("No line was accepted, so nothing was stored: you have no orders for this turn yet. "
+                "Send corrected orders before the deadline.")
 
     def render(self) -> str:
         """Return the check as the player reads it: each line, a caret under a bad column, the verdict."""
@@ -168,6 +182,18 @@ def check_orders(game: Game[Any, Any], state: Any, seat: str, parsed: ParsedOrde
     if not general:
         result.summary = game.submission_summary(state, seat, result.accepted)
     return result
+
+
+def refuse_whole(lines: Sequence[OrderLine], general: Sequence[str]) -> None:
+    """Refuse on its own line every line that a whole-submission problem (``general``) refuses and that has no
+    problem of its own, with that problem as its reason: no line reads ``ok`` in a submission refused as
+    a whole."""
+    if not general:
+        return
+    reason = "; ".join(general)
+    for line in lines:
+        if line.problem is None:
+            line.problem = LineProblem(reason, None, whole=True)
 
 
 def check_syntax(kind: str, text: str) -> CheckResult:

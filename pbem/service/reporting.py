@@ -5,10 +5,11 @@ and of a dry run, with what players need to check the dice."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from pbem.clock import format_utc
-from pbem.core import Event, Game, Outcome, Phase
+from pbem.core import Event, Game, GameRng, Outcome, PbemError, Phase
 from pbem.core.rng import commitment
 from pbem.reports import Fairness, ReportInput, render_report
 from pbem.service import due, queries, seeds
@@ -69,6 +70,41 @@ def last_report(unit: Unit, name: str) -> ReportInput:
     return records_report(info, group, setup_draws=opening)
 
 
+class NoSuchReport(PbemError):
+    """A report asked for by turn number (REPORT n) that the game has not made."""
+
+
+def report_of_turn(unit: Unit, name: str, turn: int | None = None) -> ReportInput:
+    """The report input of the report that told turn ``turn`` of a game (0: the opening report), as it was
+    made then: the turn resolved on request and the forced turns after it, the state, phase and pictures
+    after them; for the newest report its deadline (exactly :func:`last_report`), for an older one none
+    (its deadline is gone). ``turn`` None: the newest report. Raises :class:`NoSuchReport` for a turn
+    not resolved yet (saying which turns there are), UnknownGame."""
+    info = unit.info(name)
+    if info.state is None:
+        raise NoSuchReport(f"game {info.name} has not started: it has no report yet")
+    groups: list[list[TurnRecordRow]] = [[]]  # the opening report, then one report per turn resolved on request
+    for record in queries.history(unit.session, info.row):
+        if record.reason == "forced":
+            groups[-1].append(record)
+        else:
+            groups.append([record])
+    newest = groups[-1][-1].turn if groups[-1] else 0
+    wanted = newest if turn is None else turn
+    if not 0 <= wanted <= newest:
+        raise NoSuchReport(f"game {info.name} has no report of turn {wanted}: its reports tell turns 0 (the opening) "
+                           f"to {newest}")
+    group = next(group for group in groups if (group[-1].turn if group else 0) >= wanted)
+    if group is groups[-1]:
+        return last_report(unit, name)
+    rules, row = info.rules, info.row
+    state = rules.load(group[-1].state) if group else rules.setup(info.seat_names, row.options, GameRng(row.seed))
+    outcome = rules.outcome(state)
+    earlier = replace(info, state=state, outcome=outcome, phase=None if outcome is not None else rules.phase(state))
+    return replace(records_report(earlier, group, setup_draws=group is groups[0]), deadline=None, deadline_at=None,
+                   window=None)
+
+
 def report_since(unit: Unit, name: str, after_turn: int) -> ReportInput:
     """One report input covering every turn of a game resolved after ``after_turn`` (a digest, with the
     setup's draws too when it covers the start); the newest report when no turn was resolved since."""
@@ -79,11 +115,12 @@ def report_since(unit: Unit, name: str, after_turn: int) -> ReportInput:
     return records_report(info, records, setup_draws=after_turn == 0)
 
 
-def report_text(unit: Unit, name: str, seat: str | None) -> str:
-    """Render the newest report of a game for ``seat`` (``None`` = the public report). Raises UnknownSeat."""
+def report_text(unit: Unit, name: str, seat: str | None, turn: int | None = None) -> str:
+    """Render the newest report of a game (with ``turn``, the report that told that turn: see
+    :func:`report_of_turn`) for ``seat`` (``None`` = the public report). Raises UnknownSeat, NoSuchReport."""
     if seat is not None:
         seat = unit.info(name).seat_name(seat)
-    return render_report(last_report(unit, name), seat)
+    return render_report(report_of_turn(unit, name, turn), seat)
 
 
 def fairness(row: GameRow, draws: Sequence[Sequence[int]]) -> Fairness | None:

@@ -42,6 +42,7 @@ def submit(unit: Unit, name: str, seat: str, text: str, *, turn: int | None = No
         result = check_orders(rules, info.state, seat_row.name, parsed)
     result.game, result.kind, result.seat, result.turn = row.name, rules.name, seat_row.name, row.turn
     result.deadline, result.window = row.deadline, due.window_note(row, info.phase)
+    result.owes = seat_row.name in owing.choosing_seats(info)
     result.teammates = shared_orders(unit, info, seat_row.name)
     if not store:
         result.position_only = True

@@ -298,7 +298,7 @@ class OutboundMessageRow(SQLModel, table=True):
     sent_at: datetime | None = None
     inbound_id: int | None = Field(default=None, sa_column=Column(BigInteger, ForeignKey("inbound_message.id"),
                                                                 nullable=True))
-    purpose: str = "reply"  # reply | report | reminder | notice | invitation
+    purpose: str = "reply"  # reply | report | report-again | reminder | notice | invitation
     secret: bool = False  # holds a password: its body is removed as soon as it is sent
     priority: int = 1  # 0: a reply to a mail, sent first; 1: reports, reminders, notices
     lease_until: datetime | None = None  # claimed by a sender until then

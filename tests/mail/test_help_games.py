@@ -25,3 +25,12 @@ def test_help_games_lists_every_kind_and_the_games_not_hosted() -> None:
 def test_help_without_a_kind_is_the_reference_then_the_kinds() -> None:
     assert help_for(None) == help_text() + "\n" + help_for("games")
     assert "HELP GAMES" in help_text()
+
+
+def test_help_report_tells_what_report_sends_and_the_reference_names_it() -> None:
+    told = help_for("REPORT")
+    assert told == help_for("report")
+    for words in ("REPORT <n>", "REPORT <game> [<n>]", "(0: the opening report)", "One REPORT is answered per mail",
+                  "your own view", "refused as stale"):
+        assert words in told, words
+    assert "REPORT [<n>]" in help_text() and "HELP REPORT" in help_text()

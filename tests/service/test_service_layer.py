@@ -132,6 +132,10 @@ def test_who_owes_orders_is_the_phase_and_the_others_are_told_to_wait(tiny_game:
     assert runner.missing_seats("g") == [mover]
     refused = runner.submit("g", other, "ADD 1")
     assert refused.general == [f"it is not your turn: waiting for seat {mover}"] and refused.version is None
+    text = refused.render()
+    assert f"REFUSED (line 1): it is not your turn: waiting for seat {mover}" in text and "  ok" not in text, text
+    assert "0 line(s) accepted, 1 refused." in text and "Nothing was stored: you owe no orders now." in text
+    assert "Send corrected orders" not in text and not refused.asks_for_orders
     with pytest.raises(GameError, match=f"waiting for seat {mover}"):
         runner.withdraw("g", other)
     runner.withdraw("g", mover, ready=True)
@@ -146,6 +150,7 @@ def test_orders_refused_as_a_whole_store_nothing_and_say_which_orders_stand(tiny
     refused = runner.submit("g", mover, "ADD 1\nADD 1")
     assert refused.general == ["a turn is exactly one ADD"] and refused.version is None and refused.standing == 1
     text = refused.render()
-    assert "0 line(s) accepted: the orders were refused as a whole (2 line(s) read, 0 of them" in text
+    assert text.count("REFUSED (line") == 2 and "a turn is exactly one ADD" in text and "  ok" not in text
+    assert "0 line(s) accepted, 2 refused." in text and "REFUSED: a turn" not in text
     assert "nothing was stored: your orders v1 stand" in text and "2 line(s) accepted" not in text
     assert [str(order) for order in runner.current_orders("g", mover).orders] == ["ADD 2"]

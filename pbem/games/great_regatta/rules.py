@@ -32,6 +32,9 @@ from pbem.games.great_regatta.state import (
     RegattaState,
 )
 
+WHOLE_DECISION = "a decision goes together: send the whole decision again"
+"""Why the other lines of a decision with a refused line are refused too (whether an earlier decision stands
+is the service's to say: only it knows whether one was stored)."""
 PUSH_HOURS = "push_hours"
 PUSH_HOURS_DEFAULT = 24
 
@@ -101,8 +104,7 @@ class GreatRegatta(BaseGame[RegattaState, RegattaOrder]):
             return problems
         problems = _start_problems(state, orders) if state.stage == STAGE_START else _push_problems(state, orders)
         if problems:
-            problems.append(OrderProblem(None, "nothing is stored (a decision you sent earlier for this step "
-                                               "still stands): send the whole decision again"))
+            problems.append(OrderProblem(None, WHOLE_DECISION))
         return problems
 
     def default_orders(self, state: RegattaState, seat: str) -> list[RegattaOrder]:

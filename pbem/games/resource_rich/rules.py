@@ -277,7 +277,7 @@ def _draft_problems(state: RichState, seat: str, orders: Sequence[RichOrder]) ->
     giving = [i for i, o in enumerate(orders) if isinstance(o, Give)]
     if len(keeps) > 1 or len(giving) > 1:
         return [OrderProblem(None, f"one KEEP line with every cube you keep{' and one GIVE line' if give else ''}: "
-                                   f"{complete}; nothing is stored (a draft you sent earlier this round stands)")]
+                                   f"{complete}; nothing is stored")]
     problems: list[OrderProblem] = []
     hand = state.hand(seat)
     kept = Bag()
@@ -301,8 +301,7 @@ def _draft_problems(state: RichState, seat: str, orders: Sequence[RichOrder]) ->
                                             "you keep"))
     standing = set(range(len(orders))) - {p.index for p in problems}
     if not any(i in standing for i in keeps) or (give and not any(i in standing for i in giving)):
-        problems.append(OrderProblem(None, f"{complete}; nothing is stored (a draft you sent earlier this round "
-                                           "stands)"))
+        problems.append(OrderProblem(None, f"{complete}; nothing is stored"))
     return problems
 
 

@@ -6,6 +6,7 @@ from great_regatta_builders import GAME, ScriptedRng, regatta, sailing
 from order_text import orders_of
 
 from pbem.core import OrderProblem
+from pbem.games.great_regatta.rules import WHOLE_DECISION
 
 
 def test_the_help_start_of_turn_new_then_roll_until_12_is_carried_out_in_one_go() -> None:
@@ -36,10 +37,11 @@ def test_the_help_orders_advance_7_roll_stop_and_roll_until_15() -> None:
     assert stop.state.boats_of("1") == (4,)
 
 
-def test_a_refused_decision_says_nothing_is_stored_and_an_earlier_one_stands() -> None:
-    """HELP: "if one of its lines is refused, none of it is stored and a decision you sent earlier
-    for the same step still stands"."""
-    assert "a decision you sent earlier for the same step still stands" in GAME.help()
+def test_a_refused_decision_is_refused_whole_and_claims_no_earlier_decision() -> None:
+    """HELP: "if one of its lines is refused, none of it is stored (a decision you sent earlier for the
+    same step, if any, still stands)"; the game says only that the decision goes together: whether an
+    earlier one stands is the service's to say."""
+    assert "a decision you sent earlier for the same step, if any, still stands" in GAME.help()
     problems = GAME.validate(regatta(), "1", orders_of(GAME, "NEW\nROLL\nSTOP"))
-    assert problems[-1] == OrderProblem(None, "nothing is stored (a decision you sent earlier for this step "
-                                              "still stands): send the whole decision again")
+    assert problems[-1] == OrderProblem(None, WHOLE_DECISION)
+    assert all("earlier" not in problem.message for problem in problems)

@@ -111,7 +111,7 @@ def test_a_draft_must_keep_the_right_number_from_the_hand_and_give_what_is_left(
     assert GAME.validate(state, "1", [keep("blue"), give("red")]) == [
         OrderProblem(0, "KEEP blue: the die shows 4, so keep exactly 2 cubes"),
         OrderProblem(None, "the die shows 4: send one KEEP of 2 cubes and one GIVE of 1 cube, e.g. KEEP blue "
-                           "green, then GIVE red; nothing is stored (a draft you sent earlier this round stands)")]
+                           "green, then GIVE red; nothing is stored")]
     assert GAME.validate(state, "1", [keep("blue green"), give("red")])[0] == OrderProblem(
         0, "KEEP blue green: your hand holds only 2 blue, 1 red")
     assert GAME.validate(state, "1", [keep("blue red"), give("red")])[0] == OrderProblem(
