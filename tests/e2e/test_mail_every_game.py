@@ -214,15 +214,20 @@ async def create_and_start(table: Table) -> None:
 async def send_orders(table: Table, seat: str, orders: list[Any]) -> ReceivedMail:
     """Reply to the seat's newest game mail with ``orders``; return the check that answers it."""
     assert orders, f"{table.case.kind}: the robot found no orders for seat {seat}, who has a choice"
+    check = await reply_to_newest(table, seat, "\n".join(str(order) for order in orders) + "\n")
+    assert f"{len(orders)} line(s) accepted, 0 refused." in check.body, check.body
+    return check
+
+
+async def reply_to_newest(table: Table, seat: str, text: str) -> ReceivedMail:
+    """Reply to the seat's newest game mail with ``text``; return the answer to the reply."""
     newest = table.newest[seat]
     assert newest.reply_to and "+" in newest.reply_to, (newest.subject, newest.reply_to)
     subject = newest.subject if newest.subject.lower().startswith("re:") else f"Re: {newest.subject}"
-    text = "\n".join(str(order) for order in orders) + "\n"
     message = plain_mail(table.seats[seat].address, newest.reply_to, subject, text, in_reply_to=newest.message_id)
     await table.seats[seat].send_message(message)
     check = await table.take(seat)
     assert check.in_reply_to == message["Message-ID"], (check.subject, check.body)
-    assert f"{len(orders)} line(s) accepted, 0 refused." in check.body, check.body
     return check
 
 
@@ -312,6 +317,12 @@ async def play_one_step(table: Table, robots: GameRng) -> GameInfo:
             assert table.info().row.turn == info.row.turn, "resolved before every owing seat had sent orders"
     if not info.phase.shared_orders:
         assert_orders_sealed(orders, checks)
+    if game.all_waited_warning(info.state) is not None and all(game.is_wait(info.state, s, orders[s]) for s in owing):
+        # Everyone waited (The Epic Quest): the step does not end early, and the last reply said so first.
+        assert "so the step does not end early" in checks[owing[-1]].body, checks[owing[-1]].body
+        assert table.info().row.turn == info.row.turn
+        for seat in owing:
+            assert "READY" in (await reply_to_newest(table, seat, "READY\n")).body
 
     await eventually(lambda: table.info().row.turn > info.row.turn, timeout=MAIL_TIMEOUT)
     after = table.info()
