@@ -375,7 +375,7 @@ def assert_forced_plays_unasked(table: Table) -> None:
     """Every turn was resolved by mail or forced; the service made the forced plays offline play
     predicted, and no mail asked for a turn it played itself."""
     records = table.service.runner.history(table.case.name)
-    assert {record.reason for record in records} <= {"all-in", "forced"}
+    assert {record.reason for record in records} <= {"all-in", "all-ready", "forced"}  # all-ready: all waited
     forced_turns = {record.turn for record in records if record.reason == "forced"}
     if table.case.forced:
         assert forced_turns or table.forced_seen, "offline play had forced plays, the game by mail none"
