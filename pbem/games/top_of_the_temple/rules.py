@@ -38,10 +38,6 @@ class TopOfTheTemple(BaseGame[TempleState, Offer]):
     turn_shape: ClassVar[TurnShape] = TurnShape.SEQUENTIAL
     has_chance: ClassVar[bool] = True
     has_hidden_information: ClassVar[bool] = True
-    reveals_seed: ClassVar[bool] = False
-    """This game's secrets outlive it: with fewer than five players the undrawn colours remain a secret
-    (rule book), and the seed recomputes the draw. The service keeps this game's seed secret after the
-    end too."""
     declared_options: ClassVar[Mapping[str, str]] = {START: START_DESCRIPTION}
     terminal_words: ClassVar[Mapping[str, str]] = {"COLOUR": "a colour (red, blue, green, yellow or black)"}
     transformer_class: ClassVar[str] = f"{__package__}.grammar:TempleTransformer"
