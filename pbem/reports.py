@@ -9,8 +9,8 @@ Context of every report (all of it already filtered for the reader):
 ``game`` (game name), ``kind``, ``title``, ``seat`` (reader's seat, ``None``
 for the public/GM report), ``turn`` (the turn the report is about, 0 for the
 opening report), ``last_turn`` (the last turn it tells of: ``turn`` unless it
-tells of several, such as a digest), ``next_turn``, ``moment`` (when the board it shows stands: "at the start", "after turn 3"; the pictures'
-titles end with it), ``view`` (``rules.view(state, seat)``),
+tells of several, such as a digest), ``next_turn``, ``moment`` (when the board it shows stands: "at the start",
+"after turn 3"; the pictures' titles end with it), ``view`` (``rules.view(state, seat)``),
 ``events`` (visible :class:`~pbem.core.Event` objects of that turn),
 A game without templates of its own gets the common frame alone.
 ``phases`` (the events grouped: list of ``(phase, [events])`` in order),

@@ -168,7 +168,7 @@ def test_pbem_runs_from_the_unzipped_wheel(site: Path, elsewhere: Path) -> None:
     code, out, err = _finish(new)  # the migrations and the report templates come from the wheel
     assert code == 0, out + err
     assert "Created turkey-chase game w-1, seats A, B, C, D." in out
-    assert "The cornfield, turn 1:" in out
+    assert "The cornfield at the start:" in out
     assert (elsewhere / "pbem.db").is_file()
 
     code, out, err = _finish(_run(site, elsewhere, "-m", "pbem.cli", "show", "w-1", "--json"))

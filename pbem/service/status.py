@@ -22,7 +22,6 @@ class StatusView:
     name: str
     title: str
     status: GameStatus
-    turn: int  # the turn awaited; once finished, the last turn played
     standing: str  # "turn 4", "finished after turn 5": see pbem.numbering.standing
     commitment: str | None  # None for a legacy game
     revealed_secret: str | None  # once the game is over
@@ -50,7 +49,6 @@ def status_view(unit: Unit, name: str, seat: str | None = None, *, gm: bool = Fa
         name=row.name,
         title=info.rules.title,
         status=row.status,
-        turn=game_turn(row),
         standing=game_standing(row),
         commitment=seeds.commitment_of(row),
         revealed_secret=row.secret if seeds.is_revealed(row) else None,

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import asyncio
 import email
-from html import unescape
 import re
 import threading
 import urllib.request
@@ -31,6 +30,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from email import policy
 from email.message import EmailMessage
+from html import unescape
 
 import pytest
 from sqlmodel import select
@@ -82,8 +82,9 @@ def report_mails(db: Database, after_id: int) -> tuple[list[ReportMail], int]:
         html = message.get_body(("html",))
         assert text is not None and html is not None
         html_text = html.get_content()
-        mails.append(ReportMail(str(message["Subject"]), text.get_content(), html_text,
-                                [unescape(alt) for alt in re.findall(r'<img src="cid:[^"]*" alt="([^"]*)"', html_text)]))
+        alts = re.findall(r'<img src="cid:[^"]*" alt="([^"]*)"', html_text)
+        pictures = [unescape(alt) for alt in alts]
+        mails.append(ReportMail(str(message["Subject"]), text.get_content(), html_text, pictures))
     return mails, max([after_id, *(row.id or 0 for row in rows)])
 
 

@@ -43,7 +43,8 @@ def test_a_game_page_steps_through_every_turn_with_public_pictures(site: Site) -
     assert 'id="turn-4"' not in page
     status, kind, svg = get(site.url + "/game/tc-1/3.svg")
     assert status == 200 and kind.startswith("image/svg+xml")
-    assert ElementTree.fromstring(svg).tag.endswith("svg") and "<title>Turkey Chase cornfield, after turn 3</title>" in svg
+    assert ElementTree.fromstring(svg).tag.endswith("svg")
+    assert "<title>Turkey Chase cornfield, after turn 3</title>" in svg
 
 
 def test_the_public_three_pyramids_page_shows_no_hand(site: Site) -> None:

@@ -80,7 +80,8 @@ def _map(canvas: Canvas, view: Mapping[str, Any], y: float) -> float:
 def _adventurers(canvas: Canvas, view: Mapping[str, Any], y: float) -> float:
     for adventurer in view["adventurers"]:
         token(canvas, 18, y + 7, 8, fill=colour_fill(adventurer["colour"]), label=adventurer["key"])
-        where = "escaped" if adventurer["escaped"] else f"on {adventurer['card']}, {plural(adventurer['actions'], 'action')} left"
+        actions = plural(adventurer["actions"], "action")
+        where = "escaped" if adventurer["escaped"] else f"on {adventurer['card']}, {actions} left"
         canvas.text(32, y + 7, f"{adventurer['name']} (seat {adventurer['seat']}) {where}", size=11, anchor="start")
         x = 262.0
         for colour, have, start in adventurer["life"]:
@@ -119,7 +120,8 @@ def _enemies(canvas: Canvas, view: Mapping[str, Any], y: float) -> float:
     y += 24
     bag = view["bag"]
     canvas.text(10, y + 7, f"Equipment bag: {plural(bag['potion'], 'potion')}, upgrades: {bag['red']} red, "
-                           f"{bag['blue']} blue, {bag['green']} green, {bag['yellow']} yellow.", size=11, anchor="start")
+                           f"{bag['blue']} blue, {bag['green']} green, {bag['yellow']} yellow.", size=11,
+                anchor="start")
     canvas.text(10, y + 23, f"Invaders: {view['invaders']['on_map']} on the map, {view['invaders']['supply']} in the "
                             "supply.", size=11, anchor="start")
     canvas.grow(y + 32)

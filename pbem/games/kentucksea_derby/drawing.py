@@ -68,6 +68,10 @@ def draw(view: Mapping[str, Any]) -> str:
         canvas.text(130, y, f"rival {player['rival']}; {player['shells']} shells; {bet}", size=11, anchor="start")
         canvas.text(550, y, plural(player['score'], 'point'), size=11, anchor="end", bold=True)
         y += 17
-    canvas.text(10, y + 4, f"turn order: {', '.join(view['order'])}", size=11, anchor="start")
+    # Until the first bids are in there is no turn order; while later bids are awaited it is last round's.
+    before_bids = view["stage"] in ("bet", "bid") and not view["over"]
+    if not (before_bids and view["round"] == 1):
+        order = "last round's order" if before_bids else "turn order"
+        canvas.text(10, y + 4, f"{order}: {', '.join(view['order'])}", size=11, anchor="start")
     canvas.grow(y + 16)
     return canvas.svg()

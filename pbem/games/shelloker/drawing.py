@@ -52,8 +52,8 @@ def draw(view: Mapping[str, Any]) -> str:
     y += 30
     for p in view["players"]:
         canvas.rect(10, y - 7, 14, 14, fill=seat_colour(seats, p["seat"]), rx=3)
-        flags = [w for w, on in (("first player", p["first"]), ("folded", p["folded"]), ("to play", p["to_play"]))
-                 if on]
+        flags = [w for w, on in (("checked", p["checked"] and not p["folded"]), ("first player", p["first"]),
+                                 ("folded", p["folded"]), ("to play", p["to_play"])) if on]
         canvas.text(30, y, f"seat {p['seat']}: {p['shells']} shells, bet {p['bet']}"
                     + (f" ({', '.join(flags)})" if flags else ""), size=11, anchor="start")
         for k in range(p["hand_size"]):

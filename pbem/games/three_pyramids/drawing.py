@@ -59,7 +59,8 @@ def draw(view: Mapping[str, Any]) -> str:
     for p in view["players"]:
         canvas.rect(10, y - 7, 14, 14, fill=seat_colour(seats, p["seat"]), rx=3)
         canvas.text(30, y, f"seat {p['seat']} ({p['side']}): score {p['score']}, "
-                    f"{plural(p['hand_size'], 'cube')} in hand{', passed' if p['passed'] else ''}", size=11, anchor="start")
+                    f"{plural(p['hand_size'], 'cube')} in hand{', passed' if p['passed'] else ''}", size=11,
+                    anchor="start")
         y += 18
     canvas.text(10, y, f"Cubes in the bag: {view['bag_count']}", size=11, anchor="start")
     canvas.grow(y + 8)

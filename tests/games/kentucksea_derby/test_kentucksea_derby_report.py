@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import pytest
 from kentucksea_derby_builders import GAME, ScriptedRng, bids, derby
 
 from pbem.games.kentucksea_derby.orders import Bet, SpeedPass
 from pbem.games.kentucksea_derby.state import STAGE_BET, STAGE_SPEED
+from pbem.pictures import board_svg
 from pbem.reports import ReportInput, render_report
 
 COLUMN = ("yellow", "red", "green", "black", "blue", "white")
@@ -71,3 +73,12 @@ def test_the_final_report_gives_the_final_order_and_the_winner() -> None:
     assert "The race is over. Final order: 1st yellow" in text
     assert "  1. yellow           finished 1st" in text
     assert "The game is over. Winner:" in text
+
+
+def test_the_picture_names_the_order_as_the_text_does() -> None:
+    later = replace(derby(3, order=("3", "1", "2")), round=2)
+    assert "(last round's order: 3, 1, 2)" in render_report(_report(later), None)
+    assert ">last round's order: 3, 1, 2<" in board_svg(GAME, later)
+    assert "order:" not in board_svg(GAME, derby(3))  # round 1: no order before the first bids
+    speed = derby(3, stage=STAGE_SPEED, order=("3", "1", "2"), speakers=("1", "3"))
+    assert ">turn order: 3, 1, 2<" in board_svg(GAME, speed)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from game_views import report_input
 from shelloker_builders import GAME, table
 
+from pbem.pictures import board_svg
 from pbem.reports import render_report
 
 
@@ -23,3 +24,9 @@ def test_the_report_shows_the_table() -> None:
     assert "Your hand: blue, blue, green (worth 8)." in text
     assert 'Seat 3 is asked: "Round 1, the top bet is 6: CALL (to 6), RAISE n (n from 7 to 9), FOLD."' in text
     assert "Your hand" not in render_report(report_input(GAME, state), None)
+
+
+def test_the_picture_marks_a_seat_that_checked_as_the_text_does() -> None:
+    state = table({"1": "blue blue green", "2": "red", "3": "white"}, bets=(6, 6, 1), checked=("2",), to_play="3")
+    assert "  seat 2: 20 shells, bet 6, checked\n" in render_report(report_input(GAME, state), None)
+    assert ">seat 2: 20 shells, bet 6 (checked)<" in board_svg(GAME, state)
