@@ -32,10 +32,10 @@ def status_text(view: StatusView, *, gm: bool = False) -> str:
         lines.append(f"Finished. {view.outcome_headline}.")
     elif view.waiting_for is not None:
         lines.append(f"Waiting for orders from: {', '.join(view.waiting_for) or 'nobody (all in)'}.")
+        lines += closing_lines(view.deadline, view.window, view.teammates, mark)
     if view.gm_press is not None:
         lines.append("Press between players: the GM gets a copy." if view.gm_press == "copy"
                      else "Press between players: private, the GM gets no copy.")
-        lines += closing_lines(view.deadline, view.window, view.teammates, mark)
     if gm:
         lines.append("Absences: " + ("; ".join(view.absences or []) or "none") + ".")
         lines.append("Players' reliability (deadlines met): " + ("; ".join(view.reliability or []) or "no players")

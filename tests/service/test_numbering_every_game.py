@@ -190,7 +190,7 @@ def check_standing(runner: GameService, archive: Archive, *, awaited: int | None
         assert status.endswith(f"), finished after turn {told}."), (where, status)
     else:
         assert shown["turn"] == awaited, (where, shown["turn"])
-        assert re.search(rf"; turn {awaited}\b", page), where
+        assert re.search(rf"<th>Turn</th><td>turn {awaited}\b", page), where
         assert status.endswith(f", active, turn {awaited}."), (where, status)
     heading = "The opening" if told == 0 else f"After turn {told}"
     assert f"<h3>{heading}</h3>" in page, (where, heading)

@@ -249,7 +249,7 @@ def test_a_game_page_says_its_game_status_and_turn_in_words(site: Site, tmp_path
                                        ".map(r => [r.cells[0].innerText, r.cells[1].innerText])")
         info = site.runner.info("tp-end")
         assert facts[:3] == [["Game", "tp-end, a game of The Three Pyramids (three-pyramids)"],
-                             ["Status", "finished: the game is over"], ["Turn", str(info.row.turn)]]
+                             ["Status", "finished: the game is over"], ["Turn", f"finished after turn {info.row.turn - 1}"]]
         assert await browser.open(site.url + "/") == 200
         statuses = await browser.evaluate("Object.fromEntries(Array.from(document.querySelectorAll("
                                           "'#games tbody tr')).map(r => [r.cells[0].innerText, r.cells[2].innerText]))")
