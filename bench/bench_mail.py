@@ -44,7 +44,11 @@ four seats sent orders, adding four turn reports per game to the load. pbem
 idle: the CPU this process (the daemon, and the servers with ``--servers
 inline``) uses afterwards with no mail (count = the intake's IDLE rechecks).
 The whole run uses the garbage-collector settings of ``pbem serve``
-(:func:`pbem.mail.daemon.tune_gc_for_serving`).
+(:func:`pbem.mail.daemon.tune_gc_for_serving`). ``--profile FILE`` writes a
+cProfile of the event loop's thread to FILE and one of the daemon's worker
+thread, where all its database work runs (storing and handling each mail,
+queueing and marking its reply), to FILE.worker: a profile of one thread sees
+nothing of the other.
 
 Targets: pbem full at least 0.75 of echo bare's rate (median of the rounds)
 and at most 1.3 times its CPU per mail (issue "Mail delivered straight to
