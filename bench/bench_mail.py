@@ -44,7 +44,11 @@ four seats sent orders, adding four turn reports per game to the load. pbem
 idle: the CPU this process (the daemon, and the servers with ``--servers
 inline``) uses afterwards with no mail (count = the intake's IDLE rechecks).
 The whole run uses the garbage-collector settings of ``pbem serve``
-(:func:`pbem.mail.daemon.tune_gc_for_serving`).
+(:func:`pbem.mail.daemon.tune_gc_for_serving`). ``--profile FILE`` writes a
+cProfile of the event loop's thread to FILE and one of the daemon's worker
+thread, where all its database work runs (storing and handling each mail,
+queueing and marking its reply), to FILE.worker: a profile of one thread sees
+nothing of the other.
 
 Targets: pbem full at least 0.75 of echo bare's rate (median of the rounds)
 and at most 1.3 times its CPU per mail (issue "Mail delivered straight to
@@ -172,6 +176,9 @@ async def measure(workdir: Path, args: argparse.Namespace) -> tuple[list[Row], R
             warmup, mails = split_at(WARMUP, prepare_games(daemon, WARMUP + args.n * args.rounds + args.paced,
                                                            auth=args.auth, resolve=args.resolve))
             tune_gc_for_serving()  # as pbem serve does once the daemon is set up
+            worker_profiler = cProfile.Profile() if args.profile else None
+            if worker_profiler is not None:  # the database work runs in the daemon's worker thread
+                await daemon.in_worker(worker_profiler.enable)
             stop = asyncio.Event()
             task = asyncio.create_task(daemon.run(stop))
             try:
@@ -197,6 +204,9 @@ async def measure(workdir: Path, args: argparse.Namespace) -> tuple[list[Row], R
                 rows.append(await send_orders(served, "pbem", mails[args.n * args.rounds :], rate=args.rate,
                                               timeout=args.timeout))
                 rows.append(await measure_idle(daemon, IDLE_SECONDS))
+                if worker_profiler is not None:
+                    await daemon.in_worker(worker_profiler.disable)
+                    worker_profiler.dump_stats(f"{args.profile}.worker")
             finally:
                 stop.set()
                 await asyncio.wait_for(task, 15)
@@ -253,7 +263,10 @@ def main() -> None:
                         help="rounds of echo and pbem at full speed, alternating (default 3)")
     parser.add_argument("--servers", choices=("process", "inline"), default="process",
                         help="the mail servers and players in a process of their own (default) or in this one")
-    parser.add_argument("--profile", metavar="FILE", help="write a cProfile of the whole run to FILE")
+    parser.add_argument("--profile", metavar="FILE",
+                        help="write a cProfile of the whole run to FILE (the event loop's thread) and one of "
+                             "the daemon's worker thread (the database work: storing and handling the mail, "
+                             "queueing and marking the replies) to FILE.worker")
     args = parser.parse_args()
     if not (0 < args.n <= 5000 and 0 < args.paced <= 5000 and 0 < args.rate <= 1000 and 0 < args.rounds <= 10):
         parser.error("-n and --paced must be 1..5000, --rate 0..1000, --rounds 1..10")

@@ -81,7 +81,7 @@ from sqlmodel import Session
 
 from pbem.clock import utcnow
 from pbem.mail.config import ImapUrl, SendRate, SmtpUrl
-from pbem.mail.handler import HandledMail, MailFailed, MailHandler, MailOverran
+from pbem.mail.handler import HandledMail, MailFailed, MailHandler, MailOverran, NotStored
 from pbem.mail.intake import MailIntake
 from pbem.mail.leader import IntakeLeadership
 from pbem.mail.leases import LeaseKeeper
@@ -406,7 +406,8 @@ class MailDaemon:
                           claim: int) -> tuple[list[Taken], Sequence[OutgoingMail]]:
         """Store the mails the intake took (in the worker thread, in their order) and, while every mail
         stored before it is handled and this daemon is alone on its database, handle each at once, in the
-        same piece of work, with the bytes just stored (not read back); then, unless a mail may have made a
+        same piece of work and the same unit of work as its storing (one commit, see :meth:`_store_handling`),
+        with the bytes taken (not read back); then, unless a mail may have made a
         turn due (its resolution's reports go out with the reply), claim up to ``claim`` mails due for the
         sender per mail handled (their replies): a handoff to the worker and back costs about as much CPU
         as storing a mail. Return what became of each mail and the mails claimed.
@@ -415,6 +416,9 @@ class MailDaemon:
         (handling it here would hold the next mail back from the others until this one is done)."""
         taken: list[Taken] = []
         for uid, raw in messages:
+            if self._in_order and not self.db.shared:
+                taken.append(self._store_handling(uid, raw))
+                continue
             try:
                 inbound_id = self.inbound.store(uid, raw)
             except Exception as error:  # not stored: the intake offers it again later
@@ -422,23 +426,49 @@ class MailDaemon:
                 continue
             if inbound_id is not None:
                 self.metrics.received.inc()
-            if inbound_id is None or not self._in_order or self.db.shared:
-                taken.append(Taken(left=inbound_id))
-                continue
-            try:
-                outcome = self._handle_stored(inbound_id, (self.inbound.kept(raw), len(raw)))
-            except Exception as error:  # transient (see _handle_stored): stored, so the processing loop tries again
-                _log.warning("inbound %s: %s; to be handled again", inbound_id, error)
-                taken.append(Taken(left=inbound_id))
-                continue
-            if not isinstance(outcome, HandledMail):  # failed for good, or to be tried again: the loop looks
-                taken.append(Taken(left=inbound_id))
-                continue
-            taken.append(Taken(outcome=outcome))
+            taken.append(Taken(left=inbound_id))
         handled = sum(took.outcome is not None for took in taken)
         if not claim or not handled or any(took.outcome is not None and took.outcome.due for took in taken):
             return taken, ()
         return taken, self.outbox.claim_due(utcnow(), claim * handled)  # the sender's clock, as the outbox's
+
+    def _store_handling(self, uid: int, raw: bytes) -> Taken:
+        """Store a mail and handle it at once, in one unit of work (one commit, see
+        :meth:`MailHandler.store_and_handle`). When that fails, nothing was stored: the mail is stored alone,
+        and its failure counts as a failed try of the stored mail would (see :meth:`_failed`)."""
+        started = time.perf_counter()
+        try:
+            with self.watchdog.watching(None, armed=False) as watch:  # from the moment it is stored, as before
+                found = self.handler.store_and_handle(self.inbound, uid, raw, watch)
+        except NotStored as failure:
+            return self._store_failed(uid, raw, failure.__cause__)
+        except MailOverrun:  # the budget ran out as the unit ended: committed or not (then it is stored now)
+            return self._store_failed(uid, raw, None)
+        if found is None:
+            return Taken()  # stored before
+        self.metrics.received.inc()
+        inbound_id, outcome = found
+        return Taken(outcome=self._log_handled(inbound_id, outcome, started))
+
+    def _store_failed(self, uid: int, raw: bytes, error: BaseException | None) -> Taken:
+        """Store alone a mail whose storing and handling in one unit failed with ``error`` (None: unknown
+        whether its unit committed); a transient or unknown failure leaves it to the processing loop, any
+        other counts as a failed try of the stored mail (see :meth:`_failed`)."""
+        self._in_order = False
+        try:
+            inbound_id = self.inbound.store(uid, raw)
+        except Exception as store_error:  # not stored: the intake offers it again later
+            return Taken(error=store_error)
+        if inbound_id is None:
+            return Taken()  # its unit committed after all
+        self.metrics.received.inc()
+        if error is None or is_transient_error(error):
+            _log.warning("inbound %s: %s; to be handled again", inbound_id, error or "the time budget ran out")
+            return Taken(left=inbound_id)
+        failure = MailOverran(inbound_id) if isinstance(error, MailOverrun) else MailFailed(inbound_id)
+        failure.__cause__ = error
+        self._failed(failure)
+        return Taken(left=inbound_id)
 
     async def _handled(self, outcome: HandledMail) -> None:
         """What follows the handling of a mail: the clock for the games its orders may have made due
@@ -545,6 +575,11 @@ class MailDaemon:
         await self._purge_all()  # at each start too: a daemon restarted often still purges
         self._new_mail.set()  # handle whatever was stored but not handled before a restart
         self._wake_sender()
+
+    async def in_worker(self, function: Callable[..., T], *args: object) -> T:
+        """Run ``function(*args)`` in the worker thread, between two pieces of the daemon's work, and
+        return its result (benchmarks use it to profile that thread); the daemon must be running."""
+        return await self._work(function, *args)
 
     async def _work(self, function: Callable[..., T], *args: object) -> T:
         """Run database work in the worker thread (the only one that uses the database) and return its
@@ -707,15 +742,6 @@ class MailDaemon:
             return False
         inbound_id, outcome = found
         return self._log_handled(inbound_id, outcome, started)
-
-    def _handle_stored(self, inbound_id: int, stored: tuple[bytes, int]) -> HandledMail | bool:
-        """Handle the mail just stored (in the worker thread, alone on the database, while every mail stored
-        before it is handled) from ``stored`` (as for :meth:`MailHandler.handle`); return what was done, or
-        False when it failed for good (and was marked so) or is to be tried again. Raises transient database
-        errors (the mail stays unhandled, to be tried again)."""
-        started = time.perf_counter()
-        outcome = self._guarded(inbound_id, self.handler.handle, inbound_id, stored)
-        return outcome if outcome is False else self._log_handled(inbound_id, outcome, started)
 
     def _guarded(self, inbound_id: int | None, handle: Callable[..., T], *args: Any) -> T | Literal[False]:
         """``handle(*args)``, one of the handler's entry points, within the time budget of one mail (the

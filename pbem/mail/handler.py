@@ -16,6 +16,7 @@ from collections.abc import Callable, Mapping
 from datetime import datetime, timedelta
 from typing import Any
 
+from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session
 
 from pbem.commands import (
@@ -87,6 +88,16 @@ class MailOverran(MailFailed):
     its transaction was rolled back. The cause is the :class:`~pbem.mail.watchdog.MailOverrun`."""
 
 
+class NotStored(RuntimeError):
+    """Storing and handling a mail in one unit of work (:meth:`MailHandler.store_and_handle`) failed: the
+    unit was rolled back, so the mail is not stored either. The cause is the error (a
+    :class:`~pbem.mail.watchdog.MailOverrun` when the watchdog interrupted it)."""
+
+
+class _StoredBefore(Exception):  # noqa: N818 - rolls back the unit of a mail whose Message-ID was stored before
+    pass
+
+
 UNHANDLED_WINDOW = timedelta(hours=1)
 """A sender is told of at most one mail per hour that could not be handled; the others in the hour are
 folded into that answer (logged, not answered)."""
@@ -148,6 +159,29 @@ class MailHandler:
             if is_transient_error(error):
                 raise
             raise MailFailed(inbound_id) from error
+
+    def store_and_handle(self, inbound: InboundStore, uid: int | None, raw: bytes,
+                         stored: Callable[[int], None]) -> tuple[int, HandledMail] | None:
+        """Store a mail just taken from the mailbox (``uid``) and handle it completely, in one unit of work:
+        the mail, what it changed and its reply commit together, with one commit. Only for a database no
+        other daemon handles mail of, while every mail stored before is handled. ``stored(inbound_id)`` is
+        called once the mail's row is written (the daemon's time budget for the mail counts from then).
+        Return the mail's id and what was done, or None when its Message-ID was stored before (nothing
+        is done). Raises :class:`NotStored` for any failure: the unit is rolled back, the mail is not stored."""
+        try:
+            with self.service.unit() as unit:
+                try:
+                    inbound_id = inbound.insert(unit.session.connection(), uid, raw)
+                except IntegrityError as error:
+                    raise _StoredBefore from error
+                stored(inbound_id)
+                return inbound_id, self._handle_stored(unit, inbound_id, (inbound.kept(raw), len(raw)))
+        except _StoredBefore:
+            return None
+        except MailOverrun as overrun:
+            raise NotStored(f"mail {uid} overran") from overrun
+        except Exception as error:
+            raise NotStored(f"mail {uid} could not be handled") from error
 
     def handle_next(self) -> tuple[int, HandledMail] | None:
         """Handle the oldest stored mail not yet handled that no other daemon is handling, completely, in

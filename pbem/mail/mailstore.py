@@ -167,19 +167,23 @@ class InboundStore:
         ``durable`` the commit is on the disk when this returns, also on SQLite (whose WAL is otherwise
         synced at checkpoints only, so a power cut may undo the last commits): for mail whose sender
         drops its copy once told it is stored (LMTP, ``pbem deliver``), unlike a mailbox's mail."""
-        message_id, sender = _identity(raw)
-        size = len(raw) if size is None else size
-        kept = self.kept(raw, size)
         try:
             with self._transaction(durable) as connection:  # one INSERT: no ORM session needed
-                result = connection.execute(  # a Message-ID stored before fails its unique index
-                    _STORE_INBOUND,
-                    {"message_id": message_id, "uid": uid, "raw": kept, "size": size, "received_at": utcnow(),
-                     "status": "new", "sender": sender},
-                )
-                return int(result.inserted_primary_key[0])
+                return self.insert(connection, uid, raw, size=size)
         except IntegrityError:
             return None
+
+    def insert(self, connection: Connection, uid: int | None, raw: bytes, *, size: int | None = None) -> int:
+        """Insert a message (as :meth:`store` does) in ``connection``'s transaction, without committing, and
+        return its row id; raises IntegrityError when its Message-ID was stored before."""
+        message_id, sender = _identity(raw)
+        size = len(raw) if size is None else size
+        result = connection.execute(  # a Message-ID stored before fails its unique index
+            _STORE_INBOUND,
+            {"message_id": message_id, "uid": uid, "raw": self.kept(raw, size), "size": size,
+             "received_at": utcnow(), "status": "new", "sender": sender},
+        )
+        return int(result.inserted_primary_key[0])
 
     @contextlib.contextmanager
     def _transaction(self, durable: bool) -> Iterator[Connection]:

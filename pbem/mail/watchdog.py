@@ -84,18 +84,26 @@ class Watchdog:
             self._thread = None
 
     @contextlib.contextmanager
-    def watching(self, what: object) -> Iterator[None]:
+    def watching(self, what: object, *, armed: bool = True) -> Iterator[Callable[[object], None]]:
         """Watch the calling thread for the block: when it runs longer than the budget, :class:`MailOverrun`
         is raised in it (from the point it has reached). ``what`` names the work for ``on_stuck``. An
         interruption that comes as the block ends is either raised from the block or cancelled, never
-        raised after it."""
-        watch = _Watch(threading.get_ident(), time.monotonic() + self.budget, what)
-        self._watched = watch
-        if self._asleep:  # read after the write above: the watchdog's thread either sees the watch or is woken
-            self._asleep = False
-            self._wake.set()
+        raised after it. Unless ``armed``, the block runs unwatched until it calls the function it is
+        given with the name of the work: the budget counts from then (what came before, such as waiting for
+        the database's write lock to store the mail, is not the mail's work)."""
+        watch = _Watch(threading.get_ident(), 0.0, what)
+
+        def arm(named: object) -> None:
+            watch.what, watch.deadline = named, time.monotonic() + self.budget
+            self._watched = watch
+            if self._asleep:  # read after the write above: the watchdog's thread either sees the watch or is woken
+                self._asleep = False
+                self._wake.set()
+
+        if armed:
+            arm(what)
         try:
-            yield
+            yield arm
         finally:
             with self._lock:
                 self._watched = None

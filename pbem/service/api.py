@@ -39,7 +39,7 @@ from pbem.service.checking import CheckResult
 from pbem.service.replay import ReplayResult
 from pbem.service.resolution import ResolvedTurns
 from pbem.service.seats import Joined
-from pbem.service.snapshot import GameInfo
+from pbem.service.snapshot import GameInfo, PositionCache
 from pbem.service.status import StatusView
 from pbem.service.unit import NewsListener, ResolvedListener, Unit
 from pbem.store import Database
@@ -58,6 +58,8 @@ class GameService:
         """Called in the unit of every resolution, before it commits (the mail side queues the reports)."""
         self.on_news: list[NewsListener] = []
         """Called with a unit's news at its end, before it commits (the mail side tells the people concerned)."""
+        self.positions = PositionCache()
+        """The games' states read through their rules, kept between this service's units."""
 
     @contextmanager
     def unit(self, *, lock: bool = True) -> Iterator[Unit]:
@@ -65,7 +67,8 @@ class GameService:
         With ``lock`` (the default, for anything that may change a game) the games it loads stay
         locked until it ends; a unit that only reads passes ``lock=False``."""
         with self.db.session() as session:
-            unit = Unit(session, clock=self.clock, on_resolved=self.on_resolved, actor=self.actor, lock=lock)
+            unit = Unit(session, clock=self.clock, on_resolved=self.on_resolved, actor=self.actor, lock=lock,
+                        positions=self.positions)
             yield unit
             while unit.news:  # telling may bring news of its own; each is told once
                 news, unit.news = unit.news, []

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from pbem.core import Game, Outcome, Phase, UnknownSeat
@@ -79,6 +80,39 @@ def read_position(row: GameRow) -> Position:
         outcome = leaders_win(rules, state)
     phase = None if outcome is not None else rules.phase(state)
     return Position(row.state, row.status, row.ended_by_gm, rules, state, phase, outcome)
+
+
+class PositionCache:
+    """Games' states read through their rules (:func:`read_position`), kept from one unit of work to the
+    next: a daemon reads the same games mail after mail, and reading a state through its rules costs
+    several times comparing it. An entry serves a row only when the row, as read in the unit asking,
+    has the same kind, status, end and an equal state (compared by value) as the row it was read from,
+    so a change by any other unit, daemon or program is always seen. Holds at most ``size`` games (the
+    oldest read goes first); safe to share between threads."""
+
+    def __init__(self, size: int = 256) -> None:
+        self.size = size
+        self._entries: dict[int, tuple[str, Position]] = {}
+        self._lock = threading.Lock()
+
+    def read(self, row: GameRow) -> Position:
+        """The position of ``row`` as :func:`read_position` reads it, from the cache when it holds one
+        read from an equal row (its ``source`` is then ``row.state``)."""
+        with self._lock:
+            found = self._entries.get(row.id) if row.id is not None else None
+        if found is not None:
+            kind, position = found
+            if (kind == row.kind and position.status == row.status and position.ended_by_gm == row.ended_by_gm
+                    and position.source == row.state):
+                return replace(position, source=row.state)
+        position = read_position(row)
+        if row.id is not None:
+            with self._lock:
+                self._entries.pop(row.id, None)
+                if len(self._entries) >= self.size:
+                    del self._entries[next(iter(self._entries))]
+                self._entries[row.id] = (row.kind, position)
+        return position
 
 
 def leaders_win(rules: Game[Any, Any], state: Any) -> Outcome:

@@ -17,7 +17,7 @@ from sqlmodel import Session
 
 from pbem.core import UnknownGame, UnknownSeat
 from pbem.service import queries
-from pbem.service.snapshot import GameInfo, Position, read_position
+from pbem.service.snapshot import GameInfo, Position, PositionCache
 from pbem.store.tables import GameRngRow, GameRow, SeatRow
 
 if TYPE_CHECKING:
@@ -39,8 +39,11 @@ class Unit:
     """
 
     def __init__(self, session: Session, *, clock: Callable[[], datetime],
-                 on_resolved: Sequence[ResolvedListener] = (), actor: str = "service", lock: bool = False) -> None:
+                 on_resolved: Sequence[ResolvedListener] = (), actor: str = "service", lock: bool = False,
+                 positions: PositionCache | None = None) -> None:
         self.session = session
+        self.positions = positions if positions is not None else PositionCache()
+        """Where the games' states read through their rules are kept between units (see :class:`PositionCache`)."""
         self.clock = clock
         self.on_resolved = tuple(on_resolved)
         self.actor = actor
@@ -130,7 +133,7 @@ class Unit:
         """Return the game's snapshot as it stands in this unit now."""
         position = self._positions.get(row.id)
         if position is None or not position.holds_for(row):
-            position = self._positions[row.id] = read_position(row)
+            position = self._positions[row.id] = self.positions.read(row)
         return position.info(row, self.seats(row))
 
     def stored_submission(self, row: GameRow, seat: str, *, ready: bool) -> None:

@@ -13,6 +13,7 @@ from pbem.games import find_game
 from pbem.service import control, due, owing, resolution, rewind, submissions
 from pbem.service.api import GameService
 from pbem.service.options import BadOption
+from pbem.store import Database
 from pbem.store.tables import GameStatus, SeatStatus
 
 SEATS = {"1": "a@example.org", "2": "b@example.org"}
@@ -78,6 +79,22 @@ def test_a_unit_reads_a_games_state_once_and_again_whenever_it_changes(tiny_game
         ended = unit.info("g")
         assert ended.row.status is GameStatus.FINISHED and ended.outcome is not None and ended.phase is None
     assert runner.info("g").state == ended.state
+
+
+def test_a_games_state_kept_between_units_is_read_again_once_another_service_changed_it(
+        tiny_game: str, runner: GameService, db: Database) -> None:
+    runner.create_game("tiny", "g", seats=SEATS, seed=1)
+    first = runner.info("g")
+    assert runner.info("g").state is first.state  # kept from one unit to the next while the row is unchanged
+    other = GameService(db)  # another daemon on the same database, with states of its own
+    other.resolve("g")
+    resolved = runner.info("g")
+    assert resolved.row.turn == 2 and resolved.state.total == first.state.total + 1
+    assert resolved.state == other.info("g").state
+    other.end("g")
+    ended = runner.info("g")
+    assert ended.row.status is GameStatus.FINISHED and ended.outcome is not None and ended.phase is None
+    assert ended.state == resolved.state and ended.state is not resolved.state  # read again for its new status
 
 
 def test_a_deadline_game_is_due_once_the_newest_orders_of_every_owing_seat_say_ready(runner: GameService) -> None:
