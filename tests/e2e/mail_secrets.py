@@ -73,10 +73,16 @@ async def start_by_mail(service: MailHarness, kind: str, name: str, players: int
     return MailTable(opened.gm, {seat: person for seat, (person, _) in opened.seats.items()}, outsider)
 
 
-def readable(mail: ReceivedMail, help_text: str) -> str:
+CHOICES = re.compile(r'<p class="choices">.*?</p>', re.S)
+"""The buttons of the reader's own legal orders in an HTML report (made from its own view)."""
+
+
+def readable(mail: ReceivedMail, help_text: str, *, without_choices: bool = False) -> str:
     """The text a reader sees in a mail: the plain part and the HTML part without its tags, with the
-    game's rules (its HELP text, which names the pieces and gives example orders) taken out."""
-    shown = html.unescape(re.sub(r"<[^>]+>", "", mail.html or ""))
+    game's rules (its HELP text, which names the pieces and gives example orders) taken out; with
+    ``without_choices``, also without the buttons of the reader's own choices."""
+    page = CHOICES.sub("", mail.html or "") if without_choices else mail.html or ""
+    shown = html.unescape(re.sub(r"<[^>]+>", "", page))
     text = (mail.body + "\n" + shown).replace("\r\n", "\n")
     return text.replace(help_text, "")
 
