@@ -218,8 +218,8 @@ def seat_session(conv: Conversation, command: SeatSession) -> None:
 def _warn_of_waiting(conv: Conversation, row: GameRow, seat: SeatRow) -> None:
     """After orders or NOORDERS that only wait, in a game where everyone waiting costs something (The
     Epic Quest): say what, and whether the step now waits for actions or READY."""
-    info = conv.unit.snapshot(conv.unit.game(row.name))
-    if info.row.id == row.id and info.row.turn == row.turn and info.phase is not None:
+    info = conv.unit.snapshot(row)
+    if info.phase is not None:
         warning = owing.wait_warning(conv.unit, info, seat.name)
         if warning is not None:
             conv.reply.add(warning)

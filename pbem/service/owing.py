@@ -70,12 +70,14 @@ def everyone_waits(unit: Unit, info: GameInfo) -> bool:
     owing = owing_seats(info)
     if not owing:
         return False
-    parser = parser_for(info.rules.name)
-    for seat in owing:
-        stored = queries.current_submission(unit.session, info.row, seat)
-        if stored is None or not info.rules.is_wait(info.state, seat, parser.parse("\n".join(stored.orders)).orders):
-            return False
-    return True
+    return all(_waits(unit, info, seat) for seat in owing)
+
+
+def _waits(unit: Unit, info: GameInfo, seat: str) -> bool:
+    """True when ``seat`` stored orders for the turn and they only wait."""
+    stored = queries.current_submission(unit.session, info.row, seat)
+    return stored is not None and info.rules.is_wait(
+        info.state, seat, parser_for(info.rules.name).parse("\n".join(stored.orders)).orders)
 
 
 def wait_warning(unit: Unit, info: GameInfo, seat: str) -> str | None:
@@ -83,10 +85,7 @@ def wait_warning(unit: Unit, info: GameInfo, seat: str) -> str | None:
     cost, and once every owing seat waited, that the step waits for actions or every seat's READY.
     None when ``seat``'s stored orders do not wait, or waiting costs nothing special."""
     warning = info.rules.all_waited_warning(info.state) if info.phase is not None else None
-    stored = queries.current_submission(unit.session, info.row, seat)
-    if warning is None or stored is None:
-        return None
-    if not info.rules.is_wait(info.state, seat, parser_for(info.rules.name).parse("\n".join(stored.orders)).orders):
+    if warning is None or not _waits(unit, info, seat):  # the warning first: most games have none
         return None
     if not everyone_waits(unit, info):
         return warning

@@ -309,6 +309,17 @@ def record_text(name: str, record: PlayerRecord) -> str:
             f"Seats left: {record.resigned} resigned, {record.replaced} replaced.")
 
 
+def _played_game_ids(session: Session, keys: Sequence[str]) -> set[int]:
+    """The started games the addresses ``keys`` (lower case) held a seat in: those with a fact of their
+    record (written only once a game runs), and those whose seats they hold now."""
+    events = PlayerEventRow.__table__  # type: ignore[attr-defined]
+    ids = set(session.execute(select(events.c.game_id).where(events.c.address.in_(keys)).distinct()).scalars())
+    ids |= set(session.execute(
+        select(SeatRow.game_id).join(GameRow, GameRow.id == SeatRow.game_id)  # type: ignore[arg-type]
+        .where(func.lower(SeatRow.address).in_(keys), GameRow.status != GameStatus.FORMING)).scalars())
+    return ids
+
+
 def record_of(session: Session, addresses: Sequence[str]) -> PlayerRecord:
     """The record of ``addresses`` together (a player's, or one address's)."""
     keys = [a.lower() for a in addresses]
@@ -317,10 +328,7 @@ def record_of(session: Session, addresses: Sequence[str]) -> PlayerRecord:
     events = PlayerEventRow.__table__  # type: ignore[attr-defined]
     counts = Counter({kind: n for kind, n in session.execute(
         select(events.c.kind, func.count()).where(events.c.address.in_(keys)).group_by(events.c.kind))})
-    games = set(session.execute(select(events.c.game_id).where(events.c.address.in_(keys)).distinct()).scalars())
-    games |= set(session.execute(
-        select(SeatRow.game_id).join(GameRow, GameRow.id == SeatRow.game_id)  # type: ignore[arg-type]
-        .where(func.lower(SeatRow.address).in_(keys), GameRow.status != GameStatus.FORMING)).scalars())
+    games = _played_game_ids(session, keys)
     finished = session.execute(select(func.count(events.c.game_id.distinct())).where(
         events.c.address.in_(keys), events.c.kind.in_(OUTCOME_KINDS))).scalar_one()
     recent = list(session.execute(
@@ -354,9 +362,8 @@ def profile_of(session: Session, name: str) -> PlayerProfile:
     events = PlayerEventRow.__table__  # type: ignore[attr-defined]
     shares = dict(session.execute(select(events.c.game_id, events.c.kind).where(
         events.c.address.in_(keys), events.c.kind.in_(OUTCOME_KINDS))).all())
-    ids = set(session.execute(select(events.c.game_id).where(events.c.address.in_(keys)).distinct()).scalars())
-    ids |= set(session.execute(select(SeatRow.game_id).where(func.lower(SeatRow.address).in_(keys))).scalars())
-    rows = session.execute(select(GameRow).where(GameRow.id.in_(ids), GameRow.status != GameStatus.FORMING)
+    ids = _played_game_ids(session, keys)
+    rows = session.execute(select(GameRow).where(GameRow.id.in_(ids))  # type: ignore[attr-defined]
                            .order_by(GameRow.created_at.desc())).scalars().all() if ids else []
     games = [PlayedGame(g.name, g.kind, g.status.value, shares.get(g.id)) for g in rows]
     summary = PlayerSummary(player.name, player.registered_at, record_of(session, keys))
