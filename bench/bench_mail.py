@@ -19,6 +19,10 @@ The raw IMAP and SMTP rows always use servers in this process.
 * the raw rates of bench/mail_raw.py: IMAP APPEND, IMAP FETCH, SMTP send, and
   the bare echo pipeline (IDLE, fetch, parse, reply by SMTP; nothing else)
   and the same with pbem's intake, at full speed and (echo bare) paced;
+* floor: the bare echo pipeline plus the least work any game master must add for an order mail
+  (bench/mail_floor.py: store it, check the reply address, parse and check the orders, store them
+  and the reply in one commit, mark the reply sent; raw sqlite3, no ORM, no thread): its CPU per
+  mail over the echo's bounds from below what any such responder can reach;
 * pbem: the real daemon (:class:`pbem.mail.daemon.MailDaemon`, default
   options) on a fresh SQLite file, with Turkey Chase games set up directly
   through the game service (passwords too). Players send order
@@ -31,7 +35,7 @@ The raw IMAP and SMTP rows always use servers in this process.
 pbem full: ``-n`` mails sent as fast as one SMTP connection goes; the rate is
 mails over the time from the first send to the last reply, latency per mail
 from its send to its reply landing in the player's mailbox. The full-speed
-runs go in ``--rounds`` rounds of echo bare, echo intake and pbem, one after
+runs go in ``--rounds`` rounds of echo bare, echo intake, floor and pbem, one after
 the other, after 20 unmeasured mails each side (the first mails build the
 order parser and the statement caches), and the verdict takes the median of
 the rounds' pbem/echo ratios:
@@ -61,6 +65,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import cProfile
+import functools
 import logging
 import math
 import os
@@ -75,6 +80,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from mail_raw import Row, bare_echo, format_rows, intake_echo, measure_echo, measure_imap, measure_smtp  # noqa: E402
+from mail_floor import FloorResponder  # noqa: E402
 from mail_world import Letter, MailWorld, send_letters  # noqa: E402
 
 from pbem.core import GameRng  # noqa: E402
@@ -151,6 +157,8 @@ class Rounds:
 
     echo: list[Row]
     pbem: list[Row]
+    floor: list[Row]
+    """The floor's rows (bench/mail_floor.py): the echo plus the least work a game master must add."""
 
     def ratios(self) -> list[float]:
         """pbem's rate over the bare echo rate of the same round."""
@@ -186,19 +194,24 @@ async def measure(workdir: Path, args: argparse.Namespace) -> tuple[list[Row], R
                 # Not measured: the first mails build the order grammar's parser, statement caches, ...
                 await measure_echo(raw, bare_echo, "warm-up", WARMUP, address="warm-up@bench.test")
                 await send_orders(served, "warm-up", warmup, rate=None, timeout=args.timeout)
-                rounds = Rounds([], [])
+                floor = FloorResponder(workdir / "floor.db")
+                rounds = Rounds([], [], [])
                 for number in range(args.rounds):
                     tag = f"r{number}"
                     rounds.echo.append(await measure_echo(raw, bare_echo, "echo bare", args.n, timeout=args.timeout,
                                                           address=f"bare-{tag}@bench.test"))
                     intake = await measure_echo(raw, intake_echo(), "echo intake", args.n, timeout=args.timeout,
                                                 address=f"intake-{tag}@bench.test")
+                    rounds.floor.append(await measure_echo(
+                        raw, functools.partial(bare_echo, respond=floor.respond, sent=floor.sent), "floor", args.n,
+                        timeout=args.timeout, address=f"floor-{tag}@bench.test", make_letters=floor.letters))
                     batch = mails[number * args.n : (number + 1) * args.n]
                     rounds.pbem.append(await send_orders(served, "pbem", batch, rate=None, timeout=args.timeout))
-                    for row in (rounds.echo[-1], intake, rounds.pbem[-1]):
+                    for row in (rounds.echo[-1], intake, rounds.floor[-1], rounds.pbem[-1]):
                         row.note = f"round {number + 1}{', ' if row.note else ''}{row.note}"
                         rows.append(row)
                     await asyncio.sleep(0.3)
+                floor.close()
                 rows.append(await measure_echo(raw, bare_echo, "echo bare", args.paced, rate=args.rate,
                                                timeout=args.timeout, address="bare-paced@bench.test"))
                 rows.append(await send_orders(served, "pbem", mails[args.n * args.rounds :], rate=args.rate,
@@ -235,6 +248,7 @@ def verdict(rows: Sequence[Row], rounds: Rounds) -> str:
         return statistics.median(row.cpu / max(1, row.count) * 1000 for row in rows)
 
     cpu_ratio = cpu(rounds.pbem) / max(cpu(rounds.echo), 1e-9)
+    floor_ratio = cpu(rounds.floor) / max(cpu(rounds.echo), 1e-9)
     return "\n".join([
         f"pbem full rate / echo bare rate, round by round: {', '.join(f'{r:.2f}' for r in ratios)}; "
         f"median {ratio:.2f} (target >= {RATE_TARGET}: {'met' if ratio >= RATE_TARGET else 'NOT met'}); "
@@ -245,6 +259,9 @@ def verdict(rows: Sequence[Row], rounds: Rounds) -> str:
         f"CPU per mail at full speed, median of the rounds: pbem {cpu(rounds.pbem):.2f} ms, "
         f"echo bare {cpu(rounds.echo):.2f} ms: {cpu_ratio:.2f}x (target <= {CPU_TARGET}x: "
         f"{'met' if cpu_ratio <= CPU_TARGET else 'NOT met'})",
+        f"the floor (bench/mail_floor.py: the least work a game master adds to the echo for an order mail), "
+        f"median of the rounds: {cpu(rounds.floor):.2f} ms, {floor_ratio:.2f}x the echo's CPU; pbem "
+        f"{cpu(rounds.pbem) / max(cpu(rounds.floor), 1e-9):.2f}x the floor's",
     ])
 
 

@@ -176,8 +176,12 @@ def reply_to(raw: bytes, own_address: str) -> tuple[str, bytes]:
     return recipient, reply.encode()
 
 
-async def bare_echo(servers: Servers, address: str, stop: asyncio.Event) -> None:
-    """The bare responder: raw aioimaplib IDLE loop, stdlib parsing, aiosmtplib replies."""
+async def bare_echo(servers: Servers, address: str, stop: asyncio.Event, *,
+                    respond: Callable[[bytes, str], tuple[str, bytes]] = reply_to,
+                    sent: Callable[[], None] | None = None) -> None:
+    """The bare responder: raw aioimaplib IDLE loop, stdlib parsing, aiosmtplib replies. ``respond``
+    makes each reply (recipient, raw reply) from the raw mail and this address; ``sent``, when given,
+    is called once the server took each reply (bench/mail_floor.py uses both)."""
     imap = await _imap(servers, address)
     smtp = aiosmtplib.SMTP(hostname=servers.host, port=servers.smtp_port, local_hostname="bench.test")
     await smtp.connect()
@@ -188,8 +192,10 @@ async def bare_echo(servers: Servers, address: str, stop: asyncio.Event) -> None
             part = ",".join(map(str, uids[i : i + 50]))
             response = await imap.uid("fetch", part, "(UID BODY.PEEK[])")
             for _, raw in parse_fetch(response.lines):
-                recipient, reply = reply_to(raw, address)
+                recipient, reply = respond(raw, address)
                 await smtp.sendmail(address, [recipient], reply)
+                if sent is not None:
+                    sent()
             await imap.uid("store", part, "+FLAGS.SILENT", "(\\Seen)")
         if uids:
             continue
@@ -222,9 +228,11 @@ def intake_echo(*, idle_recheck: float = 1.0) -> Responder:
 
 async def measure_echo(servers: Servers, responder: Responder, name: str, n: int, *,
                        rate: float | None = None, timeout: float = 60.0,
-                       address: str = GM) -> Row:
+                       address: str = GM,
+                       make_letters: Callable[[str, list[str]], list[Letter]] | None = None) -> Row:
     """Send n mails from n distinct players to `address` (at `rate` per second, or as fast as
     one SMTP connection goes) while `responder` runs; time each player's first reply.
+    ``make_letters(address, players)``, when given, writes the mails (else :func:`order_mail`).
     A row with fewer than n latencies means replies were missing after `timeout` seconds.
     The row's CPU is this process's (see :func:`mail_world.send_letters`)."""
     await servers.add_user(address)
@@ -233,7 +241,8 @@ async def measure_echo(servers: Servers, responder: Responder, name: str, n: int
     stop = asyncio.Event()
     task = asyncio.create_task(responder(servers, address, stop))
     await asyncio.sleep(0.2)  # let the responder log in and settle
-    letters = [Letter(player, address, order_mail(player, address, i)) for i, player in enumerate(players)]
+    letters = (make_letters(address, players) if make_letters is not None
+               else [Letter(player, address, order_mail(player, address, i)) for i, player in enumerate(players)])
     try:
         timing = await send_letters(servers, letters, rate=rate, timeout=timeout)
     finally:
