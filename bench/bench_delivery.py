@@ -17,8 +17,8 @@ once the reply left), over embedded servers in this process:
   mail into the mailbox;
 * pipe: ``pbem deliver`` started as a mail server starts it (``pipe``,
   ``.forward``) with the mail on its standard input, next to a running daemon
-  that takes mail only over LMTP; the daemon finds the stored mail at its
-  next look at the database (every second on SQLite).
+  that takes mail only over LMTP; ``deliver`` nudges the daemon once the
+  mail is stored (pbem/mail/wake.py).
 
 A reply leaves when the embedded SMTP server has it. Each way prints the
 median, 90th and 99th percentile and the longest time, in milliseconds, and

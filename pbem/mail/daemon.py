@@ -91,6 +91,7 @@ from pbem.mail.outbox import DEFAULT_CONNECTIONS, MailSender, OutgoingMail
 from pbem.mail.retention import purge_old_mail
 from pbem.mail.retries import FIRST_PAUSE, MAX_TRIES, is_first_end, next_try
 from pbem.mail.tokens import ReplyTokens
+from pbem.mail.wake import WakeListener
 from pbem.mail.watchdog import MailOverrun, Watchdog
 from pbem.ops.figures import LAST_SEEN_KEY
 from pbem.ops.health import WATCHED_LOOPS, LoopWatch, Outage, Verdict
@@ -325,6 +326,8 @@ class MailDaemon:
         self.outbox = DatabaseOutbox(db, lease=options.outbox_lease if db.shared else DEFAULT_LEASE,
                                      rate=options.send_rate)
         self.leases = LeaseKeeper(self.outbox) if db.shared else None
+        self.wake = WakeListener(db, self._stored_elsewhere)
+        """Where ``pbem deliver`` nudges this daemon once it stored a mail (see :mod:`pbem.mail.wake`)."""
         """Renews the outbox's claims while the daemon lives, on a shared database (None: alone on it)."""
         self.intake = None if imap is None else MailIntake(
             imap, None, batch_handler=self._take, use_idle=options.use_idle, poll_interval=options.poll_interval,
@@ -399,6 +402,11 @@ class MailDaemon:
         being stored."""
         if await self._work(functools.partial(self.inbound.store, None, raw, durable=True)) is not None:
             self.metrics.received.inc()
+        self._idle.clear()
+        self._new_mail.set()
+
+    def _stored_elsewhere(self) -> None:
+        """Another process stored mail (``pbem deliver`` nudged): have the processing loop look now."""
         self._idle.clear()
         self._new_mail.set()
 
@@ -504,6 +512,7 @@ class MailDaemon:
         when the LMTP listener cannot listen where it was told."""
         if self.lmtp is not None:
             await self.lmtp.start()
+        self.wake.start()
         self.watchdog.start()
         try:
             await self._supervise("start", self._start, stop, once=True)
@@ -529,6 +538,7 @@ class MailDaemon:
         finally:
             if self.lmtp is not None:
                 await self.lmtp.stop()
+            self.wake.stop()
             # The piece of work under way ends (one mail, or one game's clock work); queued ones are dropped.
             self._worker.shutdown(wait=True, cancel_futures=True)
             self.watchdog.stop()

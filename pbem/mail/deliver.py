@@ -1,8 +1,10 @@
 """``pbem deliver``: one mail on standard input stored for the daemon (``.forward``, procmail, Postfix ``pipe``).
 
 The mail is stored in the inbound table and committed, and the running
-``pbem serve`` on the same database handles it: its processing loop looks for
-stored mail every second (every 0.2 s on PostgreSQL). The exit codes are the
+``pbem serve`` on the same database handles it at once: ``deliver`` nudges it
+(:mod:`pbem.mail.wake`; on Linux, on the same host), and without a nudge its
+processing loop finds the mail at its next look (every second, every 0.2 s on
+PostgreSQL). The exit codes are the
 ones mail servers understand (``sysexits.h``):
 
 * 0 (EX_OK): stored, or stored before (the same Message-ID: a mail delivered
@@ -27,6 +29,7 @@ from typing import BinaryIO
 
 from pbem.mail.mailstore import OVERSIZED_PREFIX, InboundStore
 from pbem.mail.policy import DEFAULT_MAX_SIZE
+from pbem.mail.wake import nudge
 from pbem.store import is_transient_error, open_database
 from pbem.store.database import engine_name
 
@@ -84,6 +87,8 @@ def deliver(db_path: str, stream: BinaryIO, *, max_size: int = DEFAULT_MAX_SIZE)
         db = open_database(db_path)
         try:
             stored = InboundStore(db, max_size=max_size).store(None, raw, size=size, durable=True)
+            if stored is not None:
+                nudge(db)
         finally:
             db.close()
     except Exception as error:  # not stored: the mail server keeps the mail and tries again

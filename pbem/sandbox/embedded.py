@@ -11,11 +11,14 @@ Accounts: the IMAP login is the full address, exactly as it appeared in
 to it, or by the first login with the shared password. Nothing is kept when
 the servers stop. No TLS, no SMTP authentication; only for loopback use.
 
-pymap quirk handled here: pymap's IDLE only waits for the *next* change of the
+pymap quirks handled here: pymap's IDLE only waits for the *next* change of the
 mailbox, so a message appended between the client's previous command and its
-IDLE was announced only at the following change. The servers check for
-changes before every wait inside IDLE (``fix_idle_race=True``); pass False to
-get pymap's own behaviour, e.g. to test that a client copes with it.
+IDLE was announced only at the following change; and its SEARCH looks only at
+the messages the session knew before the command, so a message appended just
+before a SEARCH was neither found nor announced (EXISTS) until the next
+change either. The servers check for changes before every wait inside IDLE
+and before every SEARCH, as Dovecot does (``fix_idle_race=True``); pass False
+to get pymap's own behaviour, e.g. to test that a client copes with it.
 """
 
 from __future__ import annotations
@@ -40,11 +43,12 @@ from pymap.concurrent import Event, Subsystem
 from pymap.context import connection_exit
 from pymap.imap import IMAPConnection
 from pymap.imap.state import ConnectionState
-from pymap.parsing.command.select import IdleCommand
+from pymap.parsing.command.select import IdleCommand, SearchCommand
 from pymap.parsing.message import AppendMessage
-from pymap.parsing.response import UntaggedResponse
+from pymap.parsing.response import Response, UntaggedResponse
 from pymap.parsing.specials import FetchRequirement
 from pymap.parsing.specials.flag import Flag
+from pymap.selected import SelectedMailbox
 from pymap.user import UserMetadata
 from pysasl.creds.server import ServerCredentials
 from pysasl.hashing import Cleartext
@@ -102,7 +106,8 @@ class _Login(Login):
 
 
 class _IdleRaceFixedState(ConnectionState):
-    """Reports changes made before IDLE (or between two IDLE waits) at once instead of waiting."""
+    """Reports changes made before IDLE (or between two IDLE waits) at once instead of waiting, and lets
+    SEARCH see (and announce) the messages appended since the session's last command."""
 
     async def receive_updates(self, cmd: IdleCommand, done: Event) -> Iterable[UntaggedResponse]:
         selected = await self.session.check_mailbox(self.selected)
@@ -111,6 +116,10 @@ class _IdleRaceFixedState(ConnectionState):
         if pending:
             return pending
         return await super().receive_updates(cmd, done)
+
+    async def do_search(self, cmd: SearchCommand) -> tuple[Response, SelectedMailbox | None]:
+        self._selected = await self.session.check_mailbox(self.selected)
+        return await super().do_search(cmd)
 
 
 class _DeliveryHandler:

@@ -40,6 +40,7 @@ def test_pbem_deliver_stores_the_mail_and_the_running_daemon_answers_it_once(tmp
                 assert done.returncode == 0, done.stderr
             reply = await player.last()
             assert "pbem commands" in reply.body
+            assert service.daemon.wake.nudges == 1  # the mail stored the first time woke it; the second not
             await service.settle(1.5)
             assert await player.inbox.all_mail() == [reply]
             assert run_query(service.db_url, "SELECT uid, status, sender FROM inbound_message") == [

@@ -269,6 +269,36 @@ def test_a_message_appended_just_before_idle_is_still_taken_promptly(
     arun(scenario())
 
 
+@pytest.mark.parametrize(("fix_idle_race", "within"), [(False, 1.5), (True, 0.5)])
+def test_a_message_appended_just_before_a_search_is_found_by_it_or_announced(
+        arun: Any, until: Until, monkeypatch: pytest.MonkeyPatch, fix_idle_race: bool, within: float) -> None:
+    """A message appended as the intake starts a SEARCH (a player answering the instant the reply leaves):
+    pymap alone neither finds nor announces it until the next change, and only the intake's recheck takes
+    it (first case, idle_recheck 1 s); the embedded server, as Dovecot, refreshes the mailbox before the
+    SEARCH (second case: taken at once although the recheck is 30 s)."""
+    async def scenario() -> None:
+        async with EmbeddedMailServers(fix_idle_race=fix_idle_race) as servers:
+            delivered = asyncio.Event()
+            search = _ImapSession.unhandled
+
+            async def search_after_a_delivery(session: _ImapSession) -> list[int]:
+                if len(handler.taken) == 1 and not delivered.is_set():  # the SEARCH after taking the first
+                    delivered.set()
+                    await servers.deliver(GM, _mail(1))
+                return await search(session)
+
+            monkeypatch.setattr(_ImapSession, "unhandled", search_after_a_delivery)
+            handler = Recorder()
+            stop, task = await _running(_intake(servers, handler, idle_recheck=1.0 if not fix_idle_race else 30.0))
+            await servers.deliver(GM, _mail(0))
+            await delivered.wait()
+            await until(lambda: len(handler.taken) == 2, timeout=within)
+            await _stopped(stop, task)
+            assert handler.uids == [101, 102]
+
+    arun(scenario())
+
+
 def test_stop_ends_run_promptly_while_idling(servers: EmbeddedMailServers, arun: Any, until: Until) -> None:
     async def scenario() -> None:
         intake = _intake(servers, Recorder(), idle_recheck=60.0)
