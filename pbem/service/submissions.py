@@ -124,10 +124,10 @@ def _insert(unit: Unit, info: GameInfo, seat_row: SeatRow, *, version: int, text
     unit.session.connection().execute(queries.INSERT_SUBMISSION, {
         "game_id": row.id, "seat": seat_row.name, "turn": row.turn, "version": version, "text": text,
         "orders": orders, "problems": problems, "received_at": received_at, "source": source, "ready": ready})
+    unit.stored_submission(row, seat_row.name, ready=ready)  # first: a submission not READY answers all_ready
     if due.may_be_due(unit, info, received_at):
         row.orders_at = received_at
         unit.add(row)
-    unit.stored_submission(row, seat_row.name, ready=ready)
     if seat_row.absent_since is not None or seat_row.missed_deadlines:
         if seat_row.missed_deadlines and seat_row.status != SeatStatus.RESIGNED:
             standby.player_back(unit, row, seat_row.name)
