@@ -5,12 +5,19 @@ A mail holds a password when a line of its text opens a seat or GM session
 address to a player's name (``REGISTER <name> <code>``) or is a league GM's command
 (``LEAGUE START <league> <password>``, ...), whether that
 line was read, refused, or never read at all (rate-limited mail), and when it
-quotes a mail of pbem's that gave one ("Your password is ..."). A mail that
-cannot be read, or is too big to be read, may hold one for all anyone knows.
+quotes or forwards a mail of pbem's that gave one ("Your password is ..."),
+also in a part encoded for transport (base64, quoted-printable: the word is
+then not in the mail's bytes) or in another charset. A mail that cannot be
+read, or is too big to be read, may hold one for all anyone knows.
 """
 
 from __future__ import annotations
 
+import re
+from email.policy import compat32
+
+from pbem.mail.bounded_mime import read_message
+from pbem.mail.charsets import decode_text
 from pbem.mail.parse import MalformedMail, header_block, parse_mail
 
 REDACTED_BODY = b"(body removed after handling: it held a password)\r\n"
@@ -37,11 +44,20 @@ def text_holds_password(text: str) -> bool:
     return False
 
 
+_ENCODED = re.compile(
+    rb"content-transfer-encoding:\s*\"?(?:base64|quoted-printable)"
+    rb"|charset\s*=\s*(?!\"?(?:us-)?ascii\b|\"?utf-?8\b|\"?iso-?8859-|\"?windows-125|\"?latin-?1\b)", re.IGNORECASE)
+"""In a mail's bytes: a part whose text its bytes do not show as it reads (encoded for transport, or in a charset
+that does not write ASCII letters as ASCII)."""
+
+
 def holds_password(raw: bytes, text: str | None = None) -> bool:
     """True when the stored mail ``raw`` may hold a password (see the module): its bytes name a
-    password, or its cleaned text (``text`` when the caller read it already, else read from ``raw``)
-    opens a session, or it cannot be read."""
+    password, or a part of it does once decoded, or its cleaned text (``text`` when the caller read it
+    already, else read from ``raw``) opens a session, or it cannot be read."""
     if QUOTED_PASSWORD in raw.lower():
+        return True
+    if _ENCODED.search(raw) and _a_decoded_part_names_password(raw):
         return True
     if text is None:
         try:
@@ -49,3 +65,25 @@ def holds_password(raw: bytes, text: str | None = None) -> bool:
         except MalformedMail:
             return True
     return text_holds_password(text)
+
+
+def _a_decoded_part_names_password(raw: bytes) -> bool:
+    """True when a part of the mail (a quoted or forwarded mail's too, attachments included), decoded from its
+    transfer encoding and its charset, names a password, or when the mail cannot be read. The reading is
+    bounded as for handling (:func:`~pbem.mail.bounded_mime.read_message`)."""
+    try:
+        message = read_message(raw, compat32)
+        for part in message.walk():
+            if part.is_multipart():
+                continue
+            payload = part.get_payload(decode=True)
+            if not isinstance(payload, bytes):
+                continue
+            if QUOTED_PASSWORD in payload.lower():
+                return True
+            charset = part.get_content_charset()
+            if charset and QUOTED_PASSWORD.decode() in decode_text(payload, charset).lower():
+                return True
+    except Exception:  # noqa: BLE001  (unreadable: it may hold one)
+        return True
+    return False

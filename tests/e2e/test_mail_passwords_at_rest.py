@@ -6,12 +6,15 @@ the old pages. Through the real daemon and real mail servers."""
 from __future__ import annotations
 
 import asyncio
+import email
+import email.policy
 import re
 from datetime import timedelta
+from email.message import EmailMessage
 from pathlib import Path
 
 import pytest
-from mail_games import eventually, inbound_rows, send_raw
+from mail_games import eventually, inbound_row, inbound_rows, send_raw
 from mail_harness import GM_ADDRESS, MailHarness, running_service
 from mail_secrets import create_and_join
 from sqlmodel import select
@@ -118,5 +121,48 @@ def test_a_mail_that_fails_on_a_bug_keeps_no_password(tmp_path: Path, monkeypatc
             assert row.error == "RuntimeError: a bug"
             assert row.status == "failed" and row.raw.endswith(REDACTED_BODY)
             assert game.gm_password.encode() not in row.raw and b"Subject: buggy" in row.raw
+
+    asyncio.run(scenario())
+
+
+def _every_decoded_text(raw: bytes) -> str:
+    """The text of every part of a mail, decoded from its transfer encoding and charset (what a reader of
+    the stored bytes would recover)."""
+    message = email.message_from_bytes(raw, policy=email.policy.default)
+    texts = []
+    for part in message.walk():
+        payload = None if part.is_multipart() else part.get_payload(decode=True)
+        if isinstance(payload, bytes):
+            texts.append(payload.decode(part.get_content_charset() or "utf-8", errors="replace"))
+    return "\n".join(texts)
+
+
+@pytest.mark.parametrize("encoding", ["base64", "quoted-printable", "utf-16 attachment"])
+def test_a_reply_quoting_its_password_mail_in_an_encoded_part_keeps_no_copy(tmp_path: Path, encoding: str) -> None:
+    """The word "password" is then not in the mail's bytes: the parts are read decoded."""
+    async def scenario() -> None:
+        async with running_service(tmp_path) as service:
+            game = await create_and_join(service, "race-on-the-river", "rr-1", 2, "")
+            alice, password = game.seats["1"]
+            quoted = ("STATUS\n\nOn Sat, pbem wrote:\n> You play seat 1 of game rr-1. Your password is "
+                      f"{password}; a plain reply to this mail is enough.\n")
+            message = EmailMessage()
+            message["From"], message["To"], message["Subject"] = alice.address, GM_ADDRESS, "Re: [rr-1] seat 1"
+            message["Message-ID"] = "<quoting@players.test>"
+            if encoding == "utf-16 attachment":
+                message.set_content("STATUS\n")
+                message.add_attachment(quoted.encode("utf-16"), maintype="text", subtype="plain",
+                                       filename="forwarded.txt", params={"charset": "utf-16"})
+            else:
+                message.set_content(quoted, cte=encoding)
+            raw = message.as_bytes()
+            if encoding == "quoted-printable":  # a soft line break within the word, as a client may write it
+                raw = raw.replace(b"password", b"pass=\nword")
+            assert b"password" not in raw.lower() and password in _every_decoded_text(raw)
+            await send_raw(service, raw, mail_from=alice.address)
+            await eventually(lambda: any(row.message_id == "<quoting@players.test>" and row.status == "handled"
+                                         for row in inbound_rows(service)))
+            row = inbound_row(service, "<quoting@players.test>")
+            assert row.raw.endswith(REDACTED_BODY) and password not in _every_decoded_text(row.raw)
 
     asyncio.run(scenario())
