@@ -7,9 +7,8 @@ to a UNIX socket in Linux's abstract namespace named after the database
 (:func:`wake_address`), and the daemon listening there looks at once. The nudge
 carries nothing and is only a hint: a daemon that is not running, not listening
 (another OS, the name taken) or not reachable is simply not nudged, and its
-regular look finds the mail. Anyone on the host may send to the socket; each
-datagram costs the daemon at most one look at the database, and all datagrams
-waiting at once cost one.
+regular look finds the mail. Anyone on the host may send to the socket: the
+daemon looks at most once per :data:`LEAST_INTERVAL` however many nudges come.
 """
 
 from __future__ import annotations
@@ -30,6 +29,8 @@ _log = logging.getLogger(__name__)
 
 _READ_AT_ONCE = 64
 """Datagrams read per wake-up of the event loop at most (the rest at the next)."""
+LEAST_INTERVAL = 0.01
+"""Seconds between two looks a stream of nudges causes, at least."""
 
 
 def wake_address(db: Database) -> bytes | None:
@@ -71,8 +72,12 @@ class WakeListener:
         self.address = wake_address(db)
         self._on_wake = on_wake
         self._socket: socket.socket | None = None
+        self._last_wake = -LEAST_INTERVAL
+        self._deferred: asyncio.TimerHandle | None = None
         self.nudges = 0
         """Nudges taken since the daemon started."""
+        self.wakes = 0
+        """Looks the nudges caused (at most one per :data:`LEAST_INTERVAL`)."""
 
     def start(self) -> bool:
         """Listen on the running event loop; True when listening, False when nudges cannot reach this
@@ -100,10 +105,26 @@ class WakeListener:
             except (BlockingIOError, InterruptedError):
                 break
             self.nudges += 1
+        if self._deferred is not None:  # a look is due soon anyway
+            return
+        loop = asyncio.get_running_loop()
+        wait = self._last_wake + LEAST_INTERVAL - loop.time()
+        if wait > 0:
+            self._deferred = loop.call_later(wait, self._wake)
+        else:
+            self._wake()
+
+    def _wake(self) -> None:
+        self._deferred = None
+        self._last_wake = asyncio.get_running_loop().time()
+        self.wakes += 1
         self._on_wake()
 
     def stop(self) -> None:
         """Stop listening (the name is free again)."""
+        if self._deferred is not None:
+            self._deferred.cancel()
+            self._deferred = None
         if self._socket is not None:
             asyncio.get_running_loop().remove_reader(self._socket.fileno())
             self._socket.close()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from pbem.mail.wake import WakeListener, nudge, wake_address
+from pbem.mail.wake import LEAST_INTERVAL, WakeListener, nudge, wake_address
 from pbem.store import open_database
 
 
@@ -49,3 +49,30 @@ def test_a_nudge_reaches_the_listening_daemon_of_that_database_only(tmp_path: Pa
     finally:
         db.close()
         other.close()
+
+
+def test_a_stream_of_nudges_makes_the_daemon_look_at_most_once_per_interval(tmp_path: Path) -> None:
+    db = open_database(str(tmp_path / "pbem.db"))
+
+    async def scenario() -> None:
+        looks: list[float] = []
+        loop = asyncio.get_running_loop()
+        listener = WakeListener(db, lambda: looks.append(loop.time()))
+        assert listener.start()
+        try:
+            sent = 0
+            for _ in range(20):  # 20 bursts of 50 over about 0.1 s
+                sent += sum(nudge(db) for _ in range(50))
+                await asyncio.sleep(0.005)
+            await asyncio.sleep(LEAST_INTERVAL * 3)
+            assert listener.nudges == sent >= 20  # a full queue (a few datagrams) refuses the rest: never an error
+            assert 2 <= len(looks) == listener.wakes
+            assert all(later - earlier >= LEAST_INTERVAL * 0.9 for earlier, later in zip(looks, looks[1:]))
+            assert len(looks) <= (looks[-1] - looks[0]) / LEAST_INTERVAL + 1
+        finally:
+            listener.stop()
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        db.close()
