@@ -70,6 +70,7 @@ class WakeListener:
 
     def __init__(self, db: Database, on_wake: Callable[[], None]) -> None:
         self.address = wake_address(db)
+        self._shared = db.shared
         self._on_wake = on_wake
         self._socket: socket.socket | None = None
         self._last_wake = -LEAST_INTERVAL
@@ -89,8 +90,11 @@ class WakeListener:
             listener.bind(self.address)
         except OSError as error:
             listener.close()
-            _log.warning("pbem deliver cannot nudge this daemon (%s): mail it stores is found at the next look",
-                         error)
+            # Expected for the second daemon of a shared database on one host (the first takes the nudges);
+            # on SQLite, which serves one daemon, another process holds the name.
+            _log.log(logging.INFO if self._shared else logging.WARNING,
+                     "pbem deliver cannot nudge this daemon (%s): it finds the mail deliver stores at its next look",
+                     error)
             return False
         listener.setblocking(False)
         asyncio.get_running_loop().add_reader(listener.fileno(), self._read)
