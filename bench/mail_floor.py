@@ -25,11 +25,11 @@ import hashlib
 import hmac
 import sqlite3
 from collections.abc import Sequence
-from email.parser import BytesParser
 from email.utils import formatdate, make_msgid, parseaddr
 from pathlib import Path
 from typing import Any
 
+from mail_raw import minimal_reply, read_incoming
 from mail_world import Letter
 
 from pbem.core import GameRng
@@ -37,7 +37,6 @@ from pbem.games import find_game
 from pbem.orders import OrderParser
 
 KIND = "turkey-chase"
-_PARSER = BytesParser()
 _KEY = b"floor-bench-key"
 _SCHEMA = (
     "CREATE TABLE IF NOT EXISTS inbound (id INTEGER PRIMARY KEY, message_id TEXT UNIQUE, raw BLOB, "
@@ -90,8 +89,7 @@ class FloorResponder:
 
     def respond(self, raw: bytes, own_address: str) -> tuple[str, bytes]:
         """Store the mail, check and store its orders, queue the reply, commit: (recipient, raw reply)."""
-        incoming = _PARSER.parsebytes(raw)
-        recipient = parseaddr(str(incoming.get("Reply-To") or incoming.get("From", "")))[1]
+        incoming, recipient = read_incoming(raw)
         local = parseaddr(str(incoming.get("To", "")))[1].partition("@")[0]
         base, _, tag = local.partition("+")
         seat = tag.partition(".")[0]
@@ -115,14 +113,8 @@ class FloorResponder:
             db.execute("INSERT INTO submission (seat, turn, version, text) VALUES (?, 1, ?, ?)", (seat, version, text))
             verdicts = "".join(f"{line.number}: {line.text}: {'ok' if line.problem is None else 'refused'}\r\n"
                                for line in parsed.lines)
-            reply = (
-                f"From: {own_address}\r\nTo: {recipient}\r\n"
-                f"Subject: Re: {incoming.get('Subject', '')}\r\n"
-                f"In-Reply-To: {incoming.get('Message-ID', '')}\r\n"
-                f"Message-ID: {make_msgid(domain='bench.test')}\r\nDate: {formatdate()}\r\n"
-                "MIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n"
-                f"Your orders version {version} for seat {seat}:\r\n{verdicts}"
-            ).encode()
+            reply = minimal_reply(incoming, own_address, recipient,
+                                  f"Your orders version {version} for seat {seat}:\r\n{verdicts}")
             self._last_reply = db.execute("INSERT INTO outbound (recipient, raw, status, inbound_id) "
                                           "VALUES (?, ?, 'queued', ?)", (recipient, reply, inbound)).lastrowid
             db.execute("COMMIT")

@@ -32,7 +32,7 @@ import statistics
 import time
 from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass, field
-from email.message import EmailMessage
+from email.message import EmailMessage, Message
 from email.parser import BytesParser
 from email.utils import formatdate, make_msgid, parseaddr
 from typing import Any
@@ -160,20 +160,28 @@ async def measure_smtp(servers: EmbeddedMailServers, n: int) -> Row:
     return Row("SMTP send", n, clock.wall, clock.cpu)
 
 
-def reply_to(raw: bytes, own_address: str) -> tuple[str, bytes]:
-    """Parse a mail with the stdlib parser (compat32, its fastest) and build a minimal
-    reply: (recipient, raw reply)."""
+def read_incoming(raw: bytes) -> tuple[Message, str]:
+    """Parse a mail with the stdlib parser (compat32, its fastest): (the message, the address to answer)."""
     incoming = _PARSER.parsebytes(raw)
-    recipient = parseaddr(str(incoming.get("Reply-To") or incoming.get("From", "")))[1]
-    reply = (
+    return incoming, parseaddr(str(incoming.get("Reply-To") or incoming.get("From", "")))[1]
+
+
+def minimal_reply(incoming: Message, own_address: str, recipient: str, body: str) -> bytes:
+    """A minimal plain-text reply to ``incoming`` from ``own_address`` with ``body`` (lines ending CRLF)."""
+    return (
         f"From: {own_address}\r\nTo: {recipient}\r\n"
         f"Subject: Re: {incoming.get('Subject', '')}\r\n"
         f"In-Reply-To: {incoming.get('Message-ID', '')}\r\n"
         f"Message-ID: {make_msgid(domain='bench.test')}\r\nDate: {formatdate()}\r\n"
         "MIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n"
-        "Orders received.\r\n"
-    )
-    return recipient, reply.encode()
+        f"{body}"
+    ).encode()
+
+
+def reply_to(raw: bytes, own_address: str) -> tuple[str, bytes]:
+    """Parse a mail and build a minimal reply: (recipient, raw reply)."""
+    incoming, recipient = read_incoming(raw)
+    return recipient, minimal_reply(incoming, own_address, recipient, "Orders received.\r\n")
 
 
 async def bare_echo(servers: Servers, address: str, stop: asyncio.Event, *,

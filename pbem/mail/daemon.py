@@ -326,9 +326,9 @@ class MailDaemon:
         self.outbox = DatabaseOutbox(db, lease=options.outbox_lease if db.shared else DEFAULT_LEASE,
                                      rate=options.send_rate)
         self.leases = LeaseKeeper(self.outbox) if db.shared else None
-        self.wake = WakeListener(db, self._stored_elsewhere)
-        """Where ``pbem deliver`` nudges this daemon once it stored a mail (see :mod:`pbem.mail.wake`)."""
         """Renews the outbox's claims while the daemon lives, on a shared database (None: alone on it)."""
+        self.wake = WakeListener(db, self._look_for_stored_mail)
+        """Where ``pbem deliver`` nudges this daemon once it stored a mail (see :mod:`pbem.mail.wake`)."""
         self.intake = None if imap is None else MailIntake(
             imap, None, batch_handler=self._take, use_idle=options.use_idle, poll_interval=options.poll_interval,
             idle_recheck=options.idle_recheck, ready=self.caught_up)
@@ -378,8 +378,7 @@ class MailDaemon:
             if took.outcome is not None:
                 await self._handled(took.outcome)
             if took.left is not None:
-                self._idle.clear()
-                self._new_mail.set()
+                self._look_for_stored_mail()
         return [took.error for took in taken]
 
     async def _refused(self, address: str, reply: str) -> None:
@@ -402,11 +401,11 @@ class MailDaemon:
         being stored."""
         if await self._work(functools.partial(self.inbound.store, None, raw, durable=True)) is not None:
             self.metrics.received.inc()
-        self._idle.clear()
-        self._new_mail.set()
+        self._look_for_stored_mail()
 
-    def _stored_elsewhere(self) -> None:
-        """Another process stored mail (``pbem deliver`` nudged): have the processing loop look now."""
+    def _look_for_stored_mail(self) -> None:
+        """Mail was stored that is not handled yet (left by the intake, handed over by LMTP, or stored by
+        ``pbem deliver``, which nudged): have the processing loop look now."""
         self._idle.clear()
         self._new_mail.set()
 
