@@ -7,11 +7,16 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from pbem.commands import CheckOrders, Help, Report, ShowLog, Status, Verify, Whois
 from pbem.mail.notices import MailNotifier
 from pbem.mail.parse import IncomingMail
 from pbem.mail.reply import Reply
 from pbem.mail.tokens import ReplyTokens
 from pbem.service.unit import Unit
+
+
+ASKING = (Status, Help, ShowLog, Report, Whois, CheckOrders, Verify)
+"""The commands that only ask: they change no game."""
 
 
 @dataclass
@@ -32,12 +37,13 @@ class HandledMail:
     game: str = ""
     seat: str = ""
     done: list[str] = field(default_factory=list)  # the commands carried out, as words (JOIN, orders, HELP)
-    mailed_once: dict[tuple[str, str], str] = field(default_factory=dict)  # (PREVIEW|SECRETS, game): its answer
+    mailed_once: dict[tuple[str, str], str] = field(default_factory=dict)  # (PREVIEW|SECRETS|STATUS, key): answer
+    changes: int = 0  # commands carried out so far that may have changed a game (a STATUS folds only across none)
 
     def answered(self, what: str, game: str) -> str | None:
-        """The answer given earlier in this mail to ``what`` (a mail to the GM: PREVIEW, SECRETS) of
-        ``game``, or None the first time: a repeat within one mail folds into the first answer and mails
-        nothing more, like a repeated HELP."""
+        """The answer given earlier in this mail to ``what`` (a mail to the GM: PREVIEW, SECRETS; a STATUS
+        view) of ``game``, or None the first time: a repeat within one mail folds into the first answer and
+        mails nothing more, like a repeated HELP."""
         return self.mailed_once.get((what, game.lower()))
 
     def remember(self, what: str, game: str, answer: str) -> str:
@@ -72,6 +78,12 @@ class Conversation:
     from_forged: bool = False
     """The receiving server found the From forged (:mod:`pbem.mail.authresults`): no command that rests on
     the From alone is carried out, and nothing is written to it."""
+
+    def carried_out(self, command: object) -> None:
+        """Note that ``command`` of the mail was carried out: unless it only asks (:data:`ASKING`), what the
+        mail asked before may have changed, and is worked out again when asked again."""
+        if not isinstance(command, ASKING):
+            self.handled.changes += 1
 
     @property
     def notifier(self) -> MailNotifier:

@@ -19,6 +19,8 @@ from typing import Any
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session
 
+from pbem import budget
+from pbem.budget import OverBudget
 from pbem.commands import (
     Accept,
     CheckOrders,
@@ -64,7 +66,6 @@ from pbem.mail.press import press_reply
 from pbem.mail.redaction import holds_password, text_holds_password
 from pbem.mail.reply import Reply, reply_limit, send_reply
 from pbem.mail.tokens import ReplyTokens, is_token_address, press_author
-from pbem.mail.watchdog import MailOverrun
 from pbem.service import consent
 from pbem.service.api import GameService
 from pbem.service.unit import Unit
@@ -85,13 +86,13 @@ class MailFailed(RuntimeError):
 
 class MailOverran(MailFailed):
     """Handling a stored mail ran over its time budget and was interrupted (see :mod:`pbem.mail.watchdog`);
-    its transaction was rolled back. The cause is the :class:`~pbem.mail.watchdog.MailOverrun`."""
+    its transaction was rolled back. The cause is the :class:`~pbem.budget.OverBudget`."""
 
 
 class NotStored(RuntimeError):
     """Storing and handling a mail in one unit of work (:meth:`MailHandler.store_and_handle`) failed: the
     unit was rolled back, so the mail is not stored either. The cause is the error (a
-    :class:`~pbem.mail.watchdog.MailOverrun` when the watchdog interrupted it)."""
+    :class:`~pbem.budget.OverBudget` when the watchdog interrupted it)."""
 
 
 class _StoredBefore(Exception):  # noqa: N818 - rolls back the unit of a mail whose Message-ID was stored before
@@ -153,9 +154,11 @@ class MailHandler:
         try:
             with self.service.unit() as unit:
                 return self._handle_stored(unit, inbound_id, stored)
-        except MailOverrun as overrun:
+        except OverBudget as overrun:
             raise MailOverran(inbound_id) from overrun
         except Exception as error:
+            if budget.is_spent():  # a statement the database ended for the budget, or an error on the way out
+                raise MailOverran(inbound_id) from error
             if is_transient_error(error):
                 raise
             raise MailFailed(inbound_id) from error
@@ -178,9 +181,13 @@ class MailHandler:
                 return inbound_id, self._handle_stored(unit, inbound_id, (inbound.kept(raw), len(raw)))
         except _StoredBefore:
             return None
-        except MailOverrun as overrun:
+        except OverBudget as overrun:
             raise NotStored(f"mail {uid} overran") from overrun
         except Exception as error:
+            if budget.is_spent():  # a statement the database ended for the budget
+                overrun = OverBudget(f"over the time budget: {error}")
+                overrun.__cause__ = error
+                raise NotStored(f"mail {uid} overran") from overrun
             raise NotStored(f"mail {uid} could not be handled") from error
 
     def handle_next(self) -> tuple[int, HandledMail] | None:
@@ -188,7 +195,7 @@ class MailHandler:
         one unit of work that holds its lock; return its id and what was done, or None when there is none.
         Raises transient database errors as they are, :class:`MailOverran` when the watchdog interrupted it,
         and :class:`MailFailed` for any other failure (the unit is rolled back in every case);
-        :class:`~pbem.mail.watchdog.MailOverrun` as it is when it came before a mail was claimed."""
+        :class:`~pbem.budget.OverBudget` as it is when it came before a mail was claimed."""
         claimed: int | None = None
         try:
             with self.service.unit() as unit:
@@ -196,11 +203,13 @@ class MailHandler:
                 if claimed is None:
                     return None
                 return claimed, self._handle_stored(unit, claimed)
-        except MailOverrun as overrun:
+        except OverBudget as overrun:
             if claimed is None:
                 raise
             raise MailOverran(claimed) from overrun
         except Exception as error:
+            if claimed is not None and budget.is_spent():
+                raise MailOverran(claimed) from error
             if claimed is None or is_transient_error(error):
                 raise
             raise MailFailed(claimed) from error
@@ -419,6 +428,7 @@ def _run_script(conv: Conversation, script: Script) -> None:
             reply.add("No commands or orders found in your mail. Send HELP for the list of commands.")
         return
     for command in script.commands:
+        budget.check()
         reply.line = command.line
         conv.unit.actor = conv.mail.sender
         try:
@@ -428,6 +438,7 @@ def _run_script(conv: Conversation, script: Script) -> None:
             _COMMANDS[type(command)](conv, command)
         except (PbemError, ValueError) as error:
             reply.refuse(command.line, error)
+        conv.carried_out(command)
 
 
 _COMMANDS: Mapping[type, Callable[[Conversation, Any], None]] = {
