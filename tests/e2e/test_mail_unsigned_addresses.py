@@ -8,7 +8,7 @@ import asyncio
 from datetime import date
 from pathlib import Path
 
-from mail_games import GM_PLAYER, prove_quiet, send_all
+from mail_games import GM_PLAYER, OPENING_ORDERS, open_game, prove_quiet, send_all
 from mail_harness import GM_ADDRESS, MailHarness, Person, running_service
 
 from pbem.sandbox.mailclient import ReceivedMail, plain_mail
@@ -92,5 +92,25 @@ def test_forged_unsubscribe_tokens_and_stop_commands_are_answered_only_within_th
             await _flood(service, other.address, GM_ADDRESS, 25, "STOP\n", subject="stop")
             for answer in await _answers_within_limit(service, other):
                 assert "pbem sends other@elsewhere.test no more mail" in answer.body, answer.body
+
+    asyncio.run(scenario())
+
+
+def test_a_flood_to_a_leaked_reply_address_brings_its_holder_one_notice_an_hour(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        async with running_service(tmp_path) as service:
+            game = await open_game(service)
+            alice, leaked = game.players["A"], game.reports["A"].reply_to
+            assert leaked is not None
+            senders = [game.players["B"], service.person("mallory@elsewhere.test")]
+            for sender in senders:
+                await _flood(service, sender.address, leaked, 12, OPENING_ORDERS["A"], subject="Re: [tc-1] Turn 1")
+            told = await alice.last()
+            assert "tried to act for your seat A of game tc-1" in told.body and "at most once an hour" in told.body
+            await prove_quiet(service, alice)
+            assert service.runner.current_orders("tc-1", "A") is None
+            service.clock.advance(minutes=61)
+            await _flood(service, senders[1].address, leaked, 1, OPENING_ORDERS["A"], subject="Re: [tc-1] Turn 1")
+            assert "A mail from mallory@elsewhere.test tried to act" in (await alice.last()).body
 
     asyncio.run(scenario())
