@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from pbem.commands import CheckOrders, Help, Report, ShowLog, Status, Verify, Whois
 from pbem.mail.notices import MailNotifier
 from pbem.mail.parse import IncomingMail
+from pbem.mail.policy import RateLimiter
 from pbem.mail.reply import Reply
 from pbem.mail.tokens import ReplyTokens
 from pbem.service.unit import Unit
@@ -52,6 +53,11 @@ class HandledMail:
         return answer
 
 
+HOLDER_NOTICE_WINDOW = timedelta(hours=1)
+"""A seat's holder is told of at most one refused mail (of each kind) per hour that tried to act for the seat:
+mail to a leaked reply address, however much of it and from whatever senders, brings the holder one notice."""
+
+
 @dataclass(frozen=True)
 class Desk:
     """The parts of the game master every answer needs: its address, the signer of reply
@@ -61,6 +67,8 @@ class Desk:
     tokens: ReplyTokens
     notifier: MailNotifier
     clock: Callable[[], datetime]
+    holder_notices: RateLimiter = field(default_factory=lambda: RateLimiter(max_mails=1, window=HOLDER_NOTICE_WINDOW))
+    """Which seats' holders were told lately of a refused mail that tried to act for their seat."""
 
 
 @dataclass

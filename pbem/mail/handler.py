@@ -278,28 +278,33 @@ class MailHandler:
         author = press_author(token_address) if token_address is not None else None
         conv = Conversation(self.desk, unit, mail, reply, HandledMail("handled"), token_address,
                             from_forged=forged)
+        # Each branch below checks the signature of the address written to before anything is answered, and
+        # asks the rate limit before it answers: only a mail that acted for its sender's own seat, through
+        # a genuine reply address, is answered past the limit (as orders are).
         if author == INVITATION:  # a reply to an invitation: it accepts, or says STOP
+            try:
+                consent_mail.check_invitation(conv)
+            except consent_mail.NotAnInvitation as error:  # a stranger's mail, refused within the limit
+                reply.refuse(0, error)
+                if newly_asked:  # a first mail accepts the sender's own invitations, as any first mail does
+                    consent_mail.accept_invitations(conv)
+                return self._answer_within_limit(conv, now, inbound_id, ["invitation reply"], exempt=False)
             consent_mail.answer_invitation(conv, accepted_now=newly_asked)
-            _send_unless_forged(unit, self.notifier, mail, reply, inbound_id, forged)
-            return _described(conv, ["invitation reply"])
+            return self._answer_within_limit(conv, now, inbound_id, ["invitation reply"], exempt=conv.handled.acted)
         if author is not None:  # a reply to a press mail: press back to its author, never orders
             try:
                 press_reply(conv, author)
             except (PbemError, ValueError) as error:
-                if self.rate_limiter.is_limited(mail.sender, now):
-                    return HandledMail("ignored", "rate limited")
-                self.rate_limiter.count(mail.sender, now)
                 reply.add(f"REFUSED: {error}")
-            _send_unless_forged(unit, self.notifier, mail, reply, inbound_id, forged)
-            return _described(conv, ["press reply"])
+                return self._answer_within_limit(conv, now, inbound_id, ["press reply"], exempt=False)
+            return self._answer_within_limit(conv, now, inbound_id, ["press reply"], exempt=True)
         stop_token = consent_mail.stop_token_of(mail.subject)
-        if stop_token is not None:  # a List-Unsubscribe mail
+        if stop_token is not None:  # a List-Unsubscribe mail: a genuine token always stops, answered within the limit
             try:
                 consent_mail.stop_by_token(conv, stop_token)
             except PbemError as error:
                 reply.refuse(0, error)
-            _send_unless_forged(unit, self.notifier, mail, reply, inbound_id, forged)
-            return _described(conv, ["STOP"])
+            return self._answer_within_limit(conv, now, inbound_id, ["STOP"], exempt=False)
         conv.tag = subject_tag(mail.subject)
         script = parse_script(mail.body, token_seat=token_address is not None, game=conv.tag)
         reply.secret = text_holds_password(mail.body)  # it may quote a line that held one: keep no copy once sent
@@ -334,6 +339,23 @@ class MailHandler:
             limiter.count(mail.sender, now)
         _send_unless_forged(unit, self.notifier, mail, reply, inbound_id, forged)
         return _described(conv, [_command_word(c) for c in script.commands])
+
+    def _answer_within_limit(self, conv: Conversation, now: datetime, inbound_id: int, done: list[str], *,
+                             exempt: bool) -> HandledMail:
+        """Send the reply of a mail to a reply address (an invitation's, a press mail's, an unsubscribe
+        mail), and return what was done: ``exempt`` (it acted for the sender's own seat, through a genuine
+        reply address) answers it whatever the rate limit says; any other counts toward its sender's limit,
+        and past the limit gets no answer (only the one notice when the pause starts)."""
+        mail = conv.mail
+        if not exempt:
+            if self.rate_limiter.is_limited(mail.sender, now):
+                if not conv.from_forged:
+                    self._tell_limited(conv.unit, mail, self.rate_limiter, now, inbound_id)
+                _log.warning("inbound %s from %s not answered: rate limit", inbound_id, mail.sender)
+                return HandledMail("ignored", "rate limited")
+            self.rate_limiter.count(mail.sender, now)
+        _send_unless_forged(conv.unit, self.notifier, mail, conv.reply, inbound_id, conv.from_forged)
+        return _described(conv, done)
 
     def _take_bounce(self, unit: Unit, raw: bytes, mail_id: int, inbound_id: int) -> HandledMail:
         """A mail to the bounce address of outgoing mail ``mail_id``: when it reports a failure for good (or a
