@@ -358,8 +358,10 @@ def cmd_campaign(args: argparse.Namespace) -> int:
 
 def cmd_league(args: argparse.Namespace) -> int:
     """``pbem league create|join|start|standings|replace|drop|end ...``: the LEAGUE mail commands, as the
-    operator (no league password asked). Only mail tells the players: a round seated from here reaches
+    operator (no league password asked; the standings show each member's address beside its name). Only
+    mail tells the players: a round seated from here reaches
     them with its games' reports, as ``pbem new`` does."""
+    from pbem.leagues.view import OPERATOR
     from pbem.service import leagues
 
     with _service(args).unit() as unit:
@@ -389,7 +391,7 @@ def cmd_league(args: argparse.Namespace) -> int:
             ended = leagues.end(unit, args.league)
             print(f"League {args.league} ended" + (f"; games ended: {', '.join(ended)}" if ended else "") + ".")
         else:
-            view = leagues.view(unit, args.league)
+            view = leagues.view(unit, args.league, OPERATOR)
             print(json.dumps(view.as_json(), indent=2, ensure_ascii=False) if args.json else view.text(), end="\n" if args.json else "")
     return EXIT_OK
 
