@@ -359,8 +359,8 @@ def cmd_campaign(args: argparse.Namespace) -> int:
 def cmd_league(args: argparse.Namespace) -> int:
     """``pbem league create|join|start|standings|replace|drop|end ...``: the LEAGUE mail commands, as the
     operator (no league password asked; the standings show each member's address beside its name). Only
-    mail tells the players: a round seated from here reaches
-    them with its games' reports, as ``pbem new`` does."""
+    mail tells the players: a round seated from here reaches them with its games' reports, as ``pbem new``
+    does."""
     from pbem.leagues.view import OPERATOR
     from pbem.service import leagues
 
@@ -444,7 +444,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         )
     except (BadMailUrl, ValueError) as error:
         raise UsageError(str(error)) from error
-    except CannotListen as error:  # a port taken (LmtpUnavailable too): nothing was created
+    except CannotListen as error:  # a port taken (LmtpUnavailable too)
         raise UsageError(str(error)) from error
     except DaemonFailed as error:
         print(f"pbem: stopped: {error}", file=sys.stderr)

@@ -7,8 +7,8 @@ import contextlib
 import json
 import logging
 import signal
-from datetime import timedelta
 from collections.abc import Awaitable
+from datetime import timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
