@@ -337,12 +337,13 @@ class MailNotifier:
                     info = unit.info(game)
                     self.send_reports(unit, info, digests.take_reports(unit, info, everyone=True))
                 league = leagues.league_row(unit, item.league)
-                view = leagues.view(unit, item.league)
                 intro = (f"League {league.name} is over: the final standings." if item.over else
                          f"Round {item.round} of league {league.name} is over; round {item.round + 1} starts now: "
                          "your game's first report comes in its own mail.")
                 readers = [m.address for m in leagues.members_of(unit, league) if not m.dropped]
-                for address in dict.fromkeys([*readers, *([league.gm_address] if league.gm_address else [])]):
+                views = leagues.views_for(unit, league.name, list(dict.fromkeys(
+                    [*readers, *([league.gm_address] if league.gm_address else [])])))
+                for address, view in views.items():
                     self.send_standings(unit, view, item.round, address, intro)
             case LeagueSeatHandedOver():
                 row = unit.game(item.game)
