@@ -60,7 +60,7 @@ class _Watch:
     budget: Budget
     what: object
     outer: FrameType | None
-    """The frame that entered the watched block: the frames below it are the watched work's."""
+    """The frame that entered the watched block: it and the frames below it are the watched work's."""
     fired: bool = False
     stuck_told: bool = False
 
@@ -178,12 +178,14 @@ class Watchdog:
 
 
 def _holds_no_lock(watch: _Watch) -> bool:
-    """True when no frame of the watched work (from the innermost up to the block that watches it) runs code
-    that may hold a lock (:func:`~pbem.budget.is_locking_code`)."""
+    """True when no frame of the watched work (from the innermost up to the frame of the block that watches
+    it, that one included) runs code that may hold a lock (:func:`~pbem.budget.is_locking_code`)."""
     frame = sys._current_frames().get(watch.budget.thread_id)  # noqa: SLF001 - the one way to see another thread
-    while frame is not None and frame is not watch.outer:
+    while frame is not None:
         if is_locking_code(frame.f_code.co_filename):
             return False
+        if frame is watch.outer:  # the block's own frame is the work's too; the frames above it are not
+            return True
         frame = frame.f_back
     return True
 
