@@ -35,6 +35,7 @@ from typing import Any, Literal
 from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedInput, VisitError
 
+from pbem import budget
 from pbem.addresses import checked_address
 from pbem.clock import FIRST_YEAR, LAST_YEAR, in_years
 from pbem.core import InvalidInput, PbemError
@@ -720,6 +721,7 @@ def parse_script(body: str, *, token_seat: bool = False, game: str | None = None
     starts_in_session = token_seat and (first_word not in OPENING_WORDS or first_word in RESERVED_WORDS)
     builder = _ScriptBuilder(token_session=starts_in_session, game=game)
     for number, line in enumerate(lines, start=1):
+        budget.check()
         builder.feed(number, line)
         if builder.stopped:
             break

@@ -18,6 +18,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import datetime
 
+from pbem import budget
 from pbem.addresses import is_plain_address
 from pbem.games import find_game
 from pbem.mail.calendar import deadline_calendar, next_sequence
@@ -309,6 +310,7 @@ class MailNotifier:
         row = info.row
         issued = seats.issue_passwords(unit, row.name)
         for seat in info.seats:
+            budget.check()
             if seat.name in issued and seat.address:
                 self.tell_address(unit, row, seat.address, "Your seat",
                                   f"You play seat {seat.name} of game {row.name}. Your password is {issued[seat.name]}; "
@@ -369,6 +371,7 @@ class MailNotifier:
         if row.deadline is not None:
             text += f" The deadline of turn {news.turn} is now {mark(row.deadline)}."
         for seat in info.seats:
+            budget.check()
             if not seat.address:
                 continue
             kept = news.orders.get(seat.name, [])
@@ -385,6 +388,7 @@ class MailNotifier:
         row = info.row
         deadline = mark(row.deadline) if row.deadline else "the deadline"
         for seat in seats:
+            budget.check()
             if not seat.address:
                 continue
             subject = f"[{row.name}] Reminder: turn {row.turn} orders due"
@@ -411,6 +415,7 @@ class MailNotifier:
         """Queue a notice to every seat of the game and its GM; with ``calendar`` (the deadline moved)
         the seats that owe orders get their deadline's calendar update attached."""
         for seat in info.seats:
+            budget.check()
             if seat.address:
                 self._queue(unit, info.row, seat.address, f"[{info.row.name}] Notice",
                             text + _TO_GM + self._link_line(info.row, seat), None,

@@ -22,6 +22,7 @@ from typing import Any
 
 from sqlmodel import select
 
+from pbem import budget
 from pbem.addresses import checked_address
 from pbem.core import GameError, GameRng, InvalidInput, UnknownGame
 from pbem.games import find_game
@@ -467,6 +468,7 @@ def _seat_round(unit: Unit, league: LeagueRow, number: int) -> list[str]:
     address = {m.id: m.address for m in members}
     games: list[str] = []
     for index, players in enumerate(seated.tables, start=1):
+        budget.check()
         game = _free_name(unit, f"{league.name}-{number}-{index}")
         seat_names = rules.seat_names(len(players))
         info = creation.create_game(unit, league.kind, game, seats={s: address[p] for s, p in zip(seat_names, players)},

@@ -428,6 +428,8 @@ class PlayerRow(SQLModel, table=True):
     id: int | None = Field(default=None, primary_key=True)
     name: str
     name_key: str = Field(index=True, unique=True)  # the name in lower case: names are unique in any case
+    look_key: str = Field(default="", index=True)  # how the name looks (pbem.lookalikes.lookalike_keys)
+    look_key_folded: str = Field(default="", index=True)  # how it looks in lower case: no new name shares either
     registered_at: datetime
     link_code_hash: str | None = None  # the code that joins one more address (REGISTER <name> <code>)
     link_code_until: datetime | None = None
