@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import JSON, Column, String, Text, TypeDecorator, cast, delete, func, select, update
+from sqlalchemy import JSON, Column, String, Table, Text, TypeDecorator, cast, delete, func, select, text, update
 from sqlmodel import SQLModel
 
 from pbem.core import PbemError
@@ -283,7 +283,8 @@ def _address_key(address: str) -> str:
 
 def _outbound_to(unit: Unit, address: str) -> list[OutboundMessageRow]:
     """The stored mails to ``address`` (its recipients are a JSON list: matched as text, then checked)."""
-    query = select(OutboundMessageRow).where(_names(OutboundMessageRow, "recipients", address))
+    query = select(OutboundMessageRow).where(
+        func.lower(cast(OutboundMessageRow.recipients, Text)).contains(address, autoescape=True))
     return [row for row in unit.session.execute(query).scalars()
             if address in (recipient.lower() for recipient in row.recipients)]
 
@@ -306,33 +307,57 @@ def _replace_everywhere(unit: Unit, address: str, pseudonym: str) -> int:
     """Replace ``address`` (any case) by ``pseudonym`` in every text and JSON column of every table; return
     the rows changed. What is left after the rows above were dealt with: seats of finished games, the audit
     log's actors and texts, players' events, league places, outgoing mail's recipients, games' and
-    events' texts that quote it."""
+    events' texts that quote it. One query a table finds the rows; the session's rows are read afresh after."""
     session, changed = unit.session, 0
-    for table in SQLModel.metadata.sorted_tables:
-        model = _model_of(table.name)
-        if model is None:
-            continue
-        for column in (column for column in table.columns if _holds_text(column) and not column.primary_key):
-            for row in session.execute(select(model).where(_names(model, column.name, address))).scalars():
-                setattr(row, column.name, _replaced(getattr(row, column.name), address, pseudonym))
-                unit.add(row)
-                changed += 1
     session.flush()
+    for table, keys, columns, row in _rows_naming(unit, address):
+        values = {column.name: _replaced(value, address, pseudonym) for column, value in zip(columns, row[len(keys):])}
+        where = [key == value for key, value in zip(keys, row[:len(keys)])]
+        session.execute(update(table).where(*where).values(values))
+        changed += 1
+    session.expire_all()
     return changed
+
+
+def traces_of(unit: Unit, address: str) -> list[tuple[str, tuple[Any, ...]]]:
+    """Where ``address`` (any case) still stands in a text or JSON column of any table: (table, the row's
+    primary key) each; empty once it is forgotten (but for the answer that confirmed it, until sent and
+    purged)."""
+    address = address.strip().lower()
+    return [(table.name, tuple(row[:len(keys)])) for table, keys, columns, row in _rows_naming(unit, address)
+            if any(_names_in(value, address) for value in row)]
+
+
+def _rows_naming(unit: Unit, address: str) -> Iterator[tuple[Table, list[Column[Any]], list[Column[Any]], Any]]:
+    """Each row of pbem's tables that may hold ``address`` in a text or JSON column (matched as text: a
+    superset), with its table, its key columns, its other text columns, and the row (keys, then those). The
+    statements are written out (one a table, typed by the table's columns), not compiled from expressions:
+    compiling two dozen wide selects cost most of a FORGET's time."""
+    quote = unit.session.get_bind().dialect.identifier_preparer.quote
+    pattern = "%" + address.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+    for table in SQLModel.metadata.sorted_tables:
+        texts = [column for column in table.columns if _holds_text(column)]
+        if not texts:
+            continue
+        keys = list(table.primary_key.columns)
+        columns = [column for column in texts if not column.primary_key]
+        chosen = ", ".join(quote(column.name) for column in [*keys, *columns])
+        naming = " OR ".join(f"lower(CAST({quote(column.name)} AS TEXT)) LIKE :pattern ESCAPE '\\'"
+                             for column in texts)
+        query = text(f"SELECT {chosen} FROM {quote(table.name)} WHERE {naming}").columns(*keys, *columns)
+        for row in unit.session.execute(query, {"pattern": pattern}).all():
+            yield table, keys, columns, row
+
+
+def _names_in(value: Any, address: str) -> bool:
+    """True when ``value`` (a text, or JSON) holds ``address`` in any case."""
+    return _replaced(value, address, "") != value
 
 
 def _holds_text(column: Column[Any]) -> bool:
     """True for a column of text or JSON (also behind a type decorator, as sqlmodel's strings are)."""
     kind = column.type.impl if isinstance(column.type, TypeDecorator) else column.type
     return isinstance(kind, (String, JSON))
-
-
-def _model_of(table_name: str) -> type[SQLModel] | None:
-    """The model class of a table of pbem's schema."""
-    for mapper in SQLModel._sa_registry.mappers:  # noqa: SLF001 - the registry of every table model
-        if mapper.local_table is not None and mapper.local_table.name == table_name:
-            return mapper.class_
-    return None
 
 
 def _replaced(value: Any, address: str, pseudonym: str) -> Any:
@@ -348,23 +373,3 @@ def _replaced(value: Any, address: str, pseudonym: str) -> Any:
     if isinstance(value, dict):
         return {_replaced(key, address, pseudonym): _replaced(item, address, pseudonym) for key, item in value.items()}
     return value
-
-
-def traces_of(unit: Unit, address: str) -> list[tuple[str, str, Any]]:
-    """Where ``address`` (any case) still stands in a text or JSON column of any table: (table, column, the
-    row's primary key) each; empty once it is forgotten (but for the answer that confirmed it, until sent
-    and purged)."""
-    address, found = address.strip().lower(), []
-    for table in SQLModel.metadata.sorted_tables:
-        model = _model_of(table.name)
-        if model is None:
-            continue
-        for column in (column for column in table.columns if _holds_text(column)):
-            for row in unit.session.execute(select(model).where(_names(model, column.name, address))).scalars():
-                found.append((table.name, column.name, unit.session.identity_key(instance=row)[1]))
-    return found
-
-
-def _names(model: type[SQLModel], column: str, address: str) -> Any:
-    """The condition that a row's ``column`` holds ``address`` (a superset when checked as text)."""
-    return func.lower(cast(getattr(model, column), Text)).contains(address, autoescape=True)

@@ -1,7 +1,7 @@
 """FORGET by mail: ``forget_request`` holds the confirmation code sent to an address that asked to be
 forgotten, keyed by the address's hash.
 
-Revision ID: 0019
+Revision ID: 0020
 """
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0019"
-down_revision = "0018"
+revision = "0020"
+down_revision = "0019"
 branch_labels = None
 depends_on = None
 
