@@ -256,6 +256,32 @@ def cmd_player(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_mydata(args: argparse.Namespace) -> int:
+    """``pbem mydata ADDRESS [--json]``: everything stored about an address (what MYDATA mails to it)."""
+    from pbem.service import privacy
+
+    with _service(args).unit(lock=False) as unit:
+        data = privacy.data_of(unit, args.address)
+    print(json.dumps(data.as_json(), indent=2) if args.json else data.as_text())
+    return EXIT_OK
+
+
+def cmd_forget(args: argparse.Namespace) -> int:
+    """``pbem forget ADDRESS``: erase an address as a confirmed FORGET by mail does; say what it left."""
+    from pbem.service import privacy
+
+    with _service(args).unit() as unit:
+        done = privacy.forget(unit, args.address)
+    print(f"{args.address} is forgotten: it is {done.pseudonym} now ({done.rows} rows changed).")
+    for game, seat in done.resigned:
+        print(f"  seat {seat} of {game} resigned: tell its GM (it gets NMR defaults until the GM REPLACEs it)")
+    for game, seat in done.freed:
+        print(f"  seat {seat} of {game} (forming) is open again: tell its GM")
+    for name in done.gm_left:
+        print(f"  {name} has no GM now")
+    return EXIT_OK
+
+
 def cmd_log(args: argparse.Namespace) -> int:
     """``pbem log GAME``: the game's audit log, every GM action and automatic decision with time and actor."""
     for entry in _service(args).log(args.game):
@@ -700,6 +726,15 @@ def build_parser() -> argparse.ArgumentParser:
     player.add_argument("name", help="the player's name (REGISTER <name> by mail chose it)")
     player.add_argument("--json", action="store_true")
     player.set_defaults(func=cmd_player)
+    mydata = add("mydata", "everything stored about a mail address (what MYDATA by mail answers it)")
+    mydata.add_argument("address", type=_address)
+    mydata.add_argument("--json", action="store_true")
+    mydata.set_defaults(func=cmd_mydata)
+
+    forget = add("forget", "erase a mail address from every table (as a confirmed FORGET by mail; docs/privacy.md)")
+    forget.add_argument("address", type=_address)
+    forget.set_defaults(func=cmd_forget)
+
     league = sub.add_parser("league", help="leagues: create, join, start, standings, replace, drop, end "
                                            "(the LEAGUE mail commands; docs/leagues.md)",
                             description="Leagues, as the LEAGUE mail commands (docs/leagues.md).")

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from pbem.commands import CheckOrders, Help, Report, ShowLog, Status, Verify, Whois
+from pbem.commands import CheckOrders, Help, MyData, Report, ShowLog, Status, Verify, Whois
 from pbem.mail.notices import MailNotifier
 from pbem.mail.parse import IncomingMail
 from pbem.mail.policy import RateLimiter
@@ -16,7 +16,7 @@ from pbem.mail.tokens import ReplyTokens
 from pbem.service.unit import Unit
 
 
-ASKING = (Status, Help, ShowLog, Report, Whois, CheckOrders, Verify)
+ASKING = (Status, Help, ShowLog, Report, Whois, CheckOrders, Verify, MyData)
 """The commands that only ask: they change no game."""
 
 

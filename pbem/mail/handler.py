@@ -26,9 +26,11 @@ from pbem.commands import (
     CheckOrders,
     CreateGame,
     GmSession,
+    Forget,
     Help,
     Join,
     LeagueCommand,
+    MyData,
     Observe,
     Register,
     Report,
@@ -47,7 +49,7 @@ from pbem.commands import (
 )
 from pbem.core import PbemError
 from pbem.mail import consent as consent_mail
-from pbem.mail import gm_commands, league_commands, player_commands, report_again, seat_commands
+from pbem.mail import gm_commands, league_commands, player_commands, privacy_commands, report_again, seat_commands
 from pbem.mail.answers import help_for
 from pbem.mail.authresults import from_fails_dmarc
 from pbem.mail.bounces import read_bounce
@@ -475,6 +477,8 @@ _COMMANDS: Mapping[type, Callable[[Conversation, Any], None]] = {
     Stop: lambda conv, command: consent_mail.stop(conv, conv.mail.sender),
     Register: player_commands.register,
     Whois: player_commands.whois,
+    MyData: privacy_commands.mydata,
+    Forget: privacy_commands.forget,
     Status: lambda conv, command: seat_commands.show_status(conv, command.game or conv.tag),
     Help: lambda conv, command: conv.reply.add(help_for(command.kind)),
     Salt: seat_commands.salt,
@@ -492,7 +496,7 @@ SOFT_BOUNCES = 3
 """How often a mail that bounced for now is sent again (a fourth bounce counts as one for good)."""
 SOFT_BOUNCE_PAUSE = timedelta(hours=1)
 """How long after a bounce for now the mail goes again."""
-_FROM_ALONE = (Join, Stop, CreateGame, Register, LeagueCommand, Report)
+_FROM_ALONE = (Join, Stop, CreateGame, Register, LeagueCommand, Report, MyData, Forget)
 """The commands that rest on the From alone: refused when the receiving server found it forged."""
 
 

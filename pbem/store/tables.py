@@ -527,3 +527,16 @@ class LeagueTableRow(SQLModel, table=True):
     places: dict[str, Any] | None = Field(default=None, sa_column=Column(JSON, nullable=True))
     """Once its game is over: member id -> {"kind": result kind, "score": score}."""
     finished_at: datetime | None = None
+
+
+class ForgetRequestRow(SQLModel, table=True):
+    """A FORGET asked for by mail, waiting for its confirmation code (see :mod:`pbem.service.privacy`): keyed
+    by the SHA-256 of the address, so that it holds no address itself."""
+
+    __tablename__ = "forget_request"
+
+    address_key: str = Field(primary_key=True)
+    code_hash: str  # the code sent to the address (salted scrypt); it works once, within a day
+    requested_at: datetime
+    failures: int = 0  # wrong codes sent in a row (see pbem.lockout)
+    locked_until: datetime | None = None
