@@ -85,8 +85,9 @@ async def _run_pbem(*args: str) -> tuple[int, str]:
 
 
 async def _put_back_every_mail(imap_port: int) -> int:
-    """What the operator does after a restore: offer every message in the game master's mailbox to the intake
-    again, by removing the flags it marks taken mail with; return how many messages there are."""
+    """What the operator does after a restore (docs/operators.md, Backups): offer every message in the game
+    master's mailbox to the intake again, by removing the flags it marks taken mail with (the embedded server
+    takes no keywords: the intake marks with \\Seen); return how many messages there are."""
     client = aioimaplib.IMAP4("127.0.0.1", imap_port, timeout=10)
     await client.wait_hello_from_server()
     try:
@@ -94,7 +95,7 @@ async def _put_back_every_mail(imap_port: int) -> int:
         assert (await client.select("INBOX")).result == "OK"
         found = await client.uid_search("ALL", charset=None)
         uids = [token for line in found.lines[:-1] for token in bytes(line).split() if token.isdigit()]
-        stored = await client.uid("store", "1:*", "-FLAGS.SILENT", r"(\Seen)")
+        stored = await client.uid("store", "1:*", "-FLAGS.SILENT", r"(\Seen $PbemTaken)")  # as the docs say
         assert stored.result == "OK", stored
         unseen = await client.uid_search("UNSEEN", charset=None)
         assert len([t for line in unseen.lines[:-1] for t in bytes(line).split() if t.isdigit()]) == len(uids)
