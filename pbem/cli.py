@@ -554,12 +554,13 @@ def cmd_status(args: argparse.Namespace) -> int:
 
 def cmd_backup(args: argparse.Namespace) -> int:
     """``pbem backup FILE``: a consistent copy of the live database, written to FILE atomically with mode 0600
-    (exit 2 when there is no pbem database at ``--db``, or FILE cannot be written)."""
-    from pbem.store.backup import BackupError, backup
+    (exit 2 when there is no pbem database at ``--db``, or FILE cannot be written there; 1 when the copy
+    fails)."""
+    from pbem.store.backup import BackupRefused, backup
 
     try:
         size = backup(args.db, Path(args.file))
-    except BackupError as error:
+    except BackupRefused as error:
         raise UsageError(str(error)) from error
     print(f"Backed up {_shown_db(args.db)} to {args.file} ({size} bytes, mode 0600).")
     return EXIT_OK
@@ -567,18 +568,19 @@ def cmd_backup(args: argparse.Namespace) -> int:
 
 def cmd_restore(args: argparse.Namespace) -> int:
     """``pbem restore FILE --db TARGET``: fill the empty database TARGET from a backup (exit 2 when TARGET is
-    not empty, or FILE is no backup for it) and say what it holds and what mail it lacks."""
-    from pbem.store.backup import NotABackup, NotEmpty, restore
+    not empty or cannot be made or reached, or FILE is no backup for it; 1 when pg_restore fails) and say
+    what it holds and what mail it lacks."""
+    from pbem.store.backup import BackupRefused, restore
 
     try:
         restored = restore(Path(args.file), args.db)
-    except (NotABackup, NotEmpty) as error:
+    except BackupRefused as error:
         raise UsageError(str(error)) from error
     print(f"Restored {args.file} into {_shown_db(args.db)}: {restored.games} game(s), {restored.mails} stored "
           f"mail(s), {restored.handled} of them handled.")
     if restored.newest_mail is not None:
-        print(f"The newest mail in it was received at {restored.newest_mail:%Y-%m-%d %H:%M:%S} UTC: mail received later is "
-              "not in it. Put that mail back before pbem serve starts (docs/operators.md, Backups).")
+        print(f"The newest mail in it was received at {restored.newest_mail:%Y-%m-%d %H:%M:%S} UTC: mail received "
+              "later is not in it. Put that mail back before pbem serve starts (docs/operators.md, Backups).")
     return EXIT_OK
 
 

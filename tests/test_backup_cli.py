@@ -66,6 +66,8 @@ def test_backup_of_a_database_that_is_not_there_and_restore_of_what_is_no_backup
     _game(tmp_path, db, "tc-1")
     same = pbem(tmp_path, "backup", db, "--db", db) if not on_postgresql() else None
     assert same is None or (same.returncode == USAGE and "is the database itself" in same.stderr)
+    nowhere = pbem(tmp_path, "backup", str(tmp_path / "no" / "such.backup"), "--db", db)
+    assert nowhere.returncode == USAGE and "no such folder" in nowhere.stderr, nowhere.stderr
     ok(pbem(tmp_path, "backup", str(backup), "--db", db))
     other_engine = ("postgresql://pbem@127.0.0.1:9/never" if not on_postgresql() else str(tmp_path / "other.db"))
     wrong = pbem(tmp_path, "restore", str(backup), "--db", other_engine)

@@ -44,7 +44,8 @@ from pbem.core.errors import PbemError
 from pbem.store.database import BUSY_TIMEOUT_MS, database_url, engine_name, newest_revision, open_database
 from pbem.store.pg_programs import run_program, shown_url
 
-__all__ = ["BackupError", "NoDatabase", "NotABackup", "NotEmpty", "Restored", "backup", "restore"]
+__all__ = ["BackupError", "BackupRefused", "NoDatabase", "NotABackup", "NotEmpty", "Restored", "backup",
+           "restore"]
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
 """How a SQLite file (a backup of a SQLite database) begins."""
@@ -53,18 +54,23 @@ PG_DUMP_MAGIC = b"PGDMP"
 
 
 class BackupError(PbemError):
-    """A backup or a restore that cannot be done; the message says why."""
+    """A backup or a restore that failed; the message says why."""
 
 
-class NoDatabase(BackupError):
+class BackupRefused(BackupError):
+    """A backup or a restore refused before anything was written: the command names a database, file or
+    folder it cannot use."""
+
+
+class NoDatabase(BackupRefused):
     """The database to back up is not there, or it is no pbem database."""
 
 
-class NotABackup(BackupError):
+class NotABackup(BackupRefused):
     """The file to restore is no backup of pbem, or one of the other engine than the target's."""
 
 
-class NotEmpty(BackupError):
+class NotEmpty(BackupRefused):
     """The database to restore into already holds tables: a restore fills only an empty one."""
 
 
@@ -84,15 +90,16 @@ class Restored:
 def backup(db: str, file: Path) -> int:
     """Write a consistent copy of the live database at ``db`` (a SQLite path or a PostgreSQL URL) to
     ``file``, atomically and with mode 0600; return its size in bytes. Raises :class:`NoDatabase` when
-    there is no pbem database at ``db``, :class:`BackupError` when ``file`` cannot be written there, and
-    :class:`~pbem.store.pg_programs.PostgresProgramFailed` when ``pg_dump`` is missing or fails."""
+    there is no pbem database at ``db``, :class:`BackupRefused` when ``file`` cannot be written there,
+    :class:`BackupError` when the copy fails, and :class:`~pbem.store.pg_programs.PostgresProgramFailed` when
+    ``pg_dump`` is missing or fails."""
     file = file.expanduser()
     if file.is_dir() or not file.parent.is_dir():
-        raise BackupError(f"cannot write a backup file at {file}: "
-                          + ("it is a folder" if file.is_dir() else "no such folder"))
+        raise BackupRefused(f"cannot write a backup file at {file}: "
+                            + ("it is a folder" if file.is_dir() else "no such folder"))
     sqlite = engine_name(db) == "sqlite"
     if sqlite and Path(db).expanduser().resolve() == file.resolve():
-        raise BackupError(f"{file} is the database itself: give the backup another file")
+        raise BackupRefused(f"{file} is the database itself: give the backup another file")
     _check_source(db)
     with _atomic_file(file) as temporary:
         if sqlite:
@@ -106,7 +113,7 @@ def restore(file: Path, db: str) -> Restored:
     """Fill the empty database at ``db`` from the backup ``file`` (of :func:`backup`), migrate it to this
     pbem's schema and return what it holds. Raises :class:`NotABackup` for a file that is no backup of
     the target's engine (or one of a newer pbem), :class:`NotEmpty` when the target holds tables,
-    :class:`BackupError` when the target cannot be reached, and
+    :class:`BackupRefused` when the target cannot be made or reached, and
     :class:`~pbem.store.pg_programs.PostgresProgramFailed` when ``pg_restore`` is missing or fails."""
     file = file.expanduser()
     if not file.is_file():
@@ -200,8 +207,8 @@ def _restore_sqlite(file: Path, target: Path) -> None:
     """Copy the SQLite backup ``file`` into the empty SQLite database ``target`` (a new file of mode 0600
     when there is none)."""
     if target.is_dir() or not target.parent.is_dir():
-        raise BackupError(f"cannot make a database file at {target}: "
-                          + ("it is a folder" if target.is_dir() else "no such folder"))
+        raise BackupRefused(f"cannot make a database file at {target}: "
+                            + ("it is a folder" if target.is_dir() else "no such folder"))
     with contextlib.closing(_open_sqlite(file, read_only=True)) as source:
         try:
             revision = source.execute("SELECT version_num FROM alembic_version").fetchone()
@@ -221,14 +228,14 @@ def _restore_sqlite(file: Path, target: Path) -> None:
 
 
 def _check_empty_postgres(db: str) -> None:
-    """Raise :class:`NotEmpty` when the PostgreSQL database ``db`` holds a table, :class:`BackupError` when
+    """Raise :class:`NotEmpty` when the PostgreSQL database ``db`` holds a table, :class:`BackupRefused` when
     it cannot be reached."""
     engine = create_engine(database_url(db), poolclass=NullPool)
     try:
         with engine.connect() as connection:
             tables = inspect(connection).get_table_names()
     except SQLAlchemyError as error:
-        raise BackupError(f"cannot reach the database {shown_url(db)} to restore into (createdb makes an empty "
+        raise BackupRefused(f"cannot reach the database {shown_url(db)} to restore into (createdb makes an empty "
                           f"one): {_first_line(error)}") from error
     finally:
         engine.dispose()
