@@ -102,14 +102,15 @@ class Engines:
                 self.server = databases.PostgresServer(binaries)
                 self.server.start()
 
-    def new(self, engine: str) -> str:
-        """The path or URL of a new, empty database."""
+    def new(self, engine: str, *, empty: bool = False) -> str:
+        """The path or URL of a new database: migrated on PostgreSQL, without a table with ``empty`` (a SQLite
+        file is made when it is first opened)."""
         self.count += 1
         if engine == databases.SQLITE:
             return str(self.workdir / f"bench-{self.count}.db")
         assert self.server is not None
         name = f"bench_{self.count}"
-        self.server.execute(f"CREATE DATABASE {name} TEMPLATE {databases.TEMPLATE}")
+        self.server.execute(f"CREATE DATABASE {name} TEMPLATE {'template0' if empty else databases.TEMPLATE}")
         return self.server.url(name)
 
     def close(self) -> None:

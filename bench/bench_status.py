@@ -16,6 +16,8 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import timedelta
 from pathlib import Path
 
@@ -66,10 +68,14 @@ def median_ms(db: Database, counts: StatusCounts) -> float:
     return statistics.median(times) * 1000
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=10_000)
-    parser.add_argument("--mails", type=int, default=1_000_000)
+@contextmanager
+def big_databases(doc: str, *, games: int, mails: int) -> Iterator[tuple[argparse.Namespace, Engines]]:
+    """The arguments of a benchmark on big databases (``--games``, ``--mails``, with these defaults, and
+    ``--engines``) and the engines to make them on, in a temporary folder, stopped at the end; prints which
+    engine is missing."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
+    parser.add_argument("--games", type=int, default=games)
+    parser.add_argument("--mails", type=int, default=mails)
     parser.add_argument("--engines", default="sqlite,postgresql")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as workdir:
@@ -77,22 +83,27 @@ def main() -> None:
         if engines.missing:
             print(engines.missing)
         try:
-            print(f"{args.games} games, {args.mails} handled and sent mails; median of {SCRAPES} reads")
-            print(f"{'engine':<12}{'build s':>9}{'scrape ms':>11}{'full count ms':>15}")
-            for engine in engines.wanted:
-                started = time.perf_counter()
-                db = open_database(engines.new(engine))
-                make_games(db, args.games)
-                fill_mail(db, args.mails)
-                built = time.perf_counter() - started
-                scrape = median_ms(db, StatusCounts(recount_seconds=3600.0))
-                full = median_ms(db, StatusCounts(recount_seconds=0.0))
-                figures = read_figures(db)
-                assert figures.mails["new"] == 100 and figures.mails["set_aside"] == 20, figures
-                print(f"{engine:<12}{built:>9.0f}{scrape:>11.2f}{full:>15.1f}")
-                db.close()
+            yield args, engines
         finally:
             engines.close()
+
+
+def main() -> None:
+    with big_databases(__doc__, games=10_000, mails=1_000_000) as (args, engines):
+        print(f"{args.games} games, {args.mails} handled and sent mails; median of {SCRAPES} reads")
+        print(f"{'engine':<12}{'build s':>9}{'scrape ms':>11}{'full count ms':>15}")
+        for engine in engines.wanted:
+            started = time.perf_counter()
+            db = open_database(engines.new(engine))
+            make_games(db, args.games)
+            fill_mail(db, args.mails)
+            built = time.perf_counter() - started
+            scrape = median_ms(db, StatusCounts(recount_seconds=3600.0))
+            full = median_ms(db, StatusCounts(recount_seconds=0.0))
+            figures = read_figures(db)
+            assert figures.mails["new"] == 100 and figures.mails["set_aside"] == 20, figures
+            print(f"{engine:<12}{built:>9.0f}{scrape:>11.2f}{full:>15.1f}")
+            db.close()
 
 
 if __name__ == "__main__":

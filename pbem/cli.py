@@ -582,6 +582,45 @@ def cmd_status(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_backup(args: argparse.Namespace) -> int:
+    """``pbem backup FILE``: a consistent copy of the live database, written to FILE atomically with mode 0600
+    (exit 2 when there is no pbem database at ``--db``, or FILE cannot be written there; 1 when the copy
+    fails)."""
+    from pbem.store.backup import BackupRefused, backup
+
+    try:
+        size = backup(args.db, Path(args.file))
+    except BackupRefused as error:
+        raise UsageError(str(error)) from error
+    print(f"Backed up {_shown_db(args.db)} to {args.file} ({size} bytes, mode 0600).")
+    return EXIT_OK
+
+
+def cmd_restore(args: argparse.Namespace) -> int:
+    """``pbem restore FILE --db TARGET``: fill the empty database TARGET from a backup (exit 2 when TARGET is
+    not empty or cannot be made or reached, or FILE is no backup for it; 1 when pg_restore fails) and say
+    what it holds and what mail it lacks."""
+    from pbem.store.backup import BackupRefused, restore
+
+    try:
+        restored = restore(Path(args.file), args.db)
+    except BackupRefused as error:
+        raise UsageError(str(error)) from error
+    print(f"Restored {args.file} into {_shown_db(args.db)}: {restored.games} game(s), {restored.mails} stored "
+          f"mail(s), {restored.handled} of them handled.")
+    if restored.newest_mail is not None:
+        print(f"The newest mail in it was received at {restored.newest_mail:%Y-%m-%d %H:%M:%S} UTC: mail received "
+              "later is not in it. Put that mail back before pbem serve starts (docs/operators.md, Backups).")
+    return EXIT_OK
+
+
+def _shown_db(db: str) -> str:
+    """The ``--db`` of a command as it may be printed: a URL's password hidden."""
+    from pbem.store.pg_programs import shown_url
+
+    return shown_url(db) if "://" in db else db
+
+
 def cmd_demo(args: argparse.Namespace) -> int:
     """``pbem demo [--offline] [--db PATH]``: robots play a game to the end, by mail or through the orders
     path, in a database of the demo's own: a new one in a temporary directory (printed), or the one of
@@ -914,6 +953,17 @@ def build_parser() -> argparse.ArgumentParser:
     status = add("status", "print the service's figures from the database: mail by status, outbox, clock")
     status.add_argument("--json", action="store_true", help="one JSON object with stable keys")
     status.set_defaults(func=cmd_status)
+
+    backup = add("backup", "copy the database to FILE, also while pbem serve runs: one consistent moment, written "
+                           "atomically with mode 0600 (SQLite: VACUUM INTO; PostgreSQL: pg_dump --format=custom)")
+    backup.add_argument("file", help="the backup file to write (an older backup there is replaced once the new "
+                                     "one is complete)")
+    backup.set_defaults(func=cmd_backup)
+
+    restore = add("restore", "fill the empty database of --db from a backup of pbem backup (a database that holds "
+                             "tables is refused, exit 2); mail received after the backup is not in it")
+    restore.add_argument("file", help="the backup file, of pbem backup on the same engine (SQLite or PostgreSQL)")
+    restore.set_defaults(func=cmd_restore)
 
     demo = add("demo", "robots play a game to the end",
                db_help="a database of the demo's own (refused when it holds other games; default: a new one in "

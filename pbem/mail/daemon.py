@@ -571,7 +571,8 @@ class MailDaemon:
     def view(self) -> DaemonView:
         """What the metrics read of this daemon at each scrape."""
         return DaemonView(watch=self.watch, outages=self._outages, restarts=self.restarts,
-                          sent=lambda: self.sender.stats.sent_by_purpose, clock_lag=lambda: self.turn_clock.lag)
+                          sent=lambda: self.sender.stats.sent_by_purpose,
+                          send_failed=lambda: self.sender.stats.failed, clock_lag=lambda: self.turn_clock.lag)
 
     async def _start(self, stop: asyncio.Event) -> None:
         loaded = await self._work(preload)  # from now on the daemon reads no file of the package

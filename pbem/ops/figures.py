@@ -40,7 +40,8 @@ RECOUNT_SECONDS = 60.0
 _NEW_COUNT = select(func.count()).select_from(_INBOUND).where(text("status = 'new'"))
 _OLDEST_NEW = select(_INBOUND.c.received_at).where(text("status = 'new'")).order_by(_INBOUND.c.id).limit(1)
 _BY_STATUS = select(_INBOUND.c.status, func.count()).group_by(_INBOUND.c.status)
-_QUEUED = (select(_OUTBOUND.c.priority, func.count(), func.min(_OUTBOUND.c.created_at))
+_QUEUED = (select(_OUTBOUND.c.priority, func.count(), func.min(_OUTBOUND.c.created_at),
+                  func.min(_OUTBOUND.c.next_attempt_at))
            .where(text("status = 'queued'")).group_by(_OUTBOUND.c.priority))
 _OVERDUE = select(func.min(_GAME.c.wake_at)).where(_GAME.c.wake_at <= bindparam("now", type_=_GAME.c.wake_at.type))
 _LAST_SEEN = select(_SETTING.c.value).where(_SETTING.c.key == LAST_SEEN_KEY)
@@ -61,6 +62,10 @@ class DatabaseFigures:
     """Age of the oldest stored mail not handled yet."""
     oldest_queued: float | None
     """Age of the oldest outgoing mail not sent yet."""
+    queued_overdue: float | None
+    """How long the longest-due outgoing mail has waited since it was due to be sent (its first try, or its
+    next one after a failure); None when none is due. Mail waiting for a later try does not count: this grows
+    only while the outbox does not drain."""
     clock_overdue: float | None
     """How long the longest-due game has waited for the turn clock (deadline, reminder, absence)."""
     last_seen: float | None
@@ -71,6 +76,7 @@ class DatabaseFigures:
         return {"at": self.at.isoformat(), "mails": dict(sorted(self.mails.items())),
                 "queued": dict(sorted(self.queued.items())), "queued_total": sum(self.queued.values()),
                 "oldest_unanswered_seconds": self.oldest_unanswered, "oldest_queued_seconds": self.oldest_queued,
+                "queued_overdue_seconds": self.queued_overdue,
                 "clock_overdue_seconds": self.clock_overdue, "last_seen_seconds": self.last_seen}
 
     def as_text(self) -> str:
@@ -82,7 +88,8 @@ class DatabaseFigures:
         lines = [f"Mail stored: {sum(self.mails.values())} ({named}{', ' + others if others else ''})",
                  f"Oldest unanswered mail: {_seconds(self.oldest_unanswered, 'none waiting')}",
                  f"Outbox: {sum(self.queued.values())} queued ({queued}); oldest: "
-                 f"{_seconds(self.oldest_queued, 'none waiting')}",
+                 f"{_seconds(self.oldest_queued, 'none waiting')}; longest due: "
+                 f"{_seconds(self.queued_overdue, 'none due')}",
                  f"Clock: longest-due game waiting {_seconds(self.clock_overdue, 'none (nothing overdue)')}",
                  f"A daemon's clock last beat: {_seconds(self.last_seen, 'never', ' ago')}"]
         return "\n".join(lines) + "\n"
@@ -122,14 +129,18 @@ def read_figures(db: Database, counts: StatusCounts | None = None, *,
         oldest_new = connection.execute(_OLDEST_NEW).scalar()
         queued = {name: 0 for name in PRIORITY_NAMES.values()}
         oldest_queued: datetime | None = None
-        for priority, count, oldest in connection.execute(_QUEUED):
+        first_due: datetime | None = None
+        for priority, count, oldest, due in connection.execute(_QUEUED):
             name = PRIORITY_NAMES.get(priority, str(priority))
             queued[name] = queued.get(name, 0) + count
             oldest_queued = _aware(oldest) if oldest_queued is None else min(oldest_queued, _aware(oldest))
+            first_due = _aware(due) if first_due is None else min(first_due, _aware(due))
         overdue = connection.execute(_OVERDUE, {"now": now}).scalar()
         last_seen = connection.execute(_LAST_SEEN).scalar()
     return DatabaseFigures(at=now, mails=mails, queued=queued, oldest_unanswered=_age(now, oldest_new),
-                           oldest_queued=_age(now, oldest_queued), clock_overdue=_age(now, overdue),
+                           oldest_queued=_age(now, oldest_queued),
+                           queued_overdue=_age(now, first_due) if first_due is not None and first_due <= now else None,
+                           clock_overdue=_age(now, overdue),
                            last_seen=_age(now, datetime.fromisoformat(last_seen) if last_seen else None))
 
 

@@ -21,6 +21,7 @@ from prometheus_client import CollectorRegistry, Counter, Histogram
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 from prometheus_client.registry import Collector
 
+from pbem.clock import utcnow
 from pbem.ops.figures import RECOUNT_SECONDS, DatabaseFigures, StatusCounts, read_figures
 from pbem.ops.health import LoopWatch, Outage, Verdict
 from pbem.store import Database
@@ -39,8 +40,8 @@ class DaemonMetrics:
         self.handled = Counter("pbem_mails_handled", "Mails this daemon handled (answered)", registry=None)
         self.failed = Counter("pbem_mails_failed", "Mails this daemon could not handle (kept, marked failed)",
                               registry=None)
-        self.set_aside = Counter("pbem_mails_set_aside", "Mails this daemon set aside unanswered (loops, "
-                                 "bounces, auto-replies)", registry=None)
+        self.set_aside = Counter("pbem_mails_set_aside", "Mails this daemon set aside: handling them ran over "
+                                 "the time budget (kept, marked set_aside)", registry=None)
         self.bounces = Counter("pbem_bounces", "Bounces (delivery failure reports) this daemon received",
                                registry=None)
         self.handling = Histogram("pbem_mail_handling_seconds", "Time this daemon took to handle one mail",
@@ -73,6 +74,8 @@ class DaemonView:
     restarts: Mapping[str, int]
     sent: Callable[[], Mapping[str, int]]
     """Mails this daemon's sender had accepted by the SMTP server, by purpose (reply, report, ...)."""
+    send_failed: Callable[[], int]
+    """Mails this daemon's sender gave up on: refused for good, or out of tries."""
     clock_lag: Callable[[], float]
 
     def verdict(self) -> Verdict:
@@ -81,7 +84,8 @@ class DaemonView:
 
 
 class DaemonCollector(Collector):
-    """The daemon's state at scrape time: mail sent, loops up, restarts, heartbeat, clock lag, health."""
+    """The daemon's state at scrape time: mail sent and given up, loops up, restarts, outages, heartbeat, clock
+    lag, health."""
 
     def __init__(self, view: DaemonView) -> None:
         self.view = view
@@ -94,6 +98,8 @@ class DaemonCollector(Collector):
         for purpose, count in sorted(view.sent().items()):
             sent.add_metric([purpose], count)
         yield sent
+        yield CounterMetricFamily("pbem_mails_send_failed", "Mails this daemon's sender gave up on: the SMTP server "
+                                  "refused them for good, or every try failed", value=view.send_failed())
         up = GaugeMetricFamily("pbem_loop_up", "1 while the loop runs, 0 while it waits to restart after a failure",
                                labels=["loop"])
         restarts = CounterMetricFamily("pbem_loop_restarts", "Restarts of the loop after a failure", labels=["loop"])
@@ -102,6 +108,12 @@ class DaemonCollector(Collector):
             restarts.add_metric([loop], view.restarts.get(loop, 0))
         yield up
         yield restarts
+        outage = GaugeMetricFamily("pbem_loop_outage_seconds", "Seconds since the loop's server (IMAP for the "
+                                   "intake, SMTP for the sender) stopped answering (0: it answers)", labels=["loop"])
+        now = utcnow()
+        for loop, since in sorted(view.outages().items()):
+            outage.add_metric([loop], max(0.0, (now - since.since).total_seconds()) if since is not None else 0.0)
+        yield outage
         age = view.watch.beat_age("clock")
         if age is not None:
             yield GaugeMetricFamily("pbem_clock_heartbeat_age_seconds", "Seconds since the clock loop last beat",
@@ -143,6 +155,8 @@ def database_families(figures: DatabaseFigures) -> Iterator[GaugeMetricFamily]:
              figures.oldest_unanswered),
             ("pbem_outbox_oldest_queued_seconds", "Age of the oldest outgoing mail not sent yet (0: none)",
              figures.oldest_queued),
+            ("pbem_outbox_overdue_seconds", "How long the longest-due outgoing mail has waited since it was due "
+             "to be sent (0: none due; mail waiting for a later try does not count)", figures.queued_overdue),
             ("pbem_clock_overdue_seconds", "How long the longest-due game has waited for the clock (0: none)",
              figures.clock_overdue))
     for name, documentation, value in ages:

@@ -112,6 +112,26 @@ def test_metrics_count_the_mails_received_handled_and_answered(tmp_path: Path) -
     asyncio.run(scenario())
 
 
+def test_metrics_count_the_mail_the_smtp_server_refused_for_good(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        async with running_service(tmp_path, options=QUICK) as service, web_of(service) as url:
+            service.servers.refused["gone@example.org"] = "550 5.1.1 no such user"
+            await service.person("gone@example.org").send("HELP\n")
+
+            async def given_up() -> bool:
+                return value(await scrape(url), "pbem_mails_send_failed_total") == 1
+
+            await eventually(given_up)
+            figures = await scrape(url)
+            assert value(figures, "pbem_mails_sent_total", purpose="reply") == 0
+            assert value(figures, "pbem_outbox_queued", priority="reply") == 0
+            assert ("pbem_outbox_overdue_seconds", frozenset()) in figures  # none due: 0
+            assert value(figures, "pbem_outbox_overdue_seconds") == 0
+            assert value(figures, "pbem_loop_outage_seconds", loop="sender") == 0  # it answered: refused, not away
+
+    asyncio.run(scenario())
+
+
 def test_healthz_says_which_loop_fails_since_when_and_why_then_ok_once_it_recovers(tmp_path: Path) -> None:
     async def scenario() -> None:
         async with running_service(tmp_path, options=QUICK) as service, web_of(service) as url:
@@ -162,6 +182,8 @@ def test_healthz_is_503_while_the_smtp_server_is_down_and_ok_once_mail_goes_out_
             figures = await scrape(url)
             assert value(figures, "pbem_healthy") == 0 and value(figures, "pbem_outbox_queued", priority="reply") == 1
             assert value(figures, "pbem_outbox_oldest_queued_seconds") > 0
+            assert value(figures, "pbem_loop_outage_seconds", loop="sender") > 0
+            assert value(figures, "pbem_loop_outage_seconds", loop="intake") == 0
             await service.servers.start_smtp()
             assert "pbem commands" in (await player.last(timeout=30)).body
 
@@ -236,7 +258,7 @@ def test_pbem_status_prints_the_database_figures_as_text_and_as_json(
     assert main(["status", "--db", db_url, "--json"]) == 0
     shown = json.loads(capsys.readouterr().out)
     assert sorted(shown) == ["at", "clock_overdue_seconds", "last_seen_seconds", "mails", "oldest_queued_seconds",
-                             "oldest_unanswered_seconds", "queued", "queued_total"]
+                             "oldest_unanswered_seconds", "queued", "queued_overdue_seconds", "queued_total"]
     assert shown["mails"] == {"failed": 0, "handled": 2, "new": 0} and shown["queued_total"] == 0
     assert shown["oldest_unanswered_seconds"] is None and shown["last_seen_seconds"] >= 0
     if "://" not in db_url:  # a file that is not there is not made

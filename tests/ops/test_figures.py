@@ -67,3 +67,20 @@ def test_the_outbox_queue_is_counted_by_priority_with_the_age_of_its_oldest_mail
     assert claimed.purpose == "reply"
     outbox.mark_sent(claimed.id, utcnow())
     assert read_figures(db).queued == {"reply": 0, "other": 2}
+
+
+def test_the_outbox_overdue_counts_only_mail_due_to_be_sent_not_mail_waiting_for_a_later_try(db: Database) -> None:
+    outbox = DatabaseOutbox(db)
+    mail = ComposedMail(sender="gm@example.org", recipients=("ann@example.org",), message_id="<1@example.org>",
+                        raw=b"From: gm@example.org\n\nhello\n")
+    assert read_figures(db).queued_overdue is None
+    with db.session() as session:
+        DatabaseOutbox.enqueue(session, mail, purpose="report")
+    assert read_figures(db, now=utcnow() + timedelta(minutes=10)).queued_overdue >= 600  # type: ignore[operator]
+    [claimed] = outbox.claim_due(utcnow(), 1)
+    outbox.mark_retry(claimed.id, "451 try later", utcnow() + timedelta(hours=1))
+    later = read_figures(db, now=utcnow() + timedelta(minutes=10))
+    assert later.queued_overdue is None and later.oldest_queued is not None and later.oldest_queued >= 600
+    assert later.as_json()["queued_overdue_seconds"] is None and "longest due: none due" in later.as_text()
+    due = read_figures(db, now=utcnow() + timedelta(hours=1, minutes=5)).queued_overdue
+    assert due is not None and 290 <= due < 360

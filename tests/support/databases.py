@@ -15,7 +15,6 @@ saying why; with ``CI`` set they fail instead, since CI must run them.
 from __future__ import annotations
 
 import atexit
-import glob
 import os
 import pwd
 import shutil
@@ -33,6 +32,7 @@ from sqlalchemy.pool import NullPool
 
 from pbem.store import open_database
 from pbem.store.database import database_url as sqlalchemy_url
+from pbem.store.pg_programs import postgres_program
 
 SQLITE = "sqlite"
 POSTGRESQL = "postgresql"
@@ -67,11 +67,20 @@ def on_postgresql() -> bool:
 def database_url(tmp_path: Path, name: str = "pbem.db") -> str:
     """A new, empty database for a test: the file ``tmp_path/name`` on SQLite, or a new PostgreSQL
     database (already migrated to the newest schema) that is dropped when the test ends."""
-    if _Settings.engine == SQLITE:
-        return str(tmp_path / name)
+    return str(tmp_path / name) if _Settings.engine == SQLITE else _new_database(TEMPLATE)
+
+
+def empty_database_url(tmp_path: Path, name: str = "empty.db") -> str:
+    """A new database with no table at all (what ``pbem restore`` fills): the path of a file ``tmp_path/name``
+    that does not exist yet on SQLite, or a new, empty PostgreSQL database, dropped when the test ends."""
+    return str(tmp_path / name) if _Settings.engine == SQLITE else _new_database("template0")
+
+
+def _new_database(template: str) -> str:
+    """The URL of a new PostgreSQL database copied from ``template``, dropped when the test ends."""
     server = _server()
     database = f"t_{uuid.uuid4().hex[:16]}"
-    server.execute(f'CREATE DATABASE "{database}" TEMPLATE {TEMPLATE}')
+    server.execute(f'CREATE DATABASE "{database}" TEMPLATE {template}')
     _Settings.created.append(database)
     return server.url(database)
 
@@ -130,14 +139,9 @@ def dump(url: str, *, skip: Collection[str] = ()) -> dict[str, list[str]]:
 
 def postgres_bin() -> Path | None:
     """The folder of PostgreSQL's ``initdb`` and ``pg_ctl``: ``PBEM_PG_BIN``, Debian's newest
-    ``/usr/lib/postgresql/<version>/bin``, or the PATH's; None when there is none."""
-    if os.environ.get("PBEM_PG_BIN"):
-        return Path(os.environ["PBEM_PG_BIN"])
-    versions = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"), key=lambda p: int(Path(p).parts[-3]))
-    if versions:
-        return Path(versions[-1]).parent
-    found = shutil.which("initdb")
-    return Path(found).parent if found else None
+    ``/usr/lib/postgresql/<version>/bin``, or the PATH's (where pbem finds ``pg_dump``); None when there is none."""
+    found = postgres_program("initdb")
+    return found.parent if found else None
 
 
 def _server() -> PostgresServer:
