@@ -562,8 +562,8 @@ def open_tables(unit: Unit, league: LeagueRow, tables: Sequence[LeagueTableRow])
 
 
 def record_seated(unit: Unit, league: LeagueRow) -> None:
-    """Every table of the locked league's round has its game: log the round's seating (the round 1 of a
-    START under the GM who started it) and have the GM told."""
+    """Every table of the locked league's round has its game: log the round's seating (by the service,
+    whose clock seated it) and have the GM told."""
     members = {m.id: m.address for m in members_of(unit, league)}
     tables = tables_of(unit, league, league.round)
     games = _game_names(unit, tables)
@@ -571,8 +571,7 @@ def record_seated(unit: Unit, league: LeagueRow) -> None:
               for t in tables if t.table_number]
     byes = [members[int(m)] for t in tables if not t.table_number for m in t.places or {}]
     audit.record_league(unit, league, "SEAT", f"round {league.round} seated: " + "; ".join(played)
-                        + (f"; bye: {', '.join(byes)}" if byes else ""),
-                        actor=audit.SERVICE if league.round > 1 else None)
+                        + (f"; bye: {', '.join(byes)}" if byes else ""), actor=audit.SERVICE)
     unit.news.append(RoundSeated(league.name, league.round))
 
 
