@@ -9,10 +9,11 @@ Prints numbers only; no assertions. Usage:
 What it shows: pairing a round is bounded work (pbem.leagues.pairing.SEARCH_WORK), done in a step of
 its own, so it must stay well under a second at the largest league. Then, on each engine, a league of
 ``--players`` members at tables of 2 (Top of the Temple) with the mail side queuing every mail as the
-daemon does: the unit of LEAGUE START, then each step of the clock (pbem.service.league_steps: creating
-the round's games 4 tables a step, the standings 20 members a step, pairing the next round, ending the
-tables after LEAGUE END), the slowest and the median step and the total, per phase. Each step is a unit of
-work the daemon does between two mails: it must stay well under the time budget of one mail (2 s).
+daemon does: the unit of LEAGUE START, then each step of the clock (pbem.service.league_steps: pairing a
+round, creating its games 4 tables a step, the standings 20 members a step, ending the tables after
+LEAGUE END), the slowest and the median step and the total, per phase, in time passed and in CPU time.
+Each step is a unit of work the daemon does between two mails: it must stay well under the time budget
+of one mail (2 s).
 """
 
 from __future__ import annotations
@@ -108,7 +109,7 @@ def league_steps(db_url: str, engine: str, players: int) -> None:
     started = time.perf_counter()
     with runner.unit() as unit:
         tables = leagues.start(unit, "big")
-    print(f"  LEAGUE START (the mail's own unit: round 1 paired, {tables} tables stored): "
+    print(f"  LEAGUE START (the mail's own unit: started, {tables} tables to seat): "
           f"{(time.perf_counter() - started) * 1000:.0f} ms")
     _steps(clock, "round 1 seated")
     print(f"  {players} members seated, from START to the GM told: {time.perf_counter() - started:.1f} s")

@@ -5,8 +5,9 @@ LEAGUE START, the end of a round's last game and LEAGUE END only leave work here
 (:meth:`pbem.service.deadlines.TurnClock.step_league`), each in a unit of its own that holds the league's
 row lock, in this order:
 
-1. a round complete: it is paired (bounded work, see :mod:`pbem.leagues.pairing`) and its tables stored,
-   each waiting for its game (or the league finishes after its last round);
+1. a league just started, or a round complete: the next round is paired (bounded work, see
+   :mod:`pbem.leagues.pairing`) and its tables stored, each waiting for its game (or the league finishes
+   after its last round);
 2. after LEAGUE END: up to :func:`tables_per_step` of the round's games still playing end;
 3. the standings after a round: mailed to the next :data:`STEP_READERS` members, the GM with the last;
 4. up to :func:`tables_per_step` of the round's tables get their games (their players get their seat
@@ -82,6 +83,9 @@ def run_steps(units: Callable[[], AbstractContextManager[Unit]], name: str) -> i
 
 
 def _next_step(unit: Unit, league: LeagueRow) -> str:
+    if league.status == LeagueStatus.ACTIVE and league.round == 0:
+        leagues.pair_round(unit, league, 1)
+        return "round 1 paired"
     if leagues.is_round_complete(unit, league):
         leagues.finish_round(unit, league)
         return f"round {league.tell_round} complete" + (f"; round {league.round} paired"

@@ -336,8 +336,8 @@ def join(unit: Unit, name: str, address: str) -> LeagueMemberRow:
 
 
 def start(unit: Unit, name: str) -> int:
-    """Start a forming league: pair round 1 and leave the creation of its games to the clock
-    (:mod:`pbem.service.league_steps`); return how many tables wait for their games. Raises LeagueError
+    """Start a forming league: leave the pairing of round 1 and the creation of its games to the clock
+    (:mod:`pbem.service.league_steps`); return how many tables round 1 will have. Raises LeagueError
     when it is not forming or has too few players for one table."""
     league = league_row(unit, name, lock=True)
     if league.status != LeagueStatus.FORMING:
@@ -353,8 +353,8 @@ def start(unit: Unit, name: str) -> int:
     league.status = LeagueStatus.ACTIVE
     unit.add(league)
     audit.record_league(unit, league, "START", f"league started with {len(active)} players")
-    pair_round(unit, league, 1)
-    return len(waiting_tables(unit, league))
+    schedule(unit, league)
+    return len(pairing.table_sizes(len(active), league.table_size, rules.min_players)[0])
 
 
 def replace(unit: Unit, name: str, old: str, new: str) -> list[str]:

@@ -60,11 +60,15 @@ class League:
         return [item for item in self.news if isinstance(item, kind)]
 
 
-def test_start_only_pairs_and_each_step_creates_four_tables_of_two(db: Database) -> None:
+def test_start_leaves_the_work_to_steps_each_creating_four_tables_of_two(db: Database) -> None:
     league = League(db, 40)
     with league.runner.unit() as unit:
         assert leagues.start(unit, "big") == 20
-    assert league.games() == []  # the mail's unit created no game
+    with league.runner.unit(lock=False) as unit:
+        assert leagues.tables_of(unit, leagues.league_row(unit, "big")) == []  # the mail's unit paired nothing
+    assert league.steps(1) == 1 and league.games() == []  # the first step pairs round 1
+    with league.runner.unit(lock=False) as unit:
+        assert len(leagues.waiting_tables(unit, leagues.league_row(unit, "big"))) == 20
     assert league.steps(1) == 1 and league.games() == ["big-1-1", "big-1-2", "big-1-3", "big-1-4"]
     assert [n.games for n in league.of(leagues.TablesOpened)] == [("big-1-1", "big-1-2", "big-1-3", "big-1-4")]
     assert league.steps() == 5  # 4 more steps of 4 tables, and one that finds no work left
@@ -75,7 +79,7 @@ def test_a_restarted_service_carries_on_where_the_steps_stopped(db: Database) ->
     league = League(db, 40)
     with league.runner.unit() as unit:
         leagues.start(unit, "big")
-    league.steps(2)
+    league.steps(3)
     assert len(league.games()) == 8
     league.steps(service=league.service())  # the daemon killed; the next one starts
     games = league.games()
@@ -108,7 +112,7 @@ def test_league_end_drops_the_tables_not_seated_and_ends_the_others_in_steps(db:
     league = League(db, 40)
     with league.runner.unit() as unit:
         leagues.start(unit, "big")
-    league.steps(2)
+    league.steps(3)
     with league.runner.unit() as unit:
         assert leagues.end(unit, "big") == [f"big-1-{n}" for n in range(1, 9)]
     assert all(league.runner.info(g).row.status == GameStatus.ACTIVE for g in league.games())
