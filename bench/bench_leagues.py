@@ -10,7 +10,7 @@ What it shows: pairing a round is bounded work (pbem.leagues.pairing.SEARCH_WORK
 its own, so it must stay well under a second at the largest league. Then, on each engine, a league of
 ``--players`` members at tables of 2 (Top of the Temple) with the mail side queuing every mail as the
 daemon does: the unit of LEAGUE START, then each step of the clock (pbem.service.league_steps: pairing a
-round, creating its games 4 tables a step, the standings 20 members a step, ending the tables after
+round, creating its games 4 tables a step, the standings 10 members a step, ending the tables after
 LEAGUE END), the slowest and the median step and the total, per phase, in time passed and in CPU time.
 Each step is a unit of work the daemon does between two mails: it must stay well under the time budget
 of one mail (2 s).
@@ -19,6 +19,7 @@ of one mail (2 s).
 from __future__ import annotations
 
 import argparse
+import logging
 import statistics
 import sys
 import tempfile
@@ -126,18 +127,37 @@ def league_steps(db_url: str, engine: str, players: int) -> None:
     db.close()
 
 
+class _StepLog(logging.Handler):
+    """Keeps what the clock logged that the last step did."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.INFO)
+        self.last = ""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.last = record.getMessage()
+
+
 def _steps(clock: TurnClock, what: str) -> None:
     """Take every due league step, each in its own unit; print the median and slowest step and the total,
-    in time passed and in this process's CPU time (on a busy machine the second says more)."""
-    times, cpu = [], []
+    in time passed and in this process's CPU time (on a busy machine the second says more), and what the
+    step of the most CPU did."""
+    told = _StepLog()
+    log = logging.getLogger("pbem.service.deadlines")
+    log.setLevel(logging.INFO)
+    log.addHandler(told)
+    times, cpu, done = [], [], []
     while True:
         started, used = time.perf_counter(), time.thread_time()
         if not clock.step_league(utcnow()):
             break
         times.append(time.perf_counter() - started)
         cpu.append(time.thread_time() - used)
+        done.append(told.last[:70])
+    log.removeHandler(told)
     print(f"  {what}: {len(times)} steps; per step median {_ms(times)} ms, slowest {max(times) * 1000:.0f} ms "
-          f"(CPU median {_ms(cpu)} ms, most {max(cpu) * 1000:.0f} ms); total {sum(times):.1f} s (CPU {sum(cpu):.1f} s)")
+          f"(CPU median {_ms(cpu)} ms, most {max(cpu) * 1000:.0f} ms: {done[cpu.index(max(cpu))]}); "
+          f"total {sum(times):.1f} s (CPU {sum(cpu):.1f} s)")
 
 
 def _ms(seconds: list[float]) -> str:

@@ -320,12 +320,16 @@ class MailNotifier:
                                   purpose=purpose)
         self.send_reports(unit, info, digests.take_opening(unit, info))
 
-    def send_standings(self, unit: Unit, standings: LeagueView, after: int, to: str, intro: str) -> None:
-        """Queue a league's standings after round ``after`` to ``to``: ``intro``, then the standings as text
-        and as an HTML table (text alone for an address that asked for SET TEXTONLY ON)."""
+    def send_standings(self, unit: Unit, standings: LeagueView, after: int, readers: Sequence[str],
+                       intro: str) -> None:
+        """Queue a league's standings after round ``after`` to each of ``readers``: ``intro``, then the
+        standings as text and as an HTML table (text alone for an address that asked for SET TEXTONLY ON);
+        both are written once for all of them."""
         html = environment(html=True).get_template("common/league.html.j2").render(league=standings, intro=intro)
-        self._queue_as(unit, standings.name, after, to, f"[{standings.name}] Standings after round {after}",
-                       f"{intro}\n\n{standings.text()}", html, purpose="standings")
+        text = f"{intro}\n\n{standings.text()}"
+        for to in readers:
+            self._queue_as(unit, standings.name, after, to, f"[{standings.name}] Standings after round {after}",
+                           text, html, purpose="standings")
 
     def _tell_league(self, unit: Unit, item: LeagueNews) -> None:
         """A league's news: some of a round's games started (passwords and opening reports), the round's
@@ -346,8 +350,7 @@ class MailNotifier:
                 intro = (f"League {view.name} is over: the final standings." if item.over else
                          f"Round {item.round} of league {view.name} is over; round {item.round + 1} starts now: "
                          "your game's first report comes in its own mail.")
-                for address in item.readers:
-                    self.send_standings(unit, view, item.round, address, intro)
+                self.send_standings(unit, view, item.round, item.readers, intro)
             case LeagueSeatHandedOver():
                 row = unit.game(item.game)
                 self.welcome(unit, row, unit.seat(row, item.seat), item.password, item.old_address,

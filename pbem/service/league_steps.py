@@ -34,7 +34,7 @@ from pbem.store.tables import LeagueMemberRow, LeagueRow, LeagueStatus
 
 STEP_SEATS = 8
 """Players one step seats (the tables it creates: 8 // table size, at least one) or whose tables it ends."""
-STEP_READERS = 20
+STEP_READERS = 10
 """Members one step mails the standings to."""
 
 

@@ -91,7 +91,7 @@ def test_a_restarted_service_carries_on_where_the_steps_stopped(db: Database) ->
     assert len(league.of(leagues.RoundSeated)) == 1
 
 
-def test_the_standings_go_to_twenty_members_a_step_each_once_and_the_gm_last(db: Database) -> None:
+def test_the_standings_go_to_ten_members_a_step_each_once_and_the_gm_last(db: Database) -> None:
     league = League(db, 45, "rounds=2")  # 22 tables and a bye
     with league.runner.unit() as unit:
         leagues.start(unit, "big")
@@ -101,7 +101,7 @@ def test_the_standings_go_to_twenty_members_a_step_each_once_and_the_gm_last(db:
     assert league.of(leagues.StandingsDue) == []  # the last game's unit only left the work to the clock
     league.steps()
     told = league.of(leagues.StandingsDue)
-    assert [len(n.readers) for n in told] == [20, 20, 6] and {n.round for n in told} == {1}
+    assert [len(n.readers) for n in told] == [10, 10, 10, 10, 6] and {n.round for n in told} == {1}
     assert Counter(r for n in told for r in n.readers) == Counter([*league.members, GM])
     assert told[-1].readers[-1] == GM and not any(n.over for n in told)
     assert len(league.games()) == 22  # round 2 seated after the standings
