@@ -60,10 +60,10 @@ def claim(unit: Unit, name: str) -> LeagueRow | None:
 
 def take_step(unit: Unit, league: LeagueRow) -> str:
     """Take the locked league's next step (see the module's text) in ``unit``; return what it did, for the
-    log, or "" when no work waited (the league then waits for no step)."""
+    log, or "" when no work waited (the league then waits for no step). A league with more work waits
+    behind the other leagues due now: two large leagues are seated side by side."""
     done = _next_step(unit, league)
-    if not done:
-        league.step_at = None
+    league.step_at = unit.now() if done else None
     unit.add(league)
     return done
 

@@ -1,5 +1,5 @@
-"""Leagues: a GM creates one for a game kind, players join, and at START the service pairs round 1 and
-the clock seats its tables, creating and starting their games (through :mod:`~pbem.service.creation`) a
+"""Leagues: a GM creates one for a game kind, players join, and after START the service's clock pairs
+round 1 and seats its tables, creating and starting their games (through :mod:`~pbem.service.creation`) a
 few at a time (:mod:`pbem.service.league_steps`); when the last table of a round is over
 (:func:`game_over`, called where games end) it records the results and the clock pairs and seats the next
 round, until the league's rounds are played (or, in a knockout, one player is left). Work that grows with
