@@ -18,6 +18,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import datetime
 
+from pbem import budget
 from pbem.addresses import is_plain_address
 from pbem.games import find_game
 from pbem.mail.calendar import deadline_calendar, next_sequence
@@ -313,6 +314,7 @@ class MailNotifier:
         row = info.row
         issued = seats.issue_passwords(unit, row.name)
         for seat in info.seats:
+            budget.check()
             if seat.name in issued and seat.address:
                 self.tell_address(unit, row, seat.address, "Your seat",
                                   f"You play seat {seat.name} of game {row.name}. Your password is {issued[seat.name]}; "
@@ -320,16 +322,12 @@ class MailNotifier:
                                   purpose=purpose)
         self.send_reports(unit, info, digests.take_opening(unit, info))
 
-    def send_standings(self, unit: Unit, standings: LeagueView, after: int, readers: Sequence[str],
-                       intro: str) -> None:
-        """Queue a league's standings after round ``after`` to each of ``readers``: ``intro``, then the
-        standings as text and as an HTML table (text alone for an address that asked for SET TEXTONLY ON);
-        both are written once for all of them."""
+    def send_standings(self, unit: Unit, standings: LeagueView, after: int, to: str, intro: str) -> None:
+        """Queue a league's standings after round ``after`` to ``to``: ``intro``, then the standings as text
+        and as an HTML table (text alone for an address that asked for SET TEXTONLY ON)."""
         html = environment(html=True).get_template("common/league.html.j2").render(league=standings, intro=intro)
-        text = f"{intro}\n\n{standings.text()}"
-        for to in readers:
-            self._queue_as(unit, standings.name, after, to, f"[{standings.name}] Standings after round {after}",
-                           text, html, purpose="standings")
+        self._queue_as(unit, standings.name, after, to, f"[{standings.name}] Standings after round {after}",
+                       f"{intro}\n\n{standings.text()}", html, purpose="standings")
 
     def _tell_league(self, unit: Unit, item: LeagueNews) -> None:
         """A league's news: some of a round's games started (passwords and opening reports), the round's
@@ -346,11 +344,11 @@ class MailNotifier:
                     info = unit.info(game)
                     self.send_reports(unit, info, digests.take_reports(unit, info, everyone=True))
             case StandingsDue():
-                view = leagues.view(unit, item.league)
-                intro = (f"League {view.name} is over: the final standings." if item.over else
-                         f"Round {item.round} of league {view.name} is over; round {item.round + 1} starts now: "
+                intro = (f"League {item.league} is over: the final standings." if item.over else
+                         f"Round {item.round} of league {item.league} is over; round {item.round + 1} starts now: "
                          "your game's first report comes in its own mail.")
-                self.send_standings(unit, view, item.round, item.readers, intro)
+                for address, view in leagues.views_for(unit, item.league, item.readers).items():
+                    self.send_standings(unit, view, item.round, address, intro)
             case LeagueSeatHandedOver():
                 row = unit.game(item.game)
                 self.welcome(unit, row, unit.seat(row, item.seat), item.password, item.old_address,
@@ -361,11 +359,10 @@ class MailNotifier:
         league = leagues.league_row(unit, item.league)
         if not league.gm_address:
             return
-        view = leagues.view(unit, item.league)
+        view = leagues.views_for(unit, item.league, [league.gm_address])[league.gm_address]
         tables = [t for t in view.tables if t.round == item.round]
         played = [t for t in tables if t.game]
-        lines = [f"{t.game}: {', '.join(t.players)}" for t in played]
-        lines += [f"bye: {', '.join(t.players)}" for t in tables if not t.game]
+        lines = [f"{t.game or 'bye'}: {', '.join(p.label for p in t.players)}" for t in tables]
         where = (f"The standings and every table: {self.web_url}/league/{league.name}" if self.web_url
                  else f"LEAGUE STANDINGS {league.name} answers with the standings.")
         text = (f"Round {item.round} of league {league.name} has started: {len(played)} tables, every one seated; "
@@ -396,6 +393,7 @@ class MailNotifier:
         if row.deadline is not None:
             text += f" The deadline of turn {news.turn} is now {mark(row.deadline)}."
         for seat in info.seats:
+            budget.check()
             if not seat.address:
                 continue
             kept = news.orders.get(seat.name, [])
@@ -412,6 +410,7 @@ class MailNotifier:
         row = info.row
         deadline = mark(row.deadline) if row.deadline else "the deadline"
         for seat in seats:
+            budget.check()
             if not seat.address:
                 continue
             subject = f"[{row.name}] Reminder: turn {row.turn} orders due"
@@ -438,6 +437,7 @@ class MailNotifier:
         """Queue a notice to every seat of the game and its GM; with ``calendar`` (the deadline moved)
         the seats that owe orders get their deadline's calendar update attached."""
         for seat in info.seats:
+            budget.check()
             if seat.address:
                 self._queue(unit, info.row, seat.address, f"[{info.row.name}] Notice",
                             text + _TO_GM + self._link_line(info.row, seat), None,

@@ -3,7 +3,7 @@ the clock finds due leagues without reading the others), ``league.tell_round`` a
 (the round whose standings are being mailed, and the members told so far). The tables of a round waiting
 for their games are ``league_table`` rows without a ``game_id`` (and a table number above 0).
 
-Revision ID: 0019
+Revision ID: 0021
 """
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0019"
-down_revision = "0018"
+revision = "0021"
+down_revision = "0020"
 branch_labels = None
 depends_on = None
 
