@@ -122,7 +122,7 @@ def test_a_swiss_league_by_mail(tmp_path: Path, capsys: pytest.CaptureFixture[st
             started = (await _wait_mail(service, gm, "Re: start"))[0].body
             assert "starting: 2 tables are being seated; you will be told when every table is seated" in started
             seated = (await _wait_mail(service, gm, "[spring] Round 1 started: 2 tables"))[0].body
-            assert "spring-1-1: Ace, " in seated and "spring-1-2: " in seated, seated
+            assert f"spring-1-1: Ace <{PLAYERS[0]}>, " in seated and "spring-1-2: " in seated, seated
             robots = GameRng(2024)
             for round_number in (1, 2, 3):
                 games = _current_games(service)
