@@ -386,11 +386,13 @@ def cmd_league(args: argparse.Namespace) -> int:
     """``pbem league create|join|start|standings|replace|drop|end ...``: the LEAGUE mail commands, as the
     operator (no league password asked; the standings show each member's address beside its name). Only
     mail tells the players: a round seated from here reaches them with its games' reports, as ``pbem new``
-    does."""
+    does. ``start`` and ``end`` take the steps that follow (creating or ending the round's games, see
+    :mod:`pbem.service.league_steps`) to the end, each step a unit of its own, before they print."""
     from pbem.leagues.view import OPERATOR
-    from pbem.service import leagues
+    from pbem.service import league_steps, leagues
 
-    with _service(args).unit() as unit:
+    service = _service(args)
+    with service.unit() as unit:
         if args.action == "create":
             options = _parse_pairs(args.options, "option")
             if args.gm:
@@ -405,7 +407,7 @@ def cmd_league(args: argparse.Namespace) -> int:
             member = leagues.join(unit, args.league, args.address)
             print(f"{member.address} joined league {args.league}.")
         elif args.action == "start":
-            print(f"League {args.league} started; round 1: {', '.join(leagues.start(unit, args.league))}.")
+            leagues.start(unit, args.league)
         elif args.action == "replace":
             handed = leagues.replace(unit, args.league, args.old, args.new)
             print(f"{args.new} takes {args.old}'s place in {args.league}"
@@ -415,10 +417,16 @@ def cmd_league(args: argparse.Namespace) -> int:
             print(f"{args.address} is seated in no further round of {args.league}.")
         elif args.action == "end":
             ended = leagues.end(unit, args.league)
-            print(f"League {args.league} ended" + (f"; games ended: {', '.join(ended)}" if ended else "") + ".")
         else:
             view = leagues.view(unit, args.league, OPERATOR)
             print(json.dumps(view.as_json(), indent=2, ensure_ascii=False) if args.json else view.text(), end="\n" if args.json else "")
+    if args.action in ("start", "end"):
+        league_steps.run_steps(service.unit, args.league)
+    if args.action == "start":
+        with service.unit(lock=False) as unit:
+            print(f"League {args.league} started; round 1: {', '.join(leagues.round_games(unit, args.league))}.")
+    elif args.action == "end":
+        print(f"League {args.league} ended" + (f"; games ended: {', '.join(ended)}" if ended else "") + ".")
     return EXIT_OK
 
 

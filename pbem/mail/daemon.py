@@ -861,7 +861,11 @@ class MailDaemon:
         """Work on every game that is due, one game per piece of work (mail is handled in between), a
         bounded batch of due games at a time. After a game that queued mail, the clock lets the sender
         send it first (for at most ``options.clock_yield`` seconds): in a deadline storm reports then go
-        out as they are made, instead of every mark of a sent mail waiting behind the next game's work."""
+        out as they are made, instead of every mark of a sent mail waiting behind the next game's work.
+        First the leagues' due steps, one step per piece of work (see :mod:`pbem.service.league_steps`)."""
+        while not stop.is_set() and await self._work(self.turn_clock.step_league, self.clock()):
+            self.watch.beat("clock")
+            self._wake_sender()
         while not stop.is_set():
             now = self.clock()
             batch = await self._work(self.turn_clock.due_games, now)

@@ -2,7 +2,9 @@
 (the sender's own row marked; the GM sees every member's address beside its name),
 CREATE (the sender becomes the league's GM and gets its password), and the GM's START, REPLACE, DROP and
 END: from the GM's own address (resting on the From, like CREATE: refused when the receiving server
-found it forged), or from any address with the league's password on the line."""
+found it forged), or from any address with the league's password on the line. START and END answer at once;
+the work that grows with the league (creating its games, ending them) is the clock's, in steps
+(:mod:`pbem.service.league_steps`), and the GM is told when the round is seated."""
 
 from __future__ import annotations
 
@@ -89,9 +91,10 @@ def _as_gm(conv: Conversation, command: LeagueCommand) -> None:
             raise
     unit.actor = f"gm {sender}"
     if command.verb == "START":
-        games = leagues.start(unit, row.name)
-        conv.reply.add(f"League {row.name} started: round 1 is seated at {', '.join(games)}; every player gets "
-                       "its seat and first report by mail.")
+        tables = leagues.start(unit, row.name)
+        conv.reply.add(f"League {row.name} starting: {tables} tables are being seated; you will be told when every "
+                       "table is seated. Every player gets its seat and first report by mail as its table is "
+                       "created.")
     elif command.verb == "REPLACE":
         old, new = command.addresses
         if not consent.may_mail(unit.session, new):
@@ -104,6 +107,6 @@ def _as_gm(conv: Conversation, command: LeagueCommand) -> None:
         leagues.drop(unit, row.name, command.addresses[0])
         conv.reply.add(f"{command.addresses[0]} is seated in no further round of league {row.name}.")
     else:
-        ended = leagues.end(unit, row.name)
-        conv.reply.add(f"League {row.name} ended" + (f"; its games {', '.join(ended)} ended too" if ended else "")
+        ending = leagues.end(unit, row.name)
+        conv.reply.add(f"League {row.name} ended" + (f"; its games {', '.join(ending)} end now too" if ending else "")
                        + ". The final standings go to every player.")

@@ -41,7 +41,7 @@ from pbem.reports import (
     render_report,
 )
 from pbem.service import consent, digests, leagues, observers, seats
-from pbem.service.leagues import LeagueSeatHandedOver, LeagueView, RoundEnded, RoundSeated
+from pbem.service.leagues import LeagueSeatHandedOver, LeagueView, RoundSeated, StandingsDue, TablesEnded, TablesOpened
 from pbem.service.consent import Invited
 from pbem.service.digests import DueReport
 from pbem.service.news import (
@@ -76,6 +76,10 @@ _TO_GM = ("\n\nA plain reply to this mail goes to the GM as press. To send order
           "or a reminder.\n")
 
 _log = logging.getLogger(__name__)
+
+LeagueNews = RoundSeated | TablesOpened | TablesEnded | StandingsDue | LeagueSeatHandedOver
+LEAGUE_NEWS = (RoundSeated, TablesOpened, TablesEnded, StandingsDue, LeagueSeatHandedOver)
+"""The news of a league's work, told by :meth:`MailNotifier._tell_league`."""
 
 
 def asked_for_orders(info: GameInfo) -> set[str]:
@@ -263,7 +267,7 @@ class MailNotifier:
         """Tell the people concerned what a unit's work brought: moved deadlines, seat offers and
         handovers, rollbacks (the service's :attr:`~pbem.service.api.GameService.on_news` listener)."""
         for item in news:
-            if isinstance(item, (RoundSeated, RoundEnded, LeagueSeatHandedOver)):
+            if isinstance(item, LEAGUE_NEWS):
                 self._tell_league(unit, item)
                 continue
             info = unit.info(item.game)  # type: ignore[attr-defined]
@@ -325,30 +329,47 @@ class MailNotifier:
         self._queue_as(unit, standings.name, after, to, f"[{standings.name}] Standings after round {after}",
                        f"{intro}\n\n{standings.text()}", html, purpose="standings")
 
-    def _tell_league(self, unit: Unit, item: RoundSeated | RoundEnded | LeagueSeatHandedOver) -> None:
-        """A league's news: a round's games started (passwords and opening reports), a round's end (the
-        standings to every member still playing and the GM), a seat handed to a new player."""
+    def _tell_league(self, unit: Unit, item: LeagueNews) -> None:
+        """A league's news: some of a round's games started (passwords and opening reports), the round's
+        last table seated (the GM told), games ended by LEAGUE END (their last reports), the standings due
+        to some readers, a seat handed to a new player."""
         match item:
-            case RoundSeated():
+            case TablesOpened():
                 for game in item.games:
                     self.open_game(unit, unit.info(game), purpose="league")
-            case RoundEnded():
-                for game in item.ended:
+            case RoundSeated():
+                self._tell_seated(unit, item)
+            case TablesEnded():
+                for game in item.games:
                     info = unit.info(game)
                     self.send_reports(unit, info, digests.take_reports(unit, info, everyone=True))
-                league = leagues.league_row(unit, item.league)
-                intro = (f"League {league.name} is over: the final standings." if item.over else
-                         f"Round {item.round} of league {league.name} is over; round {item.round + 1} starts now: "
+            case StandingsDue():
+                intro = (f"League {item.league} is over: the final standings." if item.over else
+                         f"Round {item.round} of league {item.league} is over; round {item.round + 1} starts now: "
                          "your game's first report comes in its own mail.")
-                readers = [m.address for m in leagues.members_of(unit, league) if not m.dropped]
-                views = leagues.views_for(unit, league.name, list(dict.fromkeys(
-                    [*readers, *([league.gm_address] if league.gm_address else [])])))
-                for address, view in views.items():
+                for address, view in leagues.views_for(unit, item.league, item.readers).items():
                     self.send_standings(unit, view, item.round, address, intro)
             case LeagueSeatHandedOver():
                 row = unit.game(item.game)
                 self.welcome(unit, row, unit.seat(row, item.seat), item.password, item.old_address,
                              "It came to you with a place in a league. ", "The league's GM")
+
+    def _tell_seated(self, unit: Unit, item: RoundSeated) -> None:
+        """Tell the league's GM (one mail) that every table of the round has its game, with the tables."""
+        league = leagues.league_row(unit, item.league)
+        if not league.gm_address:
+            return
+        view = leagues.views_for(unit, item.league, [league.gm_address])[league.gm_address]
+        tables = [t for t in view.tables if t.round == item.round]
+        played = [t for t in tables if t.game]
+        lines = [f"{t.game or 'bye'}: {', '.join(p.label for p in t.players)}" for t in tables]
+        where = (f"The standings and every table: {self.web_url}/league/{league.name}" if self.web_url
+                 else f"LEAGUE STANDINGS {league.name} answers with the standings.")
+        text = (f"Round {item.round} of league {league.name} has started: {len(played)} tables, every one seated; "
+                f"each player got its seat and first report by mail.\n\n" + "\n".join(lines) + f"\n\n{where}\n")
+        self._queue_as(unit, league.name, item.round, league.gm_address,
+                       f"[{league.name}] Round {item.round} started: {len(played)} tables", text, None,
+                       purpose="notice")
 
     def welcome(self, unit: Unit, row: GameRow, seat: SeatRow, password: str, old: str | None, why: str,
                 by: str) -> None:

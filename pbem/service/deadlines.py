@@ -12,6 +12,11 @@ grace period after a missed deadline, and mails the report digests whose
 readers waited ``digest_hours`` (of a paused game too). Messages go through a
 :class:`Notifier` inside the same unit. A game whose lock another daemon holds
 is passed by (``SKIP LOCKED``): that daemon is doing its work.
+
+The clock also takes the leagues' steps (:meth:`TurnClock.step_league`; see
+:mod:`pbem.service.league_steps`): a round's pairing, the creation of its
+games a few at a time, the standings mailed a few members at a time; one step
+per unit of work, the league's row locked the same way.
 """
 
 from __future__ import annotations
@@ -27,14 +32,14 @@ from sqlmodel import select
 
 from pbem.clock import format_utc
 from pbem.core import GameError
-from pbem.service import audit, control, digests, due, owing, resolution
+from pbem.service import audit, control, digests, due, league_steps, owing, resolution
 from pbem.service.api import GameService
 from pbem.service.digests import DueReport
 from pbem.service.resolution import ResolvedTurns
 from pbem.service.snapshot import GameInfo
 from pbem.service.unit import Unit
 from pbem.store import is_transient_error
-from pbem.store.tables import GameRow, GameStatus, SeatRow
+from pbem.store.tables import GameRow, GameStatus, LeagueRow, SeatRow
 from pbem.zones import mark
 
 _log = logging.getLogger(__name__)
@@ -103,6 +108,8 @@ class TurnClock:
         process), it waits :data:`RETRY_FAILED` before it is tried again, and every other game goes on."""
         self.lag = 0.0
         """Seconds by which the longest-due game was late when :meth:`due_games` last looked (0: none due)."""
+        self.failing_leagues: set[int] = set()
+        """Leagues whose step failed (logged with its traceback once by this process; tried again later)."""
 
     def recover_outage(self, last_seen: datetime | None, now: datetime) -> list[str]:
         """After the service was down, extend every deadline that passed while it was
@@ -145,13 +152,16 @@ class TurnClock:
     def tick(self, now: datetime, *, games: Collection[str] | None = None) -> TickResult:
         """Do everything that is due at ``now``; only for the active games among ``games`` when given
         (the daemon passes the games that just got orders, so one mail does not cost a look at every
-        game). Without ``games``, works through every due game, batch after batch (the daemon instead
-        calls :meth:`due_games` and :meth:`work_on` itself, one game at a time)."""
+        game). Without ``games``, takes every due league step (:meth:`step_league`), then works through
+        every due game, batch after batch (the daemon instead calls :meth:`step_league`,
+        :meth:`due_games` and :meth:`work_on` itself, one step or game at a time)."""
         if games is not None:
             result = NOTHING
             for game_id in self._ids_of(games):
                 result += self.work_on(game_id, now, due_only=False)
             return result
+        while self.step_league(now):
+            pass
         result = NOTHING
         seen: set[int] = set()
         while batch := [game_id for game_id in self.due_games(now) if game_id not in seen]:
@@ -169,6 +179,39 @@ class TurnClock:
             due = unit.session.exec(query).all()
         self.lag = (now - due[0].wake_at).total_seconds() if due else 0.0
         return [game_id for game_id, _wake_at in due if game_id is not None]
+
+    def step_league(self, now: datetime) -> bool:
+        """Take the step of the league that has waited longest by ``now`` (one unit of work holding the
+        league's row lock; see :mod:`pbem.service.league_steps`); return True when a step was taken, False
+        when none was due (or every due one is another daemon's now). A failing step is logged and the
+        league tried again :data:`RETRY_FAILED` later; transient database errors are raised."""
+        league_id, name = None, "?"
+        try:
+            with self.service.unit() as unit:
+                league = league_steps.claim_due(unit, now)
+                if league is None:
+                    return False
+                league_id, name = league.id, league.name
+                done = league_steps.take_step(unit, league)
+        except Exception as error:
+            if is_transient_error(error) or league_id is None:
+                raise
+            self._set_league_aside(league_id, name, error, now)
+            return True
+        self.failing_leagues.discard(league_id)
+        _log.info("league %s: %s", name, done or "no work waits")
+        return True
+
+    def _set_league_aside(self, league_id: int, name: str, error: Exception, now: datetime) -> None:
+        """Log a league whose step failed (its traceback once) and have the clock try it again later."""
+        with self.service.unit(lock=False) as unit:
+            unit.session.execute(update(LeagueRow).where(LeagueRow.id == league_id)  # type: ignore[arg-type]
+                                 .values(step_at=now + RETRY_FAILED))
+        if league_id in self.failing_leagues:
+            _log.debug("league %s: its step fails again: %r", name, error)
+            return
+        self.failing_leagues.add(league_id)
+        _log.error("league %s: its step failed; tried again in %s", name, RETRY_FAILED, exc_info=error)
 
     def _ids_of(self, names: Collection[str]) -> list[int]:
         with self.service.unit(lock=False) as unit:

@@ -1,14 +1,18 @@
-"""Leagues: a GM creates one for a game kind, players join, and at START the service seats each round's
-tables itself and creates and starts their games (through :mod:`~pbem.service.creation`); when the last
-table of a round is over (:func:`game_over`, called where games end) it records the results and seats
-the next round, until the league's rounds are played (or, in a knockout, one player is left).
+"""Leagues: a GM creates one for a game kind, players join, and after START the service's clock pairs
+round 1 and seats its tables, creating and starting their games (through :mod:`~pbem.service.creation`) a
+few at a time (:mod:`pbem.service.league_steps`); when the last table of a round is over
+(:func:`game_over`, called where games end) it records the results and the clock pairs and seats the next
+round, until the league's rounds are played (or, in a knockout, one player is left). Work that grows with
+the members (pairing a round, creating its games, mailing the standings, ending the tables at LEAGUE END)
+is never done in the unit of a mail or of a game: each such unit only leaves the work to the clock
+(:func:`schedule`), and the steps are stored in the league's rows, so that a restarted daemon carries on.
 
 Members are keyed on their canonical address (:func:`pbem.addresses.checked_address`); what is shown
 names them by their player names (:func:`pbem.service.players.display_name`), and only the league's GM
 and the operator see their addresses beside (:mod:`pbem.leagues.view`). Every step goes into the league's
 audit log (:func:`pbem.service.audit.record_league`).
 
-Two daemons never seat a round twice: :func:`advance` locks the league's row (``SELECT ... FOR UPDATE``
+Two daemons never seat a round twice: a step holds the league's row lock (``SELECT ... FOR UPDATE``
 on PostgreSQL; SQLite has one writer at a time) and reads the round's tables afresh under the lock, and
 ``league_table`` is unique per league, round and table.
 """
@@ -32,7 +36,7 @@ from pbem.leagues.results import Place, Points, ResultKind, parse_points, places
 from pbem.leagues.standings import TableResult, standings
 from pbem.leagues.view import PUBLIC, LeagueReader, LeagueView, StandingLine, TablePlayer, TableView
 from pbem.passwords import hash_password, new_password
-from pbem.service import access, audit, consent, control, creation, queries, seats
+from pbem.service import access, audit, consent, creation, queries, seats
 from pbem.service.options import parse_service_options
 from pbem.service.unit import Unit
 from pbem.service.players import display_name
@@ -62,8 +66,8 @@ class LeagueError(GameError):
 
 
 @dataclass(frozen=True)
-class RoundSeated:
-    """News: a round's tables were seated and their games started (their seats need passwords)."""
+class TablesOpened:
+    """News: a step created and started some of a round's games (their seats need passwords)."""
 
     league: str
     round: int
@@ -71,14 +75,30 @@ class RoundSeated:
 
 
 @dataclass(frozen=True)
-class RoundEnded:
-    """News: the last table of a round is over (or the GM ended the league: ``ended`` lists the games it
-    ended); the standings go to every member. ``over``: the league is finished."""
+class RoundSeated:
+    """News: the last table of a round got its game; the league's GM is told (one mail)."""
+
+    league: str
+    round: int
+
+
+@dataclass(frozen=True)
+class TablesEnded:
+    """News: a step after LEAGUE END ended some of the round's games (everyone gets their last report)."""
+
+    league: str
+    games: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class StandingsDue:
+    """News: the standings after ``round`` go to ``readers`` (members still playing, and the GM with the
+    last of them). ``over``: the league is finished."""
 
     league: str
     round: int
     over: bool
-    ended: tuple[str, ...] = ()
+    readers: tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -120,6 +140,14 @@ def tables_of(unit: Unit, league: LeagueRow, round_number: int | None = None) ->
         query = query.where(LeagueTableRow.round == round_number)
     query = query.order_by(LeagueTableRow.round, LeagueTableRow.table_number)  # type: ignore[arg-type]
     return list(unit.session.exec(query.execution_options(populate_existing=True)))
+
+
+def round_games(unit: Unit, name: str) -> list[str]:
+    """The games of the league's round so far, in table order. Raises UnknownLeague."""
+    league = league_row(unit, name)
+    tables = tables_of(unit, league, league.round)
+    games = _game_names(unit, tables)
+    return [games[t.game_id] for t in tables if t.game_id]
 
 
 def all_leagues(unit: Unit) -> list[LeagueRow]:
@@ -168,7 +196,7 @@ def _full_view(unit: Unit, league: LeagueRow) -> LeagueView:
     games = _game_names(unit, tables)
     table_views = []
     for table in tables:
-        order = [int(m) for m in table.seats.values()] if table.game_id else [int(m) for m in table.places or {}]
+        order = [int(m) for m in table.seats.values()] if table.table_number else [int(m) for m in table.places or {}]
         places = table.places
         table_views.append(TableView(table.round, table.table_number, games.get(table.game_id), tuple(
             TablePlayer(names[m], str(places[str(m)]["kind"]) if places is not None else None,
@@ -256,8 +284,9 @@ def join(unit: Unit, name: str, address: str) -> LeagueMemberRow:
     return member
 
 
-def start(unit: Unit, name: str) -> list[str]:
-    """Start a forming league: seat round 1 and start its games; return their names. Raises LeagueError
+def start(unit: Unit, name: str) -> int:
+    """Start a forming league: leave the pairing of round 1 and the creation of its games to the clock
+    (:mod:`pbem.service.league_steps`); return how many tables round 1 will have. Raises LeagueError
     when it is not forming or has too few players for one table."""
     league = league_row(unit, name, lock=True)
     if league.status != LeagueStatus.FORMING:
@@ -273,9 +302,8 @@ def start(unit: Unit, name: str) -> list[str]:
     league.status = LeagueStatus.ACTIVE
     unit.add(league)
     audit.record_league(unit, league, "START", f"league started with {len(active)} players")
-    games = _seat_round(unit, league, 1)
-    advance(unit, league.name)  # nothing, unless every game of round 1 ended as it was set up
-    return games
+    schedule(unit, league)
+    return len(pairing.table_sizes(len(active), league.table_size, rules.min_players)[0])
 
 
 def replace(unit: Unit, name: str, old: str, new: str) -> list[str]:
@@ -323,25 +351,24 @@ def drop(unit: Unit, name: str, address: str) -> None:
 
 
 def end(unit: Unit, name: str) -> list[str]:
-    """End the league now: no further round; its tables still playing end (their leaders win, as the GM's
-    END of a game) without counting toward the standings. Return those games. Raises LeagueError for a
-    finished league."""
+    """End the league now: no further round, and the round's tables still waiting for their games get
+    none; its tables still playing are left to the clock to end (their leaders win, as the GM's END of a
+    game; :func:`running_tables`), without counting toward the standings, and then the final standings
+    go to every member. Return those games. Raises LeagueError for a finished league."""
     league = league_row(unit, name, lock=True)
     if league.status == LeagueStatus.FINISHED:
         raise LeagueError(f"league {league.name} is finished already")
     league.status, league.ended_at, league.ended_early = LeagueStatus.FINISHED, unit.now(), True
     unit.add(league)
-    ended = []
-    for table in tables_of(unit, league, league.round):
-        game = unit.session.get(GameRow, table.game_id) if table.game_id else None
-        if game is not None and game.status != GameStatus.FINISHED:
-            control.end(unit, game.name)
-            ended.append(game.name)
+    for table in waiting_tables(unit, league):
+        unit.session.delete(table)
+    ending = running_tables(unit, league)
     audit.record_league(unit, league, "END", f"league ended early in round {league.round}"
-                        + (f"; tables ended: {', '.join(ended)}" if ended else ""))
+                        + (f"; tables to end: {', '.join(ending)}" if ending else ""))
     if league.round:
-        unit.news.append(RoundEnded(league.name, league.round, over=True, ended=tuple(ended)))
-    return ended
+        league.tell_round, league.told_through = league.round, 0
+        schedule(unit, league)
+    return ending
 
 
 # --- rounds ------------------------------------------------------------------------------------------
@@ -361,28 +388,59 @@ def game_over(unit: Unit, game: GameRow) -> None:
 
 
 def advance(unit: Unit, name: str) -> bool:
-    """When every table of the league's round is over: tell of the round's end and seat the next round
-    (or finish the league after its last); return True when it did. Safe to call from several daemons at
-    once: the league's row is locked and its tables read afresh, so a round is seated once."""
+    """When every table of the league's round is over, leave the round's end (the standings, the next
+    round's pairing and seating) to the clock; return True when the round is complete. Safe to call from
+    several daemons at once: the league's row is locked and its tables read afresh, and the step that
+    pairs the next round looks again under the lock (:func:`finish_round`)."""
     league = league_row(unit, name, lock=True)
-    advanced = False
-    for _ in range(MAX_ROUNDS):  # again when every game of the new round ended as it was set up
-        if league.status != LeagueStatus.ACTIVE or league.round == 0:
-            break
-        tables = tables_of(unit, league, league.round)
-        if not tables or any(t.places is None for t in tables):
-            break
-        finished, told_at = league.round, len(unit.news)
-        audit.record_league(unit, league, "ROUND", f"round {finished} complete", actor=audit.SERVICE)
-        games = _seat_round(unit, league, finished + 1) if finished < league.rounds else []
-        if not games:
-            league.status, league.ended_at = LeagueStatus.FINISHED, unit.now()
-            unit.add(league)
-            audit.record_league(unit, league, "FINISH", f"league finished after round {finished}",
-                                    actor=audit.SERVICE)
-        unit.news.insert(told_at, RoundEnded(league.name, finished, over=not games))  # standings before new games
-        advanced = True
-    return advanced
+    if not is_round_complete(unit, league):
+        return False
+    schedule(unit, league)
+    return True
+
+
+def schedule(unit: Unit, league: LeagueRow) -> None:
+    """Have the clock take the league's next step now (see :mod:`pbem.service.league_steps`)."""
+    league.step_at = unit.now()
+    unit.add(league)
+
+
+def is_round_complete(unit: Unit, league: LeagueRow) -> bool:
+    """True when the active league's round has tables and every one of them is over (none waits for
+    its game)."""
+    if league.status != LeagueStatus.ACTIVE or league.round == 0:
+        return False
+    tables = tables_of(unit, league, league.round)
+    return bool(tables) and all(t.places is not None for t in tables)
+
+
+def finish_round(unit: Unit, league: LeagueRow) -> None:
+    """The round of the (locked) league is complete: pair the next round, or finish the league after its
+    last (or a knockout with one player left); either way its standings are to be mailed."""
+    finished = league.round
+    audit.record_league(unit, league, "ROUND", f"round {finished} complete", actor=audit.SERVICE)
+    if finished >= league.rounds or not pair_round(unit, league, finished + 1):
+        league.status, league.ended_at = LeagueStatus.FINISHED, unit.now()
+        audit.record_league(unit, league, "FINISH", f"league finished after round {finished}", actor=audit.SERVICE)
+    league.tell_round, league.told_through = finished, 0
+    schedule(unit, league)
+
+
+def waiting_tables(unit: Unit, league: LeagueRow, limit: int | None = None) -> list[LeagueTableRow]:
+    """The tables of the league's round still waiting for their games, in table order (up to ``limit``)."""
+    query = (select(LeagueTableRow).where(LeagueTableRow.league_id == league.id, LeagueTableRow.round == league.round,
+                                          LeagueTableRow.table_number > 0, LeagueTableRow.game_id.is_(None))  # type: ignore[union-attr]
+             .order_by(LeagueTableRow.table_number).limit(limit))  # type: ignore[arg-type]
+    return list(unit.session.exec(query.execution_options(populate_existing=True)))
+
+
+def running_tables(unit: Unit, league: LeagueRow, limit: int | None = None) -> list[str]:
+    """The games of the league's round still playing, in table order (up to ``limit``)."""
+    query = (select(GameRow.name).join(LeagueTableRow, LeagueTableRow.game_id == GameRow.id)  # type: ignore[arg-type]
+             .where(LeagueTableRow.league_id == league.id, LeagueTableRow.round == league.round,
+                    GameRow.status != GameStatus.FINISHED)
+             .order_by(LeagueTableRow.table_number).limit(limit))  # type: ignore[arg-type]
+    return list(unit.session.exec(query))
 
 
 def _record_result(unit: Unit, league: LeagueRow, table: LeagueTableRow, game: GameRow) -> bool:
@@ -403,45 +461,69 @@ def _record_result(unit: Unit, league: LeagueRow, table: LeagueTableRow, game: G
     return True
 
 
-def _seat_round(unit: Unit, league: LeagueRow, number: int) -> list[str]:
-    """Seat round ``number`` and create and start its games; return their names (none when the format
-    has no further round: a knockout with one player left)."""
+def pair_round(unit: Unit, league: LeagueRow, number: int) -> bool:
+    """Pair round ``number`` (bounded work: :data:`pbem.leagues.pairing.SEARCH_WORK`) and store its tables,
+    each waiting for its game (see :func:`open_tables`), and its byes; the clock is to create the games.
+    False when the format has no further round (a knockout with one player left)."""
     rules = find_game(league.kind)
     members = members_of(unit, league)
     active = [m.id for m in members if not m.dropped and m.id is not None]
     tables = tables_of(unit, league)
     seated = _seating(league, rules.min_players, active, [m.id for m in members if m.id is not None], tables, number)
     if seated is None:
-        return []
-    address = {m.id: m.address for m in members}
-    games: list[str] = []
+        return False
     for index, players in enumerate(seated.tables, start=1):
         budget.check()
-        game = _free_name(unit, f"{league.name}-{number}-{index}")
-        seat_names = rules.seat_names(len(players))
-        info = creation.create_game(unit, league.kind, game, seats={s: address[p] for s, p in zip(seat_names, players)},
-                                    options=league.options, gm_address=league.gm_address,
-                                    gm_password_hash=league.gm_password_hash, asked=False)
-        table = LeagueTableRow(league_id=league.id, round=number, table_number=index, game_id=info.row.id,
-                               seats={s: p for s, p in zip(seat_names, players)})
-        unit.add(table)
-        if info.row.status == GameStatus.FINISHED:  # it ended as it was set up: before its table was stored
-            unit.session.flush()
-            _record_result(unit, league, table, info.row)
-        games.append(info.name)
+        unit.add(LeagueTableRow(league_id=league.id, round=number, table_number=index,
+                                seats=dict(zip(rules.seat_names(len(players)), players))))
     if seated.byes:
         unit.add(LeagueTableRow(league_id=league.id, round=number, table_number=0, seats={},
                                 places={str(p): {"kind": ResultKind.BYE.value, "score": 0.0} for p in seated.byes},
                                 finished_at=unit.now()))
-    unit.session.flush()  # a second daemon seating this round fails here (unique league, round, table)
+    unit.session.flush()  # a second daemon pairing this round fails here (unique league, round, table)
     league.round = number
-    unit.add(league)
-    audit.record_league(unit, league, "SEAT", f"round {number} seated: " + "; ".join(
-        f"{g}: {', '.join(address[p] for p in t)}" for g, t in zip(games, seated.tables))
-        + (f"; bye: {', '.join(address[p] for p in seated.byes)}" if seated.byes else ""),
-        actor=None if number == 1 else audit.SERVICE)  # round 1 at the GM's START, the others by the service
-    unit.news.append(RoundSeated(league.name, number, tuple(games)))
+    schedule(unit, league)
+    return True
+
+
+def open_tables(unit: Unit, league: LeagueRow, tables: Sequence[LeagueTableRow]) -> list[str]:
+    """Create and start the games of ``tables`` (of the locked league's round, waiting for their games);
+    return their names. A member dropped since the pairing is seated and resigns at once (as at a table
+    still playing); a game that ended as it was set up has its result recorded."""
+    members = {m.id: m for m in members_of(unit, league)}
+    games = []
+    for table in tables:
+        budget.check()
+        game = _free_name(unit, f"{league.name}-{table.round}-{table.table_number}")
+        info = creation.create_game(unit, league.kind, game,
+                                    seats={s: members[int(m)].address for s, m in table.seats.items()},
+                                    options=league.options, gm_address=league.gm_address,
+                                    gm_password_hash=league.gm_password_hash, asked=False)
+        table.game_id = info.row.id
+        unit.add(table)
+        unit.session.flush()
+        for seat, member in table.seats.items():
+            if members[int(member)].dropped and info.row.status != GameStatus.FINISHED:
+                seats.resign(unit, info.name, seat)
+        if info.row.status == GameStatus.FINISHED:  # it ended as it was set up
+            _record_result(unit, league, table, info.row)
+        games.append(info.name)
+    unit.news.append(TablesOpened(league.name, league.round, tuple(games)))
     return games
+
+
+def record_seated(unit: Unit, league: LeagueRow) -> None:
+    """Every table of the locked league's round has its game: log the round's seating (by the service,
+    whose clock seated it) and have the GM told."""
+    members = {m.id: m.address for m in members_of(unit, league)}
+    tables = tables_of(unit, league, league.round)
+    games = _game_names(unit, tables)
+    played = [f"{games[t.game_id]}: {', '.join(members[int(m)] for m in t.seats.values())}"
+              for t in tables if t.table_number]
+    byes = [members[int(m)] for t in tables if not t.table_number for m in t.places or {}]
+    audit.record_league(unit, league, "SEAT", f"round {league.round} seated: " + "; ".join(played)
+                        + (f"; bye: {', '.join(byes)}" if byes else ""), actor=audit.SERVICE)
+    unit.news.append(RoundSeated(league.name, league.round))
 
 
 def _free_name(unit: Unit, name: str) -> str:
@@ -457,8 +539,8 @@ def _seating(league: LeagueRow, min_players: int, active: Sequence[int], everyon
     """The seating of round ``number`` by the league's format (None: a knockout that is over)."""
     results = _results(tables)
     size = league.table_size
-    met = pairing.meetings_of([[int(m) for m in t.seats.values()] for t in tables if t.game_id])
-    byes_had = Counter(int(p) for t in tables if not t.game_id for p in (t.places or {}))
+    met = pairing.meetings_of([[int(m) for m in t.seats.values()] for t in tables if t.table_number])
+    byes_had = Counter(int(p) for t in tables if not t.table_number for p in (t.places or {}))
     if league.format == "roundrobin":
         return pairing.round_robin(list(active), number, size=size, min_players=min_players, meetings=met,
                                    byes_had=byes_had)
@@ -468,8 +550,8 @@ def _seating(league: LeagueRow, min_players: int, active: Sequence[int], everyon
             still_in = list(active)
         else:
             last = [t for t in tables if t.round == number - 1]
-            on = [pairing.advancing(_places(t), seed_rank) if t.game_id else None for t in last]
-            byes = [int(p) for t in last if not t.game_id for p in (t.places or {})]
+            on = [pairing.advancing(_places(t), seed_rank) if t.table_number else None for t in last]
+            byes = [int(p) for t in last if not t.table_number for p in (t.places or {})]
             still_in = sorted({*[p for p in on if p is not None], *byes} & set(active), key=lambda p: seed_rank[p])
         if len(still_in) < max(min_players, 2):
             return None

@@ -495,6 +495,12 @@ class LeagueRow(SQLModel, table=True):
     created_at: datetime
     ended_at: datetime | None = None
     ended_early: bool = False  # LEAGUE END before the last round
+    step_at: datetime | None = Field(default=None, index=True)
+    """When the clock takes the league's next step (pairing a round, creating a few of its tables, mailing the
+    standings to a few members, ending a few tables after LEAGUE END; see :mod:`pbem.service.league_steps`);
+    None: no work waits."""
+    tell_round: int | None = None  # the round whose standings are being mailed (None: none)
+    told_through: int = 0  # the members told so far: every one with a smaller or equal id
 
 
 class LeagueMemberRow(SQLModel, table=True):
@@ -512,8 +518,9 @@ class LeagueMemberRow(SQLModel, table=True):
 
 
 class LeagueTableRow(SQLModel, table=True):
-    """One table of one round of a league and its game (table 0 holds the round's byes, without a game).
-    Unique per league, round and table: two daemons racing to seat a round seat it once."""
+    """One table of one round of a league and its game (table 0 holds the round's byes, without a game; a
+    table waiting for the clock to create its game has none yet). Unique per league, round and table: two
+    daemons racing to seat a round seat it once."""
 
     __tablename__ = "league_table"
     __table_args__ = (UniqueConstraint("league_id", "round", "table_number"),)

@@ -119,7 +119,10 @@ def test_a_swiss_league_by_mail(tmp_path: Path, capsys: pytest.CaptureFixture[st
             refused = (await _wait_mail(service, people[PLAYERS[0]], "Re: not mine"))[0].body
             assert "only the league's GM may" in refused, refused
             await gm.send("LEAGUE START spring\n", subject="start")  # from the GM's own address: no password
-            assert "round 1 is seated at spring-1-1, spring-1-2" in (await _wait_mail(service, gm, "Re: start"))[0].body
+            started = (await _wait_mail(service, gm, "Re: start"))[0].body
+            assert "starting: 2 tables are being seated; you will be told when every table is seated" in started
+            seated = (await _wait_mail(service, gm, "[spring] Round 1 started: 2 tables"))[0].body
+            assert f"spring-1-1: Ace <{PLAYERS[0]}>, " in seated and "spring-1-2: " in seated, seated
             robots = GameRng(2024)
             for round_number in (1, 2, 3):
                 games = _current_games(service)

@@ -12,11 +12,15 @@ from typing import Any
 import pytest
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlmodel import select
+from databases import on_postgresql
+from stopped_clock import RecordingNotifier
 
+from pbem.clock import utcnow
 from pbem.core import InvalidInput
-from pbem.service import audit, control, leagues
+from pbem.service import audit, control, league_steps, leagues
 from pbem.service.api import GameService
-from pbem.store import Database
+from pbem.service.deadlines import TurnClock
+from pbem.store import Database, open_database
 from pbem.store.tables import GameRow, GameStatus, LeagueStatus, LeagueTableRow, SeatStatus
 
 KIND = "top-of-the-temple"
@@ -28,12 +32,20 @@ def _league(runner: GameService, *options: str, players: list[str] = PLAYERS) ->
         leagues.create(unit, "spring", KIND, dict(o.split("=", 1) for o in options), gm_address="gm@example.org")
         for address in players:
             leagues.join(unit, "spring", address)
-        return leagues.start(unit, "spring")
+        leagues.start(unit, "spring")
+    _steps(runner)
+    return _current(runner)
+
+
+def _steps(runner: GameService) -> int:
+    """Take the league's steps the clock would take, to the end."""
+    return league_steps.run_steps(runner.unit, "spring")
 
 
 def _end_all(runner: GameService, games: list[str]) -> None:
     for game in games:
         runner.end(game)
+    _steps(runner)
 
 
 def _tables(runner: GameService, round_number: int) -> list[tuple[str, ...]]:
@@ -59,8 +71,9 @@ def test_a_swiss_league_seats_each_round_when_the_last_table_ends(runner: GameSe
     assert [t[1:] for t in first] == [tuple(PLAYERS[:4]), tuple(PLAYERS[4:])]
     assert runner.info("spring-1-1").row.turn_hours == 24  # the game options go to every table
     runner.end("spring-1-1")
-    assert _current(runner) == games  # round 2 waits for the round's last table
+    assert _steps(runner) == 0 and _current(runner) == games  # round 2 waits for the round's last table
     runner.end("spring-1-2")
+    _steps(runner)
     second = _tables(runner, 2)
     assert [t[0] for t in second] == ["spring-2-1", "spring-2-2"]
     met_before = {frozenset(p) for t in first for p in combinations(t[1:], 2)}
@@ -117,7 +130,8 @@ def test_end_stops_the_league_and_its_running_tables(runner: GameService) -> Non
     runner.end("spring-1-1")
     with runner.unit() as unit:
         assert leagues.end(unit, "spring") == ["spring-1-2"]
-        assert isinstance(unit.news[-1], leagues.RoundEnded) and unit.news[-1].over
+    assert runner.info("spring-1-2").row.status == GameStatus.ACTIVE  # the clock ends it
+    _steps(runner)
     assert runner.info("spring-1-2").row.status == GameStatus.FINISHED
     with runner.unit(lock=False) as unit:
         view = leagues.view(unit, "spring")
@@ -189,6 +203,7 @@ def test_two_daemons_ending_the_last_two_tables_at_once_seat_the_next_round_once
     for thread in threads:
         thread.join(30)
     assert errors == []
+    assert _steps(runner) > 0  # the clock pairs and seats round 2
     with runner.unit(lock=False) as unit:
         league = leagues.league_row(unit, "spring")
         rows = list(unit.session.exec(select(LeagueTableRow).where(LeagueTableRow.league_id == league.id,
@@ -198,6 +213,48 @@ def test_two_daemons_ending_the_last_two_tables_at_once_seat_the_next_round_once
     for _ in range(2):
         with runner.unit() as unit:
             assert not leagues.advance(unit, "spring")
+    assert _steps(runner) == 0
+
+
+def test_two_daemons_taking_a_league_s_steps_at_once_create_each_table_once(db_url: str) -> None:
+    if not on_postgresql():
+        pytest.skip("several daemons share a PostgreSQL database: run with --db-engine postgresql")
+    players = [f"p{i}@example.org" for i in range(1, 41)]
+    seated: list[leagues.RoundSeated] = []
+    databases = [open_database(db_url) for _ in range(2)]
+    services = [GameService(database) for database in databases]
+    for service in services:
+        service.on_news.append(lambda unit, news: seated.extend(n for n in news if isinstance(n, leagues.RoundSeated)))
+    with services[0].unit() as unit:
+        leagues.create(unit, "spring", KIND, {"table": "2", "rounds": "2"}, gm_address="gm@example.org")
+        for address in players:
+            leagues.join(unit, "spring", address)
+        assert leagues.start(unit, "spring") == 20
+    clocks = [TurnClock(service, RecordingNotifier()) for service in services]
+    errors: list[BaseException] = []
+
+    def steps(clock: TurnClock) -> None:
+        while _retrying(lambda: clock.step_league(utcnow())):
+            pass
+
+    threads = [threading.Thread(target=lambda c=c: _catch(lambda: steps(c), errors)) for c in clocks]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert errors == [] and len(seated) == 1  # the GM is told once
+    with services[0].unit(lock=False) as unit:
+        league = leagues.league_row(unit, "spring")
+        tables = leagues.tables_of(unit, league, 1)
+        games = leagues.round_games(unit, "spring")
+        addresses = sorted(seat.address for game in games for seat in unit.info(game).seats)
+        assert league.step_at is None
+        log = [e.action for e in audit.entries(unit, "spring")]
+    for database in databases:
+        database.close()
+    assert games == [f"spring-1-{n}" for n in range(1, 21)] and all(t.game_id for t in tables)
+    assert addresses == sorted(players)  # every member seated exactly once
+    assert log.count("SEAT") == 1
 
 
 def _catch(work: Callable[[], None], errors: list[BaseException]) -> None:

@@ -12,7 +12,7 @@ from test_browser import in_browser
 from web_site import Site
 
 from pbem.reports import environment
-from pbem.service import leagues, players
+from pbem.service import league_steps, leagues, players
 
 pytestmark = pytest.mark.browser
 
@@ -26,9 +26,13 @@ def _played_league(site: Site) -> leagues.LeagueView:
         for address in PLAYERS:
             leagues.join(unit, "autumn", address)
         players.register(unit, PLAYERS[0], "Ace")
-        games = leagues.start(unit, "autumn")
+        leagues.start(unit, "autumn")
+    league_steps.run_steps(runner.unit, "autumn")  # the clock's steps: round 1 seated
+    with runner.unit(lock=False) as unit:
+        games = leagues.round_games(unit, "autumn")
     for game in games:
-        runner.end(game)  # the leaders win; round 2 is seated
+        runner.end(game)  # the leaders win
+    league_steps.run_steps(runner.unit, "autumn")  # round 2 is seated
     with runner.unit(lock=False) as unit:
         return leagues.view(unit, "autumn")
 
