@@ -10,11 +10,15 @@ mail, "On ... wrote:" and Outlook reply headers, the signature and mobile
 footers. Removed lines become blank lines, so the line numbers of what is
 left are the numbers the sender sees in the mail they wrote.
 
-The stdlib parser builds the MIME tree through :mod:`pbem.mail.bounded_mime`,
-which caps every header field and stores each part's Content-Type and
+:mod:`pbem.mail.bounded_mime` builds the MIME tree as the stdlib parser would,
+splitting parts with regular expressions (no Python step per line) and
+reading at most :data:`~pbem.mail.bounded_mime.MAX_PARTS` parts of each
+multipart; it caps every header field and stores each part's Content-Type and
 Content-Disposition as read by pbem's own linear parameter reader
 (:mod:`pbem.mail.mime_parameters`), so no header of any part makes the
-stdlib's quadratic parameter parser, or deep nesting, hold the daemon.
+stdlib's quadratic parameter parser, or deep nesting, hold the daemon. A 1 MB
+mail, honest or not, is read in time linear in its size (see
+bench/bench_reading.py for the time per MB of each shape).
 
 Mail is parsed with (a subclass of) ``email.policy.compat32``, which keeps
 header fields as the raw text they arrived as, and only the fields an
@@ -53,7 +57,7 @@ from html import unescape
 
 from pbem.addresses import PLAIN_ADDRESS, is_plain_address
 from pbem.core import PbemError
-from pbem.mail.bounded_mime import read_message
+from pbem.mail.bounded_mime import MAX_PARTS, read_message  # noqa: F401  (MAX_PARTS: the parts read, re-exported)
 from pbem.mail.charsets import decode_text
 
 
@@ -127,9 +131,6 @@ MAX_FROM = 998
 so the standard address parser, which is slower than linear on some input, reads a bounded text."""
 MAX_ADDRESS_FIELD = 8000
 """Longest To, Cc or Delivered-To field read; a longer one is read as holding no address."""
-MAX_PARTS = 100
-"""Parts read of each multipart (a mail holds at most :data:`pbem.mail.bounded_mime.MAX_CONTAINERS`
-multiparts); later ones are not read."""
 
 
 def parse_mail(raw: bytes, *, headers_only: bool = False, size: int | None = None) -> IncomingMail:
@@ -522,11 +523,12 @@ def _part_text(part: Message) -> _PartText | None:
 
 
 def _subparts(part: Message) -> list[Message]:
-    """The first :data:`MAX_PARTS` parts of a multipart (none when its boundary was missing)."""
+    """The parts of a multipart (none when its boundary was missing): at most
+    :data:`~pbem.mail.bounded_mime.MAX_PARTS`, the ones read."""
     payload = part.get_payload()
     if not isinstance(payload, list):
         return []
-    return [subpart for subpart in payload[:MAX_PARTS] if isinstance(subpart, Message)]
+    return [subpart for subpart in payload if isinstance(subpart, Message)]
 
 
 def _is_attachment(part: Message) -> bool:
@@ -551,13 +553,36 @@ _SKIPPED_TAGS = frozenset({"head", "script", "style", "template", "title"})
 _HTML_SPACE = re.compile(r"[ \t\n\r\f]+")
 
 
-_HTML_TAG = re.compile(
-    r"""<(?:/([a-zA-Z][^\t\n\r\f />\x00]*+)[^>]*+|([a-zA-Z][^\t\n\r\f />\x00"']*+)(?:[^<>"']++|"[^"]*+"|'[^']*+')*+)>""")
-"""A tag of HTML as :func:`_tame_html` leaves it (each ``<`` opens a whole tag): the name of an end tag
-(``</b ...>``, which ends at the first ``>``, as :mod:`html.parser` reads it) or of a start tag (which
-ends at the first ``>`` outside quotes)."""
+_READ_TAGS = _BLOCK_TAGS | _SKIPPED_TAGS | {"body", "br", "td", "th"}
+"""The tags that change the text read (every other tag changes nothing)."""
+
+
+def _names(names: frozenset[str]) -> str:
+    """A regular expression for a tag name of ``names`` in any letter case, branching on the first letter."""
+    first_letters = sorted({name[0] for name in names})
+    return "|".join(f"{first}(?:{'|'.join(sorted(name[1:] for name in names if name[0] == first))})"
+                    for first in first_letters)
+
+
+_NAME_END = r"""(?![^\t\n\r\f />\x00"'])"""
+_START_TAG_REST = r"""(?:[^<>"']++|"[^"]*+"|'[^']*+')*+>"""
+_READ_NAME = rf"(?i:{_names(_READ_TAGS)}){_NAME_END}"
+_OTHER_TAG = rf"<(?:/(?!{_READ_NAME})[a-zA-Z][^>]*+>|(?!{_READ_NAME})[a-zA-Z]{_START_TAG_REST})"
+"""A tag of HTML as :func:`_tame_html` leaves it (each ``<`` opens a whole tag) that is none of
+:data:`_READ_TAGS`: an end tag (``</b ...>``) ends at the first ``>``, as :mod:`html.parser` reads it, a start
+tag at the first ``>`` outside quotes."""
+_HTML_TOKEN = re.compile(
+    rf"(?P<run>(?:[^<]++|{_OTHER_TAG})++)"
+    rf"|<(?:/(?P<end>{_READ_NAME})[^>]*+>|(?P<start>{_READ_NAME}){_START_TAG_REST})")
+"""A run of text and tags that change nothing (read by one step of Python however many tags it holds), or an
+end or start tag of :data:`_READ_TAGS`, its name in any letter case."""
+_TAG_IN_RUN = re.compile(r"""<(?:/[^>]*+>|[a-zA-Z](?:[^<>"']++|"[^"]*+"|'[^']*+')*+>)""")
+"""A tag in a run of :data:`_HTML_TOKEN` (where every tag is one that changes nothing)."""
 _CDATA_ENDS = {name: re.compile(rf"</\s*+{name}\s*+>", re.I) for name in ("script", "style")}
 """The end of a script or style, whose content is no HTML (tags in it are text, as :mod:`html.parser` reads it)."""
+_TAG_GAP = "\x00"
+"""Stands for a tag that changes nothing in a run of text, until the text is read: character references and
+blanks on either side of a tag are read apart, as :mod:`html.parser` reads them."""
 
 
 def _closes_itself(tag: str) -> bool:
@@ -587,28 +612,43 @@ class _HtmlText:
     def feed(self, html: str) -> None:
         """Read the whole of ``html`` (tamed by :func:`_tame_html`)."""
         position = 0
-        search = _HTML_TAG.search
-        while tag := search(html, position):
-            if tag.start() > position:
-                self.handle_data(html[position : tag.start()])
-            position = tag.end()
-            if (name := tag[1]) is not None:
+        search = _HTML_TOKEN.search
+        while token := search(html, position):
+            if token.start() > position:  # not expected: every ``<`` of tamed HTML opens a whole tag
+                self.handle_data(html[position : token.start()])
+            position = token.end()
+            if (run := token["run"]) is not None:
+                self.handle_run(run)
+            elif (name := token["end"]) is not None:
                 self.handle_endtag(name.lower())
-                continue
-            name = tag[2].lower()
-            if html.endswith("/>", 0, position) and _closes_itself(tag[0]):
-                self.handle_starttag(name)  # <br/>, <script src="..."/>: an element without content
-                self.handle_endtag(name)
-                continue
-            self.handle_starttag(name)
-            if (cdata_end := _CDATA_ENDS.get(name)) is not None:  # the content is skipped: no need to read it
-                end = cdata_end.search(html, position)
-                if end is None:
-                    return
-                self.handle_endtag(name)
-                position = end.end()
+            else:
+                name = token["start"].lower()
+                if html.endswith("/>", 0, position) and _closes_itself(token[0]):
+                    self.handle_starttag(name)  # <br/>, <script src="..."/>: an element without content
+                    self.handle_endtag(name)
+                    continue
+                self.handle_starttag(name)
+                if (cdata_end := _CDATA_ENDS.get(name)) is not None:  # the content is skipped: not read
+                    end = cdata_end.search(html, position)
+                    if end is None:
+                        return
+                    self.handle_endtag(name)
+                    position = end.end()
         if position < len(html):
             self.handle_data(html[position:])
+
+    def handle_run(self, run: str) -> None:
+        """Text and tags that change nothing (see :data:`_HTML_TOKEN`)."""
+        if self._skipping:
+            return
+        if "<" not in run:
+            self.handle_data(run)
+        elif _TAG_GAP in run:  # the text holds the character that stands for a tag: read it piece by piece
+            for piece in _TAG_IN_RUN.split(run):
+                if piece:
+                    self.handle_data(piece)
+        elif (text := _TAG_IN_RUN.sub(_TAG_GAP, run)).strip(_TAG_GAP):
+            self.handle_data(text, gaps=True)
 
     def handle_starttag(self, tag: str) -> None:
         """A start tag, its name in lower case."""
@@ -638,20 +678,22 @@ class _HtmlText:
         elif tag == "pre":
             self._pre = max(0, self._pre - 1)
 
-    def handle_data(self, data: str) -> None:
-        """The text between two tags, as it is written (with its character references)."""
+    def handle_data(self, data: str, *, gaps: bool = False) -> None:
+        """The text between two tags, as it is written (with its character references); with ``gaps``, each
+        :data:`_TAG_GAP` in it stands for a tag that changes nothing."""
         if self._skipping:
             return
         if "&" in data:
             data = unescape(data)
         if not self._pre:
-            self._add(_HTML_SPACE.sub(" ", data))
+            data = _HTML_SPACE.sub(" ", data)
+            self._add(data.replace(_TAG_GAP, "") if gaps else data)
             return
         first, *rest = data.replace("\r\n", "\n").split("\n")
-        self._add(first)
+        self._add(first.replace(_TAG_GAP, "") if gaps else first)
         for piece in rest:
             self.end_line(force=True)
-            self._add(piece)
+            self._add(piece.replace(_TAG_GAP, "") if gaps else piece)
 
     def _add(self, text: str) -> None:
         if not self._line:
@@ -706,7 +748,9 @@ def html_to_text(html: str) -> str:
 
 # --- quotes and signatures -----------------------------------------------------------------
 
-_ODD_SPACES = str.maketrans({"\u00a0": " ", "\u2007": " ", "\u202f": " ", "\u200b": None, "\ufeff": None})
+_ODD_SPACES = {"\u00a0": " ", "\u2007": " ", "\u202f": " ", "\u200b": "", "\ufeff": ""}
+"""Spaces that are no plain space, and the text each is read as (``str.translate`` with them took 100 ns a
+character: each ``str.replace`` is a fast search)."""
 MAX_ATTRIBUTION = 400
 """Longest line read as an "On ... wrote:" attribution (a longer one never is one)."""
 _ATTRIBUTION = re.compile(
@@ -757,7 +801,10 @@ def clean_body(text: str) -> str:
     in the text; Python work per line only for the lines whose start may be
     a cut or an attribution.
     """
-    text = text.replace("\r\n", "\n").replace("\r", "\n").translate(_ODD_SPACES)
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    if not text.isascii():
+        for odd, plain in _ODD_SPACES.items():
+            text = text.replace(odd, plain)
     if text[-1:] not in ("", "\n") and text[-1].isspace() or _LINE_END_BLANK.search(text):
         text = "\n".join([line.rstrip() for line in text.split("\n")])
     lines = text.split("\n")
