@@ -125,7 +125,6 @@ class PartsNotRead(errors.MessageDefect):
 _HEADER_LINES = re.compile(r"(?:(?:From |[!-9;-~]*+:|[\t ])[^\r\n]*+(?:\r\n|\r|\n|\Z))*+")
 """The header fields that start a part: the lines ``email``'s parser reads as header lines (its ``headerRE``)."""
 _LINE_END = re.compile(r"\r\n|\r|\n")
-_LAST_LINE_END = re.compile(r"(?:\r\n|\r|\n)\Z")
 _BLANK_LINE = re.compile(r"(?:(?<=\n)|(?<=\r)(?!\n))(?:\r\n|\r|\n)")
 """An empty line not at the start of the text (a line ending right after another)."""
 
@@ -209,8 +208,9 @@ def _drop_last_line_end(part: Message) -> None:
 
 
 def _without_last_line_end(text: str) -> str:
-    found = _LAST_LINE_END.search(text)
-    return text[: found.start()] if found else text
+    if text.endswith("\r\n"):
+        return text[:-2]
+    return text[:-1] if text.endswith(("\r", "\n")) else text
 
 
 def _read_status_blocks(part: Message, body: str, policy: Policy, parts: _Parts) -> None:
