@@ -582,9 +582,9 @@ _HTML_TOKEN = re.compile(
 """A run of text and tags that change nothing, or a run of two or more tags that only end lines (with tags
 that change nothing between them), each read by one step of Python however many tags it holds; or an end or
 start tag of :data:`_READ_TAGS`, its name in any letter case."""
-_BREAKS = re.compile(rf"""<(?:/[^>]*+>|(?:([bB][rR]){_NAME_END}|[a-zA-Z]){_START_TAG_REST})""")
+_BREAKS = re.compile(rf"<(?:/[^>]*+>|(?:([bB][rR]){_NAME_END}|[a-zA-Z]){_START_TAG_REST})")
 """Each tag of a run of tags, and for ``<br>`` its name: the line breaks of a run are the names found."""
-_TAG_IN_RUN = re.compile(r"""<(?:/[^>]*+>|[a-zA-Z](?:[^<>"']++|"[^"]*+"|'[^']*+')*+>)""")
+_TAG_IN_RUN = re.compile(rf"<(?:/[^>]*+>|[a-zA-Z]{_START_TAG_REST})")
 """A tag in a run of :data:`_HTML_TOKEN` (where every tag is one that changes nothing)."""
 _CDATA_ENDS = {name: re.compile(rf"</\s*+{name}\s*+>", re.I) for name in ("script", "style")}
 """The end of a script or style, whose content is no HTML (tags in it are text, as :mod:`html.parser` reads it)."""
