@@ -10,11 +10,15 @@ mail, "On ... wrote:" and Outlook reply headers, the signature and mobile
 footers. Removed lines become blank lines, so the line numbers of what is
 left are the numbers the sender sees in the mail they wrote.
 
-The stdlib parser builds the MIME tree through :mod:`pbem.mail.bounded_mime`,
-which caps every header field and stores each part's Content-Type and
+:mod:`pbem.mail.bounded_mime` builds the MIME tree as the stdlib parser would,
+splitting parts with regular expressions (no Python step per line) and
+reading at most :data:`~pbem.mail.bounded_mime.MAX_PARTS` parts of each
+multipart; it caps every header field and stores each part's Content-Type and
 Content-Disposition as read by pbem's own linear parameter reader
 (:mod:`pbem.mail.mime_parameters`), so no header of any part makes the
-stdlib's quadratic parameter parser, or deep nesting, hold the daemon.
+stdlib's quadratic parameter parser, or deep nesting, hold the daemon. A 1 MB
+mail, honest or not, is read in time linear in its size (see
+bench/bench_reading.py for the time per MB of each shape).
 
 Mail is parsed with (a subclass of) ``email.policy.compat32``, which keeps
 header fields as the raw text they arrived as, and only the fields an
@@ -28,8 +32,9 @@ tokenizer and parses a field again on every access: a typical player's reply
 took about 410 µs to read with it and takes about 90 µs now (header block
 only: 365 µs and 63 µs), most of it the stdlib's MIME parser and the body.
 
-The HTML converter is a small :class:`html.parser.HTMLParser` subclass rather
-than ``html2text``: html2text writes Markdown, which escapes characters that
+The HTML converter reads HTML as :class:`html.parser.HTMLParser` does, with a
+regular expression per tag rather than its dozens of steps (see :class:`_HtmlText`), rather
+than with ``html2text``: html2text writes Markdown, which escapes characters that
 orders use (``1\\.``, ``\\-``), wraps long lines and adds ``**`` and ``*``
 marks; orders need the plain words, one line per visual line.
 """
@@ -48,11 +53,11 @@ from email.message import Message
 from email.headerregistry import HeaderRegistry
 from email.policy import Compat32, compat32
 from email.utils import getaddresses, parsedate_to_datetime
-from html.parser import HTMLParser
+from html import unescape
 
 from pbem.addresses import PLAIN_ADDRESS, is_plain_address
 from pbem.core import PbemError
-from pbem.mail.bounded_mime import read_message
+from pbem.mail.bounded_mime import MAX_PARTS, read_message  # noqa: F401  (MAX_PARTS: the parts read, re-exported)
 from pbem.mail.charsets import decode_text
 
 
@@ -126,9 +131,6 @@ MAX_FROM = 998
 so the standard address parser, which is slower than linear on some input, reads a bounded text."""
 MAX_ADDRESS_FIELD = 8000
 """Longest To, Cc or Delivered-To field read; a longer one is read as holding no address."""
-MAX_PARTS = 100
-"""Parts read of each multipart (a mail holds at most :data:`pbem.mail.bounded_mime.MAX_CONTAINERS`
-multiparts); later ones are not read."""
 
 
 def parse_mail(raw: bytes, *, headers_only: bool = False, size: int | None = None) -> IncomingMail:
@@ -160,7 +162,7 @@ def parse_mail(raw: bytes, *, headers_only: bool = False, size: int | None = Non
     if content_type in _ENCRYPTED_TYPES:
         raise MalformedMail("the mail is encrypted; please send plain text", sender)
     try:
-        text = None if headers_only else _part_text(message)
+        text = None if headers_only else _body_text(message)
     except Exception as error:  # the contract: malformed MIME never escapes as anything but MalformedMail
         raise MalformedMail(f"the body of the mail cannot be read ({error})", sender) from error
     return IncomingMail(
@@ -177,7 +179,7 @@ def parse_mail(raw: bytes, *, headers_only: bool = False, size: int | None = Non
         in_reply_to=next(iter(_MESSAGE_ID.findall(_header(headers, "in-reply-to", words=False) or "")), None),
         references=tuple(_MESSAGE_ID.findall(_header(headers, "references", words=False) or "")),
         date=_date(headers),
-        body=clean_body(text[0]) if text else "",
+        body=clean_body(text) if text else "",
         content_type=content_type,
         report_type=_lower(message.get_param("report-type")),
         auto_submitted=_lower(_header(headers, "auto-submitted")),
@@ -484,8 +486,24 @@ def _date(headers: _Headers) -> datetime | None:
 # --- body ----------------------------------------------------------------------------------
 
 
-def _part_text(part: Message) -> tuple[str, bool] | None:
-    """The text of a MIME part and whether it came from text/plain, or None when it has none."""
+def _body_text(message: Message) -> str | None:
+    """The text of a mail's body (see :func:`_part_text`), or None when it has none."""
+    text = _part_text(message)
+    return None if text is None else text.read()
+
+
+@dataclass(frozen=True)
+class _PartText:
+    """The text of a MIME part, decoded only when read: of a multipart/alternative only the one part chosen
+    is decoded (an HTML alternative beside the text/plain one is never converted)."""
+
+    read: Callable[[], str]
+    is_plain: bool
+    """True when the text came from text/plain parts only."""
+
+
+def _part_text(part: Message) -> _PartText | None:
+    """The text of a MIME part, or None when it has none."""
     content_type = part.get_content_type()
     if content_type.startswith("message/") or _is_attachment(part):
         return None
@@ -494,22 +512,23 @@ def _part_text(part: Message) -> tuple[str, bool] | None:
         if not texts:
             return None
         if content_type == "multipart/alternative":
-            return next((text for text in texts if text[1]), texts[0])
-        return "\n".join(text for text, _ in texts), all(plain for _, plain in texts)
+            return next((text for text in texts if text.is_plain), texts[0])
+        return _PartText(lambda: "\n".join(text.read() for text in texts), all(text.is_plain for text in texts))
     if content_type == "text/html":
-        return html_to_text(_decoded_payload(part)), False
+        return _PartText(lambda: html_to_text(_decoded_payload(part)), False)
     if content_type == "text/plain" or content_type.startswith("multipart/"):
         # a multipart whose boundary is missing arrives as one text payload
-        return _decoded_payload(part), True
+        return _PartText(lambda: _decoded_payload(part), True)
     return None
 
 
 def _subparts(part: Message) -> list[Message]:
-    """The first :data:`MAX_PARTS` parts of a multipart (none when its boundary was missing)."""
+    """The parts of a multipart (none when its boundary was missing): at most
+    :data:`~pbem.mail.bounded_mime.MAX_PARTS`, the ones read."""
     payload = part.get_payload()
     if not isinstance(payload, list):
         return []
-    return [subpart for subpart in payload[:MAX_PARTS] if isinstance(subpart, Message)]
+    return [subpart for subpart in payload if isinstance(subpart, Message)]
 
 
 def _is_attachment(part: Message) -> bool:
@@ -534,11 +553,64 @@ _SKIPPED_TAGS = frozenset({"head", "script", "style", "template", "title"})
 _HTML_SPACE = re.compile(r"[ \t\n\r\f]+")
 
 
-class _HtmlText(HTMLParser):
-    """Collects the visible text of an HTML document, one output line per visual line."""
+_READ_TAGS = _BLOCK_TAGS | _SKIPPED_TAGS | {"body", "br", "td", "th"}
+"""The tags that change the text read (every other tag changes nothing)."""
+
+
+def _names(names: frozenset[str]) -> str:
+    """A regular expression for a tag name of ``names`` in any letter case, branching on the first letter."""
+    first_letters = sorted({name[0] for name in names})
+    return "|".join(f"{first}(?:{'|'.join(sorted(name[1:] for name in names if name[0] == first))})"
+                    for first in first_letters)
+
+
+_NAME_END = r"""(?![^\t\n\r\f />\x00"'])"""
+_START_TAG_REST = r"""(?:[^<>"']++|"[^"]*+"|'[^']*+')*+>"""
+_READ_NAME = rf"(?i:{_names(_READ_TAGS)}){_NAME_END}"
+_OTHER_TAG = rf"<(?:/(?!{_READ_NAME})[a-zA-Z][^>]*+>|(?!{_READ_NAME})[a-zA-Z]{_START_TAG_REST})"
+"""A tag of HTML as :func:`_tame_html` leaves it (each ``<`` opens a whole tag) that is none of
+:data:`_READ_TAGS`: an end tag (``</b ...>``) ends at the first ``>``, as :mod:`html.parser` reads it, a start
+tag at the first ``>`` outside quotes."""
+_BLOCK_NAME = rf"(?ai:{_names(_BLOCK_TAGS - {'blockquote', 'pre'})}){_NAME_END}"
+_LINE_TAG = rf"<(?:/{_BLOCK_NAME}[^>]*+>|(?:{_BLOCK_NAME}|(?ai:br){_NAME_END}){_START_TAG_REST})"
+"""A tag that only ends a line: ``<br>``, or a block's (not ``<blockquote>`` or ``<pre>``), its name in any
+ASCII letter case (the standard parser's ``lower()`` takes ``ſ`` for no ``s``)."""
+_HTML_TOKEN = re.compile(
+    rf"(?P<run>(?:[^<]++|{_OTHER_TAG})++)"
+    rf"|(?P<lines>{_LINE_TAG}(?:(?:{_OTHER_TAG})*+{_LINE_TAG})++)"
+    rf"|<(?:/(?P<end>{_READ_NAME})[^>]*+>|(?P<start>{_READ_NAME}){_START_TAG_REST})")
+"""A run of text and tags that change nothing, or a run of two or more tags that only end lines (with tags
+that change nothing between them), each read by one step of Python however many tags it holds; or an end or
+start tag of :data:`_READ_TAGS`, its name in any letter case."""
+_BREAKS = re.compile(rf"<(?:/[^>]*+>|(?:([bB][rR]){_NAME_END}|[a-zA-Z]){_START_TAG_REST})")
+"""Each tag of a run of tags, and for ``<br>`` its name: the line breaks of a run are the names found."""
+_TAG_IN_RUN = re.compile(rf"<(?:/[^>]*+>|[a-zA-Z]{_START_TAG_REST})")
+"""A tag in a run of :data:`_HTML_TOKEN` (where every tag is one that changes nothing)."""
+_CDATA_ENDS = {name: re.compile(rf"</\s*+{name}\s*+>", re.I) for name in ("script", "style")}
+"""The end of a script or style, whose content is no HTML (tags in it are text, as :mod:`html.parser` reads it)."""
+_TAG_GAP = "\x00"
+"""Stands for a tag that changes nothing in a run of text, until the text is read: character references and
+blanks on either side of a tag are read apart, as :mod:`html.parser` reads them."""
+
+
+def _closes_itself(tag: str) -> bool:
+    """True when a start tag that ends in ``/>`` is an element without content (``<br/>``, ``<p a="b" />``),
+    not one whose last attribute value, without quotes, ends in ``/`` (``<a href=x/>``)."""
+    value = tag[:-2].rsplit(None, 1)[-1].rpartition("=")
+    return not value[1] or "'" in value[2] or '"' in value[2]
+
+
+class _HtmlText:
+    """Collects the visible text of an HTML document, one output line per visual line.
+
+    It reads HTML as :class:`html.parser.HTMLParser` (with ``convert_charrefs``) reads it once
+    :func:`_tame_html` has removed comments and declarations and escaped each stray ``<``, but finds the tags
+    with regular expressions and reads no attributes: a few steps of Python per tag of :data:`_READ_TAGS`,
+    none for other tags, where the standard parser took some dozens per tag (1 MB of ``<br>`` took 2.4 s to
+    read with it, of ``<b><i><u>`` 1.6 s).
+    """
 
     def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
         self.lines: list[str] = []
         self._line: list[str] = []
         self._line_depth = 0
@@ -546,7 +618,60 @@ class _HtmlText(HTMLParser):
         self._skipping = 0
         self._pre = 0
 
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+    def feed(self, html: str) -> None:
+        """Read the whole of ``html`` (tamed by :func:`_tame_html`)."""
+        position = 0
+        search = _HTML_TOKEN.search
+        while token := search(html, position):
+            if token.start() > position:  # not expected: every ``<`` of tamed HTML opens a whole tag
+                self.handle_data(html[position : token.start()])
+            position = token.end()
+            if (run := token["run"]) is not None:
+                self.handle_run(run)
+            elif (tags := token["lines"]) is not None:
+                self.handle_line_tags(tags)
+            elif (name := token["end"]) is not None:
+                self.handle_endtag(name.lower())
+            else:
+                name = token["start"].lower()
+                if html.endswith("/>", 0, position) and _closes_itself(token[0]):
+                    self.handle_starttag(name)  # <br/>, <script src="..."/>: an element without content
+                    self.handle_endtag(name)
+                    continue
+                self.handle_starttag(name)
+                if (cdata_end := _CDATA_ENDS.get(name)) is not None:  # the content is skipped: not read
+                    end = cdata_end.search(html, position)
+                    if end is None:
+                        return
+                    self.handle_endtag(name)
+                    position = end.end()
+        if position < len(html):
+            self.handle_data(html[position:])
+
+    def handle_run(self, run: str) -> None:
+        """Text and tags that change nothing (see :data:`_HTML_TOKEN`)."""
+        if self._skipping:
+            return
+        if "<" not in run:
+            self.handle_data(run)
+        elif _TAG_GAP in run:  # the text holds the character that stands for a tag: read it piece by piece
+            for piece in _TAG_IN_RUN.split(run):
+                if piece:
+                    self.handle_data(piece)
+        elif (text := _TAG_IN_RUN.sub(_TAG_GAP, run)).strip(_TAG_GAP):
+            self.handle_data(text, gaps=True)
+
+    def handle_line_tags(self, tags: str) -> None:
+        """Tags that only end lines (see :data:`_HTML_TOKEN`), with no text between them: the first ends the
+        line (a ``<br>`` even an empty one), every later ``<br>`` makes an empty line."""
+        names = _BREAKS.findall(tags)
+        breaks = len(names) - names.count("")
+        first_breaks = _BREAKS.match(tags)[1] is not None
+        self.end_line(force=first_breaks)
+        self.lines.extend(["> " * self._quote_depth] * (breaks - first_breaks))
+
+    def handle_starttag(self, tag: str) -> None:
+        """A start tag, its name in lower case."""
         if tag == "body":
             self._skipping = 0  # a <head> that was never closed ends here
         elif tag in _SKIPPED_TAGS:
@@ -563,6 +688,7 @@ class _HtmlText(HTMLParser):
             self._pre += 1
 
     def handle_endtag(self, tag: str) -> None:
+        """An end tag, its name in lower case."""
         if tag in _SKIPPED_TAGS:
             self._skipping = max(0, self._skipping - 1)
         if tag in _BLOCK_TAGS:
@@ -572,17 +698,22 @@ class _HtmlText(HTMLParser):
         elif tag == "pre":
             self._pre = max(0, self._pre - 1)
 
-    def handle_data(self, data: str) -> None:
+    def handle_data(self, data: str, *, gaps: bool = False) -> None:
+        """The text between two tags, as it is written (with its character references); with ``gaps``, each
+        :data:`_TAG_GAP` in it stands for a tag that changes nothing."""
         if self._skipping:
             return
+        if "&" in data:
+            data = unescape(data)
         if not self._pre:
-            self._add(_HTML_SPACE.sub(" ", data))
+            data = _HTML_SPACE.sub(" ", data)
+            self._add(data.replace(_TAG_GAP, "") if gaps else data)
             return
         first, *rest = data.replace("\r\n", "\n").split("\n")
-        self._add(first)
+        self._add(first.replace(_TAG_GAP, "") if gaps else first)
         for piece in rest:
             self.end_line(force=True)
-            self._add(piece)
+            self._add(piece.replace(_TAG_GAP, "") if gaps else piece)
 
     def _add(self, text: str) -> None:
         if not self._line:
@@ -631,14 +762,15 @@ def html_to_text(html: str) -> str:
     """
     converter = _HtmlText()
     converter.feed(_tame_html(html))
-    converter.close()
     converter.end_line()
     return "\n".join(converter.lines)
 
 
 # --- quotes and signatures -----------------------------------------------------------------
 
-_ODD_SPACES = str.maketrans({"\u00a0": " ", "\u2007": " ", "\u202f": " ", "\u200b": None, "\ufeff": None})
+_ODD_SPACES = {"\u00a0": " ", "\u2007": " ", "\u202f": " ", "\u200b": "", "\ufeff": ""}
+"""Spaces that are no plain space, and the text each is read as (``str.translate`` with them took 100 ns a
+character: each ``str.replace`` is a fast search)."""
 MAX_ATTRIBUTION = 400
 """Longest line read as an "On ... wrote:" attribution (a longer one never is one)."""
 _ATTRIBUTION = re.compile(
@@ -658,6 +790,24 @@ _FOOTER = re.compile(r"^(?:sent from my .*|get outlook for .*|von meinem .* gese
 _RULE = re.compile(r"^[_\-=]{3,}$")
 
 
+_LINE_END_BLANK = re.compile(r"\n(?<=[^\S\n]\n)")
+"""A line break after a blank (a search that starts with a literal runs fast in C)."""
+_MAYBE_SPECIAL = re.compile(r"\n(?=[^\S\n]*+[-fvdoale])", re.I)
+"""The line break before a line whose first character may start a line :data:`_SPECIAL_LINE` finds: a
+search for a literal runs fast in C, where one for ``^`` tries every character."""
+_SPECIAL_LINE = re.compile(
+    r"[^\S\n]*+(?:(?P<rule>--)|(?P<outlook>(?:from|von|de|van)[^\S\n]?:)|(?P<attribution>(?:on|am|le|el|op)[^\S\n]))",
+    re.I)
+"""The start of a line that may be a signature separator or Outlook's "Original Message" line (``rule``),
+an Outlook header (``outlook``) or an attribution (``attribution``): more lines than are, each is then read
+by its own tests. Every other line is only looked at by regular expressions over the whole text, so a mail
+of many lines costs little Python work per line."""
+_QUOTED_LINE = re.compile(r"^[^\S\n]*+>[^\n]*+", re.M)
+_LAST_UNQUOTED = re.compile(r"[^\s>][^\S\n]*+(?:\n|\Z)")
+"""In a text written backwards: the first character of the last line that is neither blank nor quoted."""
+_NOT_BLANK = re.compile(r"[^\n]")
+
+
 def clean_body(text: str) -> str:
     """Return the part of a mail body its sender wrote.
 
@@ -667,39 +817,106 @@ def clean_body(text: str) -> str:
     ``On ... wrote:`` line whose rest is all quoted; blanks the remaining
     ``>`` quoted lines and attribution lines; drops trailing mobile footers
     ("Sent from my iPhone") and blank lines. Blanking (not deleting) keeps
-    the line numbers of the kept lines as they are in the mail.
+    the line numbers of the kept lines as they are in the mail. Time linear
+    in the text; Python work per line only for the lines whose start may be
+    a cut or an attribution.
     """
-    text = text.replace("\r\n", "\n").replace("\r", "\n").translate(_ODD_SPACES)
-    lines = [line.rstrip() for line in text.split("\n")]
-    lines = lines[: _cut_point(lines)]
-    kept = list(lines)
-    next_content = _next_content(lines)
-    for index, line in enumerate(lines):
-        if _is_quoted(line):
-            kept[index] = ""
-        elif (span := _attribution_span(lines, index)) and _is_quoted(lines[next_content[index + span]]
-                                                                    if index + span < len(lines) else ""):
-            kept[index : index + span] = [""] * span
-    while kept and (not kept[-1].strip() or _FOOTER.match(kept[-1].strip()) or _RULE.match(kept[-1].strip())):
-        kept.pop()
-    return "\n".join(kept)
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    if not text.isascii():
+        for odd, plain in _ODD_SPACES.items():
+            text = text.replace(odd, plain)
+    if text[-1:] not in ("", "\n") and text[-1].isspace() or _LINE_END_BLANK.search(text):
+        text = "\n".join([line.rstrip() for line in text.split("\n")])
+    lines = text.split("\n")
+    special = _special_lines(text)
+    cut = _cut_point(text, lines, special)
+    if cut < len(lines):
+        lines = lines[:cut]
+        text = "\n".join(lines)
+    kept = text.split("\n")
+    if ">" in text:  # without a quoted line there is nothing to blank
+        kept = _QUOTED_LINE.sub("", text).split("\n")
+        for index, start, kind in special:
+            if index >= cut:
+                break
+            if kind == "attribution" and (span := _quoted_attribution_span(text, lines, index, start)):
+                kept[index : index + span] = [""] * span
+    body = "\n".join(kept).rstrip("\n")
+    while body:  # trailing footers and rules (blank lines are empty: every line was right-stripped)
+        last = body.rfind("\n") + 1
+        line = body[last:].strip()
+        if not (_FOOTER.match(line) or _RULE.match(line)):
+            break
+        body = body[:last].rstrip("\n")
+    return body
 
 
-def _cut_point(lines: list[str]) -> int:
-    """Index of the first line of what follows the sender's own text (len(lines) if nothing)."""
-    quoted_after = [True] * (len(lines) + 1)  # quoted_after[i]: every line from i on is quoted or blank
-    for index in range(len(lines) - 1, -1, -1):
-        quoted_after[index] = quoted_after[index + 1] and (_is_quoted(lines[index]) or not lines[index].strip())
-    for index, line in enumerate(lines):
-        stripped = line.strip()
-        if line == "--" or _ORIGINAL_MESSAGE.match(stripped):  # lines are right-stripped: "-- " is "--"
-            return index
-        if _OUTLOOK_FROM.match(stripped) and _is_sent_line_within(lines, index + 1):
-            return index
-        span = _attribution_span(lines, index)
-        if span and quoted_after[index + span]:
-            return index
+def _special_lines(text: str) -> list[tuple[int, int, str]]:
+    """The index, start offset and kind of each line of ``text`` that :data:`_SPECIAL_LINE` finds, in order."""
+    found: list[tuple[int, int, str]] = []
+    index = counted = 0
+    for maybe in _MAYBE_SPECIAL.finditer("\n" + text):  # the line break found is the one before the line
+        start = maybe.start()  # in ``text``: the start of the line
+        if match := _SPECIAL_LINE.match(text, start):
+            index += text.count("\n", counted, start)
+            counted = start
+            found.append((index, start, str(match.lastgroup)))
+    return found
+
+
+def _cut_point(text: str, lines: list[str], special: list[tuple[int, int, str]]) -> int:
+    """Index of the first line of what follows the sender's own text (len(lines) if nothing); ``lines``
+    are the right-stripped lines of ``text``, ``special`` its :func:`_special_lines`."""
+    last_unquoted: int | None = None  # the index of the last line neither blank nor quoted (-1: none)
+    for index, _, kind in special:
+        line = lines[index]
+        if kind == "rule":
+            if line == "--" or _ORIGINAL_MESSAGE.match(line.strip()):  # lines are right-stripped: "-- " is "--"
+                return index
+        elif kind == "outlook":
+            if _OUTLOOK_FROM.match(line.strip()) and _is_sent_line_within(lines, index + 1):
+                return index
+        else:
+            if last_unquoted is None:
+                last_unquoted = _last_unquoted_line(text)
+            # an attribution (of at most 2 lines) after which every line is quoted or blank
+            if index + 2 > last_unquoted and index + _attribution_span(lines, index) > last_unquoted:
+                return index
     return len(lines)
+
+
+def _last_unquoted_line(text: str) -> int:
+    """The index of the last line of ``text`` that is neither blank nor quoted, -1 if none (one search of
+    the text written backwards)."""
+    found = _LAST_UNQUOTED.search(text[::-1])
+    return -1 if found is None else text.count("\n", 0, len(text) - found.start())
+
+
+def _quoted_attribution_span(text: str, lines: list[str], index: int, start: int) -> int:
+    """The :func:`_attribution_span` of line ``index`` (starting at offset ``start`` of ``text``) when the
+    first non-blank line after the attribution is quoted, else 0 (the attribution is not read unless one of
+    the first non-blank lines from the next two lines on is quoted)."""
+    after_one = _line_start(text, start, 1)
+    if not (_is_quoted_from(text, after_one) or _is_quoted_from(text, _line_start(text, after_one, 1))):
+        return 0
+    span = _attribution_span(lines, index)
+    return span if span and _is_quoted_from(text, _line_start(text, start, span)) else 0
+
+
+def _line_start(text: str, start: int, lines: int) -> int:
+    """The offset of the line ``lines`` lines after the one starting at ``start`` (``len(text)`` past the end)."""
+    for _ in range(lines):
+        end = text.find("\n", start)
+        if end < 0:
+            return len(text)
+        start = end + 1
+    return start
+
+
+def _is_quoted_from(text: str, start: int) -> bool:
+    """True when the first non-blank line of ``text`` from offset ``start`` on is quoted (``>``)."""
+    found = _NOT_BLANK.search(text, start)
+    return found is not None and _QUOTED_LINE.match(text, found.start()) is not None
 
 
 def _is_sent_line_within(lines: list[str], start: int) -> bool:
@@ -718,16 +935,3 @@ def _attribution_span(lines: list[str], index: int) -> int:
         return 0
     joined = f"{line} {lines[index + 1].strip()}"
     return 2 if len(joined) <= MAX_ATTRIBUTION and _ATTRIBUTION.fullmatch(joined) else 0
-
-
-def _next_content(lines: list[str]) -> list[int]:
-    """For each index, the index of the first non-blank line from there on (``len(lines)``-1 if none);
-    one backward pass, so looking ahead past blank lines costs nothing per line."""
-    found = [len(lines) - 1] * (len(lines) + 1)
-    for index in range(len(lines) - 1, -1, -1):
-        found[index] = index if lines[index].strip() else found[index + 1]
-    return found
-
-
-def _is_quoted(line: str) -> bool:
-    return line.lstrip().startswith(">")

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from email.policy import compat32
 
-from pbem.mail.bounded_mime import read_message
+from pbem.mail.bounded_mime import PartsNotRead, read_message
 from pbem.mail.charsets import decode_text
 from pbem.mail.parse import MalformedMail, header_block, parse_mail
 
@@ -34,14 +34,19 @@ def redacted(raw: bytes) -> bytes:
     return header_block(raw) + REDACTED_BODY
 
 
+_LINE_BREAKS = "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
+"""The characters ``str.splitlines`` ends a line at."""
+_SESSION_LINE = re.compile(
+    rf"[{_LINE_BREAKS}][^\S{_LINE_BREAKS}]*+(?:{'|'.join(sorted(SESSION_WORDS))}"
+    rf"|LEAGUE[^\S{_LINE_BREAKS}]++(?:{'|'.join(sorted(LEAGUE_GM_WORDS))}))(?!\S)")
+"""In upper case, after a line break: a line whose first word is one of :data:`SESSION_WORDS`, or LEAGUE and
+one of :data:`LEAGUE_GM_WORDS` (the search runs fast in C from one line break to the next)."""
+
+
 def text_holds_password(text: str) -> bool:
     """True when a line of ``text`` (a mail's cleaned text) starts with SIGNON, GM or REGISTER, or is a league GM's
     command (LEAGUE START, REPLACE, DROP, END), in any letter case; time linear in the text."""
-    for words in (line.split(None, 2) for line in text.splitlines()):
-        if words and (words[0].upper() in SESSION_WORDS
-                      or (words[0].upper() == "LEAGUE" and len(words) > 1 and words[1].upper() in LEAGUE_GM_WORDS)):
-            return True
-    return False
+    return _SESSION_LINE.search("\n" + text.upper()) is not None
 
 
 _ENCODED = re.compile(
@@ -69,11 +74,13 @@ def holds_password(raw: bytes, text: str | None = None) -> bool:
 
 def _a_decoded_part_names_password(raw: bytes) -> bool:
     """True when a part of the mail (a quoted or forwarded mail's too, attachments included), decoded from its
-    transfer encoding and its charset, names a password, or when the mail cannot be read. The reading is
-    bounded as for handling (:func:`~pbem.mail.bounded_mime.read_message`)."""
+    transfer encoding and its charset, names a password, or when the mail cannot be read, or holds more parts
+    than are read. The reading is bounded as for handling (:func:`~pbem.mail.bounded_mime.read_message`)."""
     try:
         message = read_message(raw, compat32)
         for part in message.walk():
+            if any(isinstance(defect, PartsNotRead) for defect in part.defects):
+                return True  # parts were left unread: one of them may hold one
             if part.is_multipart():
                 continue
             payload = part.get_payload(decode=True)

@@ -23,7 +23,8 @@ from pbem.mail.parse import MalformedMail, parse_mail, subject_tag
 
 PIECES = [" ", "\t", "\r\n ", "=?utf-8?q?a?= ", "am ", "schrieb ", "on ", "wrote", ":", ">", '"', "\\", "(", ")",
           "<", "@", ",", ";", "a", "x@y.z ", "GM tc-1 pw\n", "HELP\n", "SIGNON g A p\n", "-- \n", "\n", "Le ",
-          " a écrit", "From: x\nSent: y\n", "<a ", "<!--", "</", "<![", "<b>", "&#", '<a b="', "'", '">', "re", "Re: ", "]", "turn "]
+          " a écrit", "From: x\nSent: y\n", "<a ", "<!--", "</", "<![", "<b>", "&#", '<a b="', "'", '">', "re", "Re: ", "]", "turn ",
+          "<div>", "</div>", "<br>", "<br/>", "<td>", "<pre>", "</pre>", "<script>", "</script>", "&amp;", "\x00"]
 SMALL = 2_000
 GROWTH = 8
 
