@@ -458,6 +458,16 @@ def test_serve_refuses_a_number_of_smtp_connections_out_of_range(tmp_path: Path)
     assert not (tmp_path / "pbem.db").exists()
 
 
+def test_serve_and_web_refuse_web_caps_out_of_range(tmp_path: Path) -> None:
+    results = pbem_all(tmp_path, cmd("serve", "--web-connections", "0"), cmd("web", "--web-connections", "10001"),
+                       cmd("serve", "--web-idle", "0"), cmd("web", "--web-idle", "3601"))
+    expected = ["--web-connections 0: give a number from 1 to 10000", "--web-connections 10001: give a number",
+                "--web-idle 0: give a number of seconds", "--web-idle 3601: give a number of seconds"]
+    for result, message in zip(results, expected, strict=True):
+        assert result.returncode == USAGE and message in result.stderr
+    assert not (tmp_path / "pbem.db").exists()
+
+
 def _stored_mail(db_url: str) -> dict[str, int]:
     """Four stored mails: one handled, one failed, one set aside and one waiting for its next try."""
     from datetime import UTC, datetime, timedelta
