@@ -2,7 +2,7 @@
 with idle connections. Prints numbers only; everything runs on 127.0.0.1. Usage:
 
     python bench/bench_web_load.py [-n 20] [--rate 1] [--clients 20] [--idle 1100] [--nofile 1024]
-                                   [--pbem /path/to/other/checkout]
+                                   [--turns 20] [--pbem /path/to/other/checkout]
 
 ``pbem serve --web`` runs as a real process (its file limit set to ``--nofile``, the default of a
 system without LimitNOFILE), over a fresh SQLite file with Turkey Chase games, with the mail servers
@@ -11,8 +11,8 @@ and players in a process of their own (bench/mail_world.py) and the web readers 
 addresses) at ``--rate`` per second, and the reply latency is timed:
 
 * quiet: nobody reads the archive;
-* busy: ``--clients`` readers fetch pages as fast as they are answered (the game list, a game's history
-  page, its board);
+* busy: ``--clients`` readers fetch pages as fast as they are answered (the history page of a game played
+  ``--turns`` turns, its board after a turn, the game list, a new game's page);
 * flood: ``--idle`` connections are opened to the web port and held, sending nothing.
 
 In every phase ``/healthz`` is asked for once a second on a fresh connection (at most 5 s each). Each row
@@ -41,7 +41,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_mail import GM, prepare_games  # noqa: E402
+from bench_mail import GM, KIND, prepare_games  # noqa: E402
 from mail_world import Letter, MailWorld, send_letters  # noqa: E402
 
 from pbem.mail.config import ImapUrl, SmtpUrl  # noqa: E402
@@ -84,12 +84,18 @@ HEADER = (f"{'phase':<7}{'replies':>9}{'median':>8}{'p90':>8}{'max':>8}{'pages/s
           f"{'healthz':>10}{'max ms':>7}{'idle/shut':>11}{'log bytes':>11}   load average")
 
 
-def prepare(db_path: Path, count: int) -> list[Letter]:
-    """Create the games in a fresh database and return ``count`` order mails (one per seat)."""
+def prepare(db_path: Path, count: int, turns: int) -> list[Letter]:
+    """Create the games in a fresh database, one of them (``history``) played ``turns`` turns for the readers,
+    and return ``count`` order mails (one per seat of the others)."""
     db = open_database(str(db_path))
     try:
         daemon = MailDaemon(db, imap=ImapUrl("127.0.0.1", 1, GM, "x"), smtp=SmtpUrl("127.0.0.1", 1), address=GM)
-        return prepare_games(daemon, count, auth="token", resolve="deadline")
+        letters = prepare_games(daemon, count, auth="token", resolve="deadline")
+        daemon.service.create_game(KIND, "history", seats={s: f"{s.lower()}@readers.bench" for s in "ABCD"}, seed=9)
+        for _ in range(turns):
+            if daemon.service.info("history").outcome is None:
+                daemon.service.resolve("history")
+        return letters
     finally:
         db.close()
 
@@ -114,8 +120,9 @@ class Serving:
     async def start(self) -> None:
         """Start it and wait until it serves; :attr:`url` is then the archive's address."""
         with open(self.log, "ab") as log:  # noqa: ASYNC230  (a log file, opened once)
-            self.process = await asyncio.create_subprocess_exec(
-                *self.argv, stdout=asyncio.subprocess.PIPE, stderr=log, env=self.env, preexec_fn=self._limit)
+            self.process = await asyncio.create_subprocess_exec(  # not in a checkout: ``-m`` imports from there first
+                *self.argv, stdout=asyncio.subprocess.PIPE, stderr=log, env=self.env, preexec_fn=self._limit,
+                cwd=self.log.parent)
         assert self.process.stdout is not None
         while not self.url:
             line = (await asyncio.wait_for(self.process.stdout.readline(), 60)).decode()
@@ -136,7 +143,7 @@ async def phase(name: str, serving: Serving, world: MailWorld, letters: list[Let
                 *, clients: int = 0, idle: int = 0) -> Phase:
     """Send ``letters`` at the rate while the web readers (``clients`` busy, ``idle`` idle) run; the figures."""
     seconds = RAMP + len(letters) / args.rate + 3.0
-    paths = ["/", "/game/bench-0", "/game/bench-1/0.svg", "/game/bench-2"]
+    paths = ["/game/history", "/", "/game/history/1.svg", "/game/bench-0"]
     readers = await asyncio.create_subprocess_exec(
         sys.executable, str(_HERE / "web_load.py"), serving.url, "--paths", ",".join(paths), "--clients", str(clients),
         "--idle", str(idle), "--seconds", str(seconds), stdout=asyncio.subprocess.PIPE)
@@ -151,7 +158,7 @@ async def phase(name: str, serving: Serving, world: MailWorld, letters: list[Let
 
 async def run(workdir: Path, args: argparse.Namespace) -> list[Phase]:
     """The three phases against one ``pbem serve --web``."""
-    letters = prepare(workdir / "pbem.db", WARMUP + 3 * args.n)
+    letters = prepare(workdir / "pbem.db", WARMUP + 3 * args.n, args.turns)
     async with MailWorld() as world:
         await world.add_user(GM)
         serving = Serving(workdir / "pbem.db", world, workdir / "serve.log", nofile=args.nofile, checkout=args.pbem)
@@ -174,6 +181,7 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=20, help="busy web readers (default 20)")
     parser.add_argument("--idle", type=int, default=1100, help="idle web connections in the flood (default 1100)")
     parser.add_argument("--nofile", type=int, default=1024, help="pbem serve's file limit (default 1024)")
+    parser.add_argument("--turns", type=int, default=20, help="turns played in the game the readers read (default 20)")
     parser.add_argument("--pbem", help="a checkout whose pbem to run (default: this one)")
     args = parser.parse_args()
     started = time.perf_counter()

@@ -42,8 +42,10 @@ _EPOCH = date(1970, 1, 1)
 _MAC_BYTES = 10  # 80 bits: 16 base32 characters
 _MAX_LOCAL_PART = 64
 _NAME = re.compile(r"[a-z0-9][a-z0-9-]*")
-_NUMBER = r"(?:0|[1-9][0-9]{0,5})"
-"""A number in a token as pbem writes it: ASCII digits, no leading zero (each token has one spelling)."""
+NUMBER_PATTERN = "0|[1-9][0-9]{0,5}"
+"""A number as pbem writes it in a token or a web address, up to 999999: ASCII digits, no leading zero, so
+each has one spelling."""
+_NUMBER = f"(?:{NUMBER_PATTERN})"
 _TOKEN = re.compile(
     rf"(?P<game>[a-z0-9][a-z0-9-]*)\.(?P<seat>[a-z0-9][a-z0-9-]*)\.k(?P<version>{_NUMBER})"
     rf"(?:\.p-(?P<press>[a-z0-9][a-z0-9-]*))?\.(?P<day>{_NUMBER})\.(?P<mac>[a-z2-7]{{16}})"

@@ -41,7 +41,7 @@ from functools import cache
 from aiohttp import web
 
 from pbem.clock import utcnow
-from pbem.mail.tokens import ReplyTokens
+from pbem.mail.tokens import NUMBER_PATTERN, ReplyTokens
 from pbem.numbering import game_standing
 from pbem.reports import environment
 from pbem.service.api import GameService
@@ -59,10 +59,9 @@ STATUS_WORDS = {
     GameStatus.FINISHED: "finished: the game is over",
 }
 """What a game's status means, as its page says it (the game list shows the word before the colon)."""
-TURN_NUMBER = "0|[1-9][0-9]{0,5}"
-"""A turn or page number in an address: ASCII digits, written as pbem writes it (no leading zero), so each
-page has one address; anything else is the 404 of a page that does not exist."""
-_CANONICAL_NUMBER = re.compile(TURN_NUMBER)
+_CANONICAL_NUMBER = re.compile(NUMBER_PATTERN)
+"""A turn or page number in an address: only as pbem writes it, so each page has one address; anything else
+is the 404 of a page that does not exist."""
 _STYLE_CACHE = "public, max-age=3600"
 _HEADERS = {
     "X-Content-Type-Options": "nosniff",
@@ -85,9 +84,9 @@ def make_app(service: GameService, tokens: ReplyTokens, *, clock: Callable[[], d
         web.get("/style.css", stylesheet),
         web.get("/game/{game}", game_page),
         web.get("/league/{league}", league_page),
-        web.get(f"/game/{{game}}/{{turn:{TURN_NUMBER}}}.svg", game_picture),
+        web.get(f"/game/{{game}}/{{turn:{NUMBER_PATTERN}}}.svg", game_picture),
         web.get("/seat/{token}", seat_page),
-        web.get(f"/seat/{{token}}/{{turn:{TURN_NUMBER}}}.svg", seat_picture),
+        web.get(f"/seat/{{token}}/{{turn:{NUMBER_PATTERN}}}.svg", seat_picture),
         web.get("/unsubscribe/{token}", unsubscribe.unsubscribe_page),
         web.post("/unsubscribe/{token}", unsubscribe.unsubscribe),
     ])
