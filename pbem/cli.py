@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from pbem.mail.dkim_signing import DkimSigner
     from pbem.service.api import GameService
     from pbem.service.replay import ReplayResult
+    from pbem.web.server import WebLimits
 
 EXIT_OK = 0
 EXIT_REFUSED = 1
@@ -471,6 +472,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
                   imap_port=args.imap_port, smtp_port=args.smtp_port, out=sys.stdout,
                   secret_file=Path(args.secret_file) if args.secret_file else None,
                   retention=timedelta(days=args.retention_days), web=args.web, web_url=args.web_url,
+                  web_limits=_web_limits(args),
                   smtp_connections=args.smtp_connections, lmtp=args.lmtp, mail_budget=args.mail_budget,
                   dkim=dkim, trusted_authserv=tuple(args.trust_authserv),
                   send_rate=SendRate.parse(args.send_rate) if args.send_rate else None,
@@ -484,6 +486,27 @@ def cmd_serve(args: argparse.Namespace) -> int:
         print(f"pbem: stopped: {error}", file=sys.stderr)
         return EXIT_FAILED
     return EXIT_OK
+
+
+def _add_web_limits(command: argparse.ArgumentParser) -> None:
+    """The web server's caps: ``--web-connections`` and ``--web-idle``."""
+    command.add_argument("--web-connections", type=int, default=os.environ.get("PBEM_WEB_CONNECTIONS"), metavar="N",
+                         help="web connections served at once, 1 to 10000; at the cap a new one replaces the one "
+                              "idle longest (env PBEM_WEB_CONNECTIONS; default 200)")
+    command.add_argument("--web-idle", type=float, default=os.environ.get("PBEM_WEB_IDLE"), metavar="SECONDS",
+                         help="close a web connection idle this long (env PBEM_WEB_IDLE; default 30)")
+
+
+def _web_limits(args: argparse.Namespace) -> WebLimits:
+    """The web server's caps from ``--web-connections`` and ``--web-idle`` (the defaults where not given).
+    Raises UsageError for one out of range."""
+    from pbem.web.server import BadWebLimits, WebLimits
+
+    given = {"connections": args.web_connections, "idle_seconds": args.web_idle}
+    try:
+        return WebLimits(**{name: value for name, value in given.items() if value is not None})
+    except BadWebLimits as error:
+        raise UsageError(str(error)) from error
 
 
 def _dkim_signer(args: argparse.Namespace) -> DkimSigner | None:
@@ -572,7 +595,8 @@ def cmd_web(args: argparse.Namespace) -> int:
     configure_logging("DEBUG" if args.verbose else "INFO")
     try:
         asyncio.run(serve_web(db_path=args.db, listen=args.listen, out=sys.stdout,
-                              secret_file=Path(args.secret_file) if args.secret_file else None))
+                              secret_file=Path(args.secret_file) if args.secret_file else None,
+                              limits=_web_limits(args)))
     except (ValueError, CannotListen) as error:
         raise UsageError(str(error)) from error
     return EXIT_OK
@@ -926,6 +950,7 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--web-url", default=os.environ.get("PBEM_WEB_URL"),
                        help="the archive's address as players reach it, for the private links in mail "
                             "(default http://HOST:PORT of --web; env PBEM_WEB_URL)")
+    _add_web_limits(serve)
     serve.add_argument("--verbose", action="store_true", help="the same as --log-level DEBUG")
     serve.set_defaults(func=cmd_serve)
 
@@ -955,6 +980,7 @@ def build_parser() -> argparse.ArgumentParser:
                      help="where to listen (default 127.0.0.1:8080)")
     web.add_argument("--secret-file", default=os.environ.get("PBEM_SECRET_FILE"),
                      help="the key file of pbem serve --secret-file, to check private links (env PBEM_SECRET_FILE)")
+    _add_web_limits(web)
     web.add_argument("--verbose", action="store_true")
     web.set_defaults(func=cmd_web)
 

@@ -477,6 +477,16 @@ def test_serve_and_web_on_a_port_in_use_say_so_in_one_line_and_leave_nothing_beh
     assert sorted(tmp_path.iterdir()) == []  # no pbem.db, no lock, no mailboxes
 
 
+def test_serve_and_web_refuse_web_caps_out_of_range(tmp_path: Path) -> None:
+    results = pbem_all(tmp_path, cmd("serve", "--web-connections", "0"), cmd("web", "--web-connections", "10001"),
+                       cmd("serve", "--web-idle", "0"), cmd("web", "--web-idle", "3601"))
+    expected = ["--web-connections 0: give a number from 1 to 10000", "--web-connections 10001: give a number",
+                "--web-idle 0: give a number of seconds", "--web-idle 3601: give a number of seconds"]
+    for result, message in zip(results, expected, strict=True):
+        assert result.returncode == USAGE and message in result.stderr
+    assert not (tmp_path / "pbem.db").exists()
+
+
 def _stored_mail(db_url: str) -> dict[str, int]:
     """Four stored mails: one handled, one failed, one set aside and one waiting for its next try."""
     from datetime import UTC, datetime, timedelta

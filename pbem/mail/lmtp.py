@@ -10,7 +10,13 @@ reply does not wait for an IMAP server to announce the mail. The listener:
 * answers ``421 4.3.2`` and closes a connection past :data:`MAX_CONNECTIONS`
   at once (the mail server tries again later), and closes one idle for 5 minutes;
 * refuses a mail over the size limit with ``552`` (aiosmtpd's ``SIZE``
-  extension and its count of the data; nothing beyond the limit is kept);
+  extension and its count of the data; nothing beyond the limit is kept), and
+  one with a line over 1,000 characters with ``500``;
+* answers once per accepted recipient after the data, as RFC 2033 (4.2)
+  requires, whatever the outcome: stored, not stored, refused while the data
+  was read (``552``, ``500``) or any error after it (``451 4.3.0``); a mail
+  server waiting for the answers it is owed would time out and defer the
+  mail again and again;
 * stores the mail, with ``Return-Path`` (the envelope sender) and one
   ``Delivered-To`` per recipient written in front as a final delivery agent
   does, and answers ``250`` for each recipient only once the stored mail is
@@ -33,7 +39,7 @@ import socket
 from dataclasses import dataclass
 from pathlib import Path
 from collections.abc import Awaitable, Callable
-from typing import Any, cast
+from typing import Any, AnyStr, cast
 
 from aiosmtpd.lmtp import LMTP
 from aiosmtpd.smtp import SMTP, Envelope, Session
@@ -51,6 +57,10 @@ MAX_RECIPIENTS = 10
 """Recipients accepted in one LMTP transaction (every one is the game master, so a few suffice)."""
 MAX_CONNECTIONS = 50
 """LMTP connections served at once; one more is answered ``421`` and closed (mail servers open a few)."""
+NOT_STORED = "451 4.3.0 not stored, try again later"
+"""The answer (for each recipient, after the data) when the mail could not be stored: the mail server keeps it."""
+LOCAL_ERROR = "451 4.3.0 local error, try again later"
+"""The answer to a command that failed for any other reason (after the data: for each recipient)."""
 SOCKET_MODE = 0o660
 UNIX_PREFIX = "unix:"
 
@@ -145,21 +155,36 @@ class _Handler:
             else:
                 _log.error("LMTP: mail from <%s> not stored; the mail server tries again later",
                            envelope.mail_from, exc_info=error)
-            status = "451 4.3.0 not stored, try again later"
-        else:
-            status = "250 2.0.0 stored"
-        return "\r\n".join([status] * len(recipients))  # LMTP: one answer per recipient, after the data
+            return NOT_STORED
+        return "250 2.0.0 stored"
+
+    async def handle_exception(self, error: Exception) -> str:
+        """aiosmtpd's answer to a command that failed here: logged, and a temporary failure (the mail server
+        tries again later) rather than aiosmtpd's ``500`` (the mail would bounce)."""
+        _log.error("LMTP: a command failed; answered %s", LOCAL_ERROR, exc_info=error)
+        return LOCAL_ERROR
 
 
 class _TrackedLMTP(LMTP):
     """aiosmtpd's LMTP protocol, registered in a set while connected so the listener can close it; a
-    connection past ``limit`` is answered 421 and closed before aiosmtpd serves it."""
+    connection past ``limit`` is answered 421 and closed before aiosmtpd serves it. After the data, the
+    one answer aiosmtpd gives (the handler's, its own 552 or 500 refusals, or its answer to an error) is
+    given once per recipient (RFC 2033, 4.2)."""
 
     def __init__(self, registry: set[LMTP], limit: int, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._registry = registry
         self._limit = limit
         self._refused = False
+        self._owed = 0  # after the data: the recipients owed an answer each
+
+    async def push(self, status: AnyStr) -> None:
+        """Send an answer; after ``354`` (the data follows), the next answer goes once per recipient."""
+        text = status.decode("utf-8", "surrogateescape") if isinstance(status, bytes) else status
+        owed, self._owed = self._owed, 0
+        if text.startswith("354") and self.envelope is not None:
+            self._owed = len(self.envelope.rcpt_tos)
+        await super().push("\r\n".join([text] * max(owed, 1)))
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         if len(self._registry) >= self._limit:

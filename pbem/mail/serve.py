@@ -8,6 +8,7 @@ import json
 import logging
 import signal
 from collections.abc import Awaitable
+from dataclasses import replace
 from datetime import timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
@@ -32,8 +33,9 @@ from pbem.sandbox.embedded import EmbeddedMailServers
 from pbem.service.api import GameService
 from pbem.store import open_database
 from pbem.store.database import database_url
-from pbem.web.app import WebServer, make_app, parse_listen
+from pbem.web.app import make_app, parse_listen
 from pbem.web.ops import OpsView, database_health, not_started
+from pbem.web.server import WebLimits, WebServer
 
 if TYPE_CHECKING:
     from pbem.mail.dkim_signing import DkimSigner
@@ -60,6 +62,7 @@ async def serve(
     retention: timedelta = timedelta(days=7),
     web: str | None = None,
     web_url: str | None = None,
+    web_limits: WebLimits | None = None,
     smtp_connections: int = DEFAULT_CONNECTIONS,
     lmtp: str | None = None,
     mail_budget: float = DEFAULT_MAIL_BUDGET,
@@ -77,8 +80,9 @@ async def serve(
     (HOST:PORT or unix:/path) the mail server hands mail over by LMTP there,
     and the replies leave through ``smtp``, which must be given; with ``lmtp``
     and no ``imap`` no mailbox is read at all. With ``web`` (HOST:PORT)
-    the web archive is served from the same event loop (with the daemon's
-    ``/healthz`` and ``/metrics``), and every mail to a
+    the web archive is served from the same process, in a thread and event
+    loop of its own, within ``web_limits`` (connections at once, idle time;
+    with the daemon's ``/healthz`` and ``/metrics``), and every mail to a
     seat carries its private link under ``web_url`` (default the address
     listened on). The sender uses up to ``smtp_connections`` SMTP connections
     at once, and handling one mail may take ``mail_budget`` seconds. ``dkim`` signs every mail sent;
@@ -124,7 +128,8 @@ async def serve(
                 ops = OpsView(metrics_registry(db), not_started)
                 web_service = GameService(db)
                 if listen is not None:
-                    web_server = WebServer(make_app(web_service, reply_tokens(db, secret_file), ops=ops), *listen)
+                    web_server = WebServer(make_app(web_service, reply_tokens(db, secret_file), ops=ops), *listen,
+                                           limits=web_limits)
                     await _listening(web_server.start(), "the web archive", "--web")
                     stack.push_async_callback(web_server.stop)
                     web_url = web_url or web_server.url
@@ -232,17 +237,19 @@ def configure_logging(level: str = "INFO", log_format: str = "text") -> None:
 
 
 async def serve_web(*, db_path: str, listen: str, out: TextIO, stop: asyncio.Event | None = None,
-                    secret_file: Path | None = None) -> None:
-    """Serve the web archive alone at ``listen`` (HOST:PORT) over the database at ``db_path``, until
-    ``stop`` is set (or SIGINT/SIGTERM); private links are checked with the key of ``pbem serve``
-    (``secret_file`` when it keeps it in a file). Raises ValueError when ``listen`` is no HOST:PORT, and
-    CannotListen, before the database is opened, when the port is taken."""
+                    secret_file: Path | None = None, limits: WebLimits | None = None) -> None:
+    """Serve the web archive alone at ``listen`` (HOST:PORT) over the database at ``db_path``, within
+    ``limits``, until ``stop`` is set (or SIGINT/SIGTERM); private links are checked with the key of
+    ``pbem serve`` (``secret_file`` when it keeps it in a file). Raises ValueError when ``listen`` is no
+    HOST:PORT, and CannotListen, before the database is opened, when the port is taken."""
     host, port = parse_listen(listen)
     check_port(host, port, what="the web archive", option="pbem web HOST:PORT")
     stop = stop_on_signals(stop)
     db = open_database(db_path)
     ops = OpsView(metrics_registry(db), database_health(db))
-    web_server = WebServer(make_app(GameService(db), reply_tokens(db, secret_file), ops=ops), host, port)
+    alone = replace(limits or WebLimits(), cpu_share=None)  # no mail to leave the processor to
+    web_server = WebServer(make_app(GameService(db), reply_tokens(db, secret_file), ops=ops), host, port,
+                           limits=alone)
     try:
         await _listening(web_server.start(), "the web archive", "pbem web HOST:PORT")
         out.write(f"The web archive of {shown(db_path)} is at {web_server.url}/. Stop with Ctrl-C.\n")

@@ -42,12 +42,16 @@ _EPOCH = date(1970, 1, 1)
 _MAC_BYTES = 10  # 80 bits: 16 base32 characters
 _MAX_LOCAL_PART = 64
 _NAME = re.compile(r"[a-z0-9][a-z0-9-]*")
+NUMBER_PATTERN = "0|[1-9][0-9]{0,5}"
+"""A number as pbem writes it in a token or a web address, up to 999999: ASCII digits, no leading zero, so
+each has one spelling."""
+_NUMBER = f"(?:{NUMBER_PATTERN})"
 _TOKEN = re.compile(
-    r"(?P<game>[a-z0-9][a-z0-9-]*)\.(?P<seat>[a-z0-9][a-z0-9-]*)\.k(?P<version>\d{1,6})"
-    r"(?:\.p-(?P<press>[a-z0-9][a-z0-9-]*))?\.(?P<day>\d{1,6})\.(?P<mac>[a-z2-7]{16})"
+    rf"(?P<game>[a-z0-9][a-z0-9-]*)\.(?P<seat>[a-z0-9][a-z0-9-]*)\.k(?P<version>{_NUMBER})"
+    rf"(?:\.p-(?P<press>[a-z0-9][a-z0-9-]*))?\.(?P<day>{_NUMBER})\.(?P<mac>[a-z2-7]{{16}})"
 )
 
-_BOUNCE_LOCAL = re.compile(r"\+b-(?P<id>\d{1,19})\.(?P<mac>[a-z2-7]{16})")
+_BOUNCE_LOCAL = re.compile(r"\+b-(?P<id>[1-9][0-9]{0,18})\.(?P<mac>[a-z2-7]{16})")
 """The plus part of a bounce address: the outgoing mail's id, a dot, the signature."""
 
 _STOP_TOKEN = re.compile(r"(?P<address>[a-z2-7]{1,520})\.(?P<mac>[a-z2-7]{16})")
@@ -135,11 +139,12 @@ class ReplyTokens:
         return self._token(game, seat, key_version, issued, _LINK)
 
     def verify_link(self, token: str, key_version_lookup: KeyVersionLookup, today: date) -> tuple[str, str]:
-        """Return ``(game, seat)`` whose private page the link ``token`` opens.
+        """Return ``(game, seat)`` whose private page the link ``token`` opens: only the token exactly as
+        :meth:`link_token` writes it (lower case, no leading zero); any other spelling is malformed.
 
         Raises the same errors, for the same reasons, as :meth:`verify`.
         """
-        found = _TOKEN.fullmatch(token.strip().lower())
+        found = _TOKEN.fullmatch(token)
         if found is None or found["press"] is not None:
             raise ForgedToken("not a well-formed link")
         parsed = _Token(found["game"], found["seat"], int(found["version"]), int(found["day"]), found["mac"])

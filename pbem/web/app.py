@@ -1,7 +1,8 @@
 """The web archive over HTTP (aiohttp): read-only pages, server-rendered from templates and drawings.
 
-aiohttp is the web server because it runs on asyncio, so ``pbem serve --web``
-serves the pages from the daemon's own event loop beside IMAP and SMTP, and
+aiohttp is the web server because it runs on asyncio (``pbem serve --web``
+serves the pages from the daemon's process, in a thread and event loop of
+their own: :mod:`pbem.web.server`, which also bounds the connections), and
 ``pbem web`` runs it alone; it is mature and well kept, and needs no
 framework around it. Pages:
 
@@ -32,7 +33,7 @@ exist, with no data. Nothing here writes to the database but the unsubscribe POS
 from __future__ import annotations
 
 import asyncio
-import logging
+import re
 from collections.abc import Callable
 from datetime import datetime
 from functools import cache
@@ -40,7 +41,7 @@ from functools import cache
 from aiohttp import web
 
 from pbem.clock import utcnow
-from pbem.mail.tokens import ReplyTokens
+from pbem.mail.tokens import NUMBER_PATTERN, ReplyTokens
 from pbem.numbering import game_standing
 from pbem.reports import environment
 from pbem.service.api import GameService
@@ -50,7 +51,6 @@ from pbem.web import unsubscribe
 from pbem.web.archive import Archive, NotInArchive
 from pbem.web.ops import OpsView, add_ops_routes
 
-_log = logging.getLogger(__name__)
 _ARCHIVE = web.AppKey("archive", Archive)
 STATUS_WORDS = {
     GameStatus.FORMING: "forming: waiting for players to join and for the GM to start it",
@@ -59,6 +59,9 @@ STATUS_WORDS = {
     GameStatus.FINISHED: "finished: the game is over",
 }
 """What a game's status means, as its page says it (the game list shows the word before the colon)."""
+_CANONICAL_NUMBER = re.compile(NUMBER_PATTERN)
+"""A turn or page number in an address: only as pbem writes it, so each page has one address; anything else
+is the 404 of a page that does not exist."""
 _STYLE_CACHE = "public, max-age=3600"
 _HEADERS = {
     "X-Content-Type-Options": "nosniff",
@@ -81,9 +84,9 @@ def make_app(service: GameService, tokens: ReplyTokens, *, clock: Callable[[], d
         web.get("/style.css", stylesheet),
         web.get("/game/{game}", game_page),
         web.get("/league/{league}", league_page),
-        web.get(r"/game/{game}/{turn:\d{1,6}}.svg", game_picture),
+        web.get(f"/game/{{game}}/{{turn:{NUMBER_PATTERN}}}.svg", game_picture),
         web.get("/seat/{token}", seat_page),
-        web.get(r"/seat/{token}/{turn:\d{1,6}}.svg", seat_picture),
+        web.get(f"/seat/{{token}}/{{turn:{NUMBER_PATTERN}}}.svg", seat_picture),
         web.get("/unsubscribe/{token}", unsubscribe.unsubscribe_page),
         web.post("/unsubscribe/{token}", unsubscribe.unsubscribe),
     ])
@@ -130,8 +133,8 @@ def _svg(text: str) -> web.Response:
                         headers={"Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'"})
 
 
-# Pages are built in a worker thread: reading the database and rendering a long history must not hold
-# up the event loop, which with ``pbem serve --web`` is the mail daemon's.
+# Pages are built in a worker thread (of the web server's few, see pbem.web.server): reading the database
+# and rendering a long history must not hold up the event loop, which answers every connection.
 
 
 async def game_list(request: web.Request) -> web.Response:
@@ -206,7 +209,7 @@ async def seat_picture(request: web.Request) -> web.Response:
 async def _history(request: web.Request, reader: Reader, base: str) -> web.Response:
     archive = request.app[_ARCHIVE]
     page = request.query.get("page")
-    if page is not None and not (page.isascii() and page.isdigit() and len(page) <= 6):
+    if page is not None and not _CANONICAL_NUMBER.fullmatch(page):
         raise NotInArchive("no such page")
 
     def build() -> str:
@@ -220,43 +223,9 @@ async def _history(request: web.Request, reader: Reader, base: str) -> web.Respo
     return _html(await asyncio.to_thread(build))
 
 
-class WebServer:
-    """The web archive listening on ``host``:``port`` in the running event loop."""
-
-    def __init__(self, app: web.Application, host: str, port: int) -> None:
-        self.app = app
-        self.host = host
-        self.port = port
-        self._runner: web.AppRunner | None = None
-
-    async def start(self) -> None:
-        """Start listening; with port 0 the port picked is in :attr:`port` afterwards."""
-        self._runner = web.AppRunner(self.app, access_log=None)
-        await self._runner.setup()
-        site = web.TCPSite(self._runner, self.host, self.port)
-        await site.start()
-        if self.port == 0:
-            server = site._server  # noqa: SLF001 - the only way aiohttp tells the port it picked
-            assert server is not None
-            self.port = server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
-        _log.info("web archive at %s", self.url)
-
-    @property
-    def url(self) -> str:
-        """The base address of the pages, such as ``http://127.0.0.1:8080``."""
-        host = f"[{self.host}]" if ":" in self.host else self.host
-        return f"http://{host}:{self.port}"
-
-    async def stop(self) -> None:
-        """Stop listening and close open connections."""
-        if self._runner is not None:
-            await self._runner.cleanup()
-            self._runner = None
-
-
 def parse_listen(text: str) -> tuple[str, int]:
     """Return host and port of ``HOST:PORT`` (``[::1]:8080`` for IPv6); raises ValueError."""
     host, sep, port = text.rpartition(":")
-    if not sep or not host or not port.isdigit() or not 0 <= int(port) < 65536:
+    if not sep or not host or not (port.isascii() and port.isdigit()) or not 0 <= int(port) < 65536:
         raise ValueError(f"expected HOST:PORT such as 127.0.0.1:8080, not {text!r}")
     return host.strip("[]"), int(port)

@@ -20,7 +20,7 @@ from databases import query as run_query
 
 from pbem.mail.config import SmtpUrl
 from pbem.mail.daemon import DaemonOptions, MailDaemon
-from pbem.mail.lmtp import LmtpAddress, LmtpListener
+from pbem.mail.lmtp import LOCAL_ERROR, NOT_STORED, Deliver, LmtpAddress, LmtpListener, _Handler
 from pbem.mail.policy import DEFAULT_MAX_SIZE
 from pbem.sandbox.embedded import EmbeddedMailServers
 from pbem.sandbox.lmtpclient import hand_over
@@ -250,5 +250,103 @@ def test_lmtp_answers_421_past_its_connections_at_once_and_serves_again_once_one
                 held_writer.close()
         finally:
             await listener.stop()
+
+    asyncio.run(scenario())
+
+
+class _Conversation:
+    """One LMTP connection spoken line by line, as a mail server speaks it."""
+
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.reader, self.writer = reader, writer
+
+    async def answer(self) -> str:
+        """The next answer line (a test that waits for an answer it is not given fails after 30 s)."""
+        line = await asyncio.wait_for(self.reader.readline(), 30)
+        assert line, "the LMTP server closed the connection"
+        return line.decode().rstrip("\r\n")
+
+    async def say(self, line: bytes) -> str:
+        """Send one command line; its (last) answer line."""
+        self.writer.write(line + b"\r\n")
+        while (answer := await self.answer())[3:4] == "-":
+            pass
+        return answer
+
+    async def mail(self, recipients: list[str], data: bytes) -> list[str]:
+        """One transaction to ``recipients`` (each accepted); the answers after the data, then one more: the
+        answer to a NOOP, so that an answer too many shows."""
+        assert (await self.say(f"MAIL FROM:<{PLAYER}>".encode())).startswith("250")
+        for recipient in recipients:
+            assert (await self.say(f"RCPT TO:<{recipient}>".encode())).startswith("250")
+        assert (await self.say(b"DATA")).startswith("354")
+        self.writer.write(data + b"\r\n.\r\n")
+        answers = [await self.answer() for _ in recipients]
+        return [*answers, await self.say(b"NOOP")]
+
+
+@asynccontextmanager
+async def conversation(deliver: Deliver, *, max_size: int = DEFAULT_MAX_SIZE) -> AsyncIterator[_Conversation]:
+    """An LMTP listener on 127.0.0.1 handing mail to ``deliver``, and a connection to it after LHLO."""
+    listener = LmtpListener(LmtpAddress("127.0.0.1", 0), own_address=GM_ADDRESS, deliver=deliver, max_size=max_size)
+    await listener.start()
+    try:
+        talk = _Conversation(*await asyncio.open_connection("127.0.0.1", listener.address.port))
+        assert (await talk.answer()).startswith("220")
+        assert (await talk.say(b"LHLO mta.test")).startswith("250")
+        yield talk
+        talk.writer.close()
+    finally:
+        await listener.stop()
+
+
+RECIPIENTS = [GM_ADDRESS, "gm+a@pbem.test", "gm+b@pbem.test"]
+SMALL = b"From: player@players.test\r\nSubject: help\r\n\r\nHELP"
+
+
+@pytest.mark.parametrize("count", [2, 3])
+def test_lmtp_answers_each_recipient_of_a_mail_refused_while_its_data_was_read(count: int) -> None:
+    stored: list[bytes] = []
+
+    async def store(raw: bytes) -> None:
+        stored.append(raw)
+
+    async def scenario() -> None:
+        async with conversation(store, max_size=10_000) as talk:
+            big = SMALL + b"\r\n" + b"HELP\r\n" * 3_000
+            assert [a[:3] for a in await talk.mail(RECIPIENTS[:count], big)] == ["552"] * count + ["250"]
+            long_line = SMALL + b" " + b"x" * 2_000
+            assert [a[:3] for a in await talk.mail(RECIPIENTS[:count], long_line)] == ["500"] * count + ["250"]
+            assert stored == []
+            assert await talk.mail(RECIPIENTS[:count], SMALL) == ["250 2.0.0 stored"] * count + ["250 OK"]
+            assert len(stored) == 1 and stored[0].endswith(b"\r\n\r\nHELP\r\n")
+
+    asyncio.run(scenario())
+
+
+def test_lmtp_answers_each_recipient_451_when_the_mail_is_not_stored() -> None:
+    async def refuse(raw: bytes) -> None:
+        raise OSError("the disk is full")
+
+    async def scenario() -> None:
+        async with conversation(refuse) as talk:
+            assert await talk.mail(RECIPIENTS, SMALL) == [NOT_STORED] * 3 + ["250 OK"]
+
+    asyncio.run(scenario())
+
+
+def test_lmtp_answers_each_recipient_451_when_anything_else_fails_after_the_data(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    async def store(raw: bytes) -> None:
+        raise AssertionError("not reached")
+
+    async def broken(*args: object) -> str:
+        raise RuntimeError("a fault after the data")  # one that cannot be provoked from outside
+
+    monkeypatch.setattr(_Handler, "handle_DATA", broken)
+
+    async def scenario() -> None:
+        async with conversation(store) as talk:
+            assert await talk.mail(RECIPIENTS, SMALL) == [LOCAL_ERROR] * 3 + ["250 OK"]
 
     asyncio.run(scenario())

@@ -28,7 +28,8 @@ from pbem.mail.serve import watch_daemon
 from pbem.ops.metrics import metrics_registry
 from pbem.sandbox.mailclient import plain_mail
 from pbem.service.api import GameService
-from pbem.web.app import WebServer, make_app
+from pbem.web.app import make_app
+from pbem.web.server import WebServer
 from pbem.web.ops import OpsView, not_started
 
 Figures = dict[tuple[str, frozenset[tuple[str, str]]], float]

@@ -24,6 +24,7 @@ from ports import free_port
 from test_mail_lmtp import GM_ADDRESS, PLAYER, lmtp_service
 
 from pbem.mail.lmtp import LmtpAddress
+from pbem.mail.policy import DEFAULT_MAX_SIZE
 from pbem.sandbox.mailclient import MailboxReader, plain_mail
 
 POSTFIX = Path("/usr/sbin/postfix")
@@ -103,9 +104,9 @@ def _postfix(root: Path, command: str) -> subprocess.CompletedProcess[str]:
 
 
 @contextlib.contextmanager
-def private_postfix(smtp_port: int, lmtp_port: int) -> Iterator[Path]:
-    """Configure and start a Postfix instance of its own in a temporary folder; yield the folder; stop it
-    and remove the folder at the end."""
+def private_postfix(smtp_port: int, lmtp_port: int, settings: str = "") -> Iterator[Path]:
+    """Configure and start a Postfix instance of its own in a temporary folder, with ``settings`` (lines of
+    main.cf) added; yield the folder; stop it and remove the folder at the end."""
     root = Path(tempfile.mkdtemp(prefix="pbem-postfix-"))
     root.chmod(0o755)  # Postfix's daemons run as the postfix user
     try:
@@ -113,7 +114,7 @@ def private_postfix(smtp_port: int, lmtp_port: int) -> Iterator[Path]:
         (root / "queue").mkdir()
         (root / "data").mkdir()
         shutil.chown(root / "data", "postfix")
-        (root / "etc" / "main.cf").write_text(MAIN_CF.format(root=root, lmtp_port=lmtp_port))
+        (root / "etc" / "main.cf").write_text(MAIN_CF.format(root=root, lmtp_port=lmtp_port) + settings)
         (root / "etc" / "master.cf").write_text(MASTER_CF.format(smtp_port=smtp_port))
         started = _postfix(root, "start")
         if started.returncode != 0:
@@ -155,3 +156,44 @@ def test_postfix_delivers_a_players_mail_to_pbem_over_lmtp_and_the_reply_reaches
                 assert b"by mta.pbem.test (Postfix)" in raw
 
     asyncio.run(scenario())
+
+
+@pytest.mark.slow
+def test_postfix_bounces_at_once_a_mail_for_two_recipients_that_pbem_refuses_after_its_data(tmp_path: Path) -> None:
+    """A mail over pbem's size limit and one with a line over 1,000 characters, each to two of the game master's
+    addresses: pbem answers each recipient (RFC 2033), so Postfix bounces both at once instead of waiting for an
+    answer it is owed and deferring the mail again and again."""
+    reason = _why_postfix_cannot_run()
+    if reason is not None:
+        pytest.skip(reason)
+    lmtp_port, smtp_port = free_port(), free_port()
+    # Postfix would not send either mail were it to heed pbem's SIZE and fold the long line, as it does by default.
+    settings = "lmtp_discard_lhlo_keywords = size\nlmtp_line_length_limit = 0\n"
+    recipients = [GM_ADDRESS, "gm+x@pbem.test"]
+    big = plain_mail(PLAYER, GM_ADDRESS, "big", ("HELP " * 20 + "\n") * (DEFAULT_MAX_SIZE // 100 + 1))
+    long_line = (f"From: {PLAYER}\r\nTo: {GM_ADDRESS}\r\nSubject: long\r\n\r\nHELP {'x' * 2_000}\r\n").encode()
+
+    async def scenario() -> None:
+        async with lmtp_service(tmp_path, LmtpAddress("127.0.0.1", lmtp_port)) as service:
+            with private_postfix(smtp_port, lmtp_port, settings) as root:
+                for message in (big.as_bytes(), long_line):
+                    await aiosmtplib.send(message, sender=PLAYER, recipients=recipients, hostname="127.0.0.1",
+                                          port=smtp_port, timeout=TIMEOUT)
+                log = root / "maillog"
+                deadline = asyncio.get_running_loop().time() + TIMEOUT
+                while len(_bounced_to_pbem(log)) < 4 and asyncio.get_running_loop().time() < deadline:
+                    await asyncio.sleep(0.2)
+                lines = _bounced_to_pbem(log)
+                assert len(lines) == 4, f"Postfix's log:\n{log.read_text() if log.exists() else '(no log)'}"
+                assert sum("said: 552" in line for line in lines) == 2
+                assert sum("said: 500" in line for line in lines) == 2
+                assert "status=deferred" not in log.read_text()
+                assert service.stored() == []
+
+    asyncio.run(scenario())
+
+
+def _bounced_to_pbem(log: Path) -> list[str]:
+    """The lines of Postfix's log saying it bounced a mail to one of the game master's addresses."""
+    text = log.read_text() if log.exists() else ""
+    return [line for line in text.splitlines() if "status=bounced" in line and "to=<gm" in line]

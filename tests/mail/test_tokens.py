@@ -84,6 +84,31 @@ def test_a_tampered_address_is_forged(tamper: Callable[[str], str]) -> None:
         ReplyTokens(SECRET).verify(address, versions, ISSUED)
 
 
+@pytest.mark.parametrize("respell", [
+    lambda address: _swap(address, ".k1.", ".k01."),  # a leading zero
+    lambda address: _swap(address, f".{DAY}.", f".0{DAY}."),
+    lambda address: _swap(address, ".k1.", ".k\uff11."),  # a full-width 1
+])
+def test_a_number_spelled_otherwise_than_pbem_writes_it_is_no_token(respell: Callable[[str], str]) -> None:
+    address = respell(token_address())
+    assert not is_token_address(address)
+    with pytest.raises(ForgedToken, match="well-formed"):
+        ReplyTokens(SECRET).verify(address, versions, ISSUED)
+    tokens = ReplyTokens(SECRET)
+    link = tokens.link_token("tc-1", "a", 1, ISSUED)
+    assert tokens.verify_link(link, versions, ISSUED) == ("tc-1", "a")
+    with pytest.raises(ForgedToken, match="well-formed"):
+        tokens.verify_link(respell(f"gm+{link}@x").split("+")[1].split("@")[0], versions, ISSUED)
+
+
+def test_a_bounce_address_names_its_mail_only_as_pbem_writes_it() -> None:
+    tokens = ReplyTokens(SECRET)
+    address = tokens.bounce_address("gm@example.org", 42)
+    assert tokens.bounced_mail(address) == 42
+    assert tokens.bounced_mail(_swap(address, "+b-42.", "+b-042.")) is None
+    assert tokens.bounced_mail(_swap(address, "+b-42.", "+b-4\uff12.")) is None
+
+
 def test_an_address_signed_with_another_secret_is_forged() -> None:
     address = ReplyTokens(b"another secret, sixteen bytes+").address_for("gm@example.org", "tc-1", "a", 1, ISSUED)
     with pytest.raises(ForgedToken):

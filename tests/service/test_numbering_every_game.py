@@ -21,10 +21,8 @@ Nothing here names a game: a game added later is covered without editing this fi
 
 from __future__ import annotations
 
-import asyncio
 import email
 import re
-import threading
 import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -47,7 +45,8 @@ from pbem.service import digests
 from pbem.service.api import GameService
 from pbem.store import Database
 from pbem.store.tables import OutboundMessageRow
-from pbem.web.app import WebServer, make_app
+from pbem.web.app import make_app
+from pbem.web.server import WebServer
 
 MAX_STEPS = 400
 """Resolutions at most in one game (every game here ends well before)."""
@@ -118,18 +117,12 @@ class Archive:
 @pytest.fixture
 def archive(runner: GameService) -> Iterator[Archive]:
     """The web archive of the runner's database, served in a thread."""
-    loop = asyncio.new_event_loop()
     server = WebServer(make_app(runner, reply_tokens(runner.db)), "127.0.0.1", 0)
-    loop.run_until_complete(server.start())
-    thread = threading.Thread(target=loop.run_forever, daemon=True)
-    thread.start()
+    server.open()
     try:
         yield Archive(server.url)
     finally:
-        asyncio.run_coroutine_threadsafe(server.stop(), loop).result(timeout=10)
-        loop.call_soon_threadsafe(loop.stop)
-        thread.join(timeout=10)
-        loop.close()
+        server.close()
 
 
 @dataclass

@@ -3,8 +3,6 @@
 
 from __future__ import annotations
 
-import asyncio
-import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import date
@@ -13,7 +11,8 @@ from pbem.mail.daemon import reply_tokens
 from pbem.mail.tokens import ReplyTokens
 from pbem.store import Database
 from pbem.service.api import GameService
-from pbem.web.app import WebServer, make_app
+from pbem.web.app import make_app
+from pbem.web.server import WebServer
 
 TC_SEATS = {"A": "alice@example.org", "B": "bob@example.org", "C": "carol@example.org", "D": "dave@example.org"}
 TP_SEATS = {"1": "ann@example.org", "2": "ben@example.org"}
@@ -52,15 +51,9 @@ def serve_site(db: Database) -> Iterator[Site]:
     runner.create_game("three-pyramids", "tp-end", seats=TP_SEATS, seed=3)
     play_turns(runner, "tp-end", 200)
     tokens = reply_tokens(db)
-    loop = asyncio.new_event_loop()
     server = WebServer(make_app(runner, tokens), "127.0.0.1", 0)
-    loop.run_until_complete(server.start())
-    thread = threading.Thread(target=loop.run_forever, daemon=True)
-    thread.start()
+    server.open()
     try:
         yield Site(server.url, runner, tokens)
     finally:
-        asyncio.run_coroutine_threadsafe(server.stop(), loop).result(timeout=10)
-        loop.call_soon_threadsafe(loop.stop)
-        thread.join(timeout=10)
-        loop.close()
+        server.close()

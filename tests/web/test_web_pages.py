@@ -100,6 +100,33 @@ def test_a_bad_private_link_gets_404_and_no_data(site: Site, how: str) -> None:
         assert "tp-1" not in page and "Your hand" not in page and "private page" not in page and "<svg" not in page
 
 
+def test_a_number_in_an_address_is_read_only_as_pbem_writes_it(site: Site) -> None:
+    assert get(site.url + "/game/tc-1/1.svg")[0] == 200
+    for turn in ("%EF%BC%91", "%D9%A1", "01", "00", "+1", "1.0"):  # a full-width 1, an Arabic-Indic 1, ...
+        status, _, page = get(f"{site.url}/game/tc-1/{turn}.svg")
+        assert status == 404 and "<svg" not in page, turn
+    assert get(site.url + "/game/tp-end?page=0")[0] == 200
+    for page in ("00", "01", "%EF%BC%90"):
+        assert get(f"{site.url}/game/tp-end?page={page}")[0] == 404, page
+
+
+def test_a_private_link_opens_only_as_it_was_written(site: Site) -> None:
+    good = site.link("tp-1", "1")
+    assert get(good)[0] == 200 and get(good + "/1.svg")[0] == 200
+    base, token = good.rsplit("/", 1)
+    game, seat, version, day, mac = token.split(".")
+    respelled = {
+        "a leading zero in the key version": f"{game}.{seat}.k0{version[1:]}.{day}.{mac}",
+        "a leading zero in the day": f"{game}.{seat}.{version}.0{day}.{mac}",
+        "a full-width digit": f"{game}.{seat}.k\uff11.{day}.{mac}",
+        "upper case": token.upper(),
+        "a blank around it": f"%20{token}%20",
+    }
+    for how, other in respelled.items():
+        status, _, page = get(f"{base}/{urllib.parse.quote(other, safe='%')}")
+        assert status == 404 and "Your hand" not in page, how
+
+
 def test_unknown_and_forming_games_are_404(site: Site) -> None:
     assert get(site.url + "/game/nope")[0] == 404
     assert get(site.url + "/game/f-1")[0] == 404
