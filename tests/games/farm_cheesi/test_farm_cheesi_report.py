@@ -75,7 +75,7 @@ def test_the_html_report_holds_the_same_board_escaped(seat: str | None) -> None:
     assert html.startswith("<!DOCTYPE html>")
     assert "<pre>" in html and "Squares 35-51:" in html
     assert "Seat 1 moved &lt;maggot&gt; 1." in html
-    assert "H7 .  -> HOME" in html
+    assert "H7 .  -&gt; HOME" in html
     assert "BONUS <maggot>" not in html
 
 
