@@ -50,7 +50,7 @@ from pbem.mailto import mailto_url
 from pbem.resources import game_package_dir, template_dir
 from pbem.orders import OrderLine
 from pbem.service.checking import CheckResult
-from pbem.text_layout import text_as_html
+from pbem.text_layout import text_as_html, unbroken
 
 
 def _loader() -> jinja2.BaseLoader:
@@ -66,7 +66,8 @@ def _loader() -> jinja2.BaseLoader:
 @cache
 def environment(*, html: bool = False) -> jinja2.Environment:
     """Return the shared jinja2 environment (StrictUndefined; autoescape for HTML; the filter
-    ``text_as_html`` shows a text report as HTML, see :mod:`pbem.text_layout`)."""
+    ``text_as_html`` shows a text report as HTML, ``unbroken`` a name that must not break at its
+    hyphens; see :mod:`pbem.text_layout`)."""
     env = jinja2.Environment(
         loader=_loader(),
         undefined=jinja2.StrictUndefined,
@@ -77,6 +78,7 @@ def environment(*, html: bool = False) -> jinja2.Environment:
         auto_reload=False,
     )
     env.filters["text_as_html"] = text_as_html
+    env.filters["unbroken"] = unbroken
     return env
 
 
@@ -295,7 +297,7 @@ def render_mail_html(title: str, sections: Sequence[MailSection], *, ask: Orders
             out.append(f"<p>{_escape(section.intro)}</p>")
         heading = check.heading
         if heading:
-            out.append(f"<h2>{_escape(heading)}</h2>")
+            out.append(f"<h2>{unbroken(heading)}</h2>")
         if check.lines:
             out.append(f'{WIDE}<table>\n<tr><th>Line</th><th>Order</th><th>Check</th></tr>\n')
             out.extend(_check_row(line) for line in check.lines)
@@ -317,11 +319,11 @@ def _check_row(line: OrderLine) -> str:
     problem = line.problem
     if problem is None:
         return (f"<tr><td>{line.number}</td>\n<td><pre>{_escape(line.text.strip())}</pre></td>\n"
-                '<td><span class="ok">ok</span></td></tr>\n')
+                '<td class="wrap"><span class="ok">ok</span></td></tr>\n')
     caret = f"\n{' ' * (problem.column - 1)}^" if problem.column else ""
     column = f" (column {problem.column})" if problem.column else ""
     return (f"<tr><td>{line.number}</td>\n<td><pre>{_escape(line.text)}{caret}</pre></td>\n"
-            f'<td><span class="refused">REFUSED</span>{column}: <span class="problem">{_escape(problem.message)}</span>'
+            f'<td class="wrap"><span class="refused">REFUSED</span>{column}: <span class="problem">{_escape(problem.message)}</span>'
             "</td></tr>\n")
 
 

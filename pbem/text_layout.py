@@ -19,6 +19,7 @@ _COLUMNS = re.compile(r"^ {4}|\S {2,}\S")
 """A line that keeps columns: indented four spaces or more, or two spaces in a row inside it."""
 
 _PARAGRAPHS = re.compile(r"\n[ \t]*\n")
+_WORDS = re.compile(r"(\s+)")
 
 
 @dataclass(frozen=True)
@@ -63,3 +64,11 @@ def text_as_html(text: str) -> Markup:
         Markup("<pre>\n{}</pre>\n").format(block.text) if block.drawing
         else Markup('<p class="lines">{}</p>\n').format(block.text)
         for block in text_blocks(text))
+
+
+def unbroken(text: object) -> Markup:
+    """Return ``text`` as HTML in which no word joined by hyphens (a game's name, a kind, a date) breaks at
+    its hyphens: a line may end between words, never inside one. Linear in the text's length."""
+    return Markup("").join(
+        Markup('<span style="white-space: nowrap">{}</span>').format(part) if "-" in part else Markup.escape(part)
+        for part in _WORDS.split(str(text)))

@@ -26,15 +26,18 @@ LAYOUT_JS = r"""(async () => {
     problems.push(`the page is ${page.scrollWidth} px wide in a ${window.innerWidth} px window`);
   const shown = e => e.getClientRects().length > 0;
   // No word of a heading, paragraph, list item or table cell broken across lines, but a word wider
-  // than its box (an address, the seed commitment): each word's range is one box on one line.
+  // than its box (an address, the seed commitment): each word's range is one box on one line. In
+  // headings and table cells a word runs from space to space (a game's name "spring-2-2" is one);
+  // prose (paragraphs, list items, cells of class "wrap") may end a line after a hyphen.
   const blocks = 'th, td, h1, h2, h3, p, li';
+  const prose = 'p, li, td.wrap';
   for (const block of document.querySelectorAll(blocks)) {
     if (!shown(block)) continue;
     const walker = document.createTreeWalker(block, NodeFilter.SHOW_TEXT);
     for (let node = walker.nextNode(); node; node = walker.nextNode()) {
       const parent = node.parentElement;
       if (parent.closest('pre') || parent.closest(blocks) !== block) continue;
-      for (const word of node.data.matchAll(/[^\s-]+/g)) {
+      for (const word of node.data.matchAll(block.matches(prose) ? /[^\s-]+/g : /\S+/g)) {
         const range = document.createRange();
         range.setStart(node, word.index);
         range.setEnd(node, word.index + word[0].length);
