@@ -20,6 +20,8 @@ _COLUMNS = re.compile(r"^ {4}|\S {2,}\S")
 
 _PARAGRAPHS = re.compile(r"\n[ \t]*\n")
 _WORDS = re.compile(r"(\s+)")
+_DRAWING = "white-space: pre; overflow-x: auto"
+_PROSE = "white-space: pre-wrap"
 
 
 @dataclass(frozen=True)
@@ -59,10 +61,10 @@ def text_blocks(text: str) -> list[TextBlock]:
 def text_as_html(text: str) -> Markup:
     """Return a text report as HTML: each prose paragraph a ``<p class="lines">`` (its line breaks kept,
     wrapping between words), each drawing a ``<pre>`` (its lines whole, scrolling in its own box): the
-    stylesheet of common/frame.css.j2 says how."""
+    stylesheet of common/frame.css.j2 says how, and what a mail client that drops it must keep is inline."""
     return Markup("").join(
-        Markup("<pre>\n{}</pre>\n").format(block.text) if block.drawing
-        else Markup('<p class="lines">{}</p>\n').format(block.text)
+        Markup('<pre style="{}">\n{}</pre>\n').format(_DRAWING, block.text) if block.drawing
+        else Markup('<p class="lines" style="{}">{}</p>\n').format(_PROSE, block.text)
         for block in text_blocks(text))
 
 
