@@ -49,8 +49,8 @@ def _split(paragraph: str) -> list[TextBlock]:
 
 
 def text_blocks(text: str) -> list[TextBlock]:
-    """Return ``text`` cut into its paragraphs, in order, each marked prose or drawing (see the module);
-    the blocks' texts joined by blank lines give ``text`` back, but for blank lines at its ends."""
+    """Return ``text`` cut into its paragraphs, in order, each marked prose or drawing (see the module): a
+    drawing's caption is a block of its own. Every line of ``text`` but the blank ones is in one block."""
     blocks: list[TextBlock] = []
     for paragraph in _PARAGRAPHS.split(text.strip("\n")):
         if paragraph.strip():
