@@ -323,8 +323,8 @@ def _check_row(line: OrderLine) -> str:
     caret = f"\n{' ' * (problem.column - 1)}^" if problem.column else ""
     column = f" (column {problem.column})" if problem.column else ""
     return (f"<tr><td>{line.number}</td>\n<td><pre>{_escape(line.text)}{caret}</pre></td>\n"
-            f'<td class="wrap"><span class="refused">REFUSED</span>{column}: <span class="problem">{_escape(problem.message)}</span>'
-            "</td></tr>\n")
+            f'<td class="wrap"><span class="refused">REFUSED</span>{column}: '
+            f'<span class="problem">{_escape(problem.message)}</span></td></tr>\n')
 
 
 @cache

@@ -8,7 +8,7 @@ from __future__ import annotations
 import io
 from collections.abc import Iterator
 
-from sqlmodel import select
+from sqlmodel import func, select
 
 from pbem.clock import utcnow
 from pbem.games import GAMES, find_game
@@ -32,12 +32,13 @@ LEAGUE_PLAYERS = [f"player{i}@example.org" for i in range(1, 9)]
 
 def _outbox(db: Database, after: int) -> Iterator[OutboundMessageRow]:
     with db.session() as session:
-        yield from session.exec(select(OutboundMessageRow).where(OutboundMessageRow.id > after)  # type: ignore[arg-type]
+        yield from session.exec(select(OutboundMessageRow).where(OutboundMessageRow.id > after)
                                 .order_by(OutboundMessageRow.id))  # type: ignore[arg-type]
 
 
 def _newest(db: Database) -> int:
-    return max((row.id or 0 for row in _outbox(db, 0)), default=0)
+    with db.session() as session:
+        return int(session.exec(select(func.max(OutboundMessageRow.id))).one() or 0)  # type: ignore[arg-type]
 
 
 def _game(runner: GameService, notifier: MailNotifier, kind: str) -> dict[str, str]:
