@@ -27,6 +27,8 @@ HTML templates show both with ``{% include "common/_picture.html.j2" %}``.
 ``choices`` (:class:`OrderChoice` s: when the reader owes orders, has few choices
 (:meth:`~pbem.core.Game.order_choices`) and the report is mailed with its reply address,
 each choice as a ``mailto:`` reply already written; else empty).
+HTML templates also get ``text_report`` (the reader's text report), shown with the
+``text_as_html`` filter: its sentences wrap, its drawings keep their columns.
 """
 
 from __future__ import annotations
@@ -48,6 +50,7 @@ from pbem.mailto import mailto_url
 from pbem.resources import game_package_dir, template_dir
 from pbem.orders import OrderLine
 from pbem.service.checking import CheckResult
+from pbem.text_layout import text_as_html, unbroken
 
 
 def _loader() -> jinja2.BaseLoader:
@@ -62,8 +65,10 @@ def _loader() -> jinja2.BaseLoader:
 
 @cache
 def environment(*, html: bool = False) -> jinja2.Environment:
-    """Return the shared jinja2 environment (StrictUndefined; autoescape for HTML)."""
-    return jinja2.Environment(
+    """Return the shared jinja2 environment (StrictUndefined; autoescape for HTML; the filter
+    ``text_as_html`` shows a text report as HTML, ``unbroken`` a name that must not break at its
+    hyphens; see :mod:`pbem.text_layout`)."""
+    env = jinja2.Environment(
         loader=_loader(),
         undefined=jinja2.StrictUndefined,
         autoescape=html,
@@ -72,6 +77,9 @@ def environment(*, html: bool = False) -> jinja2.Environment:
         keep_trailing_newline=True,
         auto_reload=False,
     )
+    env.filters["text_as_html"] = text_as_html
+    env.filters["unbroken"] = unbroken
+    return env
 
 
 def _escape(text: str) -> str:
@@ -230,14 +238,17 @@ def render_report(report: ReportInput, seat: str | None, *, html: bool = False, 
     The HTML report holds the text report; ``text``, when given, is that text report already rendered (for
     the same seat and link), so it is not rendered twice. With ``reply`` (a mailed report's reply address
     and subject) an owing seat's few choices are buttons that open replies already written."""
-    suffix = "html" if html else "txt"
-    template = environment(html=html).select_template(
-        [f"{report.rules.name}/report.{suffix}.j2", f"common/report.{suffix}.j2"]
-    )
     context = report_context(report, seat, pictures=pictures, seat_link=seat_link, reply=reply)
-    if html and text is not None:
-        context["text_report"] = text
-    return template.render(context)
+    if html:
+        context["text_report"] = text if text is not None else _template(report, html=False).render(context)
+    return _template(report, html=html).render(context)
+
+
+def _template(report: ReportInput, *, html: bool) -> jinja2.Template:
+    """The report template of ``report``'s game (text or HTML), or the common one."""
+    suffix = "html" if html else "txt"
+    return environment(html=html).select_template(
+        [f"{report.rules.name}/report.{suffix}.j2", f"common/report.{suffix}.j2"])
 
 
 @dataclass(frozen=True)
@@ -286,11 +297,11 @@ def render_mail_html(title: str, sections: Sequence[MailSection], *, ask: Orders
             out.append(f"<p>{_escape(section.intro)}</p>")
         heading = check.heading
         if heading:
-            out.append(f"<h2>{_escape(heading)}</h2>")
+            out.append(f"<h2>{unbroken(heading)}</h2>")
         if check.lines:
-            out.append("<table>\n<tr><th>Line</th><th>Order</th><th>Check</th></tr>\n")
+            out.append(f'{WIDE}<table>\n<tr><th>Line</th><th>Order</th><th>Check</th></tr>\n')
             out.extend(_check_row(line) for line in check.lines)
-            out.append("</table>\n")
+            out.append("</table></div>\n")
         out.append(f'<p class="text">{_html_lines(chr(10).join(check.verdict()))}</p>\n')
     if footer:
         out.append(f'<p class="text">{_html_lines(footer)}</p>')
@@ -298,18 +309,22 @@ def render_mail_html(title: str, sections: Sequence[MailSection], *, ask: Orders
     return "".join(out)
 
 
+WIDE = '<div class="wide" style="overflow-x: auto">'
+"""The box around what may be wider than a phone's screen (a table): it scrolls sideways, the page not."""
+
+
 def _check_row(line: OrderLine) -> str:
     """One line of an order check as a table row; the caret under a bad column stays in place in
-    the monospace cell."""
+    the monospace cell, whose lines never wrap (the table scrolls in its box instead)."""
     problem = line.problem
     if problem is None:
         return (f"<tr><td>{line.number}</td>\n<td><pre>{_escape(line.text.strip())}</pre></td>\n"
-                '<td><span class="ok">ok</span></td></tr>\n')
+                '<td class="wrap"><span class="ok">ok</span></td></tr>\n')
     caret = f"\n{' ' * (problem.column - 1)}^" if problem.column else ""
     column = f" (column {problem.column})" if problem.column else ""
     return (f"<tr><td>{line.number}</td>\n<td><pre>{_escape(line.text)}{caret}</pre></td>\n"
-            f'<td><span class="refused">REFUSED</span>{column}: <span class="problem">{_escape(problem.message)}</span>'
-            "</td></tr>\n")
+            f'<td class="wrap"><span class="refused">REFUSED</span>{column}: '
+            f'<span class="problem">{_escape(problem.message)}</span></td></tr>\n')
 
 
 @cache

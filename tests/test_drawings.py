@@ -22,6 +22,7 @@ from xml.etree import ElementTree
 import pytest
 
 from pbem.core import Game, GameRng
+from pbem.core.svg import MIN_TEXT
 from pbem.games import GAMES, find_game
 from pbem.pictures import MissingDrawing, ReportPictures, alt_text, board_svg, drawing_for, own_svg
 from pbem.raster import svg_to_png
@@ -44,9 +45,12 @@ def sampled_states(kind: str) -> Iterator[tuple[Game[Any, Any], tuple[str, ...],
 
 
 def check_svg(svg: str) -> ElementTree.Element:
-    """Parse ``svg`` and check what every picture has: an <svg> at most 600 wide, a title for the alt text."""
+    """Parse ``svg`` and check what every picture has: an <svg> at most 600 wide, a title for the alt text,
+    letters of at least MIN_TEXT units (legible on a phone, where the picture is shown at its natural size)."""
     root = ElementTree.fromstring(svg)
     assert root.tag == f"{SVG}svg"
+    sizes = [float(text.get("font-size", "0")) for text in root.iter(f"{SVG}text")]
+    assert sizes and min(sizes) >= MIN_TEXT, sorted(set(sizes))
     assert int(root.get("width", "0")) <= 600 and int(root.get("height", "0")) > 0
     assert root.find(f"{SVG}title") is not None and alt_text(svg)
     return root

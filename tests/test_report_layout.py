@@ -52,7 +52,8 @@ def test_a_check_reply_in_html_escapes_what_the_player_wrote_and_keeps_the_caret
     assert html.startswith("<!DOCTYPE html>") and html.endswith("</html>\n")
     assert "<title>Re: &lt;orders&gt;</title>" in html
     assert '<p class="text">Intro &amp; more<br>\nsecond line</p>' in html
-    assert "<p>CHECK only, nothing stored:</p><h2>Game tc-1 (turkey-chase), seat A, turn 3.</h2>" in html
+    assert ('<p>CHECK only, nothing stored:</p><h2>Game <span style="white-space: nowrap">tc-1</span> '
+            '<span style="white-space: nowrap">(turkey-chase),</span> seat A, turn 3.</h2>') in html
     assert "<td><pre>MOVE F7-F8</pre></td>" in html  # an accepted line is shown trimmed
     assert "<td><pre>FEED &lt;b&gt;&amp;&#39;&#34;\n     ^</pre></td>" in html  # the caret under column 6
     assert ('<span class="refused">REFUSED</span> (column 6): <span class="problem">found &#34;&lt;b&gt;&#34;'

@@ -11,7 +11,8 @@ with labels, :func:`hex_board` hex cells of any shape (a hexagon),
 the key under a board, and :func:`own_line` the lines of a reader's own
 picture (what only that seat sees, drawn on :data:`OWN_PAPER` under the
 board). Every drawing is at most :data:`WIDTH` units wide so that a report
-stays readable on a 600-pixel screen.
+stays readable on a 600-pixel screen, and no letter is smaller than
+:data:`MIN_TEXT`, so that a picture shown at its natural size stays legible on a phone.
 
 Pure text building: stdlib only, no I/O, deterministic (same view, same SVG).
 """
@@ -27,6 +28,10 @@ from xml.sax.saxutils import escape, quoteattr
 
 WIDTH = 560
 """The width every drawing fits into (SVG user units = PNG pixels)."""
+
+MIN_TEXT = 11.0
+"""The smallest letters a drawing writes, in units (= pixels at the natural size, at which a report shows
+its pictures): legible on a phone. :meth:`Canvas.text` raises a smaller size to it."""
 
 FONT = "DejaVu Sans, Liberation Sans, Arial, Helvetica, sans-serif"
 
@@ -141,7 +146,9 @@ class Canvas:
 
     def text(self, x: float, y: float, text: str, *, size: float = 12, anchor: str = "middle",
              fill: str = INK, bold: bool = False) -> None:
-        """Write ``text`` with its baseline centred vertically on ``y`` (anchor start, middle or end)."""
+        """Write ``text`` with its baseline centred vertically on ``y`` (anchor start, middle or end), at
+        ``size`` or :data:`MIN_TEXT`, whichever is larger."""
+        size = max(size, MIN_TEXT)
         weight = ' font-weight="bold"' if bold else ""
         self.parts.append(f'<text x="{_number(x)}" y="{_number(y + size * 0.35)}" font-size="{_number(size)}" '
                           f'text-anchor="{_attribute(anchor)}" fill="{_attribute(fill)}"{weight}>'
@@ -287,10 +294,10 @@ def hex_rhombus(canvas: Canvas, *, x: float, y: float, width: float, size: int, 
                            stroke="#8a7a5a", stroke_width=1.0)
     for column, label in enumerate(column_labels[:size]):
         cx, cy = layout.centre(column, 0)
-        canvas.text(cx, cy - radius - 6, label, size=10)
+        canvas.text(cx, cy - radius - 6, label, size=MIN_TEXT)
     for row, label in enumerate(row_labels[:size]):
         cx, cy = layout.centre(0, row)
-        canvas.text(cx - sqrt(3) / 2 * radius - 3, cy, label, size=10, anchor="end")
+        canvas.text(cx - sqrt(3) / 2 * radius - 3, cy, label, size=MIN_TEXT, anchor="end")
     canvas.grow(layout.centre(0, size - 1)[1] + radius + 4)
     return layout
 
@@ -317,7 +324,7 @@ def hex_board(canvas: Canvas, *, x: float, y: float, width: float, cells: Sequen
                        stroke="#8a7a5a", stroke_width=1.0)
         if label:
             cx, cy = layout.centre(column, row)
-            canvas.text(cx, cy - radius * 0.62, label(column, row), size=max(7.0, radius * 0.3), fill="#6b5d40")
+            canvas.text(cx, cy - radius * 0.62, label(column, row), size=max(MIN_TEXT, radius * 0.3), fill="#6b5d40")
     canvas.grow(max(layout.centre(column, row)[1] for column, row in cells) + radius + 2)
     return layout
 
@@ -326,7 +333,7 @@ def token(canvas: Canvas, cx: float, cy: float, r: float, *, fill: str, label: s
     """Draw a round piece with a letter on it."""
     canvas.circle(cx, cy, r, fill=fill, stroke=INK, stroke_width=1.0)
     if label:
-        canvas.text(cx, cy, label, size=max(8.0, r * 1.1), fill=text_colour_on(fill), bold=True)
+        canvas.text(cx, cy, label, size=max(MIN_TEXT, r * 1.1), fill=text_colour_on(fill), bold=True)
 
 
 def cube(canvas: Canvas, x: float, y: float, size: float, colour: str) -> None:
@@ -355,8 +362,9 @@ def track_row(canvas: Canvas, boxes: Sequence[TrackBox], *, x: float, y: float, 
               seats: Sequence[str], height: float = 44) -> float:
     """Draw ``boxes`` left to right in ``width`` units, pieces as discs in seat colours.
 
-    A box's label is written at its top; up to four pieces stand in it (more
-    are counted). Returns the y under the row.
+    A box's label is written at its top; up to four pieces stand in it (with
+    more, three stand and the fourth place counts the rest: ``+3``). Returns
+    the y under the row.
     """
     if not boxes:
         return y
@@ -365,14 +373,16 @@ def track_row(canvas: Canvas, boxes: Sequence[TrackBox], *, x: float, y: float, 
     for i, box in enumerate(boxes):
         bx = x + i * w
         canvas.rect(bx, y, w, height, fill=box.fill, stroke="#777777", stroke_width=0.8)
-        canvas.text(bx + w / 2, y + 7, box.label, size=min(9.0, w / 3), fill="#555555")
-        shown = list(box.pieces)[:4]
-        for j, (seat, label) in enumerate(shown):
-            px = bx + w / 2 + (j % 2 - 0.5) * (2 * r + 1) if len(shown) > 1 else bx + w / 2
+        canvas.text(bx + w / 2, y + 7, box.label, size=MIN_TEXT, fill="#555555")
+        pieces = list(box.pieces)
+        shown = pieces[:4] if len(pieces) <= 4 else pieces[:3]
+        for j, (seat, label) in enumerate([*shown, ("", f"+{len(pieces) - 3}")] if len(pieces) > 4 else shown):
+            px = bx + w / 2 + (j % 2 - 0.5) * (2 * r + 1) if len(pieces) > 1 else bx + w / 2
             py = y + 21 + (j // 2) * (2 * r + 1)
-            token(canvas, px, py, r, fill=seat_colour(seats, seat), label=label)
-        if len(box.pieces) > 4:
-            canvas.text(bx + w - 2, y + height - 5, f"+{len(box.pieces) - 4}", size=8, anchor="end")
+            if seat:
+                token(canvas, px, py, r, fill=seat_colour(seats, seat), label=label)
+            else:
+                canvas.text(px, py, label, anchor="middle")
     canvas.grow(y + height)
     return y + height
 

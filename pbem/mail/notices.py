@@ -138,7 +138,7 @@ class MailNotifier:
 
     def invite(self, unit: Unit, row: GameRow, invited: Invited) -> None:
         """Queue the one invitation ``invited.address`` gets for the game: who seated it, the game, and how
-        to accept (a reply, or JOIN) or stop."""
+        to accept (a reply, or JOIN) or stop; as plain text and as HTML that reads on a phone."""
         rules = find_game(row.kind)
         text = (f"{invited.invited_by} seated you ({invited.address}) at seat {invited.seat} of game {row.name}, a "
                 f"game of {rules.title} ({row.kind}) played by mail with pbem, a game master service; the game's "
@@ -147,7 +147,9 @@ class MailNotifier:
                 f"To accept, reply to this mail (any text will do), or send JOIN {row.name} to {self.address}.\n"
                 "To decline, ignore this mail. To get no mail from pbem at all, reply STOP.\n")
         seat = unit.seat(row, invited.seat)
-        self._queue(unit, row, invited.address, f"[{row.name}] You are invited to seat {invited.seat}", text, None,
+        subject = f"[{row.name}] You are invited to seat {invited.seat}"
+        html = render_mail_html(subject, [MailSection(paragraph) for paragraph in text.strip().split("\n\n")])
+        self._queue(unit, row, invited.address, subject, text, html,
                     reply_to=self.reply_address(row, seat, press_from=INVITATION), purpose="invitation")
 
     def _link_line(self, row: GameRow, seat: SeatRow) -> str:

@@ -78,6 +78,26 @@ def others_games(service: GameService) -> list[str]:
     return others
 
 
+def play_to_the_end(service: GameService, name: str, robots: GameRng, out: TextIO) -> bool:
+    """Play the game ``name`` to its end with robots' random legal orders (drawn from ``robots``), resolving
+    each turn at once; write a line per turn (and any refused orders) to ``out``. Returns whether it ended
+    within :data:`MAX_DEMO_TURNS` turns."""
+    for _ in range(MAX_DEMO_TURNS):
+        info = service.info(name)
+        if info.outcome is not None:
+            return True
+        for seat in owing_seats(info):
+            result = service.submit(name, seat, robot_orders(service, name, seat, robots))
+            if not result.is_clean:
+                out.write(result.render())
+        resolved = service.resolve(name, reason="gm")
+        scores = service.state_json(name)["scores"]
+        for turn in resolved.turns:
+            out.write(f"turn {turn.record.turn:>3} resolved; scores: "
+                      + ", ".join(f"{s}={v}" for s, v in scores.items()) + "\n")
+    return service.info(name).outcome is not None
+
+
 def run_offline_demo(service: GameService, *, kind: str, seed: int, out: TextIO) -> int:
     """Create a game of ``kind`` with robot seats and play it to the end; return 0 when it ended.
 
@@ -91,21 +111,7 @@ def run_offline_demo(service: GameService, *, kind: str, seed: int, out: TextIO)
         rules.name, name, seats={s: f"robot-{s.lower()}@{OFFLINE_DOMAIN}" for s in seats}, seed=seed,
         options={"turn_hours": "0"},
     )
-    robots = GameRng(seed)
-    for _ in range(MAX_DEMO_TURNS):
-        info = service.info(name)
-        if info.outcome is not None:
-            break
-        for seat in owing_seats(info):
-            result = service.submit(name, seat, robot_orders(service, name, seat, robots))
-            if not result.is_clean:
-                out.write(result.render())
-        resolved = service.resolve(name, reason="gm")
-        scores = service.state_json(name)["scores"]
-        for turn in resolved.turns:
-            out.write(f"turn {turn.record.turn:>3} resolved; scores: "
-                      + ", ".join(f"{s}={v}" for s, v in scores.items()) + "\n")
-    else:
+    if not play_to_the_end(service, name, GameRng(seed), out):
         out.write(f"the demo stopped after {MAX_DEMO_TURNS} turns without an end\n")
         return 1
     history = service.history(name)

@@ -190,7 +190,8 @@ def check_standing(runner: GameService, archive: Archive, *, awaited: int | None
     moment = "at the start" if told == 0 else f"after turn {told}"
     assert alt_text(board).endswith(moment), (where, alt_text(board))
     section = page[page.index(f'id="turn-{told}"'):]
-    assert re.match(rf'[^>]*>\s*<h3>[^<]*</h3>\s*<img [^>]*alt="[^"]*, {moment}"', section), (where, section[:300])
+    assert re.match(rf'[^>]*>\s*<h3>[^<]*</h3>\s*<div class="picture"><img [^>]*alt="[^"]*, {moment}"', section), \
+        (where, section[:300])
 
 
 @pytest.mark.parametrize("kind", sorted(GAMES))

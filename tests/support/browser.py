@@ -23,6 +23,7 @@ from typing import Any
 
 import aiohttp
 import pytest
+from phone_checks import layout_problems
 
 CANDIDATES = ("chromium", "chromium-browser", "google-chrome")
 START_SECONDS = 30.0
@@ -85,10 +86,15 @@ class Browser:
         self._ws = await self._session.ws_connect(page["webSocketDebuggerUrl"], max_msg_size=64 * 2**20)
         await self.call("Page.enable")
         await self.call("Runtime.enable")
-        # The page's width is the one asked for: headless chromium keeps a window at least 500 px wide.
-        await self.call("Emulation.setDeviceMetricsOverride", width=self.size[0], height=self.size[1],
-                        deviceScaleFactor=1, mobile=False)
+        await self.resize(*self.size)
         return self
+
+    async def resize(self, width: int, height: int) -> None:
+        """Lay the page out in a window of ``width`` x ``height`` px from now on (screenshots too)."""
+        # The page's width is the one asked for: headless chromium keeps a window at least 500 px wide.
+        self.size = (width, height)
+        await self.call("Emulation.setDeviceMetricsOverride", width=width, height=height,
+                        deviceScaleFactor=1, mobile=False)
 
     async def __aexit__(self, *_: object) -> None:
         if self._ws is not None:
@@ -191,7 +197,7 @@ class Rendering:
     inner_width: int
     text: str  # the text the page shows (innerText)
     client_width: int  # the width of the page's viewport (document.scrollingElement.clientWidth)
-    scrolling_blocks: int  # blocks whose own content is wider than they are (a <pre> that scrolls sideways)
+    problems: list[str]  # what does not read well at this width (phone_checks.layout_problems); none: all is well
     font_size: float  # the computed font size of the body text, in px
 
 
@@ -199,7 +205,8 @@ RENDER_HEIGHT = 900
 
 
 def render(page_html: str, width: int, folder: Path) -> Rendering:
-    """Open ``page_html`` in a ``width`` x 900 px window: a screenshot of the window, and the page's measures."""
+    """Open ``page_html`` in a ``width`` x 900 px window: a screenshot of the window, and the page's measures
+    (with what does not read well at that width)."""
     require_chromium()
     folder.mkdir(parents=True, exist_ok=True)
     page = folder / f"page-{width}.html"
@@ -208,16 +215,14 @@ def render(page_html: str, width: int, folder: Path) -> Rendering:
     async def look() -> Rendering:
         async with Browser(folder / f"profile-{width}", (width, RENDER_HEIGHT)) as browser:
             await browser.open(page.as_uri())
-            scroll_width, inner_width, text, client_width, scrolling, font = await browser.evaluate(
+            scroll_width, inner_width, text, client_width, font = await browser.evaluate(
                 "[document.scrollingElement.scrollWidth, window.innerWidth, document.body.innerText,"
-                " document.scrollingElement.clientWidth,"
-                " Array.from(document.querySelectorAll('pre, table, p, div'))"
-                ".filter(e => e.scrollWidth > e.clientWidth + 1).length,"
-                " parseFloat(getComputedStyle(document.body).fontSize)]")
+                " document.scrollingElement.clientWidth, parseFloat(getComputedStyle(document.body).fontSize)]")
+            problems, _ = await layout_problems(browser)
             png = await browser.screenshot(folder / f"page-{width}.png", whole_page=False)
         assert png[:8] == b"\x89PNG\r\n\x1a\n", "the screenshot is a PNG"
         size = struct.unpack(">II", png[16:24])
         return Rendering(width, size, len(png), int(scroll_width), int(inner_width), str(text), int(client_width),
-                         int(scrolling), float(font))
+                         problems, float(font))
 
     return asyncio.run(asyncio.wait_for(look(), timeout=120))

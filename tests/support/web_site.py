@@ -3,12 +3,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import asyncio
+import threading
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from datetime import date
 
 from pbem.mail.daemon import reply_tokens
 from pbem.mail.tokens import ReplyTokens
+from pbem.service import league_steps, leagues
+from pbem.service.players import register
 from pbem.store import Database
 from pbem.service.api import GameService
 from pbem.web.app import make_app
@@ -37,6 +41,28 @@ def play_turns(runner: GameService, game: str, turns: int) -> None:
         if runner.info(game).outcome is not None:
             return
         runner.resolve(game)
+
+
+def play_league(runner: GameService, name: str, players: list[str], *,
+                registered: Mapping[str, str] | None = None) -> leagues.LeagueView:
+    """Create the league ``name`` (top-of-the-temple, swiss, 2 rounds, tables of 4) of ``players`` (those in
+    ``registered`` under the names it gives them), end its first round's games (the leaders win; round 2 is
+    seated) and return its view."""
+    with runner.unit() as unit:
+        leagues.create(unit, name, "top-of-the-temple", {"format": "swiss", "rounds": "2", "table": "4"})
+        for address in players:
+            leagues.join(unit, name, address)
+        for address, player in (registered or {}).items():
+            register(unit, address, player)
+        leagues.start(unit, name)
+    league_steps.run_steps(runner.unit, name)  # the clock's steps: round 1 seated
+    with runner.unit(lock=False) as unit:
+        games = leagues.round_games(unit, name)
+    for game in games:
+        runner.end(game)
+    league_steps.run_steps(runner.unit, name)  # round 2 is seated
+    with runner.unit(lock=False) as unit:
+        return leagues.view(unit, name)
 
 
 def serve_site(db: Database) -> Iterator[Site]:

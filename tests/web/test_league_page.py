@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 from browser import Browser, render
 from test_browser import in_browser
-from web_site import Site
+from web_site import Site, play_league
 
 from pbem.reports import environment
-from pbem.service import league_steps, leagues, players
+from pbem.service import leagues
 
 pytestmark = pytest.mark.browser
 
@@ -20,21 +20,8 @@ PLAYERS = [f"player{i}@example.org" for i in range(1, 9)]
 
 
 def _played_league(site: Site) -> leagues.LeagueView:
-    runner = site.runner
-    with runner.unit() as unit:
-        leagues.create(unit, "autumn", "top-of-the-temple", {"format": "swiss", "rounds": "2", "table": "4"})
-        for address in PLAYERS:
-            leagues.join(unit, "autumn", address)
-        players.register(unit, PLAYERS[0], "Ace")
-        leagues.start(unit, "autumn")
-    league_steps.run_steps(runner.unit, "autumn")  # the clock's steps: round 1 seated
-    with runner.unit(lock=False) as unit:
-        games = leagues.round_games(unit, "autumn")
-    for game in games:
-        runner.end(game)  # the leaders win
-    league_steps.run_steps(runner.unit, "autumn")  # round 2 is seated
-    with runner.unit(lock=False) as unit:
-        return leagues.view(unit, "autumn")
+    # Ace registered a name; the leaders win round 1; round 2 is seated
+    return play_league(site.runner, "autumn", PLAYERS, registered={PLAYERS[0]: "Ace"})
 
 
 def test_the_league_page_in_a_browser(site: Site, tmp_path: Path) -> None:
@@ -64,11 +51,12 @@ def test_the_league_page_in_a_browser(site: Site, tmp_path: Path) -> None:
     in_browser(tmp_path, scenario)
 
 
-@pytest.mark.parametrize("width", [600, 1000])
+@pytest.mark.parametrize("width", [375, 1000])
 def test_the_standings_mail_renders_without_horizontal_scrolling(site: Site, tmp_path: Path, width: int) -> None:
     view = _played_league(site)
     html = environment(html=True).get_template("common/league.html.j2").render(league=view, intro="Round 1 is over.")
     page = render(html, width, tmp_path)
     assert page.scroll_width <= page.inner_width == width, f"{page.scroll_width} px wide at {width} px"
+    assert page.problems == [], f"the standings mail at {width} px"
     assert "Round 1 is over." in page.text and view.standings[0].name in page.text and "@" not in page.text and "25.0 ± 8.3" not in page.text.split(
         "Tables")[1]

@@ -42,7 +42,7 @@ def _spaces(canvas: Canvas, view: Mapping[str, Any], y: float) -> float:
     for i, space in enumerate(view["spaces"]):
         x = 10 + i * w
         canvas.rect(x, y, w - 4, 54, fill=_CARD, stroke="#8a7a5a", rx=4)
-        canvas.text(x + (w - 4) / 2, y + 9, space["name"], size=9, bold=True)
+        canvas.text(x + (w - 4) / 2, y + 9, space["name"], size=11, bold=True)
         effect = _SPACE_CUBES.get(space["name"], ())
         _cubes(canvas, x + (w - 4) / 2 - len(effect) * 4.5, y + 16, effect, 7)
         if space["disc"]:
@@ -59,7 +59,7 @@ def _temple(canvas: Canvas, view: Mapping[str, Any], y: float) -> float:
     for i, box in enumerate(boxes):
         x = 70 + i * w
         canvas.rect(x, y - 4, w - 4, 40, fill="#f7f1e1" if i else "#d9cfb5", stroke="#8a7a5a", rx=3)
-        canvas.text(x + 12, y + 5, box["label"], size=10, anchor="start", bold=bool(i))
+        canvas.text(x + 12, y + 5, box["label"], size=11, anchor="start", bold=bool(i))
         _cubes(canvas, x + w - 17, y + 1, box["cost"])
         _cubes(canvas, x + 6, y + 18, box["cubes"], 12)
     canvas.grow(y + 36)
@@ -81,7 +81,7 @@ def _village(canvas: Canvas, view: Mapping[str, Any], y: float) -> float:
         bx, by = layout.box(column, row)
         canvas.text(bx + 8, by + 10, str(cell["value"]), size=11, anchor="start", bold=True)
         if cell["bonus"]:
-            canvas.text(bx + _CELL - 20, by + 10, "+", size=10, anchor="end")
+            canvas.text(bx + _CELL - 20, by + 10, "+", size=11, anchor="end")
             cube(canvas, bx + _CELL - 18, by + 5, 9, cell["bonus"])
         if cell["owner"]:
             cube(canvas, bx + _CELL / 2 - 10, by + _CELL / 2 - 4, 20, cell["owner"])
@@ -95,7 +95,7 @@ def _shops(canvas: Canvas, view: Mapping[str, Any], x: float, y: float) -> None:
         canvas.rect(x, sy, 290, 44, fill=_CARD, stroke="#8a7a5a", rx=4)
         canvas.text(x + 8, sy + 11, f"{shop['name']}: {shop['points']} points a space", size=11, anchor="start",
                     bold=True)
-        canvas.text(x + 8, sy + 30, shop["cost"], size=10, anchor="start")
+        canvas.text(x + 8, sy + 30, shop["cost"], size=11, anchor="start")
         for j, colour in enumerate(shop["spaces"]):
             sx = x + 200 + j * 42
             canvas.rect(sx, sy + 8, 32, 28, fill="#ffffff", stroke="#8a7a5a", rx=3)

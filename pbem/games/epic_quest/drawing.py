@@ -70,7 +70,7 @@ def _map(canvas: Canvas, view: Mapping[str, Any], y: float) -> float:
         for i in range(min(card["invaders"], 6)):
             cube(canvas, x + 8 * scale + i * 13 * scale, bottom - 5 * scale, 10 * scale, "black")
         if card["invaders"] > 6:
-            canvas.text(x + 8 * scale + 6 * 13 * scale, bottom, f"+{card['invaders'] - 6}", size=9, anchor="start")
+            canvas.text(x + 8 * scale + 6 * 13 * scale, bottom, f"+{card['invaders'] - 6}", size=11, anchor="start")
         if card["meanie"]:
             token(canvas, x + cell - 16 * scale, bottom - 2 * scale, 10 * scale, fill=_MEANIE,
                   label=str(view["meanie"]["life"]))
@@ -92,7 +92,7 @@ def _adventurers(canvas: Canvas, view: Mapping[str, Any], y: float) -> float:
                     canvas.rect(x, y, 12, 12, fill="none", stroke="#aaaaaa", stroke_width=1.0, rx=2)
                 x += 14
         x += 12
-        canvas.text(x, y + 7, "backpack:", size=10, anchor="start", fill="#555555")
+        canvas.text(x, y + 7, "backpack:", size=11, anchor="start", fill="#555555")
         x += 52
         for item in adventurer["backpack"]:
             cube(canvas, x, y, 12, "white" if item == "potion" else item)
@@ -111,7 +111,7 @@ def _enemies(canvas: Canvas, view: Mapping[str, Any], y: float) -> float:
         if meanie["space"] == space:
             token(canvas, x + 14, y + 9, 7, fill=_MEANIE, label=str(meanie["life"]))
         else:
-            canvas.text(x + 14, y + 9, space, size=10, fill="#777777")
+            canvas.text(x + 14, y + 9, space, size=11, fill="#777777")
         x += 32
     where = f"in the forest on {meanie['card']}, " if meanie["card"] else ""
     defeats = f"; defeated {plural(meanie['defeats'], 'time')}" if meanie["defeats"] else ""

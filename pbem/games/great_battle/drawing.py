@@ -38,12 +38,12 @@ def draw(view: Mapping[str, Any]) -> str:
             token(canvas, cx, cy + layout.radius * 0.15, layout.radius * 0.5, fill=colour_fill(unit["colour"]),
                   label=str(unit["level"]))
         elif hex_["base"]:
-            canvas.text(cx, cy + layout.radius * 0.15, "base", size=9, bold=True)
+            canvas.text(cx, cy + layout.radius * 0.15, "base", size=11, bold=True)
     y = canvas.height + 10
     for i, space in enumerate(view["spaces"]):
         x = 10.0 + i * 91
         canvas.rect(x, y, 85, 30, fill="#f3ead7", stroke="#8a7a5a", rx=4)
-        canvas.text(x + 5, y + 15, space["name"], size=9, anchor="start", bold=True)
+        canvas.text(x + 5, y + 15, space["name"], size=11, anchor="start", bold=True)
         if space["disc"]:
             owner = next(a for a in view["armies"] if a["seat"] == space["disc"])
             token(canvas, x + 76, y + 15, 6, fill=colour_fill("white" if owner["side"] == "Minutians" else "black"))

@@ -38,7 +38,7 @@ def draw(view: Mapping[str, Any]) -> str:
                 cube_y = y + 26 + row * 40 + (k // 6) * (_CUBE + 2)
                 canvas.rect(cube_x, cube_y, _CUBE, _CUBE, fill=seat_colour(seats, s), rx=1.5)
             if count:
-                canvas.text(x + _BOX - 6, y + 30 + row * 40, str(count), size=10, anchor="end")
+                canvas.text(x + _BOX - 6, y + 30 + row * 40, str(count), size=11, anchor="end")
         if i:
             canvas.line(x - _GAP, y + height / 2, x, y + height / 2, stroke="#8a6a3a", width=3.0)
     bottom = y + height

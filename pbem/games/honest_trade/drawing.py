@@ -28,11 +28,11 @@ def _goods(canvas: Canvas, x: float, y: float, blacks: int, discs: int) -> None:
     for k in range(min(blacks, 6)):
         cube(canvas, x + k * 11, y - 5, 9, "black")
     if blacks > 6:
-        canvas.text(x + 68, y, f"x{blacks}", size=9, anchor="start")
+        canvas.text(x + 68, y, f"x{blacks}", size=11, anchor="start")
     for k in range(min(discs, 6)):
         canvas.circle(x + 4.5 + k * 11, y + 12, 4.5, fill="#8fb3d9", stroke="#333333", stroke_width=0.8)
     if discs > 6:
-        canvas.text(x + 68, y + 12, f"x{discs}", size=9, anchor="start")
+        canvas.text(x + 68, y + 12, f"x{discs}", size=11, anchor="start")
 
 
 def _band(canvas: Canvas, player: Mapping[str, Any], seats: list[str], over: bool, y: float) -> None:
@@ -58,9 +58,9 @@ def _band(canvas: Canvas, player: Mapping[str, Any], seats: list[str], over: boo
     if player["to_play"]:
         notes.append("to play")
     if notes:
-        canvas.text(260, y + 14, "; ".join(notes), size=10, anchor="start")
+        canvas.text(260, y + 14, "; ".join(notes), size=11, anchor="start")
     if player["secret"] and (player["out"] or over):  # no secret any more: on every reader's board
-        canvas.text(488, y + 23, "secret", size=10, anchor="end")
+        canvas.text(488, y + 23, "secret", size=11, anchor="end")
         cube(canvas, 494, y + 15, _CUBE, player["secret"])
 
 

@@ -35,7 +35,7 @@ def draw(view: Mapping[str, Any]) -> str:
     y = heading(canvas, _headline(view)) + 10
     canvas.text(10, y, "speed column", size=11, anchor="start", bold=True)
     for die in range(1, 7):
-        canvas.text(140 + die * 18, y, str(die), size=10, fill="#555555")
+        canvas.text(140 + die * 18, y, str(die), size=11, fill="#555555")
     y += 14
     for r in view["column"]:
         cube(canvas, 10, y - 6, 12, r["colour"])
@@ -58,7 +58,7 @@ def draw(view: Mapping[str, Any]) -> str:
             x = left + width * lap / view["laps"]
             canvas.line(x, y - 8, x, y + 8, stroke="#555555", width=1.0)
         label = f"finished {racer['finished']}" if racer["finished"] else f"{racer['progress']}"
-        canvas.text(left + width + 6, y, label, size=10, anchor="start")
+        canvas.text(left + width + 6, y, label, size=11, anchor="start")
         y += 18
     y += 6
     for player in view["players"]:

@@ -50,7 +50,7 @@ def draw(view: Mapping[str, Any]) -> str:
         result = "Minutians" if mission["success"] else "Meanies"
         canvas.text(10, y, f"Round {mission['round']}: guide {mission['guide']}, explorers "
                            f"{', '.join(mission['explorers'])}; brought back {mission['collected']}: {result}",
-                    size=10, anchor="start")
+                    size=11, anchor="start")
         y += 15
     if view["over"]:
         for player in view["players"]:

@@ -49,16 +49,16 @@ def draw(view: Mapping[str, Any]) -> str:
         canvas.rect(10, y - 2, 12, 12, fill=seat_colour(seats, p["seat"]), rx=2)
         canvas.text(28, y + 4, f"seat {p['seat']}", size=11, anchor="start")
         if view["over"]:
-            canvas.text(28, y + 19, plural(p['points']['total'], 'point'), size=10, anchor="start")
+            canvas.text(28, y + 19, plural(p["points"]["total"], "point"), anchor="start")
         else:
-            canvas.text(110, y + 4, "hand", size=9, anchor="start")
+            canvas.text(132, y + 4, "hand", anchor="end")
             _cubes(canvas, 136, y - 2, None, p["hand_size"], per_row=10)
         pile = p["kept"]["list"] if view["over"] else None  # a reader's own pile is in his own picture
-        canvas.text(274, y + 4, "kept", size=9, anchor="start")
+        canvas.text(296, y + 4, "kept", anchor="end")
         bottom = _cubes(canvas, 300, y - 2, pile, p["kept_size"], per_row=18)
         y = max(bottom, y + 28) + 8
     if view["unused"]:
-        canvas.text(10, y + 4, "unused:", size=10, anchor="start")
+        canvas.text(10, y + 4, "unused:", anchor="start")
         _cubes(canvas, 60, y - 2, list(view["unused"]), len(view["unused"]))
         y += 22
     canvas.grow(y)

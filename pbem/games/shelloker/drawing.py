@@ -31,7 +31,7 @@ def draw(view: Mapping[str, Any]) -> str:
     for space in range(1, view["cliff_spaces"] + 1):
         x = 60 + (space - 1) * 40
         canvas.rect(x, y - 10, 36, 30, fill="#d9cdb4", stroke="#8a7a5a", rx=3)
-        canvas.text(x + 6, y - 3, str(space), size=8, anchor="start")
+        canvas.text(x + 6, y - 3, str(space), size=11, anchor="start")
         if space in cliffs:
             cube(canvas, x + 12, y + 2, 14, cliffs[space])
     y += 34

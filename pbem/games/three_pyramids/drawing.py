@@ -43,7 +43,7 @@ def _pyramid(canvas: Canvas, x: float, y: float, pyramid: Mapping[str, Any], sea
             cube(canvas, px, py, _CUBE, colour)
         # the face's seat, in its colour, on the outer edge
         lx, ly = x + (fx - 0.5) * 1.2 * s + s / 2, y + (fy - 0.5) * 1.2 * s + s / 2
-        canvas.text(lx, ly, side["seat"], size=10, fill=seat_colour(seats, side["seat"]), bold=True)
+        canvas.text(lx, ly, side["seat"], size=11, fill=seat_colour(seats, side["seat"]), bold=True)
     canvas.grow(y + s + 20)
 
 

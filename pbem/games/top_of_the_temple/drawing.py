@@ -33,7 +33,7 @@ def draw(view: Mapping[str, Any]) -> str:
         floor = base - step * _RISE
         canvas.rect(x, floor, _STEP_W, base - floor + 14, fill="#f2d9a0" if step == top else "#d9c8a0",
                     stroke="#8a7a5a", stroke_width=0.8)
-        canvas.text(x + _STEP_W / 2, base + 7, "TOP" if step == top else str(step), size=9)
+        canvas.text(x + _STEP_W / 2, base + 7, "TOP" if step == top else str(step), size=11)
         for k, colour in enumerate(by_step.get(step, [])):
             cube(canvas, x + (_STEP_W - _CUBE) / 2, floor - (k + 1) * (_CUBE + 1), _CUBE, colour)
     y = base + 28
@@ -46,7 +46,7 @@ def draw(view: Mapping[str, Any]) -> str:
         if i in last:
             cube(canvas, x + 18, y + 8, _CUBE, last[i])
     if view["last_player"]:
-        canvas.text(420, y + 8, f"last offer: seat {view['last_player']}", size=10, anchor="start")
+        canvas.text(420, y + 8, f"last offer: seat {view['last_player']}", size=11, anchor="start")
     y += 44
     if view["over"]:
         for p in view["players"]:

@@ -60,17 +60,17 @@ def draw(view: Mapping[str, Any]) -> str:
             pieces.setdefault(_cell(square), []).append(("bird", owner))
     for (c, r), name in ((_cell(n), n) for n in corn):
         x, y = layout.box(c, r)
-        canvas.text(x + 4, y + 8, str(corn[name]), size=9, anchor="start", fill="#6b5a1e")
+        canvas.text(x + 3, y + 8, str(corn[name]), anchor="start", fill="#6b5a1e")
     for (c, r), here in pieces.items():
         x, y = layout.box(c, r)
         for i, (what, owner) in enumerate(here[:4]):
-            px, py = x + 14 + (i % 2) * 18, y + 18 + (i // 2) * 16 - (4 if len(here) <= 2 else 0)
+            px, py = x + 19 + (i % 2) * 17, y + (26 if len(here) <= 2 else 19 + (i // 2) * 16)
             fill = seat_colour(seats, owner)
             if what == "farmer":
-                token(canvas, px, py, 7.5, fill=fill, label=owner)
+                token(canvas, px, py, 8, fill=fill, label=owner)
             else:
-                canvas.polygon([(px, py - 8), (px + 8, py + 6), (px - 8, py + 6)], fill=fill)
-                canvas.text(px, py + 1, owner.lower(), size=8, fill=text_colour_on(fill), bold=True)
+                canvas.polygon([(px, py - 9), (px + 8, py + 7), (px - 8, py + 7)], fill=fill)
+                canvas.text(px, py + 2, owner.lower(), fill=text_colour_on(fill), bold=True)
     walls = [tuple(_cell(side) for side in f.split("/")) for f in view["fences"]]
     fences(canvas, layout, [*walls, *_outer_walls()])  # type: ignore[list-item]
     items = [(seat_colour(seats, s), f"{s}/{s.lower()}") for s in seats]

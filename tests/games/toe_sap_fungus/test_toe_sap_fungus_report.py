@@ -53,7 +53,7 @@ def test_two_player_report_shows_both_colours_left() -> None:
 def test_html_report_holds_the_same_board_escaped() -> None:
     state, events = first_turn(4)
     html = render_report(report(state, events), "2", html=True)
-    assert "<pre>" in html and "  8 | S . . . B . . S" in html
+    assert "<pre" in html and "  8 | S . . . B . . S" in html
     assert "seat 1&#39;s piece" in html
     assert "Seat 1 moved e8-e7" in html
 
