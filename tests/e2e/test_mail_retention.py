@@ -1,0 +1,46 @@
+"""The retention purge runs on the daemon's clock: a clock that jumps a week does not wait a wall-clock hour."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import timedelta
+from pathlib import Path
+
+from mail_harness import MovableClock, running_service
+from sqlalchemy import func, select
+
+from pbem.mail.daemon import DaemonOptions
+from pbem.store import Database
+from pbem.store.tables import InboundMessageRow, OutboundMessageRow
+
+
+def _kept(db: Database) -> tuple[int, int]:
+    """Inbound mails whose text is kept, and outbound mails still in the database."""
+    with db.engine.connect() as connection:
+        inbound = connection.scalar(select(func.count()).where(func.length(InboundMessageRow.raw) > 0))
+        outbound = connection.scalar(select(func.count()).select_from(OutboundMessageRow))
+    return int(inbound or 0), int(outbound or 0)
+
+
+def test_mail_older_than_the_retention_by_the_daemons_clock_is_purged_within_a_clock_hour(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        clock = MovableClock()
+        options = DaemonOptions(idle_recheck=0.5, send_retry_min=0.5, clock_interval=0.05,
+                                retention=timedelta(days=7))
+        async with running_service(tmp_path, clock=clock, options=options) as service:
+            person = service.person("ann@example.org")
+            await person.send("HELP\n")
+            await person.last()
+            await service.daemon.caught_up()
+            assert _kept(service.daemon.db) == (1, 1)
+            clock.advance(days=6, hours=23)  # within the retention: nothing goes
+            await service.settle(0.5)
+            assert _kept(service.daemon.db) == (1, 1)
+            clock.advance(hours=2)  # past it, and more than an hour since the last purge by the daemon's clock
+            for _ in range(100):
+                if _kept(service.daemon.db) == (0, 0):
+                    break
+                await asyncio.sleep(0.1)
+            assert _kept(service.daemon.db) == (0, 0)
+
+    asyncio.run(scenario())
