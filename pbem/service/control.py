@@ -96,7 +96,8 @@ def resume(unit: Unit, name: str) -> datetime | None:
 
 
 def end(unit: Unit, name: str) -> None:
-    """End a game now; the seats with the highest score win. Raises GameError for a game that
+    """End a game now; the game's own ranking of the position decides who wins
+    (:meth:`~pbem.core.Game.standing_outcome`). Raises GameError for a game that
     has not started or is over."""
     row = unit.game(name)
     if row.status == GameStatus.FINISHED:
@@ -105,7 +106,8 @@ def end(unit: Unit, name: str) -> None:
         raise GameError(f"game {name} has not started")
     row.status, row.ended_by_gm, row.deadline = GameStatus.FINISHED, True, None
     unit.add(row)
-    audit.record(unit, row, "END", f"game {game_standing(row)}; the leaders win")
+    outcome = unit.snapshot(row).outcome
+    audit.record(unit, row, "END", f"game {game_standing(row)}; " + (outcome.headline if outcome else "ended"))
     leagues.game_over(unit, row)
 
 

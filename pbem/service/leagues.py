@@ -374,7 +374,7 @@ def drop(unit: Unit, name: str, address: str) -> None:
 
 
 def end(unit: Unit, name: str) -> list[str]:
-    """End the league now: no further round; its tables still playing end (their leaders win, as the GM's
+    """End the league now: no further round; its tables still playing end (ranked by their rules, as the GM's
     END of a game) without counting toward the standings. Return those games. Raises LeagueError for a
     finished league."""
     league = league_row(unit, name, lock=True)
