@@ -1321,8 +1321,8 @@ class _ScriptBuilder:
                 self._problem(line, None, text, "ENDPRESS without a PRESS before it")
             case _Marker(word="CHECK"):
                 self._bare_check(line, text)
-            case Join() | LeagueCommand() | ViewJson() | Observe() | Standby() | Accept() | Decline() | Stop() | Register() \
-                    | Whois():
+            case (Join() | LeagueCommand() | ViewJson() | Observe() | Standby() | Accept() | Decline() | Stop()
+                  | Register() | Whois()):
                 self._close()
                 self.commands.append(parsed)
             case SetZone() | SetPreference() if block is None:
