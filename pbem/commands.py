@@ -825,7 +825,8 @@ Players
   SIGNOFF                          end of your orders (or of a GM session)
 
 pbem writes only to addresses that wrote to it. An address a GM seats that
-never wrote gets one invitation: a reply to it (or JOIN <game>) accepts.
+never wrote gets one invitation: a reply to it (or JOIN <game>) accepts, and
+DECLINE (or DECLINE <game>) leaves the seat open for another player.
 
 Replying to a mail of your game that asks for orders (a turn report, a
 reminder, the reply that checked your orders) signs you on: the text of your

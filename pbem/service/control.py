@@ -88,6 +88,8 @@ def resume(unit: Unit, name: str) -> datetime | None:
     if row.deadline is not None and row.paused_at is not None:
         moved = max(row.deadline + (now - row.paused_at), now + timedelta(hours=1))
         row.deadline = min(moved, due.latest_deadline(now))
+        if row.opened_at is not None:  # the clock stood still: the turn's reminder counts as from a later opening
+            row.opened_at = min(row.opened_at + (now - row.paused_at), now)
     row.status, row.paused_at, row.nmr_streak = GameStatus.ACTIVE, None, 0
     unit.add(row)
     deadline = f"; deadline {format_utc(row.deadline)}" if row.deadline else ""

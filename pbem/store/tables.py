@@ -82,8 +82,9 @@ class GameRow(SQLModel, table=True):
     created_at: datetime
     deadline: datetime | None = None
     opened_at: datetime | None = None
-    """When the turn awaiting orders opened (its report went out); None for a turn opened before this was
-    kept. A reminder never comes in the first half of the turn nor within an hour of it (:func:`reminder_time`)."""
+    """When the turn awaiting orders opened (its report went out), moved later by the time a pause stopped
+    the clock; None for a turn opened before this was kept. A reminder never comes in the first half of the
+    turn nor within an hour of it (:func:`reminder_time`)."""
     turn_hours: float = 48.0  # time allowed per turn once a turn resolves
     resolve_when: str = "early"  # early: as soon as all orders are in | deadline: only at the deadline
     early_delay_minutes: float = 0.0  # wait this long after the last orders before an early resolution
