@@ -12,7 +12,7 @@ from pbem.core import PbemError
 from pbem.mail.conversation import Conversation
 from pbem.mail.notices import NEWEST_REPORT_FOLLOWS
 from pbem.mail.parse import subject_tag
-from pbem.mail.tokens import TokenError
+from pbem.mail.tokens import TokenError, token_game
 from pbem.service import consent, seats
 from pbem.store.tables import GameRow, GameStatus
 
@@ -66,11 +66,14 @@ def answer_invitation(conv: Conversation, *, accepted_now: bool) -> None:
     the invitation (``accepted_now``: this mail was the sender's first), or had done so before."""
     first = next((line.strip() for line in conv.mail.body.splitlines() if line.strip()), "")
     word = first.split()[0].upper() if first else ""
-    game = subject_tag(conv.mail.subject)
     if first.upper() == "STOP":
         stop(conv, conv.mail.sender)
-    elif word == "DECLINE" and game is not None:
-        decline(conv, Decline(0, game))
+    elif word == "DECLINE":
+        game = token_game(conv.token_address or "") or subject_tag(conv.mail.subject) or ""
+        try:
+            decline(conv, Decline(0, game))
+        except PbemError as error:
+            conv.reply.refuse(0, error)
     elif accepted_now:
         accept_invitations(conv)
     else:

@@ -214,10 +214,11 @@ def test_declining_an_invitation_frees_the_seat_and_the_gm_is_told_it_is_open(tm
             gm, third, fourth = (service.person(a) for a in ("boss@players.test", "third@players.test",
                                                              "fourth@players.test"))
             stopper, decliner = service.person("stopper@outside.test"), service.person("decliner@outside.test")
-            for person in (gm, third, fourth):
+            shy, fifth = service.person("shy@outside.test"), service.person("fifth@players.test")
+            for person in (gm, third, fourth, fifth):
                 await has_written(person)
-            await gm.send(f"CREATE race-on-the-river rr3 players=2\nSEAT 1 {stopper.address}\n"
-                          f"SEAT 2 {decliner.address}\n")
+            await gm.send(f"CREATE race-on-the-river rr3 players=3\nSEAT 1 {stopper.address}\n"
+                          f"SEAT 2 {decliner.address}\nSEAT 3 {shy.address}\n")
             created = (await gm.last()).body
             password = created.split("Your GM password is ")[1].split(":")[0]
 
@@ -237,7 +238,12 @@ def test_declining_an_invitation_frees_the_seat_and_the_gm_is_told_it_is_open(tm
             assert "decliner@outside.test, who held seat 2 of rr3, declined the invitation: the seat is open again" \
                 in told, told
 
-            await gm.send(f"GM rr3 {password}\nSEAT 1 {third.address}\nSEAT 2 {fourth.address}\nSTART\n")
+            await shy.reply(await shy.last(), "DECLINE\n\nSorry, no time this month.\n")  # a reply to the invitation
+            assert "DECLINE: you left seat 3 of game rr3; it is open again" in (await shy.last()).body
+            assert "shy@outside.test, who held seat 3 of rr3, declined the invitation" in (await gm.last()).body
+
+            await gm.send(f"GM rr3 {password}\nSEAT 1 {third.address}\nSEAT 2 {fourth.address}\n"
+                          f"SEAT 3 {fifth.address}\nSTART\n")
             answer, _public_report = (mail.body for mail in await gm.receive(2))
             assert "Seat 1 of rr3 is assigned to third@players.test" in answer
             assert "Seat 2 of rr3 is assigned to fourth@players.test" in answer and "Game rr3 started" in answer
