@@ -27,13 +27,15 @@ from pbem.sandbox.mailclient import ReceivedMail
 
 @dataclass
 class Race:
-    """A started two-seat Race on the River: its GM and GM password, its players and their turn-1 reports."""
+    """A started two-seat Race on the River: its GM and GM password, its players, their turn-1 reports and
+    the passwords of seats 1 and 2."""
 
     gm: Person
     password: str
     one: Person
     two: Person
     reports: list[ReceivedMail]
+    seat_passwords: list[str]
 
 
 async def race(service: MailHarness, name: str, seed: int, options: str = "") -> Race:
@@ -47,13 +49,14 @@ async def race(service: MailHarness, name: str, seed: int, options: str = "") ->
     created = (await gm.last()).body
     assert f"Game {name} started" in created
     password = created.split("Your GM password is ")[1].split(":")[0]
-    reports = []
+    reports, seat_passwords = [], []
     for player in (one, two):
         notice, report = await player.receive(2)
         assert notice.subject == f"[{name}] Your seat" and report.subject == f"[{name}] Turn 1", report.subject
         reports.append(report)
+        seat_passwords.append(notice.body.split("Your password is ")[1].split(";")[0])
     await gm.last()  # the public report
-    return Race(gm, password, one, two, reports)
+    return Race(gm, password, one, two, reports, seat_passwords)
 
 
 def test_ready_speaks_of_the_orders_sent_and_a_short_turn_is_reminded_after_its_first_hour(tmp_path: Path) -> None:
@@ -65,7 +68,7 @@ def test_ready_speaks_of_the_orders_sent_and_a_short_turn_is_reminded_after_its_
             service.clock.advance(minutes=59)  # reminder_hours=12 > turn_hours=8: no reminder yet
             await prove_quiet(service, one, two)
 
-            await one.reply(reports[0], "BID 5\nREADY\n")
+            await one.send(f"SIGNON rr1 1 {game.seat_passwords[0]}\nBID 5\nREADY\n")
             answer = (await one.last()).body
             assert "Your orders v1, received" in answer
             assert "READY: your orders v1 for turn 1 of rr1 are final; the turn does not wait for you." in answer
