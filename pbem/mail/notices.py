@@ -395,7 +395,7 @@ class MailNotifier:
                               text + (f" Your orders of those turns are kept; send them again when they are wanted"
                                       f" (they no longer stand).{orders}" if kept else ""),
                               seat=seat, asks_orders=seat.name in asked_for_orders(info))
-        if unit.mail_from is None or unit.mail_from.lower() != (row.gm_address or "").lower():
+        if not _is_gm(unit.mail_from, row):
             self.tell_gm(unit, info, text)  # the GM who sent ROLLBACK by mail reads it in the reply
 
     def remind(self, unit: Unit, info: GameInfo, seats: Sequence[SeatRow]) -> None:
@@ -436,7 +436,7 @@ class MailNotifier:
                             text + _TO_GM + self._link_line(info.row, seat), None,
                             reply_to=self.reply_address(info.row, seat, press_from="gm"), purpose="notice",
                             attachments=self.calendar(unit, info.row, seat) if calendar else ())
-        if actor is None or actor.lower() != (info.row.gm_address or "").lower():
+        if not _is_gm(actor, info.row):
             self.tell_gm(unit, info, text)
 
     def tell_address(self, unit: Unit, row: GameRow, to: str, subject: str, text: str,
@@ -497,6 +497,13 @@ class MailNotifier:
 _UNBOUNDED = ("report", "standings", "league")
 """Purposes of mail to people who asked for it, sent whatever mail caused them: turn reports, a league's
 standings after a round, and the passwords of the league's new tables (a round of a large league seats many)."""
+
+
+def _is_gm(address: str | None, row: GameRow) -> bool:
+    """True when ``address`` is the GM's address of the game of ``row`` (any letter case)."""
+    return address is not None and row.gm_address is not None and address.lower() == row.gm_address.lower()
+
+
 def _observer_note(row: GameRow) -> str:
     """The note after the text of an observer's report."""
     return f"\nYou observe game {row.name}: its public reports come to you. UNOBSERVE {row.name} stops them.\n"
