@@ -256,6 +256,32 @@ def cmd_player(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_mydata(args: argparse.Namespace) -> int:
+    """``pbem mydata ADDRESS [--json]``: everything stored about an address (what MYDATA mails to it)."""
+    from pbem.service import privacy
+
+    with _service(args).unit(lock=False) as unit:
+        data = privacy.data_of(unit, args.address)
+    print(json.dumps(data.as_json(), indent=2) if args.json else data.as_text())
+    return EXIT_OK
+
+
+def cmd_forget(args: argparse.Namespace) -> int:
+    """``pbem forget ADDRESS``: erase an address as a confirmed FORGET by mail does; say what it left."""
+    from pbem.service import privacy
+
+    with _service(args).unit() as unit:
+        done = privacy.forget(unit, args.address)
+    print(f"{args.address} is forgotten: it is {done.pseudonym} now ({done.rows} rows changed).")
+    for game, seat in done.resigned:
+        print(f"  seat {seat} of {game} resigned: tell its GM (it gets NMR defaults until the GM REPLACEs it)")
+    for game, seat in done.freed:
+        print(f"  seat {seat} of {game} (forming) is open again: tell its GM")
+    for name in done.gm_left:
+        print(f"  {name} has no GM now")
+    return EXIT_OK
+
+
 def cmd_log(args: argparse.Namespace) -> int:
     """``pbem log GAME``: the game's audit log, every GM action and automatic decision with time and actor."""
     for entry in _service(args).log(args.game):
@@ -358,8 +384,10 @@ def cmd_campaign(args: argparse.Namespace) -> int:
 
 def cmd_league(args: argparse.Namespace) -> int:
     """``pbem league create|join|start|standings|replace|drop|end ...``: the LEAGUE mail commands, as the
-    operator (no league password asked). Only mail tells the players: a round seated from here reaches
-    them with its games' reports, as ``pbem new`` does."""
+    operator (no league password asked; the standings show each member's address beside its name). Only
+    mail tells the players: a round seated from here reaches them with its games' reports, as ``pbem new``
+    does."""
+    from pbem.leagues.view import OPERATOR
     from pbem.service import leagues
 
     with _service(args).unit() as unit:
@@ -389,7 +417,7 @@ def cmd_league(args: argparse.Namespace) -> int:
             ended = leagues.end(unit, args.league)
             print(f"League {args.league} ended" + (f"; games ended: {', '.join(ended)}" if ended else "") + ".")
         else:
-            view = leagues.view(unit, args.league)
+            view = leagues.view(unit, args.league, OPERATOR)
             print(json.dumps(view.as_json(), indent=2, ensure_ascii=False) if args.json else view.text(), end="\n" if args.json else "")
     return EXIT_OK
 
@@ -415,7 +443,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     from pbem.mail.config import BadMailUrl, SendRate
     from pbem.mail.daemon import DaemonFailed
-    from pbem.mail.lmtp import LmtpUnavailable
+    from pbem.mail.listening import CannotListen
     from pbem.mail.serve import configure_logging, serve
 
     try:
@@ -437,11 +465,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
                   retention=timedelta(days=args.retention_days), web=args.web, web_url=args.web_url,
                   smtp_connections=args.smtp_connections, lmtp=args.lmtp, mail_budget=args.mail_budget,
                   dkim=dkim, trusted_authserv=tuple(args.trust_authserv),
-                  send_rate=SendRate.parse(args.send_rate) if args.send_rate else None)
+                  send_rate=SendRate.parse(args.send_rate) if args.send_rate else None,
+                  mailboxes=Path(args.mailboxes) if args.mailboxes else None)
         )
     except (BadMailUrl, ValueError) as error:
         raise UsageError(str(error)) from error
-    except LmtpUnavailable as error:
+    except CannotListen as error:  # a port taken (LmtpUnavailable too)
         raise UsageError(str(error)) from error
     except DaemonFailed as error:
         print(f"pbem: stopped: {error}", file=sys.stderr)
@@ -529,13 +558,14 @@ def cmd_web(args: argparse.Namespace) -> int:
     """``pbem web [HOST:PORT]``: the read-only web archive alone, against the same database."""
     import asyncio
 
+    from pbem.mail.listening import CannotListen
     from pbem.mail.serve import configure_logging, serve_web
 
     configure_logging("DEBUG" if args.verbose else "INFO")
     try:
         asyncio.run(serve_web(db_path=args.db, listen=args.listen, out=sys.stdout,
                               secret_file=Path(args.secret_file) if args.secret_file else None))
-    except ValueError as error:
+    except (ValueError, CannotListen) as error:
         raise UsageError(str(error)) from error
     return EXIT_OK
 
@@ -696,6 +726,15 @@ def build_parser() -> argparse.ArgumentParser:
     player.add_argument("name", help="the player's name (REGISTER <name> by mail chose it)")
     player.add_argument("--json", action="store_true")
     player.set_defaults(func=cmd_player)
+    mydata = add("mydata", "everything stored about a mail address (what MYDATA by mail answers it)")
+    mydata.add_argument("address", type=_address)
+    mydata.add_argument("--json", action="store_true")
+    mydata.set_defaults(func=cmd_mydata)
+
+    forget = add("forget", "erase a mail address from every table (as a confirmed FORGET by mail; docs/privacy.md)")
+    forget.add_argument("address", type=_address)
+    forget.set_defaults(func=cmd_forget)
+
     league = sub.add_parser("league", help="leagues: create, join, start, standings, replace, drop, end "
                                            "(the LEAGUE mail commands; docs/leagues.md)",
                             description="Leagues, as the LEAGUE mail commands (docs/leagues.md).")
@@ -801,6 +840,9 @@ def build_parser() -> argparse.ArgumentParser:
                        help="the game master's address (env PBEM_ADDRESS)")
     serve.add_argument("--imap-port", type=int, default=1143, help="embedded IMAP port (default 1143; 0 = any)")
     serve.add_argument("--smtp-port", type=int, default=1025, help="embedded SMTP port (default 1025; 0 = any)")
+    serve.add_argument("--mailboxes", metavar="DIR", default=None,
+                       help="folder where the embedded mail servers keep the mailboxes (default: beside the "
+                            "database, pbem.db-mailboxes for pbem.db; ./pbem-mailboxes with a database URL)")
     serve.add_argument("--secret-file", default=os.environ.get("PBEM_SECRET_FILE"),
                        help="keep the key that signs reply addresses in this file, created with mode 0600 when "
                             "absent (env PBEM_SECRET_FILE; default: in the database)")

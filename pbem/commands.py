@@ -35,6 +35,7 @@ from typing import Any, Literal
 from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedInput, VisitError
 
+from pbem import budget
 from pbem.addresses import checked_address
 from pbem.clock import FIRST_YEAR, LAST_YEAR, in_years
 from pbem.core import InvalidInput, PbemError
@@ -56,7 +57,7 @@ RESERVED_WORDS = frozenset(
 
 OPENING_WORDS = frozenset({"JOIN", "LEAGUE", "CREATE", "SIGNON", "GM", "HELP", "STATUS", "CHECK", "SALT", "VERIFY",
                            "VIEWJSON", "SET", "OBSERVE", "UNOBSERVE", "STANDBY", "ACCEPT", "DECLINE", "REGISTER", "WHOIS",
-                           "REPORT"})
+                           "REPORT", "MYDATA", "FORGET"})
 """Commands that may open a mail outside any session. A reply to a game mail whose first line starts
 with one of these that is not also in :data:`RESERVED_WORDS` is read as an ordinary command mail;
 any other first line is orders (so an order word such as Harvest Day's REVEAL, which is also a game
@@ -313,6 +314,22 @@ class Register:
 
     line: int
     name: str
+    code: str | None
+
+
+@dataclass(frozen=True)
+class MyData:
+    """MYDATA: everything pbem holds about the sender's address, mailed to that address."""
+
+    line: int
+
+
+@dataclass(frozen=True)
+class Forget:
+    """FORGET [<code>]: erase every trace of the sender's address; without the code, the code is mailed to the
+    address (it confirms)."""
+
+    line: int
     code: str | None
 
 
@@ -638,7 +655,7 @@ class CreateGame:
     commands: tuple[GmCommand, ...] = ()
 
 
-Command = Join | LeagueCommand | ViewJson | SetZone | SetPreference | Observe | Standby | Accept | Decline | Stop | Register | Whois | Status | Help | SeatSession | CheckOrders | GmSession | CreateGame | Salt | Verify | Report
+Command = Join | LeagueCommand | ViewJson | SetZone | SetPreference | Observe | Standby | Accept | Decline | Stop | Register | Whois | MyData | Forget | Status | Help | SeatSession | CheckOrders | GmSession | CreateGame | Salt | Verify | Report
 """What a script holds at its top level."""
 
 
@@ -717,6 +734,7 @@ def parse_script(body: str, *, token_seat: bool = False, game: str | None = None
     starts_in_session = token_seat and (first_word not in OPENING_WORDS or first_word in RESERVED_WORDS)
     builder = _ScriptBuilder(token_session=starts_in_session, game=game, is_order=is_order)
     for number, line in enumerate(lines, start=1):
+        budget.check()
         builder.feed(number, line)
         if builder.stopped:
             break
@@ -820,6 +838,10 @@ Players
                                    again from a registered address, the reply gives a code
   REGISTER <name> <code>           join this address to your name with that code
   WHOIS <name>                     a player's record: games, outcomes, deadlines met, reliability
+  MYDATA                           everything pbem holds about your address, mailed to it
+  FORGET                           erase your address from pbem: a code comes back to you, and
+                                   FORGET <code> (within 24 hours) does it; your running games are
+                                   left first, as RESIGN does (docs/privacy.md says what is kept)
   STOP                             pbem sends your address no more mail (one last line confirms
                                    it) until you write to it again; your seats go silent
   SIGNOFF                          end of your orders (or of a GM session)
@@ -1053,6 +1075,12 @@ class _LineTransformer(Transformer[Token, _Parsed]):
 
     def whois(self, children: list[Token]) -> Whois:
         return Whois(self.number, str(children[0]))
+
+    def mydata(self, children: list[Token]) -> MyData:
+        return MyData(self.number)
+
+    def forget(self, children: list[Token]) -> Forget:
+        return Forget(self.number, str(children[0]).lower() if children else None)
 
     def preview(self, children: list[Token]) -> Preview:
         return Preview(self.number)
@@ -1323,7 +1351,7 @@ class _ScriptBuilder:
             case _Marker(word="CHECK"):
                 self._bare_check(line, text)
             case (Join() | LeagueCommand() | ViewJson() | Observe() | Standby() | Accept() | Decline() | Stop()
-                  | Register() | Whois()):
+                  | Register() | Whois() | MyData() | Forget()):
                 self._close()
                 self.commands.append(parsed)
             case SetZone() | SetPreference() if block is None:

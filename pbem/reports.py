@@ -39,6 +39,7 @@ from typing import Any
 
 import jinja2
 
+from pbem import budget
 from pbem.core import Event, Game, Outcome, Phase
 from pbem.core.protocol import MAX_ORDER_CHOICES, format_score
 from pbem.games import GAMES
@@ -280,6 +281,7 @@ def render_mail_html(title: str, sections: Sequence[MailSection], *, ask: Orders
         out.append(f'<div class="act"><strong>Reply to this mail with your orders</strong>{by}, one per line.<br>\n'
                    f"Send <code>HELP {_escape(ask.kind)}</code> for the order syntax.{buttons}</div>\n")
     for section in sections:
+        budget.check()
         check = section.check
         if check is None:
             out.append(f'<p class="text">{_html_lines(section.text)}</p>\n')

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import socket
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -456,6 +457,24 @@ def test_serve_refuses_a_number_of_smtp_connections_out_of_range(tmp_path: Path)
     for result, given in ((none, "0"), (too_many, "17")):
         assert result.returncode == USAGE and f"--smtp-connections {given}: give a number from 1 to 16" in result.stderr
     assert not (tmp_path / "pbem.db").exists()
+
+
+def test_serve_and_web_on_a_port_in_use_say_so_in_one_line_and_leave_nothing_behind(tmp_path: Path) -> None:
+    with socket.socket() as held:  # another program (such as a first pbem serve) listens on the port
+        held.bind(("127.0.0.1", 0))
+        held.listen()
+        port = str(held.getsockname()[1])
+        runs = pbem_all(tmp_path, cmd("serve", "--imap-port", port, "--smtp-port", "0"),
+                        cmd("serve", "--imap-port", "0", "--smtp-port", port),
+                        cmd("serve", "--imap-port", "0", "--smtp-port", "0", "--web", f"127.0.0.1:{port}"),
+                        cmd("serve", "--smtp", "smtp://127.0.0.1:25", "--lmtp", f"127.0.0.1:{port}"),
+                        cmd("web", f"127.0.0.1:{port}"))
+    for result, option in zip(runs, ["--imap-port", "--smtp-port", "--web", "--lmtp", "pbem web HOST:PORT"],
+                              strict=True):
+        assert result.returncode == USAGE and len(result.stderr.splitlines()) == 1, result.stderr
+        assert f"port {port} on 127.0.0.1 is in use" in result.stderr, result.stderr
+        assert result.stderr.endswith(f"give another port with {option}\n"), result.stderr
+    assert sorted(tmp_path.iterdir()) == []  # no pbem.db, no lock, no mailboxes
 
 
 def _stored_mail(db_url: str) -> dict[str, int]:

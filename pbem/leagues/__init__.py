@@ -6,4 +6,5 @@ the standings with their tie-breaks, and the ratings. No database, no mail: the 
 - ``pairing``: the three formats' tables for a round (Swiss, round robin, knockout)
 - ``standings``: points, record and tie-breaks, in order
 - ``ratings``: openskill ratings (mu and sigma) from the games in order
+- ``view``: a league as one reader is shown it (names, its own row marked, addresses for the GM), and as text
 """

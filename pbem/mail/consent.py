@@ -13,7 +13,7 @@ from pbem.mail.conversation import Conversation
 from pbem.mail.notices import NEWEST_REPORT_FOLLOWS
 from pbem.mail.parse import subject_tag
 from pbem.mail.tokens import TokenError, token_game
-from pbem.service import consent, seats
+from pbem.service import access, consent, seats
 from pbem.store.tables import GameRow, GameStatus
 
 _STOP_SUBJECT = re.compile(r"\s*(?:re\s*:\s*)*stop\s+(?P<token>[a-z2-7]{1,520}\.[a-z2-7]{16})\s*", re.I)
@@ -60,10 +60,32 @@ def accept_invitations(conv: Conversation) -> None:
         conv.handled.acted = True
 
 
+class NotAnInvitation(PbemError):
+    """A mail to an invitation's reply address that pbem did not make for its sender: forged, expired,
+    revoked (the seat changed hands), or the invitation of another address."""
+
+
+def check_invitation(conv: Conversation) -> None:
+    """Return when the mail's reply address is a genuine invitation address of its sender: signed by pbem,
+    not expired, for a seat the sender holds. Raises :class:`NotAnInvitation` saying why not."""
+    unit, sender = conv.unit, conv.mail.sender
+    assert conv.token_address is not None
+    how = f"to accept an invitation, reply to the invitation mail itself or send JOIN <game> to {conv.desk.address}"
+    try:
+        game, seat = conv.desk.tokens.verify(conv.token_address, lambda g, s: access.key_version(unit, g, s),
+                                             conv.desk.clock().date())
+    except TokenError as error:
+        raise NotAnInvitation(f"{error}; nothing was changed: {how}") from None
+    if (unit.seat(unit.game(game), seat).address or "").lower() != sender:
+        raise NotAnInvitation(f"the invitation to seat {seat} of game {game} was not sent to {sender}; nothing was "
+                              f"changed: {how}")
+
+
 def answer_invitation(conv: Conversation, *, accepted_now: bool) -> None:
-    """A reply to an invitation: STOP on its first line stops all mail to the sender (its seats of games
-    not started are open again), DECLINE leaves the seat it was invited to; any other reply accepted
-    the invitation (``accepted_now``: this mail was the sender's first), or had done so before."""
+    """A genuine reply to an invitation (see :func:`check_invitation`): STOP on its first line stops all
+    mail to the sender (its seats of games not started are open again), DECLINE leaves the seat it was
+    invited to; any other reply accepted the invitation (``accepted_now``: this mail was the sender's
+    first), or had done so before."""
     first = next((line.strip() for line in conv.mail.body.splitlines() if line.strip()), "")
     word = first.split()[0].upper() if first else ""
     if first.upper() == "STOP":
@@ -115,10 +137,10 @@ def _declined_games(body: str) -> set[str]:
 
 def stop(conv: Conversation, address: str) -> None:
     """STOP for ``address``: pbem sends it nothing more until it writes again (the GM of each game it
-    holds a seat in is told); the reply confirms it."""
+    holds a seat in is told); the reply confirms it. It rests on no seat, so the mail still counts
+    toward its sender's rate limit: STOP is always carried out, its answer only within the limit."""
     consent.stop(conv.unit, address)  # the GMs hear of it through the service's news
     conv.reply.add(f"STOP: pbem sends {address} no more mail after this one, until you write to it again.")
-    conv.handled.acted = True
 
 
 def stop_by_token(conv: Conversation, token: str) -> None:

@@ -5,13 +5,19 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 
+from pbem.commands import CheckOrders, Help, MyData, Report, ShowLog, Status, Verify, Whois
 from pbem.mail.notices import MailNotifier
 from pbem.mail.parse import IncomingMail
+from pbem.mail.policy import RateLimiter
 from pbem.mail.reply import Reply
 from pbem.mail.tokens import ReplyTokens
 from pbem.service.unit import Unit
+
+
+ASKING = (Status, Help, ShowLog, Report, Whois, CheckOrders, Verify, MyData)
+"""The commands that only ask: they change no game."""
 
 
 @dataclass
@@ -32,18 +38,24 @@ class HandledMail:
     game: str = ""
     seat: str = ""
     done: list[str] = field(default_factory=list)  # the commands carried out, as words (JOIN, orders, HELP)
-    mailed_once: dict[tuple[str, str], str] = field(default_factory=dict)  # (PREVIEW|SECRETS, game): its answer
+    mailed_once: dict[tuple[str, str], str] = field(default_factory=dict)  # (PREVIEW|SECRETS|STATUS, key): answer
+    changes: int = 0  # commands carried out so far that may have changed a game (a STATUS folds only across none)
 
     def answered(self, what: str, game: str) -> str | None:
-        """The answer given earlier in this mail to ``what`` (a mail to the GM: PREVIEW, SECRETS) of
-        ``game``, or None the first time: a repeat within one mail folds into the first answer and mails
-        nothing more, like a repeated HELP."""
+        """The answer given earlier in this mail to ``what`` (a mail to the GM: PREVIEW, SECRETS; a STATUS
+        view) of ``game``, or None the first time: a repeat within one mail folds into the first answer and
+        mails nothing more, like a repeated HELP."""
         return self.mailed_once.get((what, game.lower()))
 
     def remember(self, what: str, game: str, answer: str) -> str:
         """Record ``answer`` as the one to ``what`` of ``game`` in this mail; return it."""
         self.mailed_once[(what, game.lower())] = answer
         return answer
+
+
+HOLDER_NOTICE_WINDOW = timedelta(hours=1)
+"""A seat's holder is told of at most one refused mail (of each kind) per hour that tried to act for the seat:
+mail to a leaked reply address, however much of it and from whatever senders, brings the holder one notice."""
 
 
 @dataclass(frozen=True)
@@ -55,6 +67,8 @@ class Desk:
     tokens: ReplyTokens
     notifier: MailNotifier
     clock: Callable[[], datetime]
+    holder_notices: RateLimiter = field(default_factory=lambda: RateLimiter(max_mails=1, window=HOLDER_NOTICE_WINDOW))
+    """Which seats' holders were told lately of a refused mail that tried to act for their seat."""
 
 
 @dataclass
@@ -72,6 +86,12 @@ class Conversation:
     from_forged: bool = False
     """The receiving server found the From forged (:mod:`pbem.mail.authresults`): no command that rests on
     the From alone is carried out, and nothing is written to it."""
+
+    def carried_out(self, command: object) -> None:
+        """Note that ``command`` of the mail was carried out: unless it only asks (:data:`ASKING`), what the
+        mail asked before may have changed, and is worked out again when asked again."""
+        if not isinstance(command, ASKING):
+            self.handled.changes += 1
 
     @property
     def notifier(self) -> MailNotifier:

@@ -40,8 +40,11 @@ still meanwhile. The work one mail can cause is bounded besides (see
 :mod:`pbem.commands` and :mod:`pbem.mail.handler`).
 
 Every mail ends answered: handling one mail has a time budget
-(``options.mail_budget``), which a watchdog enforces by interrupting the
-worker (:mod:`pbem.mail.watchdog`); a mail over it is set aside. A mail whose
+(``options.mail_budget``): the work stops at its next safe point once the
+watchdog finds the budget spent, a database statement running then is ended
+by the database, and Python code that reaches no safe point is interrupted
+where it holds no lock (:mod:`pbem.mail.watchdog`); a mail over it is set
+aside, its transaction rolled back. A mail whose
 handling fails is tried again after a growing pause, and after the last try
 failed; either way its sender gets one short answer (:mod:`pbem.mail.retries`).
 At its start the daemon loads every file of the package it reads
@@ -92,7 +95,8 @@ from pbem.mail.retention import purge_old_mail
 from pbem.mail.retries import FIRST_PAUSE, MAX_TRIES, is_first_end, next_try
 from pbem.mail.tokens import ReplyTokens
 from pbem.mail.wake import WakeListener
-from pbem.mail.watchdog import MailOverrun, Watchdog
+from pbem.budget import OverBudget
+from pbem.mail.watchdog import Watchdog
 from pbem.ops.figures import LAST_SEEN_KEY
 from pbem.ops.health import WATCHED_LOOPS, LoopWatch, Outage, Verdict
 from pbem.ops.metrics import DaemonMetrics, DaemonView
@@ -349,7 +353,7 @@ class MailDaemon:
         self._idle = asyncio.Event()  # set while the processing loop has handled all the intake stored
         self._conflicts: dict[int, int] = {}  # inbound id -> times it collided with another daemon's work
         self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="pbem-work")
-        self.watchdog = Watchdog(options.mail_budget, on_stuck=self._stuck)
+        self.watchdog = Watchdog(options.mail_budget, on_stuck=self._stuck, interrupt=db.interrupt)
         self._answered_failure = False
         """Set in the worker when it queued the answer to a mail that ended unhandled (the sender is woken)."""
         self._next_retry: float | None = None
@@ -449,7 +453,7 @@ class MailDaemon:
                 found = self.handler.store_and_handle(self.inbound, uid, raw, watch)
         except NotStored as failure:
             return self._store_failed(uid, raw, failure.__cause__)
-        except MailOverrun:  # the budget ran out as the unit ended: committed or not (then it is stored now)
+        except OverBudget:  # the budget ran out as the unit ended: committed or not (then it is stored now)
             return self._store_failed(uid, raw, None)
         if found is None:
             return Taken()  # stored before
@@ -472,7 +476,7 @@ class MailDaemon:
         if error is None or is_transient_error(error):
             _log.warning("inbound %s: %s; to be handled again", inbound_id, error or "the time budget ran out")
             return Taken(left=inbound_id)
-        failure = MailOverran(inbound_id) if isinstance(error, MailOverrun) else MailFailed(inbound_id)
+        failure = MailOverran(inbound_id) if isinstance(error, OverBudget) else MailFailed(inbound_id)
         failure.__cause__ = error
         self._failed(failure)
         return Taken(left=inbound_id)
@@ -762,7 +766,7 @@ class MailDaemon:
         except MailFailed as failure:
             self._failed(failure)
             return False
-        except MailOverrun:  # the budget ran out as the handler ended: what it did was committed, or not at all
+        except OverBudget:  # the budget ran out as the handler ended: what it did was committed, or not at all
             _log.warning("inbound %s: the time budget ran out as its handling ended", inbound_id or "(next)")
             self._in_order = False
             return False
@@ -837,7 +841,7 @@ class MailDaemon:
         try:
             with self.watchdog.watching(inbound_id):
                 return self.handler.tell_unhandled(session, inbound_id, stored, answer)
-        except MailOverrun:
+        except OverBudget:
             return "not told: reading its header fields ran over the time budget too"
 
     def _stuck(self, what: object, seconds: float) -> None:

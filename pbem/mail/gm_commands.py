@@ -8,6 +8,7 @@ from collections.abc import Callable, Mapping
 from datetime import timedelta
 from typing import Any
 
+from pbem import budget
 from pbem.commands import (
     AssignSeat,
     CreateGame,
@@ -93,11 +94,13 @@ def gm_session(conv: Conversation, command: GmSession) -> None:
 def _run_gm_commands(conv: Conversation, row: GameRow, commands: tuple[GmCommand, ...]) -> None:
     """Carry out each GM command for the game; a refused one does not stop the others."""
     for command in commands:
+        budget.check()
         conv.reply.line = command.line
         try:
             _GM_COMMANDS[type(command)](conv, row, command)
         except (PbemError, ValueError) as error:
             conv.reply.refuse(command.line, error)
+        conv.carried_out(command)
 
 
 def _start(conv: Conversation, row: GameRow, command: StartGame) -> None:

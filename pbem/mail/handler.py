@@ -19,15 +19,19 @@ from typing import Any
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session
 
+from pbem import budget
+from pbem.budget import OverBudget
 from pbem.commands import (
     Accept,
     CheckOrders,
     CreateGame,
     Decline,
     GmSession,
+    Forget,
     Help,
     Join,
     LeagueCommand,
+    MyData,
     Observe,
     Register,
     Report,
@@ -46,7 +50,7 @@ from pbem.commands import (
 )
 from pbem.core import PbemError
 from pbem.mail import consent as consent_mail
-from pbem.mail import gm_commands, league_commands, player_commands, report_again, seat_commands
+from pbem.mail import gm_commands, league_commands, player_commands, privacy_commands, report_again, seat_commands
 from pbem.mail.answers import help_for
 from pbem.mail.authresults import from_fails_dmarc
 from pbem.mail.bounces import read_bounce
@@ -65,7 +69,6 @@ from pbem.mail.press import press_reply
 from pbem.mail.redaction import holds_password, text_holds_password
 from pbem.mail.reply import Reply, reply_limit, send_reply
 from pbem.mail.tokens import ReplyTokens, is_token_address, press_author
-from pbem.mail.watchdog import MailOverrun
 from pbem.service import consent, submissions
 from pbem.service.api import GameService
 from pbem.service.unit import Unit
@@ -86,13 +89,13 @@ class MailFailed(RuntimeError):
 
 class MailOverran(MailFailed):
     """Handling a stored mail ran over its time budget and was interrupted (see :mod:`pbem.mail.watchdog`);
-    its transaction was rolled back. The cause is the :class:`~pbem.mail.watchdog.MailOverrun`."""
+    its transaction was rolled back. The cause is the :class:`~pbem.budget.OverBudget`."""
 
 
 class NotStored(RuntimeError):
     """Storing and handling a mail in one unit of work (:meth:`MailHandler.store_and_handle`) failed: the
     unit was rolled back, so the mail is not stored either. The cause is the error (a
-    :class:`~pbem.mail.watchdog.MailOverrun` when the watchdog interrupted it)."""
+    :class:`~pbem.budget.OverBudget` when the watchdog interrupted it)."""
 
 
 class _StoredBefore(Exception):  # noqa: N818 - rolls back the unit of a mail whose Message-ID was stored before
@@ -154,9 +157,11 @@ class MailHandler:
         try:
             with self.service.unit() as unit:
                 return self._handle_stored(unit, inbound_id, stored)
-        except MailOverrun as overrun:
+        except OverBudget as overrun:
             raise MailOverran(inbound_id) from overrun
         except Exception as error:
+            if budget.is_spent():  # a statement the database ended for the budget, or an error on the way out
+                raise MailOverran(inbound_id) from error
             if is_transient_error(error):
                 raise
             raise MailFailed(inbound_id) from error
@@ -179,9 +184,13 @@ class MailHandler:
                 return inbound_id, self._handle_stored(unit, inbound_id, (inbound.kept(raw), len(raw)))
         except _StoredBefore:
             return None
-        except MailOverrun as overrun:
+        except OverBudget as overrun:
             raise NotStored(f"mail {uid} overran") from overrun
         except Exception as error:
+            if budget.is_spent():  # a statement the database ended for the budget
+                overrun = OverBudget(f"over the time budget: {error}")
+                overrun.__cause__ = error
+                raise NotStored(f"mail {uid} overran") from overrun
             raise NotStored(f"mail {uid} could not be handled") from error
 
     def handle_next(self) -> tuple[int, HandledMail] | None:
@@ -189,7 +198,7 @@ class MailHandler:
         one unit of work that holds its lock; return its id and what was done, or None when there is none.
         Raises transient database errors as they are, :class:`MailOverran` when the watchdog interrupted it,
         and :class:`MailFailed` for any other failure (the unit is rolled back in every case);
-        :class:`~pbem.mail.watchdog.MailOverrun` as it is when it came before a mail was claimed."""
+        :class:`~pbem.budget.OverBudget` as it is when it came before a mail was claimed."""
         claimed: int | None = None
         try:
             with self.service.unit() as unit:
@@ -197,11 +206,13 @@ class MailHandler:
                 if claimed is None:
                     return None
                 return claimed, self._handle_stored(unit, claimed)
-        except MailOverrun as overrun:
+        except OverBudget as overrun:
             if claimed is None:
                 raise
             raise MailOverran(claimed) from overrun
         except Exception as error:
+            if claimed is not None and budget.is_spent():
+                raise MailOverran(claimed) from error
             if claimed is None or is_transient_error(error):
                 raise
             raise MailFailed(claimed) from error
@@ -270,28 +281,33 @@ class MailHandler:
         author = press_author(token_address) if token_address is not None else None
         conv = Conversation(self.desk, unit, mail, reply, HandledMail("handled"), token_address,
                             from_forged=forged)
+        # Each branch below checks the signature of the address written to before anything is answered, and
+        # asks the rate limit before it answers: only a mail that acted for its sender's own seat, through
+        # a genuine reply address, is answered past the limit (as orders are).
         if author == INVITATION:  # a reply to an invitation: it accepts, or says STOP
+            try:
+                consent_mail.check_invitation(conv)
+            except consent_mail.NotAnInvitation as error:  # a stranger's mail, refused within the limit
+                reply.refuse(0, error)
+                if newly_asked:  # a first mail accepts the sender's own invitations, as any first mail does
+                    consent_mail.accept_invitations(conv)
+                return self._answer_within_limit(conv, now, inbound_id, ["invitation reply"], exempt=False)
             consent_mail.answer_invitation(conv, accepted_now=newly_asked)
-            _send_unless_forged(unit, self.notifier, mail, reply, inbound_id, forged)
-            return _described(conv, ["invitation reply"])
+            return self._answer_within_limit(conv, now, inbound_id, ["invitation reply"], exempt=conv.handled.acted)
         if author is not None:  # a reply to a press mail: press back to its author, never orders
             try:
                 press_reply(conv, author)
             except (PbemError, ValueError) as error:
-                if self.rate_limiter.is_limited(mail.sender, now):
-                    return HandledMail("ignored", "rate limited")
-                self.rate_limiter.count(mail.sender, now)
                 reply.add(f"REFUSED: {error}")
-            _send_unless_forged(unit, self.notifier, mail, reply, inbound_id, forged)
-            return _described(conv, ["press reply"])
+                return self._answer_within_limit(conv, now, inbound_id, ["press reply"], exempt=False)
+            return self._answer_within_limit(conv, now, inbound_id, ["press reply"], exempt=True)
         stop_token = consent_mail.stop_token_of(mail.subject)
-        if stop_token is not None:  # a List-Unsubscribe mail
+        if stop_token is not None:  # a List-Unsubscribe mail: a genuine token always stops, answered within the limit
             try:
                 consent_mail.stop_by_token(conv, stop_token)
             except PbemError as error:
                 reply.refuse(0, error)
-            _send_unless_forged(unit, self.notifier, mail, reply, inbound_id, forged)
-            return _described(conv, ["STOP"])
+            return self._answer_within_limit(conv, now, inbound_id, ["STOP"], exempt=False)
         conv.tag = subject_tag(mail.subject)
         script = parse_script(mail.body, token_seat=token_address is not None, game=conv.tag,
                               is_order=submissions.order_test(unit, conv.tag))
@@ -327,6 +343,23 @@ class MailHandler:
             limiter.count(mail.sender, now)
         _send_unless_forged(unit, self.notifier, mail, reply, inbound_id, forged)
         return _described(conv, [_command_word(c) for c in script.commands])
+
+    def _answer_within_limit(self, conv: Conversation, now: datetime, inbound_id: int, done: list[str], *,
+                             exempt: bool) -> HandledMail:
+        """Send the reply of a mail to a reply address (an invitation's, a press mail's, an unsubscribe
+        mail), and return what was done: ``exempt`` (it acted for the sender's own seat, through a genuine
+        reply address) answers it whatever the rate limit says; any other counts toward its sender's limit,
+        and past the limit gets no answer (only the one notice when the pause starts)."""
+        mail = conv.mail
+        if not exempt:
+            if self.rate_limiter.is_limited(mail.sender, now):
+                if not conv.from_forged:
+                    self._tell_limited(conv.unit, mail, self.rate_limiter, now, inbound_id)
+                _log.warning("inbound %s from %s not answered: rate limit", inbound_id, mail.sender)
+                return HandledMail("ignored", "rate limited")
+            self.rate_limiter.count(mail.sender, now)
+        _send_unless_forged(conv.unit, self.notifier, mail, conv.reply, inbound_id, conv.from_forged)
+        return _described(conv, done)
 
     def _take_bounce(self, unit: Unit, raw: bytes, mail_id: int, inbound_id: int) -> HandledMail:
         """A mail to the bounce address of outgoing mail ``mail_id``: when it reports a failure for good (or a
@@ -421,6 +454,7 @@ def _run_script(conv: Conversation, script: Script) -> None:
             reply.add("No commands or orders found in your mail. Send HELP for the list of commands.")
         return
     for command in script.commands:
+        budget.check()
         reply.line = command.line
         conv.unit.actor = conv.mail.sender
         try:
@@ -430,6 +464,7 @@ def _run_script(conv: Conversation, script: Script) -> None:
             _COMMANDS[type(command)](conv, command)
         except (PbemError, ValueError) as error:
             reply.refuse(command.line, error)
+        conv.carried_out(command)
 
 
 _COMMANDS: Mapping[type, Callable[[Conversation, Any], None]] = {
@@ -445,6 +480,8 @@ _COMMANDS: Mapping[type, Callable[[Conversation, Any], None]] = {
     Stop: lambda conv, command: consent_mail.stop(conv, conv.mail.sender),
     Register: player_commands.register,
     Whois: player_commands.whois,
+    MyData: privacy_commands.mydata,
+    Forget: privacy_commands.forget,
     Status: lambda conv, command: seat_commands.show_status(conv, command.game or conv.tag),
     Help: lambda conv, command: conv.reply.add(help_for(command.kind)),
     Salt: seat_commands.salt,
@@ -462,7 +499,7 @@ SOFT_BOUNCES = 3
 """How often a mail that bounced for now is sent again (a fourth bounce counts as one for good)."""
 SOFT_BOUNCE_PAUSE = timedelta(hours=1)
 """How long after a bounce for now the mail goes again."""
-_FROM_ALONE = (Join, Decline, Stop, CreateGame, Register, LeagueCommand, Report)
+_FROM_ALONE = (Join, Decline, Stop, CreateGame, Register, LeagueCommand, Report, MyData, Forget)
 """The commands that rest on the From alone: refused when the receiving server found it forged."""
 
 

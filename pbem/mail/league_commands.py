@@ -1,4 +1,5 @@
-"""LEAGUE commands by mail, each by one call to :mod:`pbem.service.leagues`: anyone's JOIN and STANDINGS,
+"""LEAGUE commands by mail, each by one call to :mod:`pbem.service.leagues`: anyone's JOIN and STANDINGS
+(the sender's own row marked; the GM sees every member's address beside its name),
 CREATE (the sender becomes the league's GM and gets its password), and the GM's START, REPLACE, DROP and
 END: from the GM's own address (resting on the From, like CREATE: refused when the receiving server
 found it forged), or from any address with the league's password on the line."""
@@ -32,8 +33,8 @@ def league(conv: Conversation, command: LeagueCommand) -> None:
     elif command.verb == "JOIN":
         _join(conv, command)
     elif command.verb == "STANDINGS":
-        view = leagues.view(conv.unit, command.league)
-        conv.reply.add(view.text())
+        row = leagues.league_row(conv.unit, command.league)
+        conv.reply.add(leagues.view(conv.unit, row.name, leagues.reader_of(row, conv.mail.sender)).text())
     else:
         _as_gm(conv, command)
 

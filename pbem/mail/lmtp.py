@@ -38,6 +38,7 @@ from typing import Any, cast
 from aiosmtpd.lmtp import LMTP
 from aiosmtpd.smtp import SMTP, Envelope, Session
 
+from pbem.mail.listening import CannotListen, check_port, check_socket_path, is_listened
 from pbem.mail.policy import DEFAULT_MAX_SIZE
 from pbem.store import is_transient_error
 
@@ -61,7 +62,7 @@ class BadLmtpAddress(ValueError):
     """An ``--lmtp`` value that is neither HOST:PORT nor unix:/path."""
 
 
-class LmtpUnavailable(OSError):
+class LmtpUnavailable(CannotListen):
     """The LMTP listener cannot listen where it was told (in use, no such folder, no right)."""
 
 
@@ -87,6 +88,14 @@ class LmtpAddress:
         if not colon or not host or not port.isdigit() or int(port) > 65535:
             raise BadLmtpAddress(f"--lmtp {text}: give HOST:PORT (e.g. 127.0.0.1:2424) or unix:/path/to/socket")
         return cls(host=host, port=int(port))
+
+    def check_free(self) -> None:
+        """Return when the LMTP listener can listen here now; raise CannotListen naming ``--lmtp``
+        otherwise (see :mod:`pbem.mail.listening`)."""
+        if self.path is not None:
+            check_socket_path(self.path, what="the LMTP listener", option="--lmtp")
+        else:
+            check_port(self.host, self.port, what="the LMTP listener", option="--lmtp")
 
     def __str__(self) -> str:
         """The address as ``--lmtp`` takes it."""
@@ -238,14 +247,10 @@ class LmtpListener:
 def _unix_socket(path: Path) -> socket.socket:
     """A listening UNIX socket at ``path`` with mode 0660 before it listens (a stale socket file left by a
     process that died is replaced). Raises OSError when another process listens there."""
+    if is_listened(path):
+        raise OSError(f"another process listens on {path}")
     if path.is_socket():
-        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as probe:
-            try:
-                probe.connect(str(path))
-            except OSError:
-                path.unlink()  # nobody listens: left by a process that died
-            else:
-                raise OSError(f"another process listens on {path}")
+        path.unlink()  # nobody listens: left by a process that died
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     try:
         sock.bind(str(path))

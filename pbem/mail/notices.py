@@ -18,6 +18,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import datetime
 
+from pbem import budget
 from pbem.addresses import is_plain_address
 from pbem.games import find_game
 from pbem.mail.calendar import deadline_calendar, next_sequence
@@ -323,6 +324,7 @@ class MailNotifier:
         row = info.row
         issued = seats.issue_passwords(unit, row.name)
         for seat in info.seats:
+            budget.check()
             if seat.name in issued and seat.address:
                 self.tell_address(unit, row, seat.address, "Your seat",
                                   f"You play seat {seat.name} of game {row.name}. Your password is {issued[seat.name]}; "
@@ -349,12 +351,13 @@ class MailNotifier:
                     info = unit.info(game)
                     self.send_reports(unit, info, digests.take_reports(unit, info, everyone=True))
                 league = leagues.league_row(unit, item.league)
-                view = leagues.view(unit, item.league)
                 intro = (f"League {league.name} is over: the final standings." if item.over else
                          f"Round {item.round} of league {league.name} is over; round {item.round + 1} starts now: "
                          "your game's first report comes in its own mail.")
                 readers = [m.address for m in leagues.members_of(unit, league) if not m.dropped]
-                for address in dict.fromkeys([*readers, *([league.gm_address] if league.gm_address else [])]):
+                views = leagues.views_for(unit, league.name, list(dict.fromkeys(
+                    [*readers, *([league.gm_address] if league.gm_address else [])])))
+                for address, view in views.items():
                     self.send_standings(unit, view, item.round, address, intro)
             case LeagueSeatHandedOver():
                 row = unit.game(item.game)
@@ -386,6 +389,7 @@ class MailNotifier:
         if row.deadline is not None:
             text += f" The deadline of turn {news.turn} is now {mark(row.deadline)}."
         for seat in info.seats:
+            budget.check()
             if not seat.address:
                 continue
             kept = news.orders.get(seat.name, [])
@@ -403,6 +407,7 @@ class MailNotifier:
         row = info.row
         deadline = mark(row.deadline) if row.deadline else "the deadline"
         for seat in seats:
+            budget.check()
             if not seat.address:
                 continue
             subject = f"[{row.name}] Reminder: turn {row.turn} orders due"
@@ -431,6 +436,7 @@ class MailNotifier:
         did what the notice tells: the reply to its mail says so); with ``calendar`` (the deadline
         moved) the seats that owe orders get their deadline's calendar update attached."""
         for seat in info.seats:
+            budget.check()
             if seat.address:
                 self._queue(unit, info.row, seat.address, f"[{info.row.name}] Notice",
                             text + _TO_GM + self._link_line(info.row, seat), None,

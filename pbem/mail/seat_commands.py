@@ -9,6 +9,7 @@ from dataclasses import replace
 from datetime import UTC
 from typing import Any
 
+from pbem import budget
 from pbem.commands import (
     Absent,
     Accept,
@@ -159,8 +160,11 @@ def show_status(conv: Conversation, name: str | None, *, gm: bool = False, seat:
     by ``seat`` of that game, signed on: its teammates' stored orders in a team step too)."""
     if name is None:
         raise PbemError("STATUS needs a game name")
-    view = status.status_view(conv.unit, name, seat, gm=gm)
-    conv.reply.add(status_text(view, gm=gm))
+    key = f"{name}|{'GM' if gm else seat or ''}|{conv.handled.changes}"
+    if (earlier := conv.handled.answered("STATUS", key)) is None:  # asked again with nothing changed: folded
+        earlier = conv.handled.remember("STATUS", key, status_text(status.status_view(conv.unit, name, seat, gm=gm),
+                                                                   gm=gm))
+    conv.reply.add(earlier)
 
 
 def _session_status(conv: Conversation, row: GameRow, seat: SeatRow, command: Status) -> None:
@@ -205,13 +209,16 @@ def seat_session(conv: Conversation, command: SeatSession) -> None:
     conv.reply.row, conv.reply.seat = row, seat
     if not command.orders.is_empty:
         _orders(conv, row, seat, command)
+        conv.carried_out(command)
     conv.handled.acted = conv.handled.acted or bool(conv.handled.accepted) or bool(command.commands) or command.check
     for sub in command.commands:
+        budget.check()
         conv.reply.line = sub.line
         try:
             _SESSION_COMMANDS[type(sub)](conv, row, seat, sub)
         except (PbemError, ValueError) as error:
             conv.reply.refuse(sub.line, error)
+        conv.carried_out(sub)
     if conv.handled.submitted and not command.check:
         _warn_of_waiting(conv, row, seat)
 

@@ -7,9 +7,12 @@ import contextlib
 import json
 import logging
 import signal
+from collections.abc import Awaitable
 from datetime import timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
+
+from sqlalchemy.engine import make_url
 
 from pbem.mail.config import ImapUrl, SendRate, SmtpUrl
 from pbem.mail.daemon import (
@@ -20,6 +23,7 @@ from pbem.mail.daemon import (
     single_daemon,
     tune_gc_for_serving,
 )
+from pbem.mail.listening import CannotListen, check_port
 from pbem.mail.lmtp import LmtpAddress
 from pbem.mail.outbox import DEFAULT_CONNECTIONS
 from pbem.ops.figures import RECOUNT_SECONDS
@@ -27,6 +31,7 @@ from pbem.ops.metrics import metrics_registry
 from pbem.sandbox.embedded import EmbeddedMailServers
 from pbem.service.api import GameService
 from pbem.store import open_database
+from pbem.store.database import database_url
 from pbem.web.app import WebServer, make_app, parse_listen
 from pbem.web.ops import OpsView, database_health, not_started
 
@@ -34,6 +39,8 @@ if TYPE_CHECKING:
     from pbem.mail.dkim_signing import DkimSigner
 
 DEFAULT_ADDRESS = "gm@pbem.localhost"
+EMBEDDED_HOST = "127.0.0.1"
+"""Where the embedded mail servers listen."""
 STUCK_SECONDS = 120.0
 """On PostgreSQL: a daemon whose transaction stands still this long (it hangs while it holds a mail's or a
 game's lock) has its session ended by the server, so another daemon takes the mail or the game over."""
@@ -59,11 +66,14 @@ async def serve(
     dkim: DkimSigner | None = None,
     trusted_authserv: tuple[str, ...] = (),
     send_rate: SendRate | None = None,
+    mailboxes: Path | None = None,
 ) -> None:
     """Run the game master until ``stop`` is set (or SIGINT/SIGTERM).
 
     With neither ``imap`` nor ``smtp`` (nor ``lmtp``), embedded IMAP and SMTP
-    servers are started on 127.0.0.1 and described on ``out``. With ``lmtp``
+    servers are started on 127.0.0.1 and described on ``out``; their mailboxes are
+    kept on disk in ``mailboxes`` (default beside the database, :func:`mailboxes_dir`),
+    so a restart keeps them. With ``lmtp``
     (HOST:PORT or unix:/path) the mail server hands mail over by LMTP there,
     and the replies leave through ``smtp``, which must be given; with ``lmtp``
     and no ``imap`` no mailbox is read at all. With ``web`` (HOST:PORT)
@@ -75,8 +85,9 @@ async def serve(
     ``trusted_authserv`` names the receiving servers whose DMARC verdict on a From pbem believes;
     ``send_rate`` bounds the mail sent in a period. Raises BadMailUrl for a bad URL and
     ValueError when only one of the two servers is given (``lmtp`` without ``smtp``), ``web`` is no
-    HOST:PORT or ``lmtp`` neither HOST:PORT nor unix:/path, LmtpUnavailable when the
-    LMTP listener cannot listen there,
+    HOST:PORT or ``lmtp`` neither HOST:PORT nor unix:/path, CannotListen (LmtpUnavailable for
+    the LMTP listener) when a port to listen on is taken: asked before the database is opened, so
+    nothing is created then,
     :class:`~pbem.mail.daemon.AnotherDaemon` (a ValueError) when another daemon
     serves the same SQLite file, and :class:`~pbem.mail.daemon.DaemonFailed`
     when a part of the daemon kept failing.
@@ -87,6 +98,13 @@ async def serve(
         raise ValueError("give both --imap and --smtp, or neither (to use the embedded servers)")
     lmtp_address = LmtpAddress.parse(lmtp) if lmtp is not None else None
     listen = parse_listen(web) if web else None
+    if smtp is None:
+        check_port(EMBEDDED_HOST, imap_port, what="the embedded IMAP server", option="--imap-port")
+        check_port(EMBEDDED_HOST, smtp_port, what="the embedded SMTP server", option="--smtp-port")
+    if lmtp_address is not None:
+        lmtp_address.check_free()
+    if listen is not None:
+        check_port(*listen, what="the web archive", option="--web")
     stop = stop_on_signals(stop)
     db = open_database(db_path, stuck_seconds=STUCK_SECONDS)
     try:
@@ -94,8 +112,9 @@ async def serve(
             async with contextlib.AsyncExitStack() as stack:
                 imap_url: ImapUrl | None
                 if smtp is None:
-                    servers = EmbeddedMailServers(imap_port=imap_port, smtp_port=smtp_port)
-                    await servers.start()
+                    servers = EmbeddedMailServers(host=EMBEDDED_HOST, imap_port=imap_port, smtp_port=smtp_port,
+                                                  mail_dir=mailboxes or mailboxes_dir(db_path))
+                    await _listening(servers.start(), "the embedded mail servers", "--imap-port and --smtp-port")
                     stack.push_async_callback(servers.stop)
                     await servers.add_user(address)
                     imap_url, smtp_url = ImapUrl.parse(servers.imap_url(address)), SmtpUrl.parse(servers.smtp_url())
@@ -106,7 +125,7 @@ async def serve(
                 web_service = GameService(db)
                 if listen is not None:
                     web_server = WebServer(make_app(web_service, reply_tokens(db, secret_file), ops=ops), *listen)
-                    await web_server.start()
+                    await _listening(web_server.start(), "the web archive", "--web")
                     stack.push_async_callback(web_server.stop)
                     web_url = web_url or web_server.url
                 daemon = MailDaemon(db, imap=imap_url, smtp=smtp_url, address=address, web_url=web_url,
@@ -136,6 +155,26 @@ async def serve(
         db.close()
 
 
+def mailboxes_dir(db_path: str) -> Path:
+    """Where the embedded mail servers keep their mailboxes: beside the SQLite file (``pbem.db`` keeps
+    them in ``pbem.db-mailboxes``), or for a database URL of a server in ``pbem-mailboxes`` in the
+    working directory."""
+    url = make_url(database_url(db_path))
+    if url.get_backend_name() == "sqlite" and url.database and url.database != ":memory:":
+        return Path(f"{url.database}-mailboxes")
+    return Path("pbem-mailboxes")
+
+
+async def _listening(starting: Awaitable[None], what: str, options: str) -> None:
+    """Await ``starting`` (a server beginning to listen); a port taken since it was checked is a
+    CannotListen naming ``options``, as when it was taken before."""
+    try:
+        await starting
+    except OSError as error:
+        raise CannotListen(f"{what} cannot listen: {error.strerror or error}; give another port with {options}") \
+            from None
+
+
 def watch_daemon(ops: OpsView, daemon: MailDaemon, *, recount_seconds: float = RECOUNT_SECONDS) -> None:
     """Have ``ops`` (the web's ``/healthz`` and ``/metrics``) show ``daemon``: its health, and its figures
     beside its database's (see :func:`~pbem.ops.metrics.metrics_registry`)."""
@@ -147,8 +186,6 @@ def shown(db_path: str) -> str:
     """A database path or URL as it may be printed: a URL's password left out."""
     if "://" not in db_path:
         return db_path
-    from sqlalchemy.engine import make_url
-
     return make_url(db_path).render_as_string(hide_password=True)
 
 
@@ -198,14 +235,16 @@ async def serve_web(*, db_path: str, listen: str, out: TextIO, stop: asyncio.Eve
                     secret_file: Path | None = None) -> None:
     """Serve the web archive alone at ``listen`` (HOST:PORT) over the database at ``db_path``, until
     ``stop`` is set (or SIGINT/SIGTERM); private links are checked with the key of ``pbem serve``
-    (``secret_file`` when it keeps it in a file). Raises ValueError when ``listen`` is no HOST:PORT."""
+    (``secret_file`` when it keeps it in a file). Raises ValueError when ``listen`` is no HOST:PORT, and
+    CannotListen, before the database is opened, when the port is taken."""
     host, port = parse_listen(listen)
+    check_port(host, port, what="the web archive", option="pbem web HOST:PORT")
     stop = stop_on_signals(stop)
     db = open_database(db_path)
     ops = OpsView(metrics_registry(db), database_health(db))
     web_server = WebServer(make_app(GameService(db), reply_tokens(db, secret_file), ops=ops), host, port)
     try:
-        await web_server.start()
+        await _listening(web_server.start(), "the web archive", "pbem web HOST:PORT")
         out.write(f"The web archive of {shown(db_path)} is at {web_server.url}/. Stop with Ctrl-C.\n")
         out.flush()
         await stop.wait()

@@ -1,9 +1,10 @@
 """Who a mail speaks for: a seat by its reply address or by SIGNON and its password, or a
 game's GM by the GM password. Mail that acts for a seat from another address than the
-seat's changes nothing, and the seat's holder is told."""
+seat's changes nothing, and the seat's holder is told (at most once an hour)."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 
 from pbem.commands import GmSession, SeatSession
@@ -13,6 +14,8 @@ from pbem.mail.tokens import TokenError
 from pbem.service import access
 from pbem.service.access import LockedOut, NotAuthorised
 from pbem.store.tables import GameRow, SeatRow
+
+_log = logging.getLogger(__name__)
 
 
 class SenderRefused(PbemError):
@@ -69,13 +72,9 @@ def _check_holder(conv: Conversation, row: GameRow, seat: SeatRow) -> None:
     """Refuse mail that acts for a seat from another address than the seat's (its holder is told)."""
     sender = conv.mail.sender
     if (seat.address or "").lower() != sender:
-        if seat.address:
-            conv.notifier.tell_address(
-                conv.unit, row, seat.address, "Mail refused",
-                f"A mail from {sender} tried to act for your seat {seat.name} of game {row.name}. "
-                "It was refused and nothing was changed. Only mail from your address is accepted.",
-                seat=seat,
-            )
+        _notify_holder(conv, row, seat, "Mail refused",
+                       f"A mail from {sender} tried to act for your seat {seat.name} of game {row.name}. "
+                       "It was refused and nothing was changed. Only mail from your address is accepted.")
         raise SenderRefused(
             f"seat {seat.name} of {row.name} is held by another address; mail from {sender} cannot act "
             "for it. Nothing was changed, and the seat's holder was told."
@@ -120,5 +119,20 @@ def _tell_holder(conv: Conversation, name: str, seat_name: str, subject: str,
     """Send the holder of a seat (if it has one) a notice whose text is ``text(seat name, game name)``."""
     row = conv.unit.game(name)
     seat = conv.unit.seat(row, seat_name)
-    if seat.address:
-        conv.notifier.tell_address(conv.unit, row, seat.address, subject, text(seat.name, row.name), seat=seat)
+    _notify_holder(conv, row, seat, subject, text(seat.name, row.name))
+
+
+def _notify_holder(conv: Conversation, row: GameRow, seat: SeatRow, subject: str, text: str) -> None:
+    """Send the holder of ``seat`` (if it has one) the notice ``text`` of a refused mail: at most one notice
+    with ``subject`` per seat per :data:`~pbem.mail.conversation.HOLDER_NOTICE_WINDOW` (the others are
+    only logged), so that no flood of mail to a leaked reply address or with a leaked password floods the
+    holder."""
+    if not seat.address:
+        return
+    if not conv.desk.holder_notices.allow(f"{row.name}/{seat.name}/{subject}", conv.desk.clock()):
+        _log.info("the holder of seat %s of %s was told of a refused mail within the hour: not again (%s)",
+                  seat.name, row.name, subject)
+        return
+    conv.notifier.tell_address(conv.unit, row, seat.address, subject,
+                               f"{text} (You are told of such mail at most once an hour.)",
+                               seat=seat)

@@ -1,15 +1,26 @@
 """Local mail servers inside this process: a real IMAP server and a real SMTP server.
 
-`EmbeddedMailServers` runs pymap (IMAP, in-memory "dict" backend) and aiosmtpd
-(SMTP) in the running event loop on 127.0.0.1. Every message the SMTP server
-accepts is delivered into the INBOX of each recipient, whatever the domain:
-this is a closed little mail world for tests, benchmarks and local play.
+`EmbeddedMailServers` runs pymap (IMAP) and aiosmtpd (SMTP) in the running event
+loop on 127.0.0.1. Every message the SMTP server accepts is delivered into the
+INBOX of each recipient, whatever the domain: this is a closed little mail world
+for tests, benchmarks and local play.
 
 Accounts: the IMAP login is the full address, exactly as it appeared in
 ``RCPT TO`` (case-sensitive), and every account has the same password
 (``"pbem"`` unless given). An account is created on demand: by the first mail
-to it, or by the first login with the shared password. Nothing is kept when
-the servers stop. No TLS, no SMTP authentication; only for loopback use.
+to it, or by the first login with the shared password. No TLS, no SMTP
+authentication; only for loopback use.
+
+Where the mail is kept: in memory (pymap's "dict" backend), gone when the
+object is dropped; or, given a ``mail_dir``, on disk (pymap's "maildir"
+backend), so that servers started again on the same folder hold every
+account and message of before. The folder (mode 0700) holds pymap's account
+files (``pymap-etc-passwd``, ``pymap-etc-shadow`` with the shared password)
+and one Maildir++ folder per account, named by its address
+(:func:`mailbox_folder`). On disk an IMAP server notices mail delivered to a
+mailbox a client IDLEs on within a second (pymap's maildir backend looks once
+a second), in memory at once; and on disk a message's lines end in LF, as
+Maildir keeps them (in memory in CRLF).
 
 pymap quirks handled here: pymap's IDLE only waits for the *next* change of the
 mailbox, so a message appended between the client's previous command and its
@@ -24,6 +35,7 @@ to get pymap's own behaviour, e.g. to test that a client copes with it.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
 import re
 import ssl
@@ -32,15 +44,22 @@ from collections.abc import Callable, Iterable
 from contextlib import AsyncExitStack, closing
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from pathlib import Path
 from types import TracebackType
 from typing import Any
+from urllib.parse import quote
 from uuid import uuid4
 
 from aiosmtpd.smtp import SMTP, Envelope, Session
 from proxyprotocol.sock import SocketInfo
-from pymap.backend.dict import Config, Identity, Login
+from pymap.backend import dict as memory
+from pymap.backend import maildir
 from pymap.concurrent import Event, Subsystem
+from pymap.config import IMAPConfig
 from pymap.context import connection_exit
+from pymap.exceptions import InvalidAuth, UserNotFound
+from pymap.frozen import frozendict
+from pymap.interfaces.login import IdentityInterface, LoginInterface
 from pymap.imap import IMAPConnection
 from pymap.imap.state import ConnectionState
 from pymap.parsing.command.select import IdleCommand, SearchCommand
@@ -53,9 +72,10 @@ from pymap.user import UserMetadata
 from pysasl.creds.server import ServerCredentials
 from pysasl.hashing import Cleartext
 
+from pbem.addresses import MAX_ADDRESS
 from pbem.mail.config import ImapUrl, SmtpUrl
 
-__all__ = ["DEFAULT_PASSWORD", "EmbeddedMailServers", "NotRunning", "StoredMail"]
+__all__ = ["DEFAULT_PASSWORD", "EmbeddedMailServers", "NotRunning", "StoredMail", "mailbox_folder"]
 
 _log = logging.getLogger(__name__)
 
@@ -77,32 +97,87 @@ class StoredMail:
     raw: bytes
 
 
-class _Config(Config):
-    """pymap's dict config with a fixed greeting (the default looks up the FQDN per connection)."""
+_GREETING = b"pbem embedded IMAP ready"
+"""The IMAP greeting (pymap's default looks up the host's FQDN for every connection)."""
+_MAX_FOLDER_NAME = 255
+"""Most bytes of one file name on common file systems."""
+
+
+class _MemoryConfig(memory.Config):
+    """pymap's dict config with a fixed greeting."""
 
     @property
     def greeting(self) -> bytes:
-        return b"pbem embedded IMAP ready"
+        return _GREETING
 
 
-class _Login(Login):
-    """Creates an account with the shared password the first time a name is used."""
+class _DiskConfig(maildir.Config):
+    """pymap's maildir config with a fixed greeting."""
 
-    def __init__(self, config: Config, password: str) -> None:
-        super().__init__(config)
+    @property
+    def greeting(self) -> bytes:
+        return _GREETING
+
+
+class _Accounts(LoginInterface):
+    """The accounts of either backend: one is created with the shared password the first time a name is
+    used (a name no mail address could be, such as one with control characters, is refused on disk)."""
+
+    def __init__(self, login: memory.Login | maildir.Login, password: str) -> None:
+        self._login = login
         self._password = password
+        self._on_disk = isinstance(login, maildir.Login)
 
-    async def ensure_user(self, name: str) -> Identity:
-        identity = Identity(name, self, None, frozenset())
-        if name not in self.users_dict:
-            await identity.set(UserMetadata(self.config, name, password=self._password))
+    @property
+    def tokens(self) -> Any:
+        return self._login.tokens
+
+    def identity(self, name: str) -> IdentityInterface:
+        """The account ``name`` (which may not exist yet)."""
+        if isinstance(self._login, maildir.Login):
+            return maildir.Identity(self._login.config, self._login.tokens, name, None, frozenset())
+        return memory.Identity(name, self._login, None, frozenset())
+
+    async def has_user(self, name: str) -> bool:
+        """True when the account ``name`` exists."""
+        try:
+            await self.identity(name).get()
+        except UserNotFound:
+            return False
+        return True
+
+    async def ensure_user(self, name: str) -> IdentityInterface:
+        """The account ``name``, created with the shared password when it does not exist."""
+        identity = self.identity(name)
+        if not await self.has_user(name):
+            params = frozendict({"mailbox_path": mailbox_folder(name)}) if self._on_disk else frozendict()
+            await identity.set(UserMetadata(self._login.config, name, password=self._password, params=params))
             _log.debug("created mailbox user %s", name)
         return identity
 
-    async def authenticate(self, credentials: ServerCredentials) -> Identity:
-        if credentials.authcid:
-            await self.ensure_user(credentials.authcid)
-        return await super().authenticate(credentials)
+    async def authenticate(self, credentials: ServerCredentials) -> IdentityInterface:
+        name = credentials.authcid
+        if name:
+            if self._on_disk and (len(name) > MAX_ADDRESS or not name.isprintable()):
+                raise InvalidAuth()
+            await self.ensure_user(name)
+        return await self._login.authenticate(credentials)
+
+    async def authorize(self, authenticated: IdentityInterface, authzid: str) -> IdentityInterface:
+        return await self._login.authorize(authenticated, authzid)
+
+
+def mailbox_folder(name: str) -> str:
+    """The folder (under the servers' ``mail_dir``) of the account ``name``: the name itself with anything
+    but letters, digits and ``@+-_.`` written as ``%XX`` (and a leading ``.`` too), so that it is one
+    readable folder name inside the folder and never a path out of it; a name too long for a folder name
+    becomes ``account-`` and its SHA-256."""
+    folder = quote(name, safe="@+-_.")
+    if folder.startswith("."):
+        folder = "%2E" + folder[1:]
+    if len(folder.encode()) > _MAX_FOLDER_NAME:
+        return "account-" + hashlib.sha256(name.encode()).hexdigest()
+    return folder
 
 
 class _IdleRaceFixedState(ConnectionState):
@@ -177,9 +252,13 @@ class EmbeddedMailServers:
         stamp_headers: bool = True,
         fix_idle_race: bool = True,
         hostname: str = "pbem.localhost",
+        mail_dir: Path | None = None,
     ) -> None:
-        """Configure, without starting. stamp_headers adds Return-Path and Delivered-To on delivery."""
+        """Configure, without starting. stamp_headers adds Return-Path and Delivered-To on delivery.
+        With ``mail_dir`` the mailboxes are kept in that folder (made, mode 0700, when missing), else in
+        memory."""
         self.host = host
+        self.mail_dir = mail_dir
         self.password = password
         self.stamp_headers = stamp_headers
         self.fix_idle_race = fix_idle_race
@@ -192,25 +271,26 @@ class EmbeddedMailServers:
         """Called as ``listener(address, stored_raw)`` after each delivery (benchmarks watch replies)."""
         self._imap_port = imap_port
         self._smtp_port = smtp_port
-        self._config = _Config(
-            Namespace(proxy_protocol=None, passlib_cfg=None),
-            host=host,
-            port=imap_port,
-            demo_data=False,
-            demo_user="",
-            demo_password="",
-            tls_enabled=False,
-            ssl_context=ssl.create_default_context(ssl.Purpose.CLIENT_AUTH),
-            hash_context=Cleartext(),
-            cpu_subsystem=Subsystem.for_asyncio(),
-            reject_dnsbl=False,
-            invalid_user_sleep=0.0,
-        )
-        self._login = _Login(self._config, password)
+        self._config = self._imap_config(mail_dir)
+        login = (maildir.Login(self._config) if isinstance(self._config, maildir.Config)
+                 else memory.Login(self._config))
+        self._login = _Accounts(login, password)
         self._imap_server: asyncio.Server | None = None
         self._imap_tasks: set[asyncio.Task[None]] = set()
         self._smtp_server: asyncio.Server | None = None
         self._smtp_protocols: set[SMTP] = set()
+
+    def _imap_config(self, mail_dir: Path | None) -> IMAPConfig:
+        """pymap's configuration: the maildir backend in ``mail_dir`` (made when missing), else in memory."""
+        common: dict[str, Any] = dict(
+            host=self.host, port=self._imap_port, tls_enabled=False,
+            ssl_context=ssl.create_default_context(ssl.Purpose.CLIENT_AUTH), hash_context=Cleartext(),
+            cpu_subsystem=Subsystem.for_asyncio(), reject_dnsbl=False, invalid_user_sleep=0.0)
+        args = Namespace(proxy_protocol=None, passlib_cfg=None)
+        if mail_dir is None:
+            return _MemoryConfig(args, demo_data=False, demo_user="", demo_password="", **common)
+        mail_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
+        return _DiskConfig(args, base_dir=str(mail_dir), layout="++", colon=None, **common)
 
     # -- lifecycle ---------------------------------------------------------
 
@@ -341,7 +421,9 @@ class EmbeddedMailServers:
     def describe(self) -> str:
         """How a person points a mail client at these servers."""
         return (
-            "Local mail servers (inside this pbem process; mail is kept in memory only):\n"
+            "Local mail servers (inside this pbem process; "
+            + (f"mail is kept in {self.mail_dir}, and stays there when pbem stops" if self.mail_dir
+               else "mail is kept in memory only") + "):\n"
             f"  incoming (IMAP): host {self.host}, port {self.imap_port}, no encryption, "
             "normal password\n"
             f"  outgoing (SMTP): host {self.host}, port {self.smtp_port}, no encryption, "
@@ -384,7 +466,7 @@ class EmbeddedMailServers:
 
     async def inbox(self, address: str) -> list[StoredMail]:
         """The messages in `address`'s INBOX in UID order (empty for an unknown address)."""
-        if address not in self._login.users_dict:
+        if not await self._login.has_user(address):
             return []
         identity = await self._login.ensure_user(address)
         async with identity.new_session() as session:

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from pbem import budget
 from pbem.clock import format_utc
 from pbem.core import Game, OrderProblem
 from pbem.games import find_game
@@ -136,6 +137,7 @@ class CheckResult:
         """Return the check as the player reads it: each line, a caret under a bad column, the verdict."""
         out: list[str] = [self.heading] if self.heading is not None else []
         for line in self.lines:
+            budget.check()
             prefix = f"{line.number:>3}  "
             if line.problem is None:
                 out.append(f"{prefix}{line.text.strip()}")

@@ -7,6 +7,7 @@ import secrets
 from collections.abc import Mapping
 from typing import Any
 
+from pbem import budget
 from pbem.addresses import checked_address
 from pbem.core import Game, GameError, GameRng, InvalidInput, UnknownSeat
 from pbem.core.rng import CURRENT_VERSION, LEGACY_VERSION, VERSIONS, derive_seed
@@ -99,6 +100,7 @@ def create_game(
     unit.session.flush()
     by_upper = {s.upper(): a for s, a in (seats or {}).items()}
     for position, seat in enumerate(seat_names):
+        budget.check()
         unit.add(SeatRow(game_id=row.id, name=seat, position=position, address=by_upper.get(seat.upper())))
     unit.session.flush()
     audit.record(unit, row, "CREATE", f"{rules.name} game {name} created for {count} players"

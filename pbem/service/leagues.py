@@ -4,8 +4,9 @@ table of a round is over (:func:`game_over`, called where games end) it records 
 the next round, until the league's rounds are played (or, in a knockout, one player is left).
 
 Members are keyed on their canonical address (:func:`pbem.addresses.checked_address`); what is shown
-publicly names them by their player names (:func:`pbem.service.players.display_name`), never by an address. Every step goes into the
-league's audit log (:func:`pbem.service.audit.record_league`).
+names them by their player names (:func:`pbem.service.players.display_name`), and only the league's GM
+and the operator see their addresses beside (:mod:`pbem.leagues.view`). Every step goes into the league's
+audit log (:func:`pbem.service.audit.record_league`).
 
 Two daemons never seat a round twice: :func:`advance` locks the league's row (``SELECT ... FOR UPDATE``
 on PostgreSQL; SQLite has one writer at a time) and reads the round's tables afresh under the lock, and
@@ -17,18 +18,19 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass
-from typing import Any
+from dataclasses import dataclass
 
 from sqlmodel import select
 
+from pbem import budget
 from pbem.addresses import checked_address
 from pbem.core import GameError, GameRng, InvalidInput, UnknownGame
 from pbem.games import find_game
 from pbem.leagues import pairing
 from pbem.leagues.ratings import rate
-from pbem.leagues.results import Place, Points, ResultKind, number_text, parse_points, places_of, points_from
+from pbem.leagues.results import Place, Points, ResultKind, parse_points, places_of, points_from
 from pbem.leagues.standings import TableResult, standings
+from pbem.leagues.view import PUBLIC, LeagueReader, LeagueView, StandingLine, TablePlayer, TableView
 from pbem.passwords import hash_password, new_password
 from pbem.service import access, audit, consent, control, creation, queries, seats
 from pbem.service.options import parse_service_options
@@ -90,79 +92,6 @@ class LeagueSeatHandedOver:
     password: str
 
 
-@dataclass(frozen=True)
-class StandingLine:
-    """One line of a league's standings as shown (names public, never full addresses)."""
-
-    rank: int
-    name: str
-    points: float
-    played: int
-    wins: int
-    shared: int
-    draws: int
-    losses: int
-    defeats: int
-    byes: int
-    opponents_points: float
-    mu: float
-    sigma: float
-    ordinal: float
-    dropped: bool
-
-    @property
-    def rating(self) -> str:
-        """The rating with its uncertainty: ``27.6 ± 8.1``."""
-        return f"{self.mu:.1f} ± {self.sigma:.1f}"
-
-
-@dataclass(frozen=True)
-class TableView:
-    """One table of a round as shown: its game (None for the round's byes), its players (public names,
-    in seat order) and, once over, each one's result kind."""
-
-    round: int
-    table: int
-    game: str | None
-    players: tuple[str, ...]
-    results: tuple[str, ...] | None
-
-
-@dataclass(frozen=True)
-class LeagueView:
-    """A league as shown by LEAGUE STANDINGS, ``pbem league standings`` and the web archive."""
-
-    name: str
-    kind: str
-    format: str
-    status: str
-    round: int
-    rounds: int
-    table_size: int
-    points: str
-    standings: tuple[StandingLine, ...]
-    tables: tuple[TableView, ...]
-
-    def as_json(self) -> dict[str, Any]:
-        """The view as JSON data (``pbem league standings --json``)."""
-        return asdict(self)
-
-    def text(self) -> str:
-        """The standings as a plain-text table, with the league's state above it."""
-        head = (f"League {self.name}: {self.kind}, {self.format}, tables of {self.table_size}; "
-                f"round {self.round} of {self.rounds} ({self.status}). Points: {self.points}.")
-        rows = [f"{'#':>3}  {'player':<24} {'pts':>6} {'games':>5}  {'W':>2} {'S':>2} {'D':>2} {'L':>2} {'X':>2}"
-                f" {'bye':>3} {'opp':>6}  rating (mu ± sigma)"]
-        for line in self.standings:
-            rows.append(f"{line.rank:>3}  {line.name + (' (dropped)' if line.dropped else ''):<24} "
-                        f"{number_text(line.points):>6} {line.played:>5}  {line.wins:>2} {line.shared:>2} "
-                        f"{line.draws:>2} {line.losses:>2} {line.defeats:>2} {line.byes:>3} "
-                        f"{number_text(line.opponents_points):>6}  {line.rating}")
-        legend = ("W win, S shared win, D draw, L loss, X defeat (nobody won), opp: opponents' points. Ties go "
-                  "by opponents' points, then wins, then rating (mu - 3 sigma), then who joined first.")
-        return "\n".join([head, "", *rows, "", legend]) + "\n"
-
-
 # --- reading --------------------------------------------------------------------------------------
 
 
@@ -198,9 +127,28 @@ def all_leagues(unit: Unit) -> list[LeagueRow]:
     return list(unit.session.exec(select(LeagueRow).order_by(LeagueRow.id)))  # type: ignore[arg-type]
 
 
-def view(unit: Unit, name: str) -> LeagueView:
-    """The league's standings and tables as shown. Raises UnknownLeague."""
+def view(unit: Unit, name: str, reader: LeagueReader = PUBLIC) -> LeagueView:
+    """The league's standings and tables as ``reader`` sees them (by default as the public does: names
+    only). Raises UnknownLeague."""
+    return _full_view(unit, league_row(unit, name)).seen_by(reader)
+
+
+def views_for(unit: Unit, name: str, addresses: Sequence[str]) -> dict[str, LeagueView]:
+    """The league as each of ``addresses`` sees it in its mail (see :func:`reader_of`), worked out once.
+    Raises UnknownLeague."""
     league = league_row(unit, name)
+    full = _full_view(unit, league)
+    return {address: full.seen_by(reader_of(league, address)) for address in addresses}
+
+
+def reader_of(league: LeagueRow, address: str) -> LeagueReader:
+    """How ``address`` sees the league: its own row marked, and every member's address beside its name
+    when it is the league's GM."""
+    return LeagueReader(you=address, addresses=(league.gm_address or "").lower() == address.lower())
+
+
+def _full_view(unit: Unit, league: LeagueRow) -> LeagueView:
+    """The league as shown, with every member's address (for :meth:`LeagueView.seen_by`)."""
     members = members_of(unit, league)
     tables = tables_of(unit, league)
     results = _results(tables)
@@ -208,22 +156,23 @@ def view(unit: Unit, name: str) -> LeagueView:
     ratings = rate(ids, results)
     lines = standings(ids, results, _points(league), {p: r.ordinal for p, r in ratings.items()})
     by_id = {m.id: m for m in members}
+    names = {m.id: display_name(unit.session, m.address) for m in members}
     shown = []
     for line in lines:
         member, rating = by_id[line.player], ratings[line.player]
         shown.append(StandingLine(
-            line.rank, display_name(unit.session, member.address), line.points, line.played, line.count(ResultKind.WIN),
+            line.rank, names[member.id], line.points, line.played, line.count(ResultKind.WIN),
             line.count(ResultKind.SHARED), line.count(ResultKind.DRAW), line.count(ResultKind.LOSS),
             line.count(ResultKind.DEFEAT), line.count(ResultKind.BYE), line.opponents_points, rating.mu,
-            rating.sigma, rating.ordinal, member.dropped))
+            rating.sigma, rating.ordinal, member.dropped, address=member.address))
     games = _game_names(unit, tables)
     table_views = []
     for table in tables:
         order = [int(m) for m in table.seats.values()] if table.game_id else [int(m) for m in table.places or {}]
-        table_views.append(TableView(
-            table.round, table.table_number, games.get(table.game_id),
-            tuple(display_name(unit.session, by_id[m].address) for m in order),
-            tuple(str((table.places or {})[str(m)]["kind"]) for m in order) if table.places is not None else None))
+        places = table.places
+        table_views.append(TableView(table.round, table.table_number, games.get(table.game_id), tuple(
+            TablePlayer(names[m], str(places[str(m)]["kind"]) if places is not None else None,
+                        address=by_id[m].address) for m in order)))
     return LeagueView(league.name, league.kind, league.format, str(league.status), league.round, league.rounds,
                       league.table_size, _points(league).as_text(), tuple(shown), tuple(table_views))
 
@@ -467,6 +416,7 @@ def _seat_round(unit: Unit, league: LeagueRow, number: int) -> list[str]:
     address = {m.id: m.address for m in members}
     games: list[str] = []
     for index, players in enumerate(seated.tables, start=1):
+        budget.check()
         game = _free_name(unit, f"{league.name}-{number}-{index}")
         seat_names = rules.seat_names(len(players))
         info = creation.create_game(unit, league.kind, game, seats={s: address[p] for s, p in zip(seat_names, players)},

@@ -27,10 +27,11 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import delete, func, select
+from sqlalchemy import delete, func, or_, select
 from sqlmodel import Session
 
 from pbem.core import GameError, InvalidInput, Outcome, OutcomeKind
+from pbem.lookalikes import lookalike_keys
 from pbem.passwords import check_password, hash_password
 from pbem.service.snapshot import GameInfo
 from pbem.service.unit import Unit
@@ -73,6 +74,10 @@ class BadPlayerName(PlayerError):
 
 class NameTaken(PlayerError):
     """A name another player holds, asked for without its code."""
+
+
+class LookAlikeName(PlayerError):
+    """A new name that looks like another player's (:mod:`pbem.lookalikes`): ``AIice`` beside ``Alice``."""
 
 
 class UnknownPlayer(PlayerError):
@@ -237,8 +242,8 @@ def register(unit: Unit, address: str, name: str, code: str | None = None) -> Re
     A free name is taken (or, for an address that has a name, becomes its new name); the same name
     again answers with a fresh code for joining another address; a name another player holds is
     joined only with that player's valid code. Raises :class:`BadPlayerName`, :class:`NameTaken`
-    (no code given), :class:`WrongLinkCode`, or PlayerError for an address joined to another name
-    already.
+    (no code given), :class:`LookAlikeName` (a new name that looks like another player's, named),
+    :class:`WrongLinkCode`, or PlayerError for an address joined to another name already.
     """
     checked_name(name)
     address = address.lower()
@@ -248,11 +253,14 @@ def register(unit: Unit, address: str, name: str, code: str | None = None) -> Re
     if holder is not None and own is not None and holder.id == own.id:
         return Registration(own.name, "again", len(addresses_of(session, own)), _new_link_code(unit, own))
     if holder is None:
+        _check_not_lookalike(session, name, own)
         if own is not None:
-            old, own.name, own.name_key = own.name, name, name.lower()
+            old = own.name
+            _set_name(own, name)
             unit.add(own)
             return Registration(name, "renamed", len(addresses_of(session, own)), old_name=old)
-        player = PlayerRow(name=name, name_key=name.lower(), registered_at=unit.now())
+        player = PlayerRow(registered_at=unit.now())
+        _set_name(player, name)
         unit.add(player)
         session.flush()
         unit.add(PlayerAddressRow(address=address, player_id=player.id, joined_at=unit.now()))
@@ -268,6 +276,26 @@ def register(unit: Unit, address: str, name: str, code: str | None = None) -> Re
     unit.add(PlayerAddressRow(address=address, player_id=holder.id, joined_at=unit.now()))
     session.flush()
     return Registration(holder.name, "joined", len(addresses_of(session, holder)))
+
+
+def _check_not_lookalike(session: Session, name: str, own: PlayerRow | None) -> None:
+    """Raise :class:`LookAlikeName`, naming the other name, when ``name`` looks like the name of a player
+    other than ``own`` (one lookup in the two indexed keys of every name)."""
+    keys = lookalike_keys(name)
+    query = select(PlayerRow.name).where(or_(PlayerRow.look_key.in_(keys),  # type: ignore[attr-defined]
+                                             PlayerRow.look_key_folded.in_(keys)))  # type: ignore[attr-defined]
+    if own is not None:
+        query = query.where(PlayerRow.id != own.id)
+    other = session.execute(query.limit(1)).scalars().first()
+    if other is not None:
+        raise LookAlikeName(f"the name {name} looks too much like {other}, another player's name (letters such as "
+                            "capital I and small l, 0 and O, rn and m look alike); choose another name")
+
+
+def _set_name(player: PlayerRow, name: str) -> None:
+    """Name ``player`` ``name``, with the keys that find it in any case and among names that look alike."""
+    player.name, player.name_key = name, name.lower()
+    player.look_key, player.look_key_folded = lookalike_keys(name)
 
 
 def _new_link_code(unit: Unit, player: PlayerRow) -> str:

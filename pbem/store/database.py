@@ -7,6 +7,7 @@ PostgreSQL (``postgresql+psycopg://user:password@host/db``, with ``pip install
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -16,6 +17,8 @@ from sqlalchemy import event, inspect, text
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlmodel import Session, create_engine
+
+from pbem import budget
 
 _MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 
@@ -56,6 +59,14 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.execute("PRAGMA secure_delete=ON")  # content removed (a password redacted) is zeroed, not left in free space
     cursor.close()
+    # A statement still running when the work's time budget is spent is ended by SQLite itself ("interrupted"):
+    # the transaction then rolls back as after any error, and the connection stays healthy (see pbem.budget).
+    dbapi_connection.set_progress_handler(budget.is_spent, PROGRESS_STEPS)
+
+
+PROGRESS_STEPS = 1000
+"""How many of SQLite's virtual machine steps a statement takes between two looks at the time budget (about
+a tenth of a millisecond: a statement of a few rows never looks)."""
 
 
 _TRANSIENT = ("locked", "busy", "full", "disk i/o", "unable to open", "could not connect", "connection",
@@ -80,6 +91,38 @@ class Database:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
         self._forgotten = False  # a secret was removed from a row since the last scrub
+        self._held: dict[int, tuple[Any, Any]] = {}  # thread id -> (DBAPI connection, pool record) it holds
+        event.listen(engine, "checkout", self._checked_out)
+        event.listen(engine, "checkin", self._checked_in)
+
+    def _checked_out(self, dbapi_connection: Any, record: Any, _proxy: Any) -> None:
+        self._held[threading.get_ident()] = (dbapi_connection, record)
+
+    def _checked_in(self, dbapi_connection: Any, _record: Any) -> None:
+        for thread_id, (held, _) in list(self._held.items()):
+            if held is dbapi_connection:
+                self._held.pop(thread_id, None)
+
+    def interrupt(self, thread_id: int) -> None:
+        """End the statement the thread ``thread_id`` runs in the database now, if any, by the driver's own
+        means; callable from any thread. On PostgreSQL the server is asked to cancel it (the transaction is
+        then aborted, to be rolled back, and the connection stays healthy); on SQLite nothing is needed: its
+        progress handler ends a statement whose thread's time budget is spent (see :mod:`pbem.budget`)."""
+        held = self._held.get(thread_id)
+        if held is None or self.engine.dialect.name != "postgresql":
+            return
+        connection = held[0]
+        from psycopg.pq import TransactionStatus
+
+        if connection.info.transaction_status == TransactionStatus.ACTIVE:
+            connection.cancel()
+
+    def _discard_held(self) -> None:
+        """Close the connection this thread holds, without asking it anything (its transaction is rolled back
+        by the database, its locks released), and have the pool forget it."""
+        held = self._held.pop(threading.get_ident(), None)
+        if held is not None:
+            held[1].invalidate()
 
     def forgot_secret(self) -> None:
         """Note that a secret (a password in a mail) was removed from a row: the next :meth:`scrub` rewrites
@@ -126,14 +169,31 @@ class Database:
         with Session(self.engine, expire_on_commit=False) as session:
             try:
                 yield session
+                budget.check()  # a unit whose budget ran out is rolled back, not committed
                 session.commit()
-            except BaseException:
-                session.rollback()
+            except BaseException as error:
+                try:
+                    session.rollback()
+                finally:
+                    if isinstance(error, budget.OverBudget) and _reached_driver(error):
+                        self._discard_held()
                 raise
 
     def close(self) -> None:
         """Release the engine's connections."""
         self.engine.dispose()
+
+
+def _reached_driver(error: BaseException) -> bool:
+    """True when ``error`` was raised in, or passed through, the code of SQLAlchemy or the database's driver
+    (the watchdog's last resort, in a race it lost): the connection's state is then unknown."""
+    tb = error.__traceback__.tb_next if error.__traceback__ is not None else None  # below this module's frame
+    while tb is not None:
+        name = tb.tb_frame.f_code.co_filename
+        if budget.is_locking_code(name) and "/pbem/store/" not in name:
+            return True
+        tb = tb.tb_next
+    return False
 
 
 def newest_revision() -> str:

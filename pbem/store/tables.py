@@ -451,6 +451,8 @@ class PlayerRow(SQLModel, table=True):
     id: int | None = Field(default=None, primary_key=True)
     name: str
     name_key: str = Field(index=True, unique=True)  # the name in lower case: names are unique in any case
+    look_key: str = Field(default="", index=True)  # how the name looks (pbem.lookalikes.lookalike_keys)
+    look_key_folded: str = Field(default="", index=True)  # how it looks in lower case: no new name shares either
     registered_at: datetime
     link_code_hash: str | None = None  # the code that joins one more address (REGISTER <name> <code>)
     link_code_until: datetime | None = None
@@ -548,3 +550,16 @@ class LeagueTableRow(SQLModel, table=True):
     places: dict[str, Any] | None = Field(default=None, sa_column=Column(JSON, nullable=True))
     """Once its game is over: member id -> {"kind": result kind, "score": score}."""
     finished_at: datetime | None = None
+
+
+class ForgetRequestRow(SQLModel, table=True):
+    """A FORGET asked for by mail, waiting for its confirmation code (see :mod:`pbem.service.privacy`): keyed
+    by the SHA-256 of the address, so that it holds no address itself."""
+
+    __tablename__ = "forget_request"
+
+    address_key: str = Field(primary_key=True)
+    code_hash: str  # the code sent to the address (salted scrypt); it works once, within a day
+    requested_at: datetime
+    failures: int = 0  # wrong codes sent in a row (see pbem.lockout)
+    locked_until: datetime | None = None

@@ -2,9 +2,11 @@
 robot players finish) for 8 players at tables of 4 over 3 rounds, the players join by mail, the GM starts
 it, and robot players play every table by plain replies to their reports; the service seats each round
 itself when the last table of the one before ends. Between rounds 1 and 2 the GM replaces a player, who
-hands the seat of round 2 to the newcomer (with the league password). After every round each member gets the standings (text and an
-HTML table; text alone for one who asked for SET TEXTONLY ON), and the final standings match the points
-worked out here from the games' own outcomes; ``pbem log`` lists every step of the league."""
+hands the seat of round 2 to the newcomer (with the league password). After every round each member gets
+the standings and the tables (aligned text tables, and HTML tables unless it asked for SET TEXTONLY ON),
+players named by their registered names (else a stand-in), its own row and seats marked and nobody's
+address shown; the GM's standings show each member's address beside its name. The final standings match
+the points worked out here from the games' own outcomes; ``pbem log`` lists every step of the league."""
 
 from __future__ import annotations
 
@@ -125,14 +127,26 @@ def test_a_swiss_league_by_mail(tmp_path: Path, capsys: pytest.CaptureFixture[st
                 for game in games:
                     await _play(service, people, game, robots)
                 members = PLAYERS if round_number == 1 else [*PLAYERS[:7], NEWCOMER]
+                names = _names(service, members)
                 for address in members:
                     mail = (await _wait_mail(service, people[address],
                                              f"[spring] Standings after round {round_number}"))[-1]
-                    assert "Ace" in mail.body and "player1@" not in mail.body and "player2@" not in mail.body
+                    assert "Ace" in mail.body and "@league.test" not in mail.body + (mail.html or "")
+                    own = [line for line in mail.body.splitlines() if line.startswith("→")]
+                    assert len(own) == 1 and f" {names[address]} (you) " in own[0], mail.body  # its own row
+                    assert f"  {games[0]}  " in mail.body.split("\r\nTables\r\n")[1]  # the text holds the tables
                     if address == PLAYERS[1]:
                         assert mail.html is None  # SET TEXTONLY ON
                     else:
                         assert mail.html is not None and '<table class="standings">' in mail.html
+                        seated = min(round_number + 1, 3)  # the rounds played and the one just seated
+                        assert mail.html.count("(you)</strong>") == 1 + seated  # its row and its seats
+                        assert f"<strong>{names[address]} (you)</strong>" in mail.html
+                to_gm = (await _wait_mail(service, gm, f"[spring] Standings after round {round_number}"))[-1]
+                for address in members:  # the GM, who hands places over by address, sees who is who
+                    assert f"{names[address]} <{address}>" in to_gm.body
+                    assert f"{names[address]} &lt;{address}&gt;" in (to_gm.html or "")
+                assert "(you)" not in to_gm.body
                 if round_number == 1:  # between rounds: the GM hands player8's place to the newcomer
                     await people[NEWCOMER].send("LEAGUE JOIN spring\n")  # refused (started), but it wrote
                     assert "LEAGUE REPLACE" in (await people[NEWCOMER].last()).body
@@ -152,6 +166,10 @@ def test_a_swiss_league_by_mail(tmp_path: Path, capsys: pytest.CaptureFixture[st
             await people[PLAYERS[0]].send("LEAGUE STANDINGS spring\n", subject="standings")
             answer = (await _wait_mail(service, people[PLAYERS[0]], "Re: standings"))[0].body
             assert "round 3 of 3 (finished)" in answer and "Newbie" in answer and "± " in answer
+            assert "Ace (you)" in answer and "@league.test" not in answer
+            await gm.send("LEAGUE STANDINGS spring\n", subject="gm standings")
+            answer = (await _wait_mail(service, gm, "Re: gm standings"))[0].body
+            assert f"Newbie <{NEWCOMER}>" in answer and f"Ace <{PLAYERS[0]}>" in answer
 
     asyncio.run(scenario())
     capsys.readouterr()
@@ -160,6 +178,12 @@ def test_a_swiss_league_by_mail(tmp_path: Path, capsys: pytest.CaptureFixture[st
     for step in ("CREATE", "JOIN", "START", "SEAT", "RESULT", "ROUND", "REPLACE", "FINISH"):
         assert f"  {step}  " in log, step
     assert f"{PLAYERS[7]}'s place handed to {NEWCOMER}" in log and log.count("  SEAT  ") == 3
+
+
+def _names(service: MailHarness, addresses: list[str]) -> dict[str, str]:
+    """The name each of ``addresses`` goes by in the standings: its registered one, else its stand-in."""
+    with service.runner.unit(lock=False) as unit:
+        return {address: display_name(unit.session, address) for address in addresses}
 
 
 def _status(service: MailHarness) -> str:

@@ -47,6 +47,28 @@ def test_register_join_a_second_address_and_whois(tmp_path: Path) -> None:
     asyncio.run(scenario())
 
 
+def test_a_name_that_looks_like_another_players_is_refused_by_mail_naming_it(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        async with running_service(tmp_path) as service:
+            alice, bob, eve = (service.person(a) for a in ("alice@x.test", "bob@x.test", "eve@x.test"))
+            await alice.send("REGISTER Alice\n")
+            assert "you are Alice" in (await alice.last()).body
+            await bob.send("REGISTER Bob\n")
+            assert "you are Bob" in (await bob.last()).body
+            for asked, taken in (("AIice", "Alice"), ("B0b", "Bob")):
+                await eve.send(f"REGISTER {asked}\n")
+                refused = (await eve.last()).body
+                assert f"REFUSED: the name {asked} looks too much like {taken}" in refused, refused
+            await eve.send("REGISTER alice\n")  # the same name in another case, as before
+            assert "REFUSED: the name Alice is taken" in (await eve.last()).body
+            await eve.send("REGISTER Eve\n")
+            assert "you are Eve" in (await eve.last()).body
+            await eve.send("WHOIS AIice\n")
+            assert "no player is called AIice" in (await eve.last()).body
+
+    asyncio.run(scenario())
+
+
 def test_the_gm_status_shows_each_holders_reliability(tmp_path: Path) -> None:
     async def scenario() -> None:
         async with running_service(tmp_path) as service:

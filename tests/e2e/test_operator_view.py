@@ -250,7 +250,7 @@ def test_pbem_serve_with_web_serves_healthz_and_metrics_and_tells_systemd(tmp_pa
     listener.settimeout(30)
     argv = [sys.executable, "-m", "pbem.cli", "serve", "--db", database_url(tmp_path), "--imap-port", "0",
             "--smtp-port", "0", "--web", "127.0.0.1:0"]
-    process = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+    process = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, cwd=tmp_path,
                                env={**os.environ, "NOTIFY_SOCKET": str(tmp_path / "notify")})
     try:
         assert process.stdout is not None

@@ -1,7 +1,7 @@
 """``pbem serve`` as processes: one daemon on a SQLite file (a second one is refused at start, saying
 why), several on one PostgreSQL database (one of them fetches, every one answers), and each stops
-at once on SIGTERM; and when one of several is killed, the replies it had claimed go out from the others
-within seconds."""
+at once on SIGTERM; when one of several is killed, the replies it had claimed go out from the others
+within seconds; and the mailboxes of its embedded mail servers keep their mail when it is started again."""
 
 from __future__ import annotations
 
@@ -12,12 +12,17 @@ import sys
 import time
 from pathlib import Path
 
+import aioimaplib
+import aiosmtplib
 import pytest
 from databases import database_url, on_postgresql
+from ports import free_port
 from test_crash import GM_ADDRESS, mail_servers, query
 
 from pbem.mail.config import ImapUrl, SmtpUrl
-from pbem.sandbox.mailclient import plain_mail
+from pbem.mail.intake import parse_fetch
+from pbem.mail.serve import DEFAULT_ADDRESS, mailboxes_dir
+from pbem.sandbox.mailclient import plain_mail, read_mail
 
 PBEM = [sys.executable, "-m", "pbem.cli"]
 STOPPED_WITHIN = 5.0
@@ -152,3 +157,63 @@ def test_a_killed_daemons_claimed_replies_go_out_from_the_others_within_seconds_
         repeated += len(box) - 1
     print(f"replies delivered again (same Message-ID, under way at the kill): {repeated}")
     assert repeated <= SMTP_CONNECTIONS
+
+
+PLAYER = "player@example.org"
+INBOX_TIMEOUT = 60.0
+"""Longest the daemon may take to answer a mail, in seconds (generous, for loaded machines)."""
+
+
+def serve_embedded(db: str, cwd: Path, imap_port: int, smtp_port: int, log: Path) -> subprocess.Popen[bytes]:
+    """``pbem serve`` with its own (embedded) mail servers on the given ports, run in ``cwd``."""
+    argv = [*PBEM, "serve", "--db", db, "--imap-port", str(imap_port), "--smtp-port", str(smtp_port)]
+    with open(log, "ab") as stderr:
+        return subprocess.Popen(argv, cwd=cwd, stdout=subprocess.PIPE, stderr=stderr)
+
+
+async def inbox(imap_port: int, address: str) -> list[bytes]:
+    """Every mail in ``address``'s INBOX on the embedded IMAP server, read by IMAP."""
+    client = aioimaplib.IMAP4("127.0.0.1", imap_port, timeout=10)
+    await client.wait_hello_from_server()
+    assert (await client.login(address, "pbem")).result == "OK"
+    await client.select("INBOX")
+    fetched = await client.uid("fetch", "1:*", "(UID BODY.PEEK[])")
+    await client.logout()
+    return [raw for _, raw in parse_fetch(fetched.lines)]
+
+
+async def first_mail(imap_port: int, address: str) -> bytes:
+    """The first mail to come into ``address``'s INBOX (bounded wait)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + INBOX_TIMEOUT
+    while not (mails := await inbox(imap_port, address)):
+        assert loop.time() < deadline, f"no mail came to {address}"
+        await asyncio.sleep(0.2)
+    return mails[0]
+
+
+@pytest.mark.slow
+def test_the_embedded_mailboxes_keep_their_mail_when_pbem_serve_starts_again(tmp_path: Path) -> None:
+    db, imap_port, smtp_port = database_url(tmp_path), free_port(), free_port()
+    first = serve_embedded(db, tmp_path, imap_port, smtp_port, tmp_path / "first.log")
+    try:
+        wait_serving(first)
+        asyncio.run(aiosmtplib.send(plain_mail(PLAYER, DEFAULT_ADDRESS, "help", "HELP\n"), hostname="127.0.0.1",
+                                    port=smtp_port))
+        answer = asyncio.run(first_mail(imap_port, PLAYER))
+        assert read_mail(answer).subject == "Re: help"
+        stop(first)
+    finally:
+        if first.poll() is None:
+            first.kill()
+            first.wait()
+    assert (tmp_path / mailboxes_dir(db)).is_dir()  # beside the database (in the working directory for a URL)
+    again = serve_embedded(db, tmp_path, imap_port, smtp_port, tmp_path / "again.log")
+    try:
+        wait_serving(again)
+        assert asyncio.run(inbox(imap_port, PLAYER)) == [answer]  # readable by IMAP after the restart
+        stop(again)
+    finally:
+        if again.poll() is None:
+            again.kill()
+            again.wait()

@@ -1,8 +1,11 @@
-"""The embedded IMAP + SMTP servers, spoken to over real sockets on 127.0.0.1."""
+"""The embedded IMAP + SMTP servers, spoken to over real sockets on 127.0.0.1: mailboxes in memory, and
+kept in a folder for the next servers."""
 
 from __future__ import annotations
 
+import asyncio
 import time
+from pathlib import Path
 from typing import Any
 
 import aioimaplib
@@ -10,7 +13,7 @@ import aiosmtplib
 import pytest
 
 from pbem.mail.config import ImapUrl, SmtpUrl
-from pbem.sandbox.embedded import EmbeddedMailServers, NotRunning
+from pbem.sandbox.embedded import EmbeddedMailServers, NotRunning, mailbox_folder
 from pbem.mail.intake import parse_fetch
 
 
@@ -132,3 +135,45 @@ def test_imap_restart_on_the_same_port_keeps_the_mailboxes(servers: EmbeddedMail
         client.protocol.transport.close()
 
     arun(scenario())
+
+
+def test_mailboxes_kept_in_a_folder_hold_their_mail_for_the_next_servers(tmp_path: Path, arun: Any) -> None:
+    folder = tmp_path / "mailboxes"
+
+    async def scenario() -> None:
+        async with EmbeddedMailServers(mail_dir=folder) as servers:
+            await aiosmtplib.send(_mail("alice@example.org", "kept"), sender="gm@example.org",
+                                  recipients=["alice@example.org"], hostname="127.0.0.1", port=servers.smtp_port)
+            client = await _imap_login(servers, "../outside")  # any login is an account, kept inside the folder
+            await client.logout()
+            assert "kept in " + str(folder) in servers.describe()
+        async with EmbeddedMailServers(mail_dir=folder) as again:
+            [(_, raw)] = await _fetch_all(again, "alice@example.org")
+            assert b"Subject: kept" in raw
+            assert await again.inbox("carol@example.org") == []
+
+    arun(scenario())
+    assert {"alice@example.org", "%2E.%2Foutside", "pymap-etc-passwd"} <= {p.name for p in folder.iterdir()}
+    assert not (tmp_path / "outside").exists() and folder.stat().st_mode & 0o777 == 0o700
+
+
+def test_an_account_folder_is_one_folder_name_inside_the_mailboxes() -> None:
+    assert mailbox_folder("gm+tag@pbem.localhost") == "gm+tag@pbem.localhost"
+    assert mailbox_folder("..") == "%2E."
+    assert mailbox_folder("a/../b c") == "a%2F..%2Fb%20c"
+    assert mailbox_folder("x" * 300).startswith("account-") and len(mailbox_folder("x" * 300)) == 72
+
+
+def test_a_login_no_address_could_be_gets_no_account_on_disk(tmp_path: Path, arun: Any) -> None:
+    async def scenario() -> None:
+        async with EmbeddedMailServers(mail_dir=tmp_path) as servers:
+            reader, writer = await asyncio.open_connection("127.0.0.1", servers.imap_port)
+            await reader.readline()
+            for tag, name in ((b"a", b"ab\r\ncde"), (b"b", b"x" * 300)):  # a line break, or too long
+                writer.write(tag + b" LOGIN {%d+}\r\n" % len(name) + name + b" pbem\r\n")
+                await writer.drain()
+                assert (await reader.readline()).startswith(tag + b" NO ")
+            writer.close()
+
+    arun(scenario())
+    assert list(tmp_path.iterdir()) == []

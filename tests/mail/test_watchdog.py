@@ -4,6 +4,8 @@ reported once."""
 
 from __future__ import annotations
 
+import logging
+import queue
 import threading
 import time
 from collections.abc import Iterator
@@ -11,7 +13,9 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from pbem.mail.watchdog import MailOverrun, Watchdog
+from pbem import budget
+from pbem.budget import OverBudget
+from pbem.mail.watchdog import Watchdog
 
 
 @pytest.fixture
@@ -34,7 +38,7 @@ def endless(watchdog: Watchdog) -> float:
         with watchdog.watching("mail 1"):
             while time.monotonic() < started + 3:
                 pass
-    except MailOverrun:
+    except OverBudget:
         return time.monotonic() - started
     return float("inf")
 
@@ -62,7 +66,7 @@ def test_an_interruption_never_comes_after_the_watched_block_ended(watchdog: Wat
                     while time.monotonic() < end:
                         pass
                 ended += 1
-            except MailOverrun:  # raised in the block (or as it ended): allowed
+            except OverBudget:  # raised in the block (or as it ended): allowed
                 interrupted += 1
         end = time.monotonic() + 0.5  # one pending would come now, outside any watched block
         while time.monotonic() < end:
@@ -82,7 +86,7 @@ def test_work_stuck_outside_python_is_reported_once_and_interrupted_when_it_retu
         try:
             with watchdog.watching("mail 7"):
                 blocked.wait(1.2)  # a C call: the interruption waits until it returns
-        except MailOverrun:
+        except OverBudget:
             return "interrupted"
         return "not interrupted"
 
@@ -107,14 +111,67 @@ def test_an_interruption_swallowed_on_its_way_is_raised_again(watchdog: Watchdog
                     try:
                         while time.monotonic() < started + 3:
                             pass
-                    except MailOverrun:
+                    except OverBudget:
                         if swallowed:
                             raise
                         swallowed += 1
-        except MailOverrun:
+        except OverBudget:
             return swallowed, time.monotonic() - started
         return swallowed, float("inf")
 
     with ThreadPoolExecutor(1) as worker:
         swallowed, took = worker.submit(swallows_the_first).result(timeout=5)
     assert swallowed == 1 and 0.2 <= took < 1.0
+
+
+def test_the_interruption_never_lands_in_code_that_may_hold_a_lock(watchdog: Watchdog) -> None:
+    def busy_with_locks() -> str:
+        """A loop that spends most of its time in the standard library's locking code (queues, conditions,
+        logging): the interruption must come in code that holds no lock (this file's, between those calls);
+        returns the file of the code it came in."""
+        chatter = logging.getLogger("pbem.test.chatter")
+        chatter.addHandler(logging.NullHandler())
+        chatter.propagate = False
+        started = time.monotonic()
+        try:
+            with watchdog.watching("mail 1"):
+                while time.monotonic() < started + 3:
+                    line = queue.Queue()
+                    for _ in range(50):
+                        line.put(1)
+                        line.get()
+                        chatter.warning("busy")
+        except OverBudget as overrun:
+            innermost = overrun.__traceback__
+            while innermost.tb_next is not None:
+                innermost = innermost.tb_next
+            return innermost.tb_frame.f_code.co_filename
+        return "not interrupted"
+
+    with ThreadPoolExecutor(1) as worker:
+        for _ in range(5):
+            where = worker.submit(busy_with_locks).result(timeout=10)
+            assert where != "not interrupted" and not budget.is_locking_code(where), where
+
+
+def test_a_safe_point_stops_the_work_once_its_budget_is_spent(watchdog: Watchdog,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(budget, "LOCKING_CODE", (*budget.LOCKING_CODE, __file__))  # no interruption here
+
+    def checks() -> tuple[str, float]:
+        started = time.monotonic()
+        try:
+            with watchdog.watching("mail 1"):
+                while time.monotonic() < started + 3:
+                    budget.check()
+        except OverBudget as overrun:
+            return str(overrun), time.monotonic() - started
+        return "not stopped", float("inf")
+
+    with ThreadPoolExecutor(1) as worker:
+        said, took = worker.submit(checks).result(timeout=5)
+    assert said == "over the time budget (stopped at a safe point)" and 0.2 <= took < 1.0
+
+
+def test_a_safe_point_outside_any_budget_never_stops() -> None:
+    budget.check()  # the command line and the clock's work have no budget

@@ -3,12 +3,16 @@ written as a game goes, checked against a small game worked by hand."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
+from test_report_digests import downgrade
 
 from pbem.service import players, rewind
 from pbem.service.api import GameService
 from pbem.service.options import BadOption
-from pbem.service.players import BadPlayerName, NameTaken, PlayerError, TooUnreliable, WrongLinkCode
+from pbem.service.players import BadPlayerName, LookAlikeName, NameTaken, PlayerError, TooUnreliable, WrongLinkCode
+from pbem.store import open_database
 
 
 def _register(runner: GameService, address: str, name: str, code: str | None = None) -> players.Registration:
@@ -97,6 +101,39 @@ def test_a_name_is_taken_once_and_a_second_address_joins_it_with_a_code(runner: 
                                                                                                    "c@x.org"]
         assert players.display_name(unit.session, "C@x.org") == "Annie"
         assert players.display_name(unit.session, "z@x.org").startswith("player-")
+
+
+@pytest.mark.parametrize(("taken", "asked"), [("Alice", "AIice"), ("Bob", "B0b"), ("Bill", "Bi11"), ("mary", "rnary"),
+                                                ("ALICE", "aIice"), ("Torn", "Tom")])
+def test_a_name_that_looks_like_another_players_is_refused_naming_it(runner: GameService, taken: str,
+                                                                   asked: str) -> None:
+    _register(runner, "a@x.org", taken)
+    with pytest.raises(LookAlikeName, match=f"the name {asked} looks too much like {taken}, another player's name"):
+        _register(runner, "b@x.org", asked)
+    _register(runner, "b@x.org", "Zed")
+    with pytest.raises(LookAlikeName, match=f"looks too much like {taken}"):  # nor may a player rename to it
+        _register(runner, "b@x.org", asked)
+
+
+def test_a_player_may_rename_to_a_look_alike_of_their_own_name(runner: GameService) -> None:
+    _register(runner, "a@x.org", "Alice")
+    _register(runner, "b@x.org", "Ali")  # shares letters, does not look alike
+    renamed = _register(runner, "a@x.org", "AIice")
+    assert (renamed.how, renamed.old_name) == ("renamed", "Alice")
+
+
+def test_names_registered_before_the_migration_are_found_by_their_look(tmp_path: Path) -> None:
+    path = tmp_path / "old.db"
+    database = open_database(str(path))
+    _register(GameService(database), "a@x.org", "B0b")
+    database.close()
+    downgrade(path, "0018")
+    database = open_database(str(path))  # migrates to the newest schema again
+    try:
+        with pytest.raises(LookAlikeName, match="looks too much like B0b"):
+            _register(GameService(database), "b@x.org", "Bob")
+    finally:
+        database.close()
 
 
 def test_a_code_is_void_after_five_wrong_ones(runner: GameService) -> None:

@@ -1,6 +1,6 @@
 """The league page of the web archive in a real headless chromium: the standings with points, record and
-ratings (mu ± sigma), the tables with links to their games, no player's full address; and a link to it
-from the game list."""
+ratings (mu ± sigma), the tables with links to their games, players by their registered names (else a
+stand-in), no player's full address and nobody marked as "you"; and a link to it from the game list."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from test_browser import in_browser
 from web_site import Site
 
 from pbem.reports import environment
-from pbem.service import leagues
+from pbem.service import leagues, players
 
 pytestmark = pytest.mark.browser
 
@@ -25,6 +25,7 @@ def _played_league(site: Site) -> leagues.LeagueView:
         leagues.create(unit, "autumn", "top-of-the-temple", {"format": "swiss", "rounds": "2", "table": "4"})
         for address in PLAYERS:
             leagues.join(unit, "autumn", address)
+        players.register(unit, PLAYERS[0], "Ace")
         games = leagues.start(unit, "autumn")
     for game in games:
         runner.end(game)  # the leaders win; round 2 is seated
@@ -41,10 +42,10 @@ def test_the_league_page_in_a_browser(site: Site, tmp_path: Path) -> None:
         assert await browser.open(site.url + "/league/autumn") == 200
         text = await browser.text()
         assert "League autumn" in text and "round 2 of 2" in text
-        assert not any(address in text for address in PLAYERS)
+        assert not any(address in text for address in PLAYERS) and "(you)" not in text
         rows = await browser.evaluate(
             "[...document.querySelectorAll('table.standings tbody tr')].map(r => [...r.cells].map(c => c.innerText))")
-        assert len(rows) == 8
+        assert len(rows) == 8 and "Ace" in [row[1] for row in rows]
         for row, line in zip(rows, view.standings):
             assert row[0] == str(line.rank) and row[1] == line.name and float(row[2]) == line.points
             assert row[11] == f"{line.mu:.1f} ± {line.sigma:.1f}"

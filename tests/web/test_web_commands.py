@@ -25,13 +25,14 @@ from pbem.store.tables import OutboundMessageRow
 
 
 @contextlib.asynccontextmanager
-async def serving_web(db_path: str) -> AsyncIterator[str]:
-    """``pbem serve --web`` with its embedded mail servers on ``db_path``; yields the web's address and stops
-    the daemon when done."""
+async def serving_web(db_path: str, mailboxes: Path) -> AsyncIterator[str]:
+    """``pbem serve --web`` with its embedded mail servers (their mailboxes in ``mailboxes``) on ``db_path``;
+    yields the web's address and stops the daemon when done."""
     out = io.StringIO()
     stop = asyncio.Event()
     task = asyncio.create_task(serve(db_path=str(db_path), imap=None, smtp=None, address="gm@pbem.test",
-                                     imap_port=0, smtp_port=0, out=out, stop=stop, web="127.0.0.1:0"))
+                                     imap_port=0, smtp_port=0, out=out, stop=stop, web="127.0.0.1:0",
+                                     mailboxes=mailboxes))
     for _ in range(400):
         if "web archive is at" in out.getvalue() or task.done():
             break
@@ -77,7 +78,7 @@ def test_pbem_serve_with_web_serves_the_archive_beside_the_mail(tmp_path: Path) 
     make_game(db_path)
 
     async def scenario() -> str:
-        async with serving_web(db_path) as url:
+        async with serving_web(db_path, tmp_path / "mailboxes") as url:
             return await asyncio.to_thread(lambda: urllib.request.urlopen(url + "/", timeout=30).read().decode())
 
     page = asyncio.run(scenario())
@@ -94,7 +95,7 @@ def test_an_unsubscribe_on_the_web_of_pbem_serve_tells_the_gm_by_mail(tmp_path: 
         db.close()
 
     async def scenario() -> None:
-        async with serving_web(db_path) as url:
+        async with serving_web(db_path, tmp_path / "mailboxes") as url:
             request = urllib.request.Request(f"{url}/unsubscribe/{token}", data=b"List-Unsubscribe=One-Click")
             page = await asyncio.to_thread(lambda: urllib.request.urlopen(request, timeout=30).read().decode())
         assert "Unsubscribed" in page

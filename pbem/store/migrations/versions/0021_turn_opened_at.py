@@ -1,7 +1,7 @@
 """When the turn awaiting orders opened: ``game.opened_at``, so that a reminder never comes in the first
 half of a turn nor within an hour of the report that opened it (see ``pbem.store.tables.reminder_time``).
 
-Revision ID: 0019
+Revision ID: 0021
 """
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0019"
-down_revision = "0018"
+revision = "0021"
+down_revision = "0020"
 branch_labels = None
 depends_on = None
 
