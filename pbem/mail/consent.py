@@ -37,10 +37,11 @@ def invite(conv: Conversation, row: GameRow, seat: str, address: str) -> bool:
 
 def accept_invitations(conv: Conversation) -> None:
     """The sender asked for pbem's mail just now: tell it the seats it was invited to and holds are its
-    own (a game under way gives it a fresh password, and its reply address), and tell their GMs. A mail
-    that says STOP accepts none, one that says DECLINE <game> not that game's: the command answers."""
+    own (a game under way gives it a fresh password, and its reply address), and tell their GMs. A mail of
+    commands (not to a reply address) that says STOP accepts none, one that says DECLINE <game> not that
+    game's: the command answers."""
     unit, sender = conv.unit, conv.mail.sender
-    declined = _declined_games(conv.mail.body)
+    declined = _declined_games(conv.mail.body) if conv.token_address is None else set()
     for row, seat in consent.invitations_of(unit, sender):
         if ALL_GAMES in declined or row.name_key in declined:
             continue
