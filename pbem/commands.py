@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime, timedelta, timezone
 from functools import cache
@@ -56,8 +56,8 @@ RESERVED_WORDS = frozenset(
 """First words that make a line among orders a command: no game's orders may start with one."""
 
 OPENING_WORDS = frozenset({"JOIN", "LEAGUE", "CREATE", "SIGNON", "GM", "HELP", "STATUS", "CHECK", "SALT", "VERIFY",
-                           "VIEWJSON", "SET", "OBSERVE", "UNOBSERVE", "STANDBY", "ACCEPT", "REGISTER", "WHOIS", "REPORT",
-                           "MYDATA", "FORGET"})
+                           "VIEWJSON", "SET", "OBSERVE", "UNOBSERVE", "STANDBY", "ACCEPT", "DECLINE", "REGISTER", "WHOIS",
+                           "REPORT", "MYDATA", "FORGET"})
 """Commands that may open a mail outside any session. A reply to a game mail whose first line starts
 with one of these that is not also in :data:`RESERVED_WORDS` is read as an ordinary command mail;
 any other first line is orders (so an order word such as Harvest Day's REVEAL, which is also a game
@@ -290,6 +290,14 @@ class Accept:
 
     line: int
     game: str | None
+
+
+@dataclass(frozen=True)
+class Decline:
+    """DECLINE <game>: the sender leaves the seat it was invited to (or joined) of a game not started yet."""
+
+    line: int
+    game: str
 
 
 @dataclass(frozen=True)
@@ -647,7 +655,7 @@ class CreateGame:
     commands: tuple[GmCommand, ...] = ()
 
 
-Command = Join | LeagueCommand | ViewJson | SetZone | SetPreference | Observe | Standby | Accept | Stop | Register | Whois | MyData | Forget | Status | Help | SeatSession | CheckOrders | GmSession | CreateGame | Salt | Verify | Report
+Command = Join | LeagueCommand | ViewJson | SetZone | SetPreference | Observe | Standby | Accept | Decline | Stop | Register | Whois | MyData | Forget | Status | Help | SeatSession | CheckOrders | GmSession | CreateGame | Salt | Verify | Report
 """What a script holds at its top level."""
 
 
@@ -702,7 +710,8 @@ class Script:
 _BLANK = re.compile(r"[^\S\n]")
 
 
-def parse_script(body: str, *, token_seat: bool = False, game: str | None = None) -> Script:
+def parse_script(body: str, *, token_seat: bool = False, game: str | None = None,
+                 is_order: Callable[[str], bool] | None = None) -> Script:
     """Read a cleaned mail body into a :class:`Script`; never raises for bad input.
 
     With ``token_seat`` (the mail answers a reply-token address) the body
@@ -714,12 +723,16 @@ def parse_script(body: str, *, token_seat: bool = False, game: str | None = None
     a ``SIGNON <seat> <password>`` line leaves out. Line numbers count the
     lines of ``body`` from 1; any blank other than a newline (tab, no-break
     space, ...) counts as a space, so columns stay where they are.
+    ``is_order`` says whether a line is an order of the tagged game: such a
+    line outside a session, which is no command that may stand there, is
+    refused with the hint of where orders go (also when its first word is a
+    command word too, such as Harvest Day's REVEAL).
     """
     lines = _BLANK.sub(" ", body.replace("\r\n", "\n").replace("\r", "\n")).split("\n")
     first = next((line.strip() for line in lines if line.strip()), "")
     first_word = _keyword_of(first)
     starts_in_session = token_seat and (first_word not in OPENING_WORDS or first_word in RESERVED_WORDS)
-    builder = _ScriptBuilder(token_session=starts_in_session, game=game)
+    builder = _ScriptBuilder(token_session=starts_in_session, game=game, is_order=is_order)
     for number, line in enumerate(lines, start=1):
         budget.check()
         builder.feed(number, line)
@@ -792,6 +805,8 @@ Players
   STANDBY <kind> | STANDBY OFF     be offered seats of that kind whose players left or went
                                    silent (OFF: off every standby list)
   ACCEPT [<game>]                  take the seat a standby offer gave you
+  DECLINE <game>                   leave the seat you were invited to (or joined) before the
+                                   game starts: it is open again, and the GM is told
   STATUS <game>                    the state of a game (after SIGNON: of your game; in a team
                                    step also your teammates' stored orders, as in the reply
                                    to your orders)
@@ -832,10 +847,14 @@ Players
   SIGNOFF                          end of your orders (or of a GM session)
 
 pbem writes only to addresses that wrote to it. An address a GM seats that
-never wrote gets one invitation: a reply to it (or JOIN <game>) accepts.
+never wrote gets one invitation: a reply to it (or JOIN <game>) accepts, and
+DECLINE (or DECLINE <game>) leaves the seat open for another player.
 
-Replying to a mail from a game signs you on: the text of your reply is your
-orders. Start it with CHECK to have them checked and not stored.
+Replying to a mail of your game that asks for orders (a turn report, a
+reminder, the reply that checked your orders) signs you on: the text of your
+reply is your orders. Start it with CHECK to have them checked and not stored.
+A plain reply to a notice goes to the GM as press, to a press mail back to its
+author, never as orders.
 Among orders, a line starting with SIGNON, SIGNOFF, CHECK, ORDERS, READY,
 NOORDERS, RESIGN, PRESS, ENDPRESS, HELP, STATUS, REPORT, ABSENT, BACK or GM is
 a command; every other line is an order. A mail none of whose order lines is accepted changes
@@ -1045,6 +1064,9 @@ class _LineTransformer(Transformer[Token, _Parsed]):
     def accept(self, children: list[Token]) -> Accept:
         return Accept(self.number, _name(children[0]) if children else None)
 
+    def decline(self, children: list[Token]) -> Decline:
+        return Decline(self.number, _name(children[0]))
+
     def stop(self, children: list[Token]) -> Stop:
         return Stop(self.number)
 
@@ -1244,8 +1266,9 @@ _SHORT_SIGNON = re.compile(r"signon\s+([a-z0-9][a-z0-9-]*)\s+(\S+)", re.I)
 class _ScriptBuilder:
     """The line-by-line reader behind :func:`parse_script`."""
 
-    def __init__(self, *, token_session: bool, game: str | None) -> None:
+    def __init__(self, *, token_session: bool, game: str | None, is_order: Callable[[str], bool] | None) -> None:
         self.game = game
+        self.is_order = is_order
         self.commands: list[Command | None] = []
         self.problems: list[CommandProblem] = []
         self.block: _Block | None = None
@@ -1289,6 +1312,9 @@ class _ScriptBuilder:
         try:
             parsed = SeatSession(number, self.game, short[1].lower(), short[2]) if short else _parse_line(number, text)
         except _LineError as error:
+            if self._is_stray_order(text):
+                self._problem(number, None, text, self._order_hint(text))
+                return
             self._problem(number, error.column, text, error.message)
             self._open_dropped(word, text)
             return
@@ -1324,8 +1350,8 @@ class _ScriptBuilder:
                 self._problem(line, None, text, "ENDPRESS without a PRESS before it")
             case _Marker(word="CHECK"):
                 self._bare_check(line, text)
-            case (Join() | LeagueCommand() | ViewJson() | Observe() | Standby() | Accept() | Stop() | Register() | Whois()
-                  | MyData() | Forget()):
+            case (Join() | LeagueCommand() | ViewJson() | Observe() | Standby() | Accept() | Decline() | Stop()
+                  | Register() | Whois() | MyData() | Forget()):
                 self._close()
                 self.commands.append(parsed)
             case SetZone() | SetPreference() if block is None:
@@ -1347,6 +1373,8 @@ class _ScriptBuilder:
                 self.press = _PressBlock(None, None, text)
             case _ if block is not None and mode == "gm":
                 block.commands.append(parsed)  # type: ignore[arg-type]
+            case _ if self._is_stray_order(text):
+                self._problem(line, None, text, self._order_hint(text))
             case _:
                 self._problem(line, None, text, f"{word} is a game master command: send GM <game> <password> before it")
 
@@ -1417,14 +1445,29 @@ class _ScriptBuilder:
         else:
             press.owner.commands.append(replace(press.head, text=TextBlock(tuple(lines))))
 
+    def _is_stray_order(self, text: str) -> bool:
+        """True for a line outside any session that is an order of the game the subject's tag names."""
+        return self.block is None and self.game is not None and self.is_order is not None and self.is_order(text)
+
+    def _order_hint(self, text: str) -> str:
+        """The refusal of an order line outside a session: where orders of the tagged game go."""
+        return (f'"{text.split()[0]}" starts an order of game {self.game}, not a command here: '
+                + self._where_orders_go())
+
+    def _where_orders_go(self) -> str:
+        return (f"reply to your newest report from game {self.game} (REPORT {self.game} has it mailed to you "
+                f"again), or put SIGNON {self.game} <seat> <password> above your orders")
+
     def _unknown(self, number: int, text: str) -> None:
+        if self._is_stray_order(text):
+            self._problem(number, None, text, self._order_hint(text))
+            return
         word = text.split()[0]
         guess = difflib.get_close_matches(word.upper(), sorted(keywords()), n=1, cutoff=0.7)
         if guess:
             hint = f"did you mean {guess[0]}?"
         elif self.block is None and self.game is not None:
-            hint = (f"if these are orders for game {self.game}, reply to your newest report from it (REPORT "
-                    f"{self.game} has it mailed to you again), or put SIGNON {self.game} <seat> <password> above them")
+            hint = f"if these are orders for game {self.game}, {self._where_orders_go()}"
         elif self.block is None:
             hint = "orders go after SIGNON <game> <seat> <password>; send HELP for the commands"
         else:

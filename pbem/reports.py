@@ -115,6 +115,9 @@ class ReportInput:
     """When the phase awaited is an answer window: when it closes and what silence means."""
     last_turn: int | None = None
     """The last turn this report tells of, when it tells of several (``turn`` to ``last_turn``)."""
+    ended_after: int | None = None
+    """For the final report of a game the GM ended, to a reader told of every turn already: the last turn
+    played. Such a report tells no turn again; it says the game ended after that turn."""
 
     @property
     def newest_turn(self) -> int:
@@ -211,6 +214,7 @@ def report_context(report: ReportInput, seat: str | None, *, pictures: Sequence[
         "turn": report.turn,
         "last_turn": last_turn,
         "next_turn": last_turn + 1,
+        "ended_after": report.ended_after,
         "moment": board_moment(last_turn),
         "view": rules.view(report.state, seat),
         "events": visible,

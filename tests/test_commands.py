@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 
 from pbem.commands import (
+    OPENING_WORDS,
     RESERVED_WORDS,
     AssignSeat,
     BadDateTime,
@@ -15,6 +17,7 @@ from pbem.commands import (
     CheckOrders,
     Command,
     CreateGame,
+    Decline,
     EndGame,
     Extend,
     GmCommand,
@@ -429,3 +432,27 @@ def test_every_example_mail_in_the_docs_parses_without_problems() -> None:
         script = parse_script(example, token_seat=token_reply)
         assert not script.problems, (example, script.problems)
         assert script.commands, example
+
+
+def test_an_order_of_the_tagged_game_outside_a_session_gets_the_way_to_send_it() -> None:
+    def is_order(line: str) -> bool:  # Harvest Day's orders: REVEAL <n>, MOVE <a>-<b>
+        return bool(re.fullmatch(r"\s*(REVEAL \d|MOVE \d-\d)\s*", line, re.I))
+
+    for line in ("REVEAL 3", "MOVE 1-0", "reveal 3"):
+        script = parse_script(f"{line}\n", game="hd1", is_order=is_order)
+        assert script.commands == () and len(script.problems) == 1
+        message = script.problems[0].message
+        assert message.startswith(f'"{line.split()[0]}" starts an order of game hd1, not a command here: reply to '
+                                  "your newest report from game hd1"), message
+    assert "expected nothing more" in parse_script("REVEAL 3\n", game="hd1").problems[0].message
+    alone = parse_script("REVEAL\n", game="hd1", is_order=is_order)  # not an order: the GM's command, misplaced
+    assert "REVEAL is a game master command" in alone.problems[0].message
+    inside = parse_script("GM hd1 secret\nREVEAL\n", game="hd1", is_order=is_order)
+    assert not inside.problems and isinstance(inside.commands[0], GmSession)
+
+
+def test_decline_takes_a_game_and_may_open_a_mail() -> None:
+    script = parse_script("DECLINE Hd1\n")
+    assert script.commands == (Decline(1, "hd1"),)
+    assert "a game name" in parse_script("DECLINE\n").problems[0].message
+    assert "DECLINE" in OPENING_WORDS and "DECLINE" not in RESERVED_WORDS

@@ -147,6 +147,17 @@ def test_a_game_of_each_kind_runs_through_the_runner_and_replays(kind: str, runn
         assert "The game is over" in text
 
 
+@pytest.mark.parametrize(("kind", "players", "seed"), cases())
+def test_the_gm_may_end_a_game_at_any_step_and_its_rules_rank_the_seats(kind: str, players: int, seed: int) -> None:
+    game = find_game(kind)
+    _, _, states = played(kind, players, seed)
+    seats = set(game.seat_names(players))
+    for state in states[:: max(1, len(states) // 20)]:
+        standing = game.standing_outcome(state)
+        assert set(standing.winners) <= seats and standing.reason, (kind, standing)
+        assert (standing.kind in (OutcomeKind.DRAW, OutcomeKind.LOSS)) == (not standing.winners)
+
+
 @pytest.mark.parametrize("kind", sorted(GAMES))
 def test_declared_facts_match_the_game(kind: str) -> None:
     game = find_game(kind)

@@ -7,6 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from pbem.commands import RESERVED_WORDS, help_text
 from pbem.games import GAMES, find_game
 from pbem.mail.answers import help_for
 
@@ -49,3 +50,20 @@ def test_help_by_mail_and_the_readme_name_each_games_page() -> None:
     for kind in GAMES:
         assert help_for(kind).rstrip().endswith(f"docs/games/{kind}.md"), kind
         assert f"(docs/games/{kind}.md)" in readme, kind
+
+
+def test_the_pages_list_every_command_allowed_among_orders_and_every_gm_command() -> None:
+    playing = (ROOT / "docs" / "playing.md").read_text(encoding="utf-8")
+    among = playing.split("Among orders, a line whose first word is", 1)[1].split("is a command", 1)[0]
+    for word in RESERVED_WORDS:
+        assert f"`{word}`" in among, word
+    masters = (ROOT / "docs" / "game-masters.md").read_text(encoding="utf-8")
+    section = help_text().split("\nGame masters\n", 1)[1]
+    gm_words = {line.split()[0] for line in section.splitlines()  # a command line: two blanks, then the word
+                if line.startswith("  ") and not line.startswith("   ") and line.split()[0].isalpha()}
+    assert {"REVEAL", "END", "SEAT", "ROLLBACK"} <= gm_words
+    for word in gm_words:
+        assert f"`{word}" in masters, word
+    commands = playing.split("### Other player commands", 1)[1]
+    for word in ("DECLINE", "ACCEPT", "STOP", "REPORT"):
+        assert f"| `{word}" in commands, word

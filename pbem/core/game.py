@@ -224,6 +224,18 @@ class BaseGame(Generic[S, O]):
         """Return None: override to end the game."""
         return None
 
+    def standing_outcome(self, state: S) -> Outcome:
+        """Return the outcome at ``state`` by the scores: the highest score wins, a tie shares the win.
+        A game whose rule book breaks ties (or ranks by something else) overrides it with its own ranking."""
+        scores = self.scores(state)
+        if not scores:
+            return Outcome.draw("No seat has a score.")
+        best = max(scores.values())
+        winners = tuple(seat for seat, score in scores.items() if score == best)
+        if len(winners) == 1:
+            return Outcome(winners, f"Seat {winners[0]} has the highest score, {best}.")
+        return Outcome(winners, f"Seats {', '.join(winners)} share the highest score, {best}.")
+
     def dump(self, state: S) -> dict[str, Any]:
         """Return the state as JSON-compatible data (:func:`pbem.core.jsonform.to_json`)."""
         data: dict[str, Any] = to_json(state)

@@ -339,6 +339,11 @@ class Game(Protocol[S, O]):
         """Return how the game ended, or None while it goes on."""
         ...
 
+    def standing_outcome(self, state: S) -> Outcome:
+        """Return how the game would end if it ended at ``state`` (the GM's END): the rule book's ranking,
+        tie-breaks included, applied to the position as it stands."""
+        ...
+
     def scores(self, state: S) -> dict[str, Score]:
         """Return each seat's current score."""
         ...

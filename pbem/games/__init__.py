@@ -12,6 +12,7 @@ from importlib import import_module
 from typing import Any
 
 from pbem.core import Game, UnknownGame
+from pbem.core.words import did_you_mean
 
 GAMES: dict[str, str] = {
     "turkey-chase": "pbem.games.turkey_chase.rules:TurkeyChase",
@@ -55,7 +56,9 @@ def find_game(name: str) -> Game[Any, Any]:
     """
     key = name.strip().lower()
     if key not in GAMES:
-        raise UnknownGame(f"no game kind {name!r}; kinds are: {', '.join(sorted(GAMES))}")
+        guess = did_you_mean(key, GAMES)
+        raise UnknownGame(f"no game kind {name!r}; " + (f"{guess} (HELP GAMES lists the kinds)" if guess else
+                                                         f"kinds are: {', '.join(sorted(GAMES))}"))
     module_name, class_name = GAMES[key].split(":")
     game: Game[Any, Any] = getattr(import_module(module_name), class_name)()
     return game

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from pbem.commands import help_text, report_help
+from pbem.core import UnknownGame
+from pbem.core.words import did_you_mean
 from pbem.games import GAMES, NOT_HOSTED, find_game
 from pbem.service.checking import closing_lines
 from pbem.service.replay import ReplayResult
@@ -93,7 +95,14 @@ def help_for(kind: str | None) -> str:
         return PRESS_HELP
     if kind.strip().lower() == REPORT_WORD:
         return report_help()
-    rules = find_game(kind)
+    try:
+        rules = find_game(kind)
+    except UnknownGame:
+        guess = did_you_mean(kind, [GAMES_WORD.upper(), PRESS_WORD.upper(), REPORT_WORD.upper(), *GAMES])
+        if guess:
+            raise UnknownGame(f"HELP {kind}: no such help topic; {guess} (HELP alone lists the topics)") from None
+        raise UnknownGame(f"HELP {kind}: no such help topic. The topics: HELP (the commands), HELP GAMES, HELP PRESS, "
+                          f"HELP REPORT, and HELP <kind> for each game kind ({', '.join(GAMES)})") from None
     text = rules.help().strip("\n")
     titled = text.lower().startswith(rules.title.lower())
     page = f"\n\nThis help is also a page of pbem's documentation: {GAME_PAGE.format(kind=rules.name)}\n"

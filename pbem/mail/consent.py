@@ -7,9 +7,12 @@ from __future__ import annotations
 
 import re
 
+from pbem.commands import Decline
 from pbem.core import PbemError
 from pbem.mail.conversation import Conversation
-from pbem.mail.tokens import TokenError
+from pbem.mail.notices import NEWEST_REPORT_FOLLOWS
+from pbem.mail.parse import subject_tag
+from pbem.mail.tokens import TokenError, token_game
 from pbem.service import access, consent, seats
 from pbem.store.tables import GameRow, GameStatus
 
@@ -34,9 +37,14 @@ def invite(conv: Conversation, row: GameRow, seat: str, address: str) -> bool:
 
 def accept_invitations(conv: Conversation) -> None:
     """The sender asked for pbem's mail just now: tell it the seats it was invited to and holds are its
-    own (a game under way gives it a fresh password, and its reply address), and tell their GMs."""
+    own (a game under way gives it a fresh password, and its reply address), and tell their GMs. A mail of
+    commands (not to a reply address) that says STOP accepts none, one that says DECLINE <game> not that
+    game's: the command answers."""
     unit, sender = conv.unit, conv.mail.sender
+    declined = _declined_games(conv.mail.body) if conv.token_address is None else set()
     for row, seat in consent.invitations_of(unit, sender):
+        if ALL_GAMES in declined or row.name_key in declined:
+            continue
         info = unit.snapshot(row)
         text = f"You accepted seat {seat.name} of game {row.name} ({info.rules.title})."
         conv.reply.tag_game = row.name
@@ -46,8 +54,8 @@ def accept_invitations(conv: Conversation) -> None:
             password = seats.renew_password(unit, seat)
             conv.reply.row, conv.reply.seat, conv.reply.secret = row, seat, True
             text += (f" The game is under way: your password is {password} (SIGNON {row.name} {seat.name} "
-                     f"{password}); a reply to this mail signs you on. Send STATUS {row.name} to see where it "
-                     "stands; your next turn report shows the board.")
+                     f"{password}); a reply to this mail signs you on. {NEWEST_REPORT_FOLLOWS}")
+            conv.notifier.send_newest_report(unit, row, seat)
         conv.reply.add(text)
         conv.notifier.tell_gm(unit, info, f"{sender} accepted seat {seat.name} of {row.name}." + _still_open(conv, row))
         conv.handled.acted = True
@@ -76,11 +84,19 @@ def check_invitation(conv: Conversation) -> None:
 
 def answer_invitation(conv: Conversation, *, accepted_now: bool) -> None:
     """A genuine reply to an invitation (see :func:`check_invitation`): STOP on its first line stops all
-    mail to the sender; any other reply accepted the invitation (``accepted_now``: this mail was the
-    sender's first), or had done so before."""
+    mail to the sender (its seats of games not started are open again), DECLINE leaves the seat it was
+    invited to; any other reply accepted the invitation (``accepted_now``: this mail was the sender's
+    first), or had done so before."""
     first = next((line.strip() for line in conv.mail.body.splitlines() if line.strip()), "")
+    word = first.split()[0].upper() if first else ""
     if first.upper() == "STOP":
         stop(conv, conv.mail.sender)
+    elif word == "DECLINE":
+        game = token_game(conv.token_address or "") or subject_tag(conv.mail.subject) or ""
+        try:
+            decline(conv, Decline(0, game))
+        except PbemError as error:
+            conv.reply.refuse(0, error)
     elif accepted_now:
         accept_invitations(conv)
     else:
@@ -95,6 +111,29 @@ def _still_open(conv: Conversation, row: GameRow) -> str:
     waiting = [s.name for s in conv.unit.seats(row) if not s.address] + [
         s.name for s in consent.unaccepted(conv.unit, row)]
     return f" Seats still open or not accepted: {', '.join(waiting)}." if waiting else " Send START to begin."
+
+
+def decline(conv: Conversation, command: Decline) -> None:
+    """DECLINE <game>: the sender leaves its seat of a game not started yet; the seat is open again and
+    the GM is told (through the service's news)."""
+    seat = seats.decline(conv.unit, command.game, conv.mail.sender)
+    row = conv.unit.game(command.game)
+    conv.reply.tag_game = row.name
+    conv.reply.add(f"DECLINE: you left seat {seat.name} of game {row.name}; it is open again, and the GM was told. "
+                   f"pbem sends you nothing more for {row.name}.")
+    conv.handled.acted = True
+
+
+ALL_GAMES = "*"
+"""In :func:`_declined_games`: the mail says STOP, which declines every invitation."""
+_DECLINING = re.compile(r"^[ \t]*(?:decline[ \t]+(?P<game>[a-z0-9][a-z0-9-]{0,40})|(?P<stop>stop))[ \t]*$",
+                        re.I | re.M)
+
+
+def _declined_games(body: str) -> set[str]:
+    """The games a mail declines with DECLINE <game> lines (lower case), with :data:`ALL_GAMES` when a
+    line of it is STOP."""
+    return {match["game"].lower() if match["game"] else ALL_GAMES for match in _DECLINING.finditer(body)}
 
 
 def stop(conv: Conversation, address: str) -> None:

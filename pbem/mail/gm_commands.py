@@ -269,9 +269,10 @@ def _rollback(conv: Conversation, row: GameRow, command: Rollback) -> None:
 
 
 def _announce(conv: Conversation, row: GameRow, text: str, *, calendar: bool = False) -> None:
-    """Tell every player of the game (and its GM) what the GM did; with ``calendar`` (the deadline
-    moved) the seats that owe orders get their calendar update."""
-    conv.notifier.tell_players(conv.unit, conv.unit.snapshot(row), text, calendar=calendar)
+    """Tell every player of the game what the GM did (the GM's address too, when another address sent
+    the GM session: the reply tells the sender); with ``calendar`` (the deadline moved) the seats that
+    owe orders get their calendar update."""
+    conv.notifier.tell_players(conv.unit, conv.unit.snapshot(row), text, calendar=calendar, actor=conv.mail.sender)
 
 
 def _whole_number(name: str, text: str, below: int) -> int:

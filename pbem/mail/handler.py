@@ -25,6 +25,7 @@ from pbem.commands import (
     Accept,
     CheckOrders,
     CreateGame,
+    Decline,
     GmSession,
     Forget,
     Help,
@@ -68,7 +69,7 @@ from pbem.mail.press import press_reply
 from pbem.mail.redaction import holds_password, text_holds_password
 from pbem.mail.reply import Reply, reply_limit, send_reply
 from pbem.mail.tokens import ReplyTokens, is_token_address, press_author
-from pbem.service import consent
+from pbem.service import consent, submissions
 from pbem.service.api import GameService
 from pbem.service.unit import Unit
 from pbem.store import is_transient_error
@@ -308,7 +309,8 @@ class MailHandler:
                 reply.refuse(0, error)
             return self._answer_within_limit(conv, now, inbound_id, ["STOP"], exempt=False)
         conv.tag = subject_tag(mail.subject)
-        script = parse_script(mail.body, token_seat=token_address is not None, game=conv.tag)
+        script = parse_script(mail.body, token_seat=token_address is not None, game=conv.tag,
+                              is_order=submissions.order_test(unit, conv.tag))
         reply.secret = text_holds_password(mail.body)  # it may quote a line that held one: keep no copy once sent
         limiter = self.query_limiter if _only_queries(script) else self.rate_limiter
         limited = limiter.is_limited(mail.sender, now)
@@ -474,6 +476,7 @@ _COMMANDS: Mapping[type, Callable[[Conversation, Any], None]] = {
     Observe: seat_commands.observe,
     Standby: seat_commands.standby_list,
     Accept: seat_commands.accept_offer,
+    Decline: consent_mail.decline,
     Stop: lambda conv, command: consent_mail.stop(conv, conv.mail.sender),
     Register: player_commands.register,
     Whois: player_commands.whois,
@@ -496,7 +499,7 @@ SOFT_BOUNCES = 3
 """How often a mail that bounced for now is sent again (a fourth bounce counts as one for good)."""
 SOFT_BOUNCE_PAUSE = timedelta(hours=1)
 """How long after a bounce for now the mail goes again."""
-_FROM_ALONE = (Join, Stop, CreateGame, Register, LeagueCommand, Report, MyData, Forget)
+_FROM_ALONE = (Join, Decline, Stop, CreateGame, Register, LeagueCommand, Report, MyData, Forget)
 """The commands that rest on the From alone: refused when the receiving server found it forged."""
 
 

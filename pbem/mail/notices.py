@@ -40,7 +40,7 @@ from pbem.reports import (
     render_mail_html,
     render_report,
 )
-from pbem.service import consent, digests, leagues, observers, seats
+from pbem.service import consent, digests, leagues, observers, reporting, seats
 from pbem.service.leagues import LeagueSeatHandedOver, LeagueView, RoundSeated, StandingsDue, TablesEnded, TablesOpened
 from pbem.service.consent import Invited
 from pbem.service.digests import DueReport
@@ -50,6 +50,7 @@ from pbem.service.news import (
     DeadlineExtended,
     OfferAccepted,
     RolledBack,
+    SeatFreed,
     SeatHandedOver,
     SeatOffered,
 )
@@ -72,6 +73,8 @@ bound is not queued, and the reply says how many were held back."""
 REPORT_AGAIN = "report-again"
 """The purpose of a report sent again on request (REPORT): unlike a turn report, it counts toward
 :data:`MAX_MAIL_TO_OTHERS`."""
+NEWEST_REPORT_FOLLOWS = "Your seat's newest turn report, with the board, comes in a mail of its own."
+"""Told to a seat's new holder in a game under way, whose newest report is sent with the seat."""
 _TO_GM = ("\n\nA plain reply to this mail goes to the GM as press. To send orders, reply to your turn report "
           "or a reminder.\n")
 
@@ -176,6 +179,12 @@ class MailNotifier:
                                         _observer_note(row))
             elif row.gm_address:
                 self._public_report(unit, row, report, subject, pictures, row.gm_address)
+
+    def send_newest_report(self, unit: Unit, row: GameRow, seat: SeatRow) -> None:
+        """Queue the newest report of a game under way to ``seat``'s new holder, made as REPORT makes it (the
+        seat's view, the board, its reply address)."""
+        self.send_again(unit, unit.snapshot(row), reporting.report_of_turn(unit, row.name, None), seat,
+                        seat.address or "")
 
     def send_again(self, unit: Unit, info: GameInfo, report: ReportInput, seat: SeatRow | None, to: str) -> None:
         """REPORT: queue ``report`` once more, made as it was sent: to ``seat``'s holder its own report (its
@@ -302,6 +311,11 @@ class MailNotifier:
                         "more mail. The seat stays its own and goes silent: NMR defaults, and the game's absence "
                         f"settings (grace_hours, replace_after) handle it. REPLACE {item.seat} <address> hands it "
                         "to someone else."))
+                case SeatFreed():
+                    self.tell_gm(unit, info, (
+                        f"{item.address}, who held seat {item.seat} of {row.name}, {item.why}: the seat is open "
+                        f"again. SEAT {item.seat} <address> gives it to another player, or anyone may JOIN "
+                        f"{row.name} {item.seat}."))
                 case AddressUndeliverable():
                     self.tell_gm(unit, info, (
                         f"Mail to {item.address}, the holder of seat {item.seat} of {row.name}, cannot be delivered "
@@ -378,11 +392,14 @@ class MailNotifier:
         """Give a seat's new holder its password (a secret mail asking for orders) and tell the old one that
         ``by`` (``"The GM"``, ``"The service"``) gave the seat to another player."""
         assert seat.address is not None
+        under_way = row.status in (GameStatus.ACTIVE, GameStatus.PAUSED)
         self.tell_address(
             unit, row, seat.address, "You take over a seat",
             f"{by} gave you seat {seat.name} of game {row.name}. {why}Your password is {password}; a plain reply to "
-            f"this mail or a turn report signs you on. Send STATUS {row.name} to see where the game stands.",
+            "this mail or a turn report signs you on." + (f" {NEWEST_REPORT_FOLLOWS}" if under_way else ""),
             seat=seat, secret=True, asks_orders=row.status == GameStatus.ACTIVE)
+        if under_way:
+            self.send_newest_report(unit, row, seat)
         if old and old != seat.address:
             self.tell_address(unit, row, old, "Seat replaced",
                               f"{by} gave your seat {seat.name} of game {row.name} to another player.")
@@ -405,7 +422,8 @@ class MailNotifier:
                               text + (f" Your orders of those turns are kept; send them again when they are wanted"
                                       f" (they no longer stand).{orders}" if kept else ""),
                               seat=seat, asks_orders=seat.name in asked_for_orders(info))
-        self.tell_gm(unit, info, text)
+        if not _is_gm(unit.mail_from, row):
+            self.tell_gm(unit, info, text)  # the GM who sent ROLLBACK by mail reads it in the reply
 
     def remind(self, unit: Unit, info: GameInfo, seats: Sequence[SeatRow]) -> None:
         """Remind ``seats`` that their orders are missing, with the deadline."""
@@ -435,9 +453,11 @@ class MailNotifier:
             self._queue(unit, info.row, info.row.gm_address, f"[{info.row.name}] GM notice", text + "\n",
                         None, purpose="notice")
 
-    def tell_players(self, unit: Unit, info: GameInfo, text: str, *, calendar: bool = False) -> None:
-        """Queue a notice to every seat of the game and its GM; with ``calendar`` (the deadline moved)
-        the seats that owe orders get their deadline's calendar update attached."""
+    def tell_players(self, unit: Unit, info: GameInfo, text: str, *, calendar: bool = False,
+                     actor: str | None = None) -> None:
+        """Queue a notice to every seat of the game and its GM, unless the GM's address is ``actor`` (who
+        did what the notice tells: the reply to its mail says so); with ``calendar`` (the deadline
+        moved) the seats that owe orders get their deadline's calendar update attached."""
         for seat in info.seats:
             budget.check()
             if seat.address:
@@ -445,7 +465,8 @@ class MailNotifier:
                             text + _TO_GM + self._link_line(info.row, seat), None,
                             reply_to=self.reply_address(info.row, seat, press_from="gm"), purpose="notice",
                             attachments=self.calendar(unit, info.row, seat) if calendar else ())
-        self.tell_gm(unit, info, text)
+        if not _is_gm(actor, info.row):
+            self.tell_gm(unit, info, text)
 
     def tell_address(self, unit: Unit, row: GameRow, to: str, subject: str, text: str,
                      *, seat: SeatRow | None = None, secret: bool = False, press_from: str | None = None,
@@ -505,6 +526,13 @@ class MailNotifier:
 _UNBOUNDED = ("report", "standings", "league")
 """Purposes of mail to people who asked for it, sent whatever mail caused them: turn reports, a league's
 standings after a round, and the passwords of the league's new tables (a round of a large league seats many)."""
+
+
+def _is_gm(address: str | None, row: GameRow) -> bool:
+    """True when ``address`` is the GM's address of the game of ``row`` (any letter case)."""
+    return address is not None and row.gm_address is not None and address.lower() == row.gm_address.lower()
+
+
 def _observer_note(row: GameRow) -> str:
     """The note after the text of an observer's report."""
     return f"\nYou observe game {row.name}: its public reports come to you. UNOBSERVE {row.name} stops them.\n"

@@ -45,7 +45,7 @@ from pbem.mail.report_again import in_session as report_in_session
 from pbem.mail.signon import signed_on_seat
 from pbem.service import absences, observers, owing, replay, seats, seeds, standby, status, submissions
 from pbem.service.checking import check_syntax
-from pbem.store.tables import GameRow, GameStatus, SeatRow
+from pbem.store.tables import GameRow, GameStatus, SeatRow, SubmissionRow
 from pbem.zones import format_moment, mark, read_zone
 
 # The turn a game mail's subject names: "[tc-1] Turn 3", "[tc-1] Reminder: turn 3 orders due".
@@ -67,7 +67,8 @@ def join(conv: Conversation, command: Join) -> None:
     conv.reply.add(
         f"You joined game {joined.game} ({info.rules.title}) as seat {joined.seat}.\n"
         f"Your password is {joined.password} (for SIGNON {joined.game} {joined.seat} {joined.password}); "
-        "you rarely need it: a plain reply to any mail from this game signs you on.\n"
+        "you rarely need it: a plain reply to your turn report or a reminder from this game signs you on "
+        "(a plain reply to a notice or a press mail goes as press, never as orders).\n"
         "The game starts when the GM sends START." + commitment_line(info.row)
     )
     if joined.open_seats:
@@ -266,16 +267,25 @@ def _orders(conv: Conversation, row: GameRow, seat: SeatRow, command: SeatSessio
 def _ready_or_not(conv: Conversation, row: GameRow, seat: SeatRow, command: Ready | NoOrders) -> None:
     """READY (the seat's orders are final) or NOORDERS (withdrawn: it holds)."""
     ready = isinstance(command, Ready)
+    had = submissions.current_orders(conv.unit, row.name, seat.name) if ready else None
     version = submissions.withdraw(conv.unit, row.name, seat.name, ready=ready, source=conv.source)
     conv.handled.submitted.append((row.name, seat.name))
     if ready:
-        current = submissions.current_orders(conv.unit, row.name, seat.name)
-        held = "" if current is not None and current.orders else " You have no orders: you hold this turn."
-        conv.reply.add(f"READY: your orders v{version} for turn {row.turn} of {row.name} are final; the turn "
-                       f"does not wait for you.{held}")
+        conv.reply.add(f"READY: {_final_orders(had, version, f'turn {row.turn} of {row.name}')}; the turn does "
+                       "not wait for you.")
     else:
         conv.reply.add(f"NOORDERS: your orders for turn {row.turn} of {row.name} are withdrawn (v{version} is "
                        "an empty set: you hold). Send orders again to replace it.")
+
+
+def _final_orders(had: SubmissionRow | None, version: int, turn: str) -> str:
+    """What READY made final for ``turn`` ("turn 4 of tc-1"), in the reader's terms: the orders they sent
+    (their version), an empty set they sent (NOORDERS), or nothing (they hold)."""
+    if had is None:
+        return f"you sent no orders for {turn}, so you hold this turn"
+    if not had.orders:
+        return f"you hold {turn} (your orders v{version} are an empty set)"
+    return f"your orders v{version} for {turn} are final"
 
 
 def _show_orders(conv: Conversation, row: GameRow, seat: SeatRow, command: ShowOrders) -> None:

@@ -274,6 +274,13 @@ def press_author(address: str) -> str | None:
     return token.press if token is not None else None
 
 
+def token_game(address: str) -> str | None:
+    """The game a reply address names, or None for an address of another shape. The shape only: what
+    rests on it must rest on something else too (the sender's own seat, for DECLINE)."""
+    token = _parse(address)
+    return token.game if token is not None else None
+
+
 def _parse(address: str) -> _Token | None:
     local = address.strip().strip("<>").lower().rpartition("@")[0]
     found = _TOKEN.fullmatch(local.partition("+")[2])

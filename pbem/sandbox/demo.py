@@ -40,6 +40,7 @@ from pbem.service.api import GameService
 from pbem.service.creation import GAME_NAME
 from pbem.service.owing import owing_seats
 from pbem.store import open_database
+from pbem.store.tables import reminder_time
 
 MAX_DEMO_TURNS = 2_000
 """Most turns the offline demo plays before it gives up on an end."""
@@ -295,8 +296,9 @@ async def _pass_deadline(service: GameService, clock: DemoClock, name: str, play
     """Move the clock to the reminder (the silent robots get one), then past the deadline."""
     row = service.info(name).row
     assert row.deadline is not None, "a demo game always has a deadline"
-    deadline = row.deadline
-    clock.set(deadline - timedelta(hours=row.reminder_hours) + timedelta(minutes=1))
+    deadline, reminder = row.deadline, reminder_time(row)
+    assert reminder is not None, "a demo turn is long enough for a reminder"
+    clock.set(reminder + timedelta(minutes=1))
     for player in players:
         if player.seat in missing:
             await player.expect(lambda m: m.subject.startswith(f"[{name}] Reminder"))

@@ -300,6 +300,6 @@ class GameService:
             return control.resume(unit, name)
 
     def end(self, name: str) -> None:
-        """End a game now; the leaders win. See :func:`control.end`."""
+        """End a game now; the game's own ranking of the position decides who wins. See :func:`control.end`."""
         with self.unit() as unit:
             control.end(unit, name)

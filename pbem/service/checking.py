@@ -14,6 +14,10 @@ from pbem.games import find_game
 from pbem.orders import LineProblem, OrderLine, ParsedOrders, parser_for
 
 
+FORCED = "forced"
+"""The ``source`` of a submission the service filed itself: the seat's only play."""
+
+
 @dataclass
 class CheckResult:
     """What became of a submission: each line's verdict, plus whole-submission problems.
@@ -48,6 +52,9 @@ class CheckResult:
     standing: int | None = None
     """When nothing was stored because no line was accepted (or the orders were refused as a whole): the
     version of the orders that stand (0: none)."""
+    played_for_you: list[str] | None = None
+    """When nothing was stored and the standing orders are the seat's only play, filed by the service (not
+    sent by the player): those orders."""
     owes: bool = True
     """The seat owes orders now: only then does the reply ask for (corrected) orders."""
 
@@ -115,6 +122,9 @@ class CheckResult:
         """The sentence after a submission that stored nothing: the orders that stand (only when there are
         some), and a request for corrected orders only when the seat owes orders now."""
         if not self.owes:
+            if self.played_for_you is not None:
+                return ("Nothing was stored: you owe no orders now; the service plays your only play for you: "
+                        f"{', '.join(self.played_for_you) or 'nothing'}.")
             kept = f" Your orders v{self.standing} stand." if self.standing else ""
             return f"Nothing was stored: you owe no orders now.{kept}"
         if self.standing:

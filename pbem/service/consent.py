@@ -20,7 +20,7 @@ from sqlalchemy import select as sa_select
 from sqlmodel import Session, select
 
 from pbem.core import GameError
-from pbem.service import audit, queries
+from pbem.service import audit, queries, seats
 from pbem.service.news import AddressStopped, AddressUndeliverable
 from pbem.service.unit import Unit
 from pbem.store.tables import AddressConsentRow, GameRow, GameStatus, InvitationRow, SeatRow
@@ -80,22 +80,24 @@ def record_asked(unit: Unit, address: str) -> bool:
 
 
 def stop(unit: Unit, address: str) -> list[tuple[GameRow, SeatRow]]:
-    """STOP: pbem writes nothing more to ``address`` until it writes again. Return the seats it holds in
-    games that are not over: their GMs hear of it (an :class:`~pbem.service.news.AddressStopped` each),
-    and the seats go silent, handled by the game's absence settings."""
+    """STOP: pbem writes nothing more to ``address`` until it writes again. Its seats of games not started
+    yet are open again (the GMs hear of it). Return the seats it holds in games under way: their GMs hear
+    of it (an :class:`~pbem.service.news.AddressStopped` each), and the seats go silent, handled by the
+    game's absence settings."""
     key = address.lower()
     row = unit.session.get(AddressConsentRow, key) or AddressConsentRow(address=key)
     row.stopped_at = unit.now()
     unit.add(row)
     return _silenced_seats(unit, key, lambda game, seat: AddressStopped(game.name, seat.name, key), "STOP",
-                           "sent STOP: pbem no longer mails it")
+                           "sent STOP: pbem no longer mails it", "sent STOP")
 
 
 def mark_undeliverable(unit: Unit, address: str, reason: str) -> list[tuple[GameRow, SeatRow]]:
     """Mail to ``address`` came back for good (``reason``: what the mail server said): pbem writes nothing
-    more to it until it writes again. Return the seats it holds in games that are not over: as after STOP,
-    their GMs hear of it (an :class:`~pbem.service.news.AddressUndeliverable` each) and the seats go
-    silent, handled by the game's absence settings. Nothing changes (and nobody is told again) for an
+    more to it until it writes again. As after STOP, its seats of games not started yet are open again;
+    return the seats it holds in games under way: their GMs hear of it (an
+    :class:`~pbem.service.news.AddressUndeliverable` each) and the seats go silent, handled by the
+    game's absence settings. Nothing changes (and nobody is told again) for an
     address already marked."""
     key = address.lower()
     row = unit.session.get(AddressConsentRow, key) or AddressConsentRow(address=key)
@@ -105,21 +107,28 @@ def mark_undeliverable(unit: Unit, address: str, reason: str) -> list[tuple[Game
     unit.add(row)
     said = row.undeliverable_reason
     return _silenced_seats(unit, key, lambda game, seat: AddressUndeliverable(game.name, seat.name, key, said),
-                           "BOUNCE", f"cannot be reached ({said}): pbem no longer mails it")
+                           "BOUNCE", f"cannot be reached ({said}): pbem no longer mails it",
+                           f"cannot be reached ({said})")
 
 
 def _silenced_seats(unit: Unit, key: str, news: Callable[[GameRow, SeatRow], object], action: str,
-                    what: str) -> list[tuple[GameRow, SeatRow]]:
-    """The seats ``key`` holds in games that are not over, each with its ``news`` and an audit entry."""
+                    what: str, left: str) -> list[tuple[GameRow, SeatRow]]:
+    """The seats ``key`` holds in games under way, each with its ``news`` and an audit entry. Its seats of
+    games not started yet are opened again (:func:`~pbem.service.seats.free`: its holder ``left``), since
+    nothing would reach it at START."""
     held = []
     for game in queries.games_of_address(unit.session, key):
         if game.status == GameStatus.FINISHED:
             continue
         for seat in unit.seats(game):
-            if seat.address and seat.address.lower() == key:
-                held.append((game, seat))
-                unit.news.append(news(game, seat))
-                audit.record(unit, game, action, f"{key}, the holder of seat {seat.name}, {what}")
+            if not seat.address or seat.address.lower() != key:
+                continue
+            if game.status == GameStatus.FORMING:
+                seats.free(unit, game, seat, left, action)
+                continue
+            held.append((game, seat))
+            unit.news.append(news(game, seat))
+            audit.record(unit, game, action, f"{key}, the holder of seat {seat.name}, {what}")
     return held
 
 

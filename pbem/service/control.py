@@ -88,6 +88,8 @@ def resume(unit: Unit, name: str) -> datetime | None:
     if row.deadline is not None and row.paused_at is not None:
         moved = max(row.deadline + (now - row.paused_at), now + timedelta(hours=1))
         row.deadline = min(moved, due.latest_deadline(now))
+        if row.opened_at is not None:  # the clock stood still: the turn's reminder counts as from a later opening
+            row.opened_at = min(row.opened_at + (now - row.paused_at), now)
     row.status, row.paused_at, row.nmr_streak = GameStatus.ACTIVE, None, 0
     unit.add(row)
     deadline = f"; deadline {format_utc(row.deadline)}" if row.deadline else ""
@@ -96,7 +98,8 @@ def resume(unit: Unit, name: str) -> datetime | None:
 
 
 def end(unit: Unit, name: str) -> None:
-    """End a game now; the seats with the highest score win. Raises GameError for a game that
+    """End a game now; the game's own ranking of the position decides who wins
+    (:meth:`~pbem.core.Game.standing_outcome`). Raises GameError for a game that
     has not started or is over."""
     row = unit.game(name)
     if row.status == GameStatus.FINISHED:
@@ -105,7 +108,8 @@ def end(unit: Unit, name: str) -> None:
         raise GameError(f"game {name} has not started")
     row.status, row.ended_by_gm, row.deadline = GameStatus.FINISHED, True, None
     unit.add(row)
-    audit.record(unit, row, "END", f"game {game_standing(row)}; the leaders win")
+    outcome = unit.snapshot(row).outcome
+    audit.record(unit, row, "END", f"game {game_standing(row)}; " + (outcome.headline if outcome else "ended"))
     leagues.game_over(unit, row)
 
 

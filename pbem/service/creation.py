@@ -151,7 +151,7 @@ def start(unit: Unit, name: str, *, waits_for_acceptance: bool = True) -> GameIn
     unit.set_rng_state(row, rng.get_state())
     row.status = GameStatus.ACTIVE
     row.turn = 1
-    row.deadline = due.next_deadline(row, unit.now(), unit.snapshot(row).phase)
+    due.open_turn(row, unit.now(), unit.snapshot(row).phase)
     unit.add(row)
     audit.record(unit, row, "START", "game started: " + ", ".join(f"{s.name} {s.address}" for s in seats))
     play_forced(unit, unit.snapshot(row))

@@ -39,7 +39,7 @@ from pbem.service.resolution import ResolvedTurns
 from pbem.service.snapshot import GameInfo
 from pbem.service.unit import Unit
 from pbem.store import is_transient_error
-from pbem.store.tables import GameRow, GameStatus, LeagueRow, SeatRow
+from pbem.store.tables import GameRow, GameStatus, LeagueRow, SeatRow, reminder_time
 from pbem.zones import mark
 
 _log = logging.getLogger(__name__)
@@ -332,9 +332,8 @@ class TurnClock:
         return True
 
     def _maybe_remind(self, unit: Unit, row: GameRow, now: datetime) -> int:
-        if row.deadline is None or row.reminded_turn >= row.turn:
-            return 0
-        if now < row.deadline - timedelta(hours=row.reminder_hours):
+        reminder = reminder_time(row)
+        if reminder is None or row.reminded_turn >= row.turn or now < reminder:
             return 0
         info = unit.snapshot(row)
         if info.phase is None:

@@ -82,8 +82,8 @@ def mailed_now(*, digest: bool, owes: bool, over: bool, waiting_since: datetime 
 def take_reports(unit: Unit, info: GameInfo, *, everyone: bool = False) -> list[DueReport]:
     """The reports due now to the readers of a game (each seat with an address, the GM, each observer),
     each telling every turn since the reader's last report; those readers are marked as told. With
-    ``everyone`` (the GM ended the game) every reader gets one, the newest report again for a reader
-    who was told everything already."""
+    ``everyone`` (the GM ended the game) every reader gets one: for a reader who was told everything
+    already, the game as it stands with no turn told again (:func:`~pbem.service.reporting.ended_report`)."""
     row = info.row
     readers = _readers(unit, info)
     records = queries.history(unit.session, row, since=min(reader.told for reader in readers) + 1)
@@ -99,7 +99,7 @@ def take_reports(unit: Unit, info: GameInfo, *, everyone: bool = False) -> list[
                                             digest_hours=row.digest_hours, now=now)):
             due.append(DueReport(reader.seat, reporting.records_report(info, news), reader.observer))
         elif everyone:
-            newest = newest or reporting.last_report(unit, row.name)
+            newest = newest or reporting.ended_report(info)
             due.append(DueReport(reader.seat, newest, reader.observer))
     _mark_told(unit, info, readers, due)
     return due

@@ -41,6 +41,12 @@ def check_deadline(when: datetime, now: datetime) -> datetime:
     return when
 
 
+def open_turn(row: GameRow, now: datetime, phase: Phase | None) -> None:
+    """The turn awaiting orders (of ``phase``) opens at ``now``: its deadline (:func:`next_deadline`), and the
+    moment its reminder counts from."""
+    row.deadline, row.opened_at = next_deadline(row, now, phase), now
+
+
 def next_deadline(row: GameRow, now: datetime, phase: Phase | None) -> datetime | None:
     """The deadline of ``phase`` opening at ``now``: ``turn_hours`` later, or the phase's own
     ``deadline_hours`` when that is shorter (an answer window); None when ``turn_hours`` is 0 (no

@@ -352,8 +352,8 @@ def drop(unit: Unit, name: str, address: str) -> None:
 
 def end(unit: Unit, name: str) -> list[str]:
     """End the league now: no further round, and the round's tables still waiting for their games get
-    none; its tables still playing are left to the clock to end (their leaders win, as the GM's END of a
-    game; :func:`running_tables`), without counting toward the standings, and then the final standings
+    none; its tables still playing are left to the clock to end (ranked by their own rules, as the GM's END
+    of a game; :func:`running_tables`), without counting toward the standings, and then the final standings
     go to every member. Return those games. Raises LeagueError for a finished league."""
     league = league_row(unit, name, lock=True)
     if league.status == LeagueStatus.FINISHED:

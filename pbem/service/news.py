@@ -76,3 +76,14 @@ class AddressStopped:
     game: str
     seat: str
     address: str
+
+
+@dataclass(frozen=True)
+class SeatFreed:
+    """The holder of a seat of a game not yet started left it (DECLINE, or STOP): the seat is open again;
+    its GM is told. ``why`` says what the holder did, as the GM reads it ("declined the invitation")."""
+
+    game: str
+    seat: str
+    address: str
+    why: str

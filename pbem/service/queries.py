@@ -48,6 +48,16 @@ def game_by_name(session: Session, name: str, *, lock: bool = False) -> GameRow 
     return session.execute(query, {"key": name.strip().lower()}).scalars().first()
 
 
+NAMES_LOOKED_AT = 1000
+"""The newest games whose names a mistyped game name is compared with ("did you mean")."""
+_GAME_NAMES = select(GameRow.name).order_by(GameRow.id.desc()).limit(NAMES_LOOKED_AT)  # type: ignore[union-attr]
+
+
+def game_names(session: Session) -> list[str]:
+    """The names of the newest :data:`NAMES_LOOKED_AT` games, newest first."""
+    return list(session.execute(_GAME_NAMES).scalars())
+
+
 def claim_game(session: Session, game_id: int, *, due_by: datetime | None = None,
                wait: bool = False) -> GameRow | None:
     """The row of game ``game_id``, locked until the transaction ends; None when there is none, when

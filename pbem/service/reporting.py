@@ -56,6 +56,13 @@ def records_report(info: GameInfo, records: Sequence[TurnRecordRow], *, setup_dr
     )
 
 
+def ended_report(info: GameInfo) -> ReportInput:
+    """The final report of a game the GM ended, for a reader told of every turn already: the game as it
+    stands and its outcome, no turn told again (and none of their draws)."""
+    played = info.row.turn - 1
+    return replace(records_report(info, []), turn=played, last_turn=played, ended_after=played)
+
+
 def last_report(unit: Unit, name: str) -> ReportInput:
     """Return the report input of the newest report of a game: the last turn resolved on request and
     the forced turns after it, which are reported together (the opening report before any turn; the

@@ -18,6 +18,7 @@ from sqlalchemy import update
 from pbem.core import GameError, GameRng
 from pbem.orders import parser_for
 from pbem.service import absences, audit, due, owing, players, queries, standby
+from pbem.service.checking import FORCED
 from pbem.service.snapshot import GameInfo, rules_version_of
 from pbem.service.unit import Unit
 from pbem.store.tables import GameRow, GameStatus, SubmissionRow, TurnRecordRow
@@ -144,7 +145,7 @@ def _resolve_one(unit: Unit, info: GameInfo, reason: str) -> ResolvedTurn:
     phase = None if outcome is not None else rules.phase(result.state)
     if outcome is not None:
         row.status = GameStatus.FINISHED
-    row.deadline = due.next_deadline(row, unit.now(), phase)
+    due.open_turn(row, unit.now(), phase)
     if row.news_since is None:  # news for every reader (the listeners' reports mark who was told)
         row.news_since = record.resolved_at
     _count_silence(unit, info, nmr, reason, record)
@@ -188,7 +189,7 @@ def _store_forced(unit: Unit, row: GameRow, seat: str, orders: Sequence[Any]) ->
     unit.add(
         SubmissionRow(
             game_id=row.id, seat=seat, turn=row.turn, version=version, text=text,
-            orders=[str(o) for o in orders], problems=[], received_at=unit.now(), source="forced",
+            orders=[str(o) for o in orders], problems=[], received_at=unit.now(), source=FORCED,
         )
     )
     unit.session.flush()

@@ -110,7 +110,7 @@ def confirm_rollback(unit: Unit, name: str, turn: int, code: str) -> RolledBack:
     unit.set_rng_state(row, first.rng_state)
     row.turn = turn
     row.rollback_turn = row.rollback_code_hash = row.rollback_requested_at = None
-    row.deadline = due.next_deadline(row, unit.now(), unit.snapshot(row).phase)
+    due.open_turn(row, unit.now(), unit.snapshot(row).phase)
     row.reminded_turn, row.nmr_streak = 0, 0
     row.gm_reported_turn = min(row.gm_reported_turn, turn - 1)
     for observer in observers_of(unit, row):

@@ -12,7 +12,8 @@ from pbem.passwords import hash_password, new_password
 from pbem.service import audit, players, queries
 from pbem.service.snapshot import GameInfo
 from pbem.service.unit import Unit
-from pbem.store.tables import AbsenceRow, GameStatus, SeatRow, SeatStatus
+from pbem.service.news import SeatFreed
+from pbem.store.tables import AbsenceRow, GameRow, GameStatus, SeatRow, SeatStatus
 
 
 @dataclass(frozen=True)
@@ -77,6 +78,32 @@ def assign(unit: Unit, name: str, seat: str, address: str) -> SeatRow:
     unit.add(seat_row)
     audit.record(unit, row, "SEAT", f"seat {seat_row.name} assigned to {seat_row.address}")
     return seat_row
+
+
+def decline(unit: Unit, name: str, address: str) -> SeatRow:
+    """DECLINE: ``address`` leaves the seat it holds (by invitation or JOIN) of a game not started yet;
+    the seat is open again and the GM hears of it. Return the seat. Raises GameError when the game has
+    started (RESIGN leaves it then) or the address holds no seat of it."""
+    row = unit.game(name)
+    key = address.lower()
+    held = next((s for s in unit.seats(row) if s.address and s.address.lower() == key), None)
+    if held is None:
+        raise GameError(f"{key} holds no seat of {row.name}")
+    if row.status != GameStatus.FORMING:
+        raise GameError(f"game {row.name} is {row.status}: only a seat of a game not started yet can be declined; "
+                        "RESIGN (after SIGNON) leaves a game under way")
+    free(unit, row, held, "declined the invitation", "DECLINE")
+    return held
+
+
+def free(unit: Unit, row: GameRow, seat: SeatRow, why: str, action: str) -> None:
+    """Open ``seat`` of the forming game ``row`` again: its holder ``why`` (audit ``action``); the GM hears
+    of it (:class:`~pbem.service.news.SeatFreed`)."""
+    address = seat.address or ""
+    seat.address, seat.password_hash = None, None
+    unit.add(seat)
+    audit.record(unit, row, action, f"{address}, the holder of seat {seat.name}, {why}: the seat is open again")
+    unit.news.append(SeatFreed(row.name, seat.name, address, why))
 
 
 def issue_passwords(unit: Unit, name: str) -> dict[str, str]:

@@ -69,8 +69,8 @@ class Position:
 
 
 def read_position(row: GameRow) -> Position:
-    """Read a game's stored state: loaded by its rules, outcome (the leaders win a game the GM
-    ended) and phase computed; state, phase and outcome are None while the game is forming."""
+    """Read a game's stored state: loaded by its rules, outcome (a game the GM ended is ranked by its own
+    rules) and phase computed; state, phase and outcome are None while the game is forming."""
     rules = find_game(row.kind)
     if row.status == GameStatus.FORMING:
         return Position(row.state, row.status, row.ended_by_gm, rules, None, None, None)
@@ -116,10 +116,11 @@ class PositionCache:
 
 
 def leaders_win(rules: Game[Any, Any], state: Any) -> Outcome:
-    """The outcome of a game the GM ended: the seats with the highest score win."""
-    scores = rules.scores(state)
-    best = max(scores.values())
-    return Outcome(tuple(s for s, v in scores.items() if v == best), "The GM ended the game; the leaders win.")
+    """The outcome of a game the GM ended: the game's own ranking of the position as it stands, tie-breaks
+    included (:meth:`~pbem.core.Game.standing_outcome`)."""
+    standing = rules.standing_outcome(state)
+    return replace(standing, reason=f"The GM ended the game; by the rules as the game stands: {standing.reason}"
+                   if standing.reason else "The GM ended the game; by the rules as the game stands.")
 
 
 def rules_version_of(rules: Game[Any, Any]) -> int:

@@ -8,12 +8,13 @@ another turn are refused as stale, never applied.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
 
 from pbem.core import GameError, StaleTurn
 from pbem.orders import parser_for
 from pbem.service import due, owing, queries, standby
-from pbem.service.checking import CheckResult, check_orders
+from pbem.service.checking import FORCED, CheckResult, check_orders
 from pbem.service.snapshot import GameInfo
 from pbem.service.unit import Unit
 from pbem.store.tables import GameRow, GameStatus, SeatRow, SeatStatus, SubmissionRow
@@ -50,6 +51,9 @@ def submit(unit: Unit, name: str, seat: str, text: str, *, turn: int | None = No
     previous = queries.latest_version(unit.session, row, seat_row.name)
     if not result.accepted:
         result.standing = previous
+        standing = queries.current_submission(unit.session, row, seat_row.name) if previous else None
+        if standing is not None and standing.source == FORCED:
+            result.standing, result.played_for_you = 0, list(standing.orders)
         return result
     now = unit.now()
     _insert(unit, info, seat_row, version=previous + 1, text=text, orders=[str(order) for order in result.accepted],
@@ -62,23 +66,46 @@ def submit(unit: Unit, name: str, seat: str, text: str, *, turn: int | None = No
 
 def withdraw(unit: Unit, name: str, seat: str, *, ready: bool = False, source: str = "cli") -> int:
     """Store an empty set of orders for the seat (NOORDERS: it holds this turn), or with ``ready``
-    mark its standing orders (none: an empty set) as final (READY). Returns the stored version.
+    mark its standing orders as final (READY). Returns the version that stands now.
 
-    Either way the seat counts as having sent its orders; a READY seat is not
-    waited for even when the game resolves only at its deadline. Raises
-    GameError when the game takes no orders or it is not the seat's turn.
+    READY keeps the version the player sent: its standing orders are marked
+    final where they are (no new version). Without standing orders READY
+    stores an empty set (it holds), as NOORDERS does. Either way the seat
+    counts as having sent its orders; a READY seat is not waited for even when
+    the game resolves only at its deadline. Raises GameError when the game
+    takes no orders or it is not the seat's turn.
     """
     row, seat_row = _taking_orders(unit, name, seat, None)
     info = unit.snapshot(row)
     refusal = owing.not_your_turn(info, seat_row.name)
     if refusal is not None:
         raise GameError(refusal)
-    previous = queries.latest_version(unit.session, row, seat_row.name)
     current = queries.current_submission(unit.session, row, seat_row.name) if ready else None
-    _insert(unit, info, seat_row, version=previous + 1, text=current.text if current is not None else "",
-            orders=list(current.orders) if current is not None else [], problems=[], source=source,
+    if current is not None:
+        current.ready = True
+        unit.add(current)
+        unit.session.flush()  # the reads of READY go to the connection
+        _stored(unit, info, seat_row, received_at=unit.now(), ready=True)
+        return current.version
+    version = queries.latest_version(unit.session, row, seat_row.name) + 1
+    _insert(unit, info, seat_row, version=version, text="", orders=[], problems=[], source=source,
             received_at=unit.now(), ready=ready)
-    return previous + 1
+    return version
+
+
+def order_test(unit: Unit, name: str | None) -> Callable[[str], bool] | None:
+    """A test of whether one line is an order (by its syntax) of the game called ``name``, or None when
+    there is no such game. The test parses the line alone with the game's order grammar."""
+    row = queries.game_by_name(unit.session, name) if name else None
+    if row is None:
+        return None
+    parser = parser_for(row.kind)
+
+    def is_order(line: str) -> bool:
+        parsed = parser.parse(line)
+        return bool(parsed.lines) and not parsed.has_problems
+
+    return is_order
 
 
 def shared_orders(unit: Unit, info: GameInfo, seat: str) -> dict[str, list[str] | None] | None:
@@ -116,14 +143,21 @@ def _taking_orders(unit: Unit, name: str, seat: str, turn: int | None) -> tuple[
 
 def _insert(unit: Unit, info: GameInfo, seat_row: SeatRow, *, version: int, text: str, orders: list[str],
             problems: list[dict[str, object]], source: str, received_at: datetime, ready: bool = False) -> None:
-    """Store one submission of the seat for the turn; a seat that sends anything is no longer absent, and
-    the offers of its seat to standbys that nobody accepted yet are withdrawn: its player is back. When
-    the orders may make the turn due (every owing seat's orders in for an early resolution, now or after
-    its delay; every one READY; a passed deadline), the game's ``orders_at`` has the clock look at it."""
+    """Store one submission of the seat for the turn, and note it (:func:`_stored`)."""
     row = info.row
     unit.session.connection().execute(queries.INSERT_SUBMISSION, {
         "game_id": row.id, "seat": seat_row.name, "turn": row.turn, "version": version, "text": text,
         "orders": orders, "problems": problems, "received_at": received_at, "source": source, "ready": ready})
+    _stored(unit, info, seat_row, received_at=received_at, ready=ready)
+
+
+def _stored(unit: Unit, info: GameInfo, seat_row: SeatRow, *, received_at: datetime, ready: bool) -> None:
+    """The seat's newest submission for the turn was stored (or marked READY): a seat that sends anything
+    is no longer absent, and the offers of its seat to standbys that nobody accepted yet are withdrawn:
+    its player is back. When the orders may make the turn due (every owing seat's orders in for an early
+    resolution, now or after its delay; every one READY; a passed deadline), the game's ``orders_at`` has
+    the clock look at it."""
+    row = info.row
     unit.stored_submission(row, seat_row.name, ready=ready)  # first: a submission not READY answers all_ready
     if due.may_be_due(unit, info, received_at):
         row.orders_at = received_at

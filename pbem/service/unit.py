@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from sqlmodel import Session
 
 from pbem.core import UnknownGame, UnknownSeat
+from pbem.core.words import did_you_mean
 from pbem.service import queries
 from pbem.service.snapshot import GameInfo, Position, PositionCache
 from pbem.store.tables import GameRngRow, GameRow, SeatRow
@@ -83,7 +84,8 @@ class Unit:
         if row is None:
             row = queries.game_by_name(self.session, key, lock=self.lock)
             if row is None:
-                raise UnknownGame(f"no game named {name!r}")
+                guess = did_you_mean(key, queries.game_names(self.session))
+                raise UnknownGame(f"no game named {name!r}" + (f"; {guess}" if guess else ""))
             self._games[key] = row
         return row
 

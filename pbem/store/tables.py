@@ -81,6 +81,10 @@ class GameRow(SQLModel, table=True):
     state: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
     created_at: datetime
     deadline: datetime | None = None
+    opened_at: datetime | None = None
+    """When the turn awaiting orders opened (its report went out), moved later by the time a pause stopped
+    the clock; None for a turn opened before this was kept. A reminder never comes in the first half of the
+    turn nor within an hour of it (:func:`reminder_time`)."""
     turn_hours: float = 48.0  # time allowed per turn once a turn resolves
     resolve_when: str = "early"  # early: as soon as all orders are in | deadline: only at the deadline
     early_delay_minutes: float = 0.0  # wait this long after the last orders before an early resolution
@@ -123,6 +127,24 @@ class GameRow(SQLModel, table=True):
     gm_press: str = "copy"  # copy: the GM gets a copy of press between players | none: such press is private
 
 
+QUIET_AFTER_OPENING = timedelta(hours=1)
+"""No reminder comes within this time after the report that opened the turn."""
+
+
+def reminder_time(row: GameRow) -> datetime | None:
+    """When the seats without orders are reminded of the turn awaiting orders: ``reminder_hours`` before
+    its deadline, but never in the first half of the time from the turn's opening to its deadline and
+    never within :data:`QUIET_AFTER_OPENING` of it (so a short turn, ``turn_hours=8`` with the default
+    ``reminder_hours=12``, is reminded halfway, 4 hours before its deadline); None when there is no
+    deadline, or no such time comes before it (a turn of an hour or less gets no reminder)."""
+    if row.deadline is None:
+        return None
+    when = row.deadline - timedelta(hours=row.reminder_hours)
+    if row.opened_at is not None:
+        when = max(when, row.opened_at + (row.deadline - row.opened_at) / 2, row.opened_at + QUIET_AFTER_OPENING)
+    return when if when < row.deadline else None
+
+
 def wake_time(row: GameRow) -> datetime | None:
     """When the turn clock must next look at the game of ``row``: the earliest of its deadline, its
     reminder (not yet sent this turn), its newest orders (after the early resolution's delay), its
@@ -140,8 +162,9 @@ def wake_time(row: GameRow) -> datetime | None:
             return min(times) if times else None
         if row.deadline is not None:
             times.append(row.deadline)
-            if row.reminded_turn < row.turn:
-                times.append(row.deadline - timedelta(hours=row.reminder_hours))
+            reminder = reminder_time(row) if row.reminded_turn < row.turn else None
+            if reminder is not None:
+                times.append(reminder)
         if row.orders_at is not None:
             delay = row.early_delay_minutes if row.resolve_when == "early" else 0.0
             times.append(row.orders_at + timedelta(minutes=delay))

@@ -48,7 +48,7 @@ from pbem.service.api import GameService
 from pbem.service.snapshot import GameInfo
 from pbem.store.tables import GameStatus
 from pbem.web import unsubscribe
-from pbem.web.archive import Archive, NotInArchive
+from pbem.web.archive import Archive, NotInArchive, deadline_words
 from pbem.web.ops import OpsView, add_ops_routes
 
 _ARCHIVE = web.AppKey("archive", Archive)
@@ -218,7 +218,8 @@ async def _history(request: web.Request, reader: Reader, base: str) -> web.Respo
         pages = archive.pages(info, seat, window, lambda turn: f"/game/{info.name}/{turn}.svg",
                               lambda turn: f"{base}/{turn}.svg")
         return _page("game.html.j2", info=info, pages=pages, seat=seat, window=window, base=base,
-                     standing=game_standing(info.row), status_words=STATUS_WORDS)
+                     standing=game_standing(info.row), status_words=STATUS_WORDS,
+                     deadline=deadline_words(info.row))
 
     return _html(await asyncio.to_thread(build))
 

@@ -25,7 +25,16 @@ from pbem.service import leagues
 from pbem.service.api import GameService
 from pbem.service.players import NAME_PATTERN, PlayerProfile, PlayerSummary, UnknownPlayer
 from pbem.service.snapshot import GameInfo
-from pbem.store.tables import GameStatus, SeatStatus, TurnRecordRow
+from pbem.store.tables import GameRow, GameStatus, SeatStatus, TurnRecordRow
+
+
+def deadline_words(row: GameRow) -> str | None:
+    """The deadline as a game's page and the game list show it: the moment, or for a paused game that no
+    deadline runs (the stored one has no meaning until RESUME moves it); None when there is none."""
+    if row.status == GameStatus.PAUSED:
+        since = f" since {format_utc(row.paused_at)}" if row.paused_at else ""
+        return f"none: the game is paused{since}; the GM's RESUME sets it again"
+    return format_utc(row.deadline) if row.deadline else None
 
 
 class NotInArchive(PbemError):
@@ -95,7 +104,7 @@ class Archive:
                      for s in info.seats]
             summaries.append(GameSummary(
                 name=row.name, kind=row.kind, title=info.rules.title, status=row.status, turn=game_turn(row),
-                deadline=format_utc(row.deadline) if row.deadline else None, seats=seats,
+                deadline=deadline_words(row), seats=seats,
             ))
         return summaries
 

@@ -80,7 +80,7 @@ def test_the_deadline_travels_as_a_calendar_event_and_its_updates(tmp_path: Path
             moved = read_event(calendars(await alice.last())[0])
             assert moved == Event(later, first.uid, 2)
             assert read_event(calendars(await bob.last())[0]).sequence == 2
-            assert all(calendars(mail) == [] for mail in await gm.receive(3)), "the GM owes no orders"
+            assert all(calendars(mail) == [] for mail in await gm.receive(2)), "the GM owes no orders"
 
             await alice.reply(game.reports["A"], "FEED Z9\n")  # refused: the check asks for orders again
             check = await alice.last()

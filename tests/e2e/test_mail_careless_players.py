@@ -32,7 +32,8 @@ def test_no_seat_loses_a_turn_it_tried_to_play(tmp_path: Path) -> None:
             # Alice orders, then says READY: the turn does not wait for her any more.
             await alice.reply(game.reports["A"], OPENING_ORDERS["A"] + "READY\n")
             answer = (await alice.last()).body
-            assert "Your orders v1" in answer and "READY: your orders v2 for turn 1 of tc-1 are final" in answer
+            assert "Your orders v1" in answer and "READY: your orders v1 for turn 1 of tc-1 are final" in answer
+            assert "v2" not in answer, "READY names the orders Alice sent, not a version of its own"
 
             # Dave's typo is refused, nothing is stored, and he is told his turn still waits for him.
             await dave.reply(game.reports["D"], "FEDE K6\n")
@@ -165,7 +166,8 @@ def test_a_reply_to_a_notice_is_press_to_the_gm_and_not_orders(tmp_path: Path) -
         async with running_service(tmp_path) as service:
             game = await open_game(service)
             await game.gm.send(f"GM tc-1 {game.gm_password}\nEXTEND 1d\n")
-            await game.gm.receive(2)  # the answer and the GM's copy of the notice
+            answer = await game.gm.last()  # the answer alone: the GM is not told of their own EXTEND
+            assert answer.subject.startswith("Re:") and "Deadline extended to" in answer.body
             alice = game.players["A"]
             notice = await alice.last()
             assert notice.subject == "[tc-1] Notice" and "A plain reply to this mail goes to the GM as press" in notice.body

@@ -133,7 +133,9 @@ def test_stop_by_mail_ends_all_mail_until_the_address_writes_again(tmp_path: Pat
                 assert (await game.players[seat].last()).subject == "[tc-1] Turn 2"
             await prove_quiet(service, carol)
             await carol.send("STATUS tc-1\n")
-            assert "Game tc-1" in (await carol.last()).body
+            answer, missed = sorted(await carol.receive(2), key=lambda mail: mail.subject.startswith("[tc-1] Turn"))
+            assert "Game tc-1" in answer.body and "You accepted seat C" in answer.body
+            assert missed.subject == "[tc-1] Turn 2", "writing again brings the seat's newest report"
             await game.gm.send(f"GM tc-1 {game.gm_password}\nPROCESS\n")
             assert (await carol.last()).subject == "[tc-1] Turn 3", "writing again asks for mail again"
 

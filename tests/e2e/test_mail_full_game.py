@@ -187,6 +187,8 @@ def test_a_whole_turkey_chase_game_is_played_by_mail(tmp_path: Path) -> None:
                 password = re.search(r"your password is ([a-z0-9]+)", welcome.body)
                 assert password is not None and welcome.reply_to and welcome.reply_to != reports["D"].reply_to
                 newcomer.game, newcomer.seat, newcomer.password = GAME, "D", password.group(1)
+                board = await newcomer.expect(subject_is(f"[{GAME}] Turn 3"))  # the seat's newest report
+                assert "report for seat D" in board.body and "Your orders are due" in board.body
                 await players["D"].expect(subject_is(f"[{GAME}] Seat replaced"))
                 d_orders = robot("D")
                 refused = await players["D"].send_orders(reports["D"], d_orders)

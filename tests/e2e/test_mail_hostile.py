@@ -115,8 +115,9 @@ def test_a_reply_address_from_before_replace_no_longer_signs_on(tmp_path: Path) 
             await game.gm.send(f"GM tc-1 {game.gm_password}\nREPLACE A newalice@players.test\n")
             assert "now belongs to newalice@players.test" in (await game.gm.last()).body
             assert "gave your seat A of game tc-1 to another player" in (await alice.last()).body
-            welcome = await newcomer.last()
+            welcome, report = await newcomer.receive(2)  # the password, and the seat's newest report
             assert "The GM gave you seat A of game tc-1" in welcome.body and ".k2." in (welcome.reply_to or "")
+            assert report.subject == "[tc-1] Turn 1" and ".k2." in (report.reply_to or "")
             before = service.runner.state_json("tc-1")
             await alice.reply(game.reports["A"], OPENING_ORDERS["A"])
             answer = await alice.last()

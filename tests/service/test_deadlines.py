@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+import pytest
+
 from stopped_clock import RecordingNotifier, StoppedClock
 
 from pbem.service.api import GameService
 from pbem.service.deadlines import TurnClock
 from pbem.store import Database
+from pbem.store.tables import reminder_time
 
 
 def setup(db: Database, **options: str) -> tuple[GameService, TurnClock, RecordingNotifier, StoppedClock]:
@@ -62,6 +65,27 @@ def test_reminder_goes_once_to_seats_without_orders(tiny_game: str, db: Database
     assert turn_clock.tick(clock.now).reminders == 1
     turn_clock.tick(clock.now)
     assert notifier.reminded == [("g", [seat])]
+
+
+@pytest.mark.parametrize(("turn_hours", "reminder_hours", "after"), [
+    ("24", "12", timedelta(hours=12)),  # 12 hours before the deadline: the second half of the turn
+    ("8", "12", timedelta(hours=4)),  # longer than the turn: halfway, never with the opening report
+    ("1.5", "12", timedelta(hours=1)),  # halfway is within the first hour: an hour after the opening
+    ("1", "12", None),  # no time left for a reminder before the deadline
+])
+def test_a_reminder_never_comes_in_the_first_half_nor_the_first_hour_of_a_turn(
+        tiny_game: str, db: Database, turn_hours: str, reminder_hours: str, after: timedelta | None) -> None:
+    runner, turn_clock, notifier, clock = setup(db, turn_hours=turn_hours, reminder_hours=reminder_hours)
+    opened = clock.now
+    row = runner.info("g").row
+    assert row.opened_at == opened
+    assert reminder_time(row) == (opened + after if after is not None else None)
+    clock.now = opened + (after or timedelta(hours=1)) - timedelta(seconds=1)
+    turn_clock.tick(clock.now)
+    assert notifier.reminded == []
+    if after is not None:
+        clock.now += timedelta(seconds=1)
+        assert turn_clock.tick(clock.now).reminders == 1
 
 
 def test_three_all_nmr_deadlines_pause_the_game_and_tell_the_gm(tiny_game: str, db: Database) -> None:

@@ -244,4 +244,4 @@ def test_a_game_the_gm_ends_is_said_to_be_finished_after_its_last_turn_played(ru
     assert runner.state_json("g")["turn"] == 2
     assert status_text(runner.status("g")).startswith("Game g (Race on the River), finished after turn 2.")
     assert [entry.text for entry in runner.log("g") if entry.action == "END"] == [
-        "game finished after turn 2; the leaders win"]
+        "game finished after turn 2; Shared win: 1, 2"]

@@ -13,7 +13,7 @@ import pytest
 from sqlalchemy import event
 from web_site import TC_SEATS, TP_SEATS, Site
 
-from pbem.clock import utcnow
+from pbem.clock import format_utc, utcnow
 from pbem.store.tables import TurnRecordRow
 from pbem.web.archive import STEPS_PER_PAGE, Archive
 
@@ -175,3 +175,16 @@ def test_a_page_and_a_picture_read_a_bounded_number_of_turns(site: Site) -> None
         assert loaded == list(range(1, STEPS_PER_PAGE))  # the opening is drawn from the seed
     finally:
         event.remove(TurnRecordRow, "load", count)
+
+
+def test_a_paused_game_shows_that_it_is_paused_not_its_deadline(site: Site) -> None:
+    deadline = site.runner.info("tc-1").row.deadline
+    assert deadline is not None
+    shown = format_utc(deadline)
+    assert shown in get(site.url + "/game/tc-1")[2]
+    site.runner.pause("tc-1")
+    status, _, page = get(site.url + "/game/tc-1")
+    assert status == 200 and shown not in page
+    assert "none: the game is paused since" in page and "RESUME sets it again" in page
+    row = re.search(r'<a href="/game/tc-1">tc-1</a>.*?</tr>', get(site.url + "/")[2], re.S)
+    assert row is not None and shown not in row.group(0) and "none: the game is paused" in row.group(0)

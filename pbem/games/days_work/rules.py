@@ -174,11 +174,16 @@ class DaysWork(BaseGame[DayState, Place]):
         """Return the higher score's win, a draw on equal scores, or None while the game goes on."""
         if not state.finished:
             return None
+        standing = self.standing_outcome(state)
+        return replace(standing, reason=f"{state.end_reason} {standing.reason}")
+
+    def standing_outcome(self, state: DayState) -> Outcome:
+        """Return the higher score's win as the scores stand, a draw on equal scores."""
         best = max(state.scores)
         leaders = [s for s, score in zip(state.seats, state.scores, strict=True) if score == best]
         if len(leaders) > 1:
-            return Outcome.draw(f"{state.end_reason} Both players have {points_text(best)}: the game is a draw.")
-        return Outcome((leaders[0],), f"{state.end_reason} {who(state, leaders[0]).capitalize()} wins with "
+            return Outcome.draw(f"Both players have {points_text(best)}: the game is a draw.")
+        return Outcome((leaders[0],), f"{who(state, leaders[0]).capitalize()} wins with "
                                       f"{points_text(best)} to {min(state.scores)}.")
 
     def scores(self, state: DayState) -> dict[str, Score]:

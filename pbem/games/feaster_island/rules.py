@@ -180,8 +180,10 @@ class FeasterIsland(BaseGame[FeasterState, FeasterOrder]):
 
     def outcome(self, state: FeasterState) -> Outcome | None:
         """Return the winners once the game is scored, else None."""
-        if not state.is_over:
-            return None
+        return self.standing_outcome(state) if state.is_over else None
+
+    def standing_outcome(self, state: FeasterState) -> Outcome:
+        """Return the winners by the dishes as they score now, tie-breaks applied as the rules say."""
         won, reason = winners(state.seats, dish_results(state.seats, state.plates, state.values))
         return Outcome(won, reason)
 

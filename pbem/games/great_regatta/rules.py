@@ -169,8 +169,10 @@ class GreatRegatta(BaseGame[RegattaState, RegattaOrder]):
 
     def outcome(self, state: RegattaState) -> Outcome | None:
         """Return the winners once the last turn has ended, else None."""
-        if not state.is_over:
-            return None
+        return self.standing_outcome(state) if state.is_over else None
+
+    def standing_outcome(self, state: RegattaState) -> Outcome:
+        """Return the winners by the points now: the most points, ties to the most advanced boat."""
         return Outcome(*_winners(state))
 
     def scores(self, state: RegattaState) -> dict[str, Score]:

@@ -150,11 +150,13 @@ class HarvestDay(BaseGame[HarvestState, HarvestOrder]):
         return Resolution(state, events)
 
     def outcome(self, state: HarvestState) -> Outcome | None:
-        """Return the winner once the last round is over: most territories, then the higher sum
+        """Return the winner once the last round is over (:meth:`standing_outcome`), else None."""
+        return self.standing_outcome(state) if state.finished else None
+
+    def standing_outcome(self, state: HarvestState) -> Outcome:
+        """Return the winner by the territories controlled now: most territories, then the higher sum
         of controlled territory numbers, then the single highest controlled territory; a shared
         win when all three tie."""
-        if not state.finished:
-            return None
         keys = {seat: _rank(state, seat) for seat in state.seats}
         best = max(keys.values())
         winners = tuple(s for s in state.seats if keys[s] == best)

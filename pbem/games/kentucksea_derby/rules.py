@@ -220,10 +220,12 @@ class KentuckseaDerby(BaseGame[DerbyState, DerbyOrder]):
         return Resolution(state, events + raced)
 
     def outcome(self, state: DerbyState) -> Outcome | None:
-        """Return the winner once the race is over: the highest score, ties to the racer higher in the
-        speed column."""
-        if not state.is_over:
-            return None
+        """Return the winner once the race is over (:meth:`standing_outcome`), else None."""
+        return self.standing_outcome(state) if state.is_over else None
+
+    def standing_outcome(self, state: DerbyState) -> Outcome:
+        """Return the winner by the scores as the race stands: the highest score, ties to the racer higher
+        in the speed column."""
         scores = self.scores(state)
         best = max(scores.values())
         tied = sorted((s for s in state.seats if scores[s] == best), key=state.row_of)

@@ -133,6 +133,16 @@ class RaceOnTheRiver(BaseGame[RaceState, Bid]):
             return None
         return Outcome(state.winners, state.end_reason)
 
+    def standing_outcome(self, state: RaceState) -> Outcome:
+        """Return the winners as the race stands: the most advanced jockey, ties broken by the highest bid
+        of the last round (as when the stamina runs out)."""
+        if state.is_over:
+            return Outcome(state.winners, state.end_reason)
+        furthest = max(state.positions)
+        leaders = [s for s in state.seats if state.position(s) == furthest]
+        winners = _best_bidders(state, leaders, state.last_bids or tuple(0 for _ in state.seats))
+        return Outcome(winners, _win_text(winners, "the most advanced jockey wins", len(leaders) > 1))
+
     def scores(self, state: RaceState) -> dict[str, int]:
         """Return each seat's jockey position (spaces advanced)."""
         return dict(zip(state.seats, state.positions, strict=True))

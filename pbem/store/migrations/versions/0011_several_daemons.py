@@ -122,7 +122,8 @@ def _schedule_active_games(bind: sa.engine.Connection) -> None:
         if oldest < row["turn"] - 1:
             news_since = bind.execute(sa.select(record.c.resolved_at).where(
                 record.c.game_id == row["id"], record.c.turn == oldest + 1)).scalar()
-        values = _Fields({**row, "absent_at": absent.get(row["id"]), "news_since": news_since})
+        values = _Fields({**row, "absent_at": absent.get(row["id"]), "news_since": news_since,
+                          "opened_at": None})  # kept from 0022 on: wake_time reads it
         wake = wake_time(values)  # type: ignore[arg-type]
         bind.execute(sa.update(game).where(game.c.id == row["id"]).values(
             absent_at=values.absent_at, news_since=news_since, wake_at=wake))
