@@ -84,8 +84,7 @@ def check() -> None:
     """A safe point: raise :class:`OverBudget` when the work of this thread ran over its budget; else return
     at once (also outside any budget)."""
     budget = _current.budget
-    if budget is not None and (budget.spent or time.monotonic() >= budget.deadline):
-        budget.spent = True
+    if budget is not None and budget.is_spent():
         raise OverBudget("over the time budget (stopped at a safe point)")
 
 

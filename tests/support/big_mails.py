@@ -128,5 +128,3 @@ SHAPES: dict[str, Callable[[int], bytes]] = {
     "delivery report of empty lines": _delivery_report,
 }
 """Each shape's mail of about ``size`` bytes."""
-HONEST = frozenset(list(SHAPES)[:8])
-"""The shapes of mail people send (the others are built to be slow to read)."""
