@@ -51,7 +51,7 @@ MAX_EXTENSION = timedelta(days=365)
 
 RESERVED_WORDS = frozenset(
     {"SIGNON", "SIGNOFF", "CHECK", "ORDERS", "READY", "NOORDERS", "RESIGN", "PRESS", "ENDPRESS", "HELP", "STATUS",
-     "GM", "ABSENT", "BACK", "REPORT"}
+     "GM", "ABSENT", "BACK", "REPORT", "DRAW", "NODRAW", "CONCEDE"}
 )
 """First words that make a line among orders a command: no game's orders may start with one."""
 
@@ -443,6 +443,27 @@ class Resign:
 
 
 @dataclass(frozen=True)
+class Draw:
+    """DRAW: propose a draw among the seats still playing, or agree to the one proposed (secretly)."""
+
+    line: int
+
+
+@dataclass(frozen=True)
+class NoDraw:
+    """NODRAW: withdraw the seat's DRAW (or CONCEDE) of this turn."""
+
+    line: int
+
+
+@dataclass(frozen=True)
+class Concede:
+    """CONCEDE: in a cooperative game, propose that the team gives up, or agree to it (secretly)."""
+
+    line: int
+
+
+@dataclass(frozen=True)
 class Press:
     """PRESS seat... | PRESS ALL: relay ``text``, tagged with the sender's seat (or GM)."""
 
@@ -569,7 +590,8 @@ class EndGame:
     line: int
 
 
-SessionCommand = ShowOrders | Ready | NoOrders | Resign | Absent | Back | Press | Help | Status | Report
+SessionCommand = (ShowOrders | Ready | NoOrders | Resign | Absent | Back | Press | Help | Status | Report | Draw | NoDraw
+                  | Concede)
 """What a seat session may hold besides its orders."""
 
 GmCommand = (
@@ -798,6 +820,15 @@ Players
                                    (refused while a phase forbids press between players); the
                                    GM gets a copy unless the game has gm_press=none (HELP PRESS)
   RESIGN                           (after SIGNON) leave the game
+  DRAW                             (after SIGNON) propose a draw among the seats still playing, or
+                                   agree to the one proposed: when all agree within one turn the
+                                   game ends as a draw. Votes are secret; the others hear only that
+                                   a draw was proposed. Not in a game whose rules forbid it (HELP
+                                   <kind> says, HELP GAMES lists them)
+  CONCEDE                          (after SIGNON) in a cooperative game: propose that the team gives
+                                   up, or agree to it: when the whole team agrees within one turn,
+                                   the game ends as a defeat
+  NODRAW                           (after SIGNON) withdraw your DRAW (or CONCEDE) of this turn
   ABSENT <from> [<to>]             (after SIGNON) you are away those days (2026-12-20 2026-12-28,
                                    in your zone): deadlines falling in them move to a day after
                                    your return, up to the game's absence_days
@@ -856,8 +887,8 @@ reply is your orders. Start it with CHECK to have them checked and not stored.
 A plain reply to a notice goes to the GM as press, to a press mail back to its
 author, never as orders.
 Among orders, a line starting with SIGNON, SIGNOFF, CHECK, ORDERS, READY,
-NOORDERS, RESIGN, PRESS, ENDPRESS, HELP, STATUS, REPORT, ABSENT, BACK or GM is
-a command; every other line is an order. A mail none of whose order lines is accepted changes
+NOORDERS, RESIGN, DRAW, NODRAW, CONCEDE, PRESS, ENDPRESS, HELP, STATUS, REPORT,
+ABSENT, BACK or GM is a command; every other line is an order. A mail none of whose order lines is accepted changes
 nothing: your earlier orders stand.
 
 Leagues (docs/leagues.md)
@@ -1102,6 +1133,15 @@ class _LineTransformer(Transformer[Token, _Parsed]):
 
     def resign(self, children: list[Token]) -> Resign:
         return Resign(self.number)
+
+    def draw(self, children: list[Token]) -> Draw:
+        return Draw(self.number)
+
+    def nodraw(self, children: list[Token]) -> NoDraw:
+        return NoDraw(self.number)
+
+    def concede(self, children: list[Token]) -> Concede:
+        return Concede(self.number)
 
     def press(self, children: list[Token]) -> Press:
         targets = tuple(_name(target) for target in children)
@@ -1362,9 +1402,10 @@ class _ScriptBuilder:
                 self._problem(line, None, text, f"{word} needs a game name here, for example {word} tc-1")
             case Status() | Help() | Verify() | Salt() | Report():
                 self.commands.append(parsed)
-            case ShowOrders() | Ready() | NoOrders() | Resign() | Absent() | Back() if block is not None and mode == "seat":
+            case (ShowOrders() | Ready() | NoOrders() | Resign() | Absent() | Back() | Draw() | NoDraw()
+                  | Concede()) if block is not None and mode == "seat":
                 block.commands.append(parsed)
-            case ShowOrders() | Ready() | NoOrders() | Resign() | Absent() | Back():
+            case ShowOrders() | Ready() | NoOrders() | Resign() | Absent() | Back() | Draw() | NoDraw() | Concede():
                 self._problem(line, None, text, f"{word} needs SIGNON <game> <seat> <password> before it")
             case Press() if block is not None and mode in ("seat", "gm"):
                 self.press = _PressBlock(parsed, block, text)

@@ -28,7 +28,8 @@ default here:
   stay free of lark.
 
 The facts (``turn_shape``, ``has_chance``, ``has_hidden_information``,
-``is_cooperative``, the player counts) are what shared tests branch on;
+``is_cooperative``, the player counts, how players may end it by agreement:
+:meth:`BaseGame.agreed_end`) are what shared tests branch on;
 ``quick_options`` are creator options for a short game and ``rules_version``
 is raised by a rules change that alters outcomes.
 
@@ -70,6 +71,17 @@ class TurnShape(enum.Enum):
     MIXED = "mixed"
 
 
+class AgreedEnd(enum.Enum):
+    """How the players of a game may end it by agreement, as its rule book allows (a declared fact)."""
+
+    DRAW = "draw"
+    """DRAW: the seats still playing may agree to end the game as a draw among them."""
+    CONCEDE = "concede"
+    """CONCEDE: the team of a cooperative game may agree to give up, a defeat for everyone."""
+    NONE = "none"
+    """Neither: the rule book allows no agreed end (the game says why in ``agreed_end_refusal``)."""
+
+
 @dataclasses.dataclass(frozen=True)
 class GameFacts:
     """What kind of game this is, as data (OpenSpiel's GameType is the model).
@@ -83,6 +95,7 @@ class GameFacts:
     min_players: int
     max_players: int
     is_cooperative: bool = False
+    agreed_end: AgreedEnd = AgreedEnd.DRAW
 
 
 class BaseGame(Generic[S, O]):
@@ -114,6 +127,10 @@ class BaseGame(Generic[S, O]):
     secrets_withheld: ClassVar[str] = ""
     """What of the game's secrets nobody is ever shown, the GM included, and why (a sentence); when set,
     the GM's SECRETS (every seat's view) is refused with it."""
+    agreed_end_refusal: ClassVar[str] = ""
+    """Why the game's rule book allows no end by agreement (a sentence quoting it): when set, the game
+    declares :attr:`AgreedEnd.NONE` and DRAW and CONCEDE are refused with it. Empty: a competitive game
+    allows an agreed draw (DRAW), a cooperative one a concession (CONCEDE)."""
     command_words_as_orders: ClassVar[frozenset[str]] = frozenset()
     """Command words (pbem.commands.RESERVED_WORDS) the game's rule book also uses as order words,
     declared one by one (Shelloker's ``CHECK``). No other order may start with a command word; the
@@ -123,7 +140,15 @@ class BaseGame(Generic[S, O]):
     def facts(cls) -> GameFacts:
         """Return the game's declared facts."""
         return GameFacts(cls.turn_shape, cls.has_chance, cls.has_hidden_information,
-                         cls.min_players, cls.max_players, cls.is_cooperative)
+                         cls.min_players, cls.max_players, cls.is_cooperative, cls.agreed_end())
+
+    @classmethod
+    def agreed_end(cls) -> AgreedEnd:
+        """Return how the players may end the game by agreement: none when the game declares an
+        ``agreed_end_refusal``, else a concession for a cooperative game and a draw for any other."""
+        if cls.agreed_end_refusal:
+            return AgreedEnd.NONE
+        return AgreedEnd.CONCEDE if cls.is_cooperative else AgreedEnd.DRAW
 
     @classmethod
     def package_dir(cls) -> Path:
@@ -211,6 +236,11 @@ class BaseGame(Generic[S, O]):
         if self.has_hidden_information:
             raise NotImplementedError(f"{self.name} has hidden information: override hidden_variant()")
         return state
+
+    def seats_in_play(self, state: S) -> tuple[str, ...]:
+        """Return the seats the rules still count as playing at ``state``: every seat of ``state.seats``
+        (a game whose rules eliminate players overrides it). An agreed draw is among these."""
+        return tuple(getattr(state, "seats", ()))
 
     def scores(self, state: S) -> dict[str, Score]:
         """Return 0 for each seat of ``state.seats``."""

@@ -174,11 +174,17 @@ class Outcome:
     (a cooperative victory lists every seat), none for a draw or a loss for
     everyone (a cooperative defeat). ``kind`` defaults from the number of
     winners (one: win, several: shared, none: loss); a draw says so.
+
+    ``agreed_by`` names the seats that ended the game by agreement rather than
+    by the rules: the seats of a draw they agreed (:meth:`agreed_draw`; the
+    game's other seats, which had left it, lose), or a team that conceded
+    (:meth:`conceded`, a loss for everyone). Empty for every other end.
     """
 
     winners: tuple[str, ...]
     reason: str = ""
     kind: OutcomeKind | None = None
+    agreed_by: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         kind = self.kind
@@ -189,6 +195,8 @@ class Outcome:
         if (kind in (OutcomeKind.DRAW, OutcomeKind.LOSS)) != (not self.winners) or \
                 (kind is OutcomeKind.WIN and len(self.winners) != 1):
             raise ValueError(f"an outcome of kind {kind.value!r} cannot have the winners {self.winners!r}")
+        if self.agreed_by and kind not in (OutcomeKind.DRAW, OutcomeKind.LOSS):
+            raise ValueError(f"only a draw or a loss can be agreed, not an outcome of kind {kind.value!r}")
         object.__setattr__(self, "kind", kind)
 
     @classmethod
@@ -201,15 +209,43 @@ class Outcome:
         """Return a loss for everyone (a cooperative defeat)."""
         return cls((), reason, OutcomeKind.LOSS)
 
+    @classmethod
+    def agreed_draw(cls, seats: tuple[str, ...], reason: str = "") -> Outcome:
+        """Return a draw among ``seats``, agreed by them: nobody wins; a seat of the game not among them
+        (it had left the game) loses. Raises ValueError for no seats."""
+        if not seats:
+            raise ValueError("an agreed draw needs the seats that agreed it")
+        return cls((), reason, OutcomeKind.DRAW, tuple(seats))
+
+    @classmethod
+    def conceded(cls, seats: tuple[str, ...], reason: str = "") -> Outcome:
+        """Return the defeat a cooperative team conceded: a loss for everyone, agreed by ``seats``. Raises
+        ValueError for no seats."""
+        if not seats:
+            raise ValueError("a concession needs the seats that conceded")
+        return cls((), reason, OutcomeKind.LOSS, tuple(seats))
+
+    @property
+    def is_agreed(self) -> bool:
+        """True when the seats ended the game by agreement (a draw they agreed, a team's concession)."""
+        return bool(self.agreed_by)
+
+    def shares_draw(self, seat: str) -> bool:
+        """True when ``seat`` is in this draw: every seat of a draw by the rules, the agreeing seats of
+        an agreed one; False for any other outcome."""
+        return self.kind is OutcomeKind.DRAW and (not self.agreed_by or seat in self.agreed_by)
+
     @property
     def headline(self) -> str:
         """One line for reports and STATUS: ``Winner: 2``, ``Shared win: 1, 3``,
-        ``Draw`` or ``Nobody wins``."""
+        ``Draw``, ``Draw agreed by 1, 2, 3``, ``Nobody wins`` or ``Nobody wins: the team conceded``."""
         if self.kind is OutcomeKind.WIN:
             return f"Winner: {self.winners[0]}"
         if self.kind is OutcomeKind.SHARED:
             return f"Shared win: {', '.join(self.winners)}"
-        return "Draw" if self.kind is OutcomeKind.DRAW else "Nobody wins"
+        if self.kind is OutcomeKind.DRAW:
+            return f"Draw agreed by {', '.join(self.agreed_by)}" if self.agreed_by else "Draw"
+        return "Nobody wins: the team conceded" if self.agreed_by else "Nobody wins"
 
 
 @runtime_checkable
@@ -342,6 +378,11 @@ class Game(Protocol[S, O]):
     def standing_outcome(self, state: S) -> Outcome:
         """Return how the game would end if it ended at ``state`` (the GM's END): the rule book's ranking,
         tie-breaks included, applied to the position as it stands."""
+        ...
+
+    def seats_in_play(self, state: S) -> tuple[str, ...]:
+        """Return the seats the rules still count as playing (all but the eliminated): an agreed draw is
+        among these."""
         ...
 
     def scores(self, state: S) -> dict[str, Score]:

@@ -1,7 +1,8 @@
 """League ratings with openskill's Plackett-Luce model (Weng and Lin's Bayesian rating for games of
 many players): every player starts at openskill's defaults (mu 25, sigma 25/3), and each finished game,
 in the order the rounds and tables were played, updates its players' ratings. The winners of a game
-rank first, the others after them; a draw or a game nobody won (a cooperative defeat) is a tie.
+rank first, the others after them; a draw or a game nobody won (a cooperative defeat) is a tie (the seats
+of an agreed draw rank first, a seat that left the game before it after them).
 A rating is shown with its uncertainty, ``mu ± sigma``, and ranked by its ordinal ``mu - 3 sigma``."""
 
 from __future__ import annotations
@@ -44,7 +45,8 @@ def initial() -> Rating:
     return Rating(model.mu, model.sigma)
 
 
-_WINNERS = (ResultKind.WIN, ResultKind.SHARED)
+_FIRST = (ResultKind.WIN, ResultKind.SHARED, ResultKind.DRAW)
+"""The results that rank first at a table: the winners, or the seats of a draw."""
 
 
 def rate(players: Iterable[int], results: Sequence[TableResult]) -> dict[int, Rating]:
@@ -55,7 +57,7 @@ def rate(players: Iterable[int], results: Sequence[TableResult]) -> dict[int, Ra
         seated = [p for p, place in result.places.items() if place.kind is not ResultKind.BYE and p in ratings]
         if len(seated) < 2:
             continue
-        ranks = [0 if result.places[p].kind in _WINNERS else 1 for p in seated]
+        ranks = [0 if result.places[p].kind in _FIRST else 1 for p in seated]
         if len(set(ranks)) == 1:
             ranks = [0] * len(seated)
         teams = model.rate([[ratings[p]] for p in seated], ranks=ranks)

@@ -91,12 +91,13 @@ def points_from(data: Mapping[str, float]) -> Points:
 
 
 def places_of(outcome: Outcome, seats: Sequence[str], scores: Mapping[str, float]) -> dict[str, Place]:
-    """Each seat's place in a finished game: the kind its outcome gives the seat, and its score."""
+    """Each seat's place in a finished game: the kind its outcome gives the seat, and its score. A seat
+    left out of an agreed draw (it had left the game) lost."""
     winners = set(outcome.winners)
     kinds: dict[str, ResultKind] = {}
     for seat in seats:
         if outcome.kind is OutcomeKind.DRAW:
-            kinds[seat] = ResultKind.DRAW
+            kinds[seat] = ResultKind.DRAW if outcome.shares_draw(seat) else ResultKind.LOSS
         elif outcome.kind is OutcomeKind.LOSS:
             kinds[seat] = ResultKind.DEFEAT
         elif seat in winners:

@@ -6,6 +6,7 @@ from pbem.commands import help_text, report_help
 from pbem.core import UnknownGame
 from pbem.core.words import did_you_mean
 from pbem.games import GAMES, NOT_HOSTED, find_game
+from pbem.service.agreed_endings import agreed_end_help, agreed_end_word
 from pbem.service.checking import closing_lines
 from pbem.service.replay import ReplayResult
 from pbem.service.seeds import commitment_of, kept_secret_reason
@@ -106,17 +107,19 @@ def help_for(kind: str | None) -> str:
     text = rules.help().strip("\n")
     titled = text.lower().startswith(rules.title.lower())
     page = f"\n\nThis help is also a page of pbem's documentation: {GAME_PAGE.format(kind=rules.name)}\n"
-    return (text if titled else f"{rules.title} ({rules.name}) orders:\n\n{text}") + page
+    ending = f"\n\n{agreed_end_help(rules)}"
+    return (text if titled else f"{rules.title} ({rules.name}) orders:\n\n{text}") + ending + page
 
 
 def games_text() -> str:
     """The game kinds hosted (kind, title, players), and the rule book's games that are not, with why."""
-    lines = ["Game kinds hosted (HELP <kind> gives the orders of one; CREATE <kind> <game> starts one):"]
+    lines = ["Game kinds hosted (HELP <kind> gives the orders of one; CREATE <kind> <game> starts one), and",
+             "how the players may end one by agreement (DRAW, CONCEDE for a cooperative team, or none):"]
     for kind in GAMES:
         rules = find_game(kind)
         players = (f"{rules.min_players}" if rules.min_players == rules.max_players
                    else f"{rules.min_players}-{rules.max_players}")
-        lines.append(f"  {kind:<22} {rules.title}, {players} players")
+        lines.append(f"  {kind:<22} {rules.title}, {players} players; agreed end: {agreed_end_word(rules)}")
     lines.append("")
     lines.append("Gateway Island games not hosted, since speed, dexterity or pictures are the game:")
     lines += [f"  {game}: {why}" for game, why in NOT_HOSTED.items()]

@@ -45,7 +45,7 @@ from pbem.mail.press import send_press
 from pbem.mail.seat_commands import show_status
 from pbem.mail.signon import check_gm
 from pbem.reports import render_report
-from pbem.service import audit, control, creation, digests, gm_secrets, queries, resolution, rewind, seats, seeds
+from pbem.service import audit, control, creation, gm_secrets, queries, resolution, rewind, seats, seeds
 from pbem.service.consent import InvitationLimit, StoppedAddress
 from pbem.store.tables import GameRow, GameStatus
 from pbem.zones import mark
@@ -218,8 +218,7 @@ def _end(conv: Conversation, row: GameRow, command: EndGame) -> None:
 
 def _send_final(conv: Conversation, row: GameRow) -> None:
     """Mail every reader the final report of a game the GM ended, telling all it was not told yet."""
-    info = conv.unit.snapshot(row)
-    conv.notifier.send_reports(conv.unit, info, digests.take_reports(conv.unit, info, everyone=True))
+    conv.notifier.send_final(conv.unit, row)
 
 
 

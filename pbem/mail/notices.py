@@ -180,6 +180,12 @@ class MailNotifier:
             elif row.gm_address:
                 self._public_report(unit, row, report, subject, pictures, row.gm_address)
 
+    def send_final(self, unit: Unit, row: GameRow) -> None:
+        """Queue the final report of a game that ended outside a turn (the GM's END, an agreed end) to every
+        reader, telling each the turns it was not told yet."""
+        info = unit.snapshot(row)
+        self.send_reports(unit, info, digests.take_reports(unit, info, everyone=True))
+
     def send_newest_report(self, unit: Unit, row: GameRow, seat: SeatRow) -> None:
         """Queue the newest report of a game under way to ``seat``'s new holder, made as REPORT makes it (the
         seat's view, the board, its reply address)."""

@@ -1,5 +1,5 @@
 """What players do by mail, each by one call to the service: JOIN, SALT, VERIFY, CHECK, STATUS,
-HELP, VIEWJSON, and a seat's session (orders, READY, NOORDERS, ORDERS, RESIGN, PRESS)."""
+HELP, VIEWJSON, and a seat's session (orders, READY, NOORDERS, ORDERS, RESIGN, PRESS, DRAW, CONCEDE, NODRAW)."""
 
 from __future__ import annotations
 
@@ -15,8 +15,11 @@ from pbem.commands import (
     Accept,
     Back,
     CheckOrders,
+    Concede,
+    Draw,
     Help,
     Join,
+    NoDraw,
     NoOrders,
     Observe,
     Press,
@@ -37,6 +40,7 @@ from pbem.commands import (
 )
 from pbem.core import PbemError, StaleTurn
 from pbem.games import find_game
+from pbem.mail import agreed_end_commands
 from pbem.mail.answers import commitment_line, help_for, status_text, verify_text
 from pbem.mail.conversation import Conversation
 from pbem.mail.preferences import set_preference, set_view_json, set_zone, zone_of
@@ -332,6 +336,9 @@ _SESSION_COMMANDS: Mapping[type, Callable[[Conversation, GameRow, SeatRow, Any],
     NoOrders: _ready_or_not,
     ShowOrders: _show_orders,
     Resign: _resign,
+    Draw: agreed_end_commands.agree,
+    Concede: agreed_end_commands.agree,
+    NoDraw: agreed_end_commands.withdraw,
     Absent: _absent,
     Back: _back,
     Press: lambda conv, row, seat, command: send_press(conv, row, seat.name, command),

@@ -463,7 +463,7 @@ def note_outcome(unit: Unit, info: GameInfo, turn: int, outcome: Outcome) -> Non
 def share_of(outcome: Outcome, seat: str) -> str:
     """What ``outcome`` is for ``seat``: one of :data:`OUTCOME_KINDS`."""
     if outcome.kind is OutcomeKind.DRAW:
-        return "draw"
+        return "draw" if outcome.shares_draw(seat) else "loss"
     if not outcome.winners:
         return "defeat"
     if seat not in outcome.winners:

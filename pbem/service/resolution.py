@@ -17,7 +17,7 @@ from sqlalchemy import update
 
 from pbem.core import GameError, GameRng
 from pbem.orders import parser_for
-from pbem.service import absences, audit, due, owing, players, queries, standby
+from pbem.service import absences, agreed_endings, audit, due, owing, players, queries, standby
 from pbem.service.checking import FORCED
 from pbem.service.snapshot import GameInfo, rules_version_of
 from pbem.service.unit import Unit
@@ -131,7 +131,7 @@ def _resolve_one(unit: Unit, info: GameInfo, reason: str) -> ResolvedTurn:
         nmr=nmr,
         passed=passed,
         rng_state=rng_before,
-        events=[event.to_json() for event in result.events],
+        events=[event.to_json() for event in [*result.events, *agreed_endings.lapse_at_turn_end(unit, row, turn)]],
         state=rules.dump(result.state),
         reason=reason,
         resolved_at=unit.now(),

@@ -25,7 +25,7 @@ from sqlmodel import select
 from pbem.core import GameError, GameRng, InvalidInput
 from pbem.passwords import hash_password
 from pbem.reports import ReportInput
-from pbem.service import audit, due, players, queries, reporting
+from pbem.service import agreed_endings, audit, due, players, queries, reporting
 from pbem.service.news import RolledBack
 from pbem.service.observers import observers_of
 from pbem.service.resolution import play_forced, turn_orders
@@ -106,6 +106,7 @@ def confirm_rollback(unit: Unit, name: str, turn: int, code: str) -> RolledBack:
                                    "draws": r.draws, "resolved_at": r.resolved_at.isoformat()} for r in records]})
     unit.session.execute(delete(TurnRecordRow).where(TurnRecordRow.game_id == row.id, TurnRecordRow.turn >= turn))
     players.forget_from_turn(unit, row, turn)
+    agreed_endings.forget(unit, row)
     row.state = earlier[-1].state if earlier else _setup_state(unit, name)
     unit.set_rng_state(row, first.rng_state)
     row.turn = turn

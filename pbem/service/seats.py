@@ -9,7 +9,7 @@ from sqlmodel import select
 
 from pbem.core import GameError
 from pbem.passwords import hash_password, new_password
-from pbem.service import audit, players, queries
+from pbem.service import agreed_endings, audit, players, queries
 from pbem.service.snapshot import GameInfo
 from pbem.service.unit import Unit
 from pbem.service.news import SeatFreed
@@ -150,6 +150,7 @@ def replace(unit: Unit, name: str, seat: str, address: str) -> Joined:
                 absence.ends = max(absence.starts, unit.now())
                 unit.add(absence)
     unit.add(seat_row)
+    agreed_endings.drop_vote(unit, row, seat_row.name)
     audit.record(unit, row, "REPLACE", f"seat {seat_row.name} handed from {old or 'nobody'} to {address}")
     # Imported here: standby hands seats over through this module.
     from pbem.service.standby import open_offers, withdraw

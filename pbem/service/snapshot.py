@@ -9,6 +9,7 @@ from typing import Any
 
 from pbem.core import Game, Outcome, Phase, UnknownSeat
 from pbem.games import find_game
+from pbem.service.endings import agreed_outcome
 from pbem.store.tables import GameRow, GameStatus, SeatRow
 
 
@@ -53,6 +54,7 @@ class Position:
     source: Any  # the row's ``state`` object they were read from
     status: GameStatus
     ended_by_gm: bool
+    agreed_end: dict[str, Any] | None
     rules: Game[Any, Any]
     state: Any
     phase: Phase | None
@@ -61,7 +63,11 @@ class Position:
     def holds_for(self, row: GameRow) -> bool:
         """True when ``row`` still has the state (the same object: states are replaced, never changed in
         place), status and end it was read from."""
-        return self.source is row.state and self.status == row.status and self.ended_by_gm == row.ended_by_gm
+        return self.source is row.state and self.status == row.status and self.is_ended_as(row)
+
+    def is_ended_as(self, row: GameRow) -> bool:
+        """True when ``row`` has the end it was read from: by the GM or not, agreed or not."""
+        return self.ended_by_gm == row.ended_by_gm and self.agreed_end == row.agreed_end
 
     def info(self, row: GameRow, seats: Sequence[SeatRow]) -> GameInfo:
         """The snapshot of the game of ``row`` (which :meth:`holds_for`) with ``seats``."""
@@ -70,16 +76,20 @@ class Position:
 
 def read_position(row: GameRow) -> Position:
     """Read a game's stored state: loaded by its rules, outcome (a game the GM ended is ranked by its own
-    rules) and phase computed; state, phase and outcome are None while the game is forming."""
+    rules; a game its seats ended by agreement has the outcome they agreed) and phase computed; state,
+    phase and outcome are None while the game is forming."""
     rules = find_game(row.kind)
+    agreed = dict(row.agreed_end) if row.agreed_end else None
     if row.status == GameStatus.FORMING:
-        return Position(row.state, row.status, row.ended_by_gm, rules, None, None, None)
+        return Position(row.state, row.status, row.ended_by_gm, agreed, rules, None, None, None)
     state = rules.load(row.state)
     outcome = rules.outcome(state)
-    if outcome is None and row.ended_by_gm:
+    if outcome is None and agreed is not None:
+        outcome = agreed_outcome(agreed)
+    elif outcome is None and row.ended_by_gm:
         outcome = leaders_win(rules, state)
     phase = None if outcome is not None else rules.phase(state)
-    return Position(row.state, row.status, row.ended_by_gm, rules, state, phase, outcome)
+    return Position(row.state, row.status, row.ended_by_gm, agreed, rules, state, phase, outcome)
 
 
 class PositionCache:
@@ -102,7 +112,7 @@ class PositionCache:
             found = self._entries.get(row.id) if row.id is not None else None
         if found is not None:
             kind, position = found
-            if (kind == row.kind and position.status == row.status and position.ended_by_gm == row.ended_by_gm
+            if (kind == row.kind and position.status == row.status and position.is_ended_as(row)
                     and position.source == row.state):
                 return replace(position, source=row.state)
         position = read_position(row)

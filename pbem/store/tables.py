@@ -101,6 +101,9 @@ class GameRow(SQLModel, table=True):
     gm_locked_until: datetime | None = None  # no GM password is checked before this time
     paused_at: datetime | None = None
     ended_by_gm: bool = False
+    agreed_end: dict[str, Any] | None = Field(default=None, sa_column=Column(JSON, nullable=True))
+    """How the players ended the game by agreement (see :mod:`pbem.service.endings`):
+    ``{"kind": "draw" | "concede", "seats": [...], "turn": N}``; None for any other end."""
     secret: str | None = None  # committed seed text (SHA-256 of name + secret is published); None: legacy game
     salts: list[str] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))  # players' SALT texts
     rng_version: int = 2  # pbem.core.rng generator version, fixed at creation
@@ -234,6 +237,20 @@ class SubmissionRow(SQLModel, table=True):
     source: str = "cli"  # cli | mail:<message-id> | forced
     ready: bool = False  # READY: the seat is done with the turn (it need not be waited for, even at a deadline)
     rolled_back: bool = False  # for a turn the GM rolled back: kept, no longer standing
+
+
+class EndVoteRow(SQLModel, table=True):
+    """A seat's secret vote to end its game by agreement (DRAW, or CONCEDE in a cooperative game) in the
+    turn ``turn``; NODRAW removes it. Votes of a turn lapse when it resolves (see
+    :mod:`pbem.service.agreed_endings`); nobody is told who voted."""
+
+    __tablename__ = "end_vote"
+
+    game_id: int = Field(sa_column=Column(Integer, ForeignKey("game.id"), primary_key=True))
+    seat: str = Field(primary_key=True)
+    kind: str  # draw | concede
+    turn: int
+    voted_at: datetime
 
 
 class TurnRecordRow(SQLModel, table=True):

@@ -333,6 +333,10 @@ class HonestTrade(BaseGame[TradeState, TradeOrder]):
                                            "same moment, the last traders left: they share the victory.")
         return None
 
+    def seats_in_play(self, state: TradeState) -> tuple[str, ...]:
+        """Return the traders not eliminated yet: only they can agree a draw."""
+        return state.living
+
     def scores(self, state: TradeState) -> dict[str, int]:
         """Return the action cubes each seat has left (0 once out)."""
         return {s: 0 if t.out else len(t.cubes) for s, t in zip(state.seats, state.traders, strict=True)}

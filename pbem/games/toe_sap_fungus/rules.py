@@ -49,6 +49,8 @@ class ToeSapFungus(BaseGame[ToeSapState, ToeSapOrder]):
     min_players, max_players = 2, 4
     declared_options = {START: START_DESCRIPTION}
     terminal_words = {"SQUARE": "a square such as e5", "COLOUR": "a colour (BLUE, GREEN, ORANGE or WHITE)"}
+    agreed_end_refusal = ('the rule book breaks every tie because "there can only be one toe-sap hero!": the '
+                          "game always ends with one winner, never in a draw")
 
     # ----------------------------------------------------------------- set up
     def setup(self, seats: Sequence[str], options: Mapping[str, str], rng: GameRng) -> ToeSapState:
