@@ -237,10 +237,10 @@ class BaseGame(Generic[S, O]):
             raise NotImplementedError(f"{self.name} has hidden information: override hidden_variant()")
         return state
 
-    def seats_in_play(self, state: S) -> tuple[str, ...]:
-        """Return the seats the rules still count as playing at ``state``: every seat of ``state.seats``
-        (a game whose rules eliminate players overrides it). An agreed draw is among these."""
-        return tuple(getattr(state, "seats", ()))
+    def eliminated_seats(self, state: S) -> tuple[str, ...]:
+        """Return the seats the rules put out of the game by ``state``: none (a game whose rules eliminate
+        players overrides it). An agreed draw is among the others."""
+        return ()
 
     def scores(self, state: S) -> dict[str, Score]:
         """Return 0 for each seat of ``state.seats``."""

@@ -380,9 +380,8 @@ class Game(Protocol[S, O]):
         tie-breaks included, applied to the position as it stands."""
         ...
 
-    def seats_in_play(self, state: S) -> tuple[str, ...]:
-        """Return the seats the rules still count as playing (all but the eliminated): an agreed draw is
-        among these."""
+    def eliminated_seats(self, state: S) -> tuple[str, ...]:
+        """Return the seats the rules put out of the game (an agreed draw is among the others)."""
         ...
 
     def scores(self, state: S) -> dict[str, Score]:

@@ -102,11 +102,11 @@ def allowed_kind(rules: Game[Any, Any], asked: str) -> str:
 
 
 def seats_playing(unit: Unit, row: GameRow) -> tuple[str, ...]:
-    """Return the seats of a running game still playing, in seat order: not resigned, and in play by
-    the rules (:meth:`~pbem.core.Game.seats_in_play`)."""
+    """Return the seats of a running game still playing, in seat order: not resigned, and not put out by
+    the rules (:meth:`~pbem.core.Game.eliminated_seats`)."""
     info = unit.snapshot(row)
-    in_play = set(info.rules.seats_in_play(info.state))
-    return tuple(seat.name for seat in info.seats if seat.status == SeatStatus.ACTIVE and seat.name in in_play)
+    out = set(info.rules.eliminated_seats(info.state))
+    return tuple(seat.name for seat in info.seats if seat.status == SeatStatus.ACTIVE and seat.name not in out)
 
 
 def vote(unit: Unit, name: str, seat: str, asked: str) -> Vote:

@@ -158,12 +158,12 @@ def test_a_rollback_forgets_the_votes_and_a_new_holder_has_not_voted(runner: Gam
     assert _vote(runner, name, "2").opened  # seat 1's vote went with its old holder
 
 
-def test_an_eliminated_trader_is_no_longer_in_play() -> None:
+def test_an_eliminated_trader_is_out_of_the_game() -> None:
     rules = find_game("honest-trade")
     state = rules.setup(("1", "2", "3"), {}, GameRng(1))
-    assert rules.seats_in_play(state) == ("1", "2", "3")
+    assert rules.eliminated_seats(state) == ()
     out = replace(state, traders=(replace(state.traders[0], out=True), *state.traders[1:]))
-    assert rules.seats_in_play(out) == ("2", "3")
+    assert rules.eliminated_seats(out) == ("1",)
 
 
 def test_a_draw_needs_two_seats_still_playing(runner: GameService) -> None:

@@ -333,9 +333,9 @@ class HonestTrade(BaseGame[TradeState, TradeOrder]):
                                            "same moment, the last traders left: they share the victory.")
         return None
 
-    def seats_in_play(self, state: TradeState) -> tuple[str, ...]:
-        """Return the traders not eliminated yet: only they can agree a draw."""
-        return state.living
+    def eliminated_seats(self, state: TradeState) -> tuple[str, ...]:
+        """Return the traders eliminated: they can no longer agree a draw."""
+        return tuple(seat for seat in state.seats if seat not in state.living)
 
     def scores(self, state: TradeState) -> dict[str, int]:
         """Return the action cubes each seat has left (0 once out)."""
