@@ -11,6 +11,7 @@ from pbem.clock import format_utc
 from pbem.core.protocol import score_to_json
 from pbem.numbering import game_standing, game_turn
 from pbem.service import absences, consent, due, owing, players, seeds, submissions
+from pbem.service.endings import ending_of
 from pbem.service.unit import Unit
 from pbem.store.tables import GameStatus
 
@@ -77,8 +78,8 @@ def holder_line(unit: Unit, seat: str, address: str) -> str:
 
 def state_json(unit: Unit, name: str, seat: str | None = None) -> dict[str, Any]:
     """Return the game as JSON: game, kind, turn (the turn awaited; once finished, the last turn
-    played), status, scores, once finished winners, outcome (win, shared, draw or loss) and
-    outcome_reason, and state: the game's view
+    played), status, scores, once finished winners, outcome (win, shared, draw or loss),
+    outcome_reason and ending (how it ended: :meth:`pbem.service.endings.Ending.to_json`), and state: the game's view
     (with ``seat``, that seat's secrets too). Raises UnknownGame, UnknownSeat."""
     info = unit.info(name)
     if seat is not None:
@@ -94,6 +95,7 @@ def state_json(unit: Unit, name: str, seat: str | None = None) -> dict[str, Any]
         data["winners"] = list(info.outcome.winners)
         data["outcome"] = info.outcome.kind.value
         data["outcome_reason"] = info.outcome.reason
+        data["ending"] = ending_of(row).to_json()
     else:
         data["phase"] = info.phase.name if info.phase else None
         data["owing"] = list(owing.owing_seats(info))

@@ -16,11 +16,11 @@ from pbem.games import GAMES, find_game
 from pbem.leagues.ratings import rate
 from pbem.leagues.results import ResultKind, places_of
 from pbem.leagues.standings import TableResult
-from pbem.service import agreed_endings
+from pbem.service import agreed_endings, league_steps, leagues
 from pbem.service.agreed_endings import CONCEDE, DRAW, LAPSED, AgreedEndRefused
 from pbem.service.api import GameService
 from pbem.service.endings import EndingKind, ending_of
-from pbem.store.tables import EndVoteRow, GameStatus
+from pbem.store.tables import EndVoteRow, GameRow, GameStatus
 
 TEMPLE = "top-of-the-temple"
 SEATS = {"1": "a@example.org", "2": "b@example.org", "3": "c@example.org"}
@@ -51,6 +51,7 @@ def test_a_draw_ends_the_game_once_every_seat_still_playing_agreed_in_the_turn(r
     assert outcome is not None and outcome.kind is OutcomeKind.DRAW and outcome.agreed_by == ("1", "2", "3")
     assert outcome.headline == "Draw agreed by 1, 2, 3" and "agreed to end the game as a draw" in outcome.reason
     assert ending_of(info.row).to_json() == {"kind": "draw-agreed", "seats": ["1", "2", "3"], "turn": 1}
+    assert runner.state_json(name)["ending"] == {"kind": "draw-agreed", "seats": ["1", "2", "3"], "turn": 1}
     assert "Draw agreed by 1, 2, 3" in runner.report_text(name, "1")
     with runner.unit() as unit:
         assert not unit.session.exec(select(EndVoteRow)).all()  # the votes are gone with the proposal
@@ -180,3 +181,30 @@ def test_ratings_count_an_agreed_draw_as_a_tie_and_the_seat_that_left_as_beaten(
     partial = places_of(Outcome.agreed_draw(("1", "2")), ["1", "2", "3"], {})
     left = rate([1, 2, 3], [TableResult(1, 1, {1: partial["1"], 2: partial["2"], 3: partial["3"]})])
     assert left[1].mu == left[2].mu > left[3].mu
+
+
+def test_a_league_scores_an_agreed_draw_as_a_draw_for_every_seat(runner: GameService) -> None:
+    players = ["p1@example.org", "p2@example.org", "p3@example.org"]
+    with runner.unit() as unit:
+        leagues.create(unit, "lg", TEMPLE, {"format": "roundrobin", "table": "3"}, gm_address="gm@example.org")
+        for address in players:
+            leagues.join(unit, "lg", address)
+        leagues.start(unit, "lg")
+    league_steps.run_steps(runner.unit, "lg")
+    with runner.unit(lock=False) as unit:
+        table = leagues.tables_of(unit, leagues.league_row(unit, "lg"), 1)[0]
+        game = unit.session.get(GameRow, table.game_id).name
+    for seat in runner.info(game).seat_names:
+        _vote(runner, game, seat)
+    league_steps.run_steps(runner.unit, "lg")
+    with runner.unit(lock=False) as unit:
+        lines = leagues.view(unit, "lg").standings
+    assert [(line.draws, line.wins, line.losses, line.points) for line in lines] == [(1, 0, 0, 1.0)] * 3
+    assert len({(line.mu, line.sigma) for line in lines}) == 1  # a tie: every rating moved alike
+
+
+def test_the_ending_says_how_a_game_ended_for_the_record(runner: GameService) -> None:
+    name = _temple(runner)
+    assert ending_of(runner.info(name).row).kind is EndingKind.RUNNING
+    runner.end(name)
+    assert ending_of(runner.info(name).row).to_json() == {"kind": "gm-end", "seats": [], "turn": 0}
