@@ -1,6 +1,6 @@
 """DRAW, CONCEDE and NODRAW in a seat's session: a secret vote to end the game by agreement (see
-:mod:`pbem.service.agreed_endings`). A vote that opens a proposal tells the other seats still playing
-and the GM that one was made, never by whom; the vote that completes it ends the game and mails every
+:mod:`pbem.service.agreed_endings`). A vote that opens a proposal tells every seat still playing and
+the GM that one was made, never by whom; the vote that completes it ends the game and mails every
 reader the final report."""
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ def agree(conv: Conversation, row: GameRow, seat: SeatRow, command: Draw | Conce
                        "The final report went to every seat.")
         return
     if done.opened:
-        _announce(conv, row, seat, done)
+        _announce(conv, row, done)
     said = "you proposed" if done.opened else "you agreed to"
     conv.reply.add(f"{word}: {said} {done.proposal} in turn {done.turn} of {row.name}. It ends the game once every "
                    f"seat still playing agrees before turn {done.turn} ends; otherwise it lapses. Votes stay secret "
@@ -41,8 +41,9 @@ def withdraw(conv: Conversation, row: GameRow, seat: SeatRow, command: NoDraw) -
                        "withdrawn. Whether a proposal still stands rests on the others' votes, which stay secret.")
 
 
-def _announce(conv: Conversation, row: GameRow, voter: SeatRow, done: Vote) -> None:
-    """Tell the other seats still playing, and the GM, that a proposal was made (no name)."""
+def _announce(conv: Conversation, row: GameRow, done: Vote) -> None:
+    """Tell every seat still playing, the proposer too (so that nobody can tell the proposer by the notice it
+    did not get), and the GM, that a proposal was made (no name)."""
     word = "DRAW" if done.kind == DRAW else "CONCEDE"
     text = (f"{done.proposal.capitalize()} was proposed in turn {done.turn} of game {row.name}; who proposed it "
             f"stays secret. To agree, reply to your newest turn report with {word} (or put it after SIGNON "
@@ -52,7 +53,7 @@ def _announce(conv: Conversation, row: GameRow, voter: SeatRow, done: Vote) -> N
     info = conv.unit.snapshot(row)
     playing = set(agreed_endings.seats_playing(conv.unit, row))
     for seat in info.seats:
-        if seat.name in playing and seat.name != voter.name and seat.address:
+        if seat.name in playing and seat.address:
             conv.notifier.tell_address(conv.unit, row, seat.address, f"{done.proposal.capitalize()} was proposed",
                                        text, seat=seat)
     conv.notifier.tell_gm(conv.unit, info, text)

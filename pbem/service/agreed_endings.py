@@ -8,8 +8,9 @@ and the turn's report says so without a name (:func:`lapse_at_turn_end`).
 
 Votes are secret until all agree, as in DPjudge's games (no player's vote is revealed) and diplicity's
 draw flags: nothing here tells who voted. The reply to a voter says whether its vote opened a
-proposal or joined one standing; the other seats are told that a proposal was made (DPjudge's
-HIDE_PROPOSER: "a draw has been proposed", no name), never who made or joined it, nor how many did.
+proposal or joined one standing; every seat still playing, the proposer too, is told that a proposal
+was made (DPjudge's HIDE_PROPOSER: "a draw has been proposed", no name), never who made or joined it,
+nor how many did.
 Whether a game allows an agreed end is the game's declared fact (:class:`~pbem.core.game.AgreedEnd`).
 """
 

@@ -10,7 +10,7 @@ import re
 from pathlib import Path
 
 from mail_games import PLAYERS, eventually, open_game, prove_quiet
-from mail_harness import Person, running_service
+from mail_harness import MailHarness, Person, running_service
 from mail_secrets import create_and_join
 
 from pbem.sandbox.mailclient import ReceivedMail
@@ -32,15 +32,18 @@ def test_every_seats_draw_ends_the_game_and_nobody_learns_who_voted_before(tmp_p
             game = await open_game(service, "dr-1")
             a, b, c, d = (game.players[s] for s in "ABCD")
             await a.reply(game.reports["A"], "DRAW\n")
-            answer = await a.last()
+            answer, own_notice = sorted(await a.receive(2), key=lambda mail: "proposed" in mail.subject)
             assert "DRAW: you proposed a draw in turn 1 of dr-1" in answer.body, answer.body
             _names_nobody_else("A", answer)
+            notices = {"A": own_notice}  # the proposer too: nobody can tell it by the notice it did not get
             for seat, person in (("B", b), ("C", c), ("D", d)):
-                notice = await person.last()
+                notices[seat] = await person.last()
+            for seat, notice in notices.items():
                 assert notice.subject == "[dr-1] A draw was proposed", notice.subject
                 assert "who proposed it stays secret" in notice.body and "reply to your newest turn report with DRAW" \
                     in notice.body
                 _names_nobody_else(seat, notice)
+            assert len({notice.body for notice in notices.values()}) == 1  # the proposer's is no different
             assert "A draw was proposed in turn 1" in (await game.gm.last()).body
 
             await b.reply(game.reports["B"], "DRAW\n")
@@ -74,7 +77,7 @@ def test_a_proposal_not_agreed_lapses_at_the_turns_end_and_nodraw_withdraws_a_vo
             game = await open_game(service, "dr-2")
             a, b, c, d = (game.players[s] for s in "ABCD")
             await a.reply(game.reports["A"], "DRAW\n")
-            await a.last()
+            await a.receive(2)  # the answer and the notice every seat gets
             for person in (b, c, d, game.gm):
                 await person.last()  # the notice that a draw was proposed
             await b.reply(game.reports["B"], "DRAW\n")
@@ -106,27 +109,32 @@ def test_a_proposal_not_agreed_lapses_at_the_turns_end_and_nodraw_withdraws_a_vo
     asyncio.run(asyncio.wait_for(scenario(), timeout=150))
 
 
-async def _start(service: object, kind: str, name: str, players: int) -> tuple[Person, dict[str, tuple[Person, str]]]:
-    game = await create_and_join(service, kind, name, players, "seed=3 turn_hours=0")  # type: ignore[arg-type]
+async def _seat_one_says(service: MailHarness, kind: str, name: str, words: str,
+                         answers: int) -> tuple[list[ReceivedMail], dict[str, tuple[Person, str]]]:
+    """Start a two-seat game of ``kind`` by mail, have seat 1 send ``words`` after SIGNON, and return the
+    ``answers`` mails seat 1 gets then (the reply first), with the seats and their passwords."""
+    game = await create_and_join(service, kind, name, 2, "seed=3 turn_hours=0")
     await game.gm.send(f"GM {name} {game.gm_password}\nSTART\n")
-    await eventually(lambda: service.runner.info(name).phase is not None)  # type: ignore[attr-defined]
-    await service.settle()  # type: ignore[attr-defined]
+    await eventually(lambda: service.runner.info(name).phase is not None)
+    await service.settle()
     for person, _ in game.seats.values():
-        person.inbox.seen = len(await service.servers.inbox(person.address))  # type: ignore[attr-defined]
-    return game.gm, game.seats
+        person.inbox.seen = len(await service.servers.inbox(person.address))
+    one, password = game.seats["1"]
+    await one.send(f"SIGNON {name} 1 {password}\n{words}\n")
+    got = sorted(await one.receive(answers), key=lambda mail: not mail.subject.lower().startswith("re:"))
+    return got, game.seats
 
 
 def test_a_cooperative_team_concedes_and_cannot_draw(tmp_path: Path) -> None:
     async def scenario() -> None:
         async with running_service(tmp_path) as service:
-            _, seats = await _start(service, "epic-quest", "eq-1", 2)
-            (one, one_password), (two, two_password) = seats["1"], seats["2"]
-            await one.send(f"SIGNON eq-1 1 {one_password}\nDRAW\nCONCEDE\n")
-            answer = (await one.last()).body
-            assert "The Epic Quest is cooperative: the team cannot draw" in answer, answer
-            assert "CONCEDE: you proposed a concession in turn 1 of eq-1" in answer, answer
+            (answer, own_notice), seats = await _seat_one_says(service, "epic-quest", "eq-1", "DRAW\nCONCEDE", 2)
+            (one, _), (two, two_password) = seats["1"], seats["2"]
+            assert "The Epic Quest is cooperative: the team cannot draw" in answer.body, answer.body
+            assert "CONCEDE: you proposed a concession in turn 1 of eq-1" in answer.body, answer.body
             notice = await two.last()
-            assert notice.subject == "[eq-1] A concession was proposed" and "seat 1" not in notice.body
+            assert notice.subject == own_notice.subject == "[eq-1] A concession was proposed"
+            assert notice.body == own_notice.body and "seat 1" not in notice.body
             await two.send(f"SIGNON eq-1 2 {two_password}\nCONCEDE\n")
             mails = await two.receive(2)
             assert any("every seat still playing agreed, so game eq-1 is over. Nobody wins: the team conceded."
@@ -143,13 +151,11 @@ def test_a_cooperative_team_concedes_and_cannot_draw(tmp_path: Path) -> None:
 def test_draw_is_refused_in_a_game_whose_rule_book_allows_no_agreed_end(tmp_path: Path) -> None:
     async def scenario() -> None:
         async with running_service(tmp_path) as service:
-            _, seats = await _start(service, "toe-sap-fungus", "ts-1", 2)
-            (one, one_password), (two, _) = seats["1"], seats["2"]
-            await one.send(f"SIGNON ts-1 1 {one_password}\nDRAW\n")
-            answer = (await one.last()).body
-            assert "Johnny and the Toe-Sap Fungus allows no agreed end" in answer, answer
-            assert "there can only be one toe-sap hero!" in answer
-            await prove_quiet(service, two)  # nothing was proposed
+            (answer,), seats = await _seat_one_says(service, "toe-sap-fungus", "ts-1", "DRAW", 1)
+            (one, _), (two, _) = seats["1"], seats["2"]
+            assert "Johnny and the Toe-Sap Fungus allows no agreed end" in answer.body, answer.body
+            assert "there can only be one toe-sap hero!" in answer.body
+            await prove_quiet(service, one, two)  # nothing was proposed
             assert service.runner.info("ts-1").outcome is None
             await one.send("HELP toe-sap-fungus\n")
             assert "Ending by agreement: none." in (await one.last()).body
