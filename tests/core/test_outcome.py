@@ -36,3 +36,23 @@ def test_a_window_phase_says_silence_means_pass() -> None:
         Phase("x", ("1",), silence="maybe")
     with pytest.raises(ValueError, match="deadline_hours"):
         Phase("x", ("1",), deadline_hours=float("nan"))
+
+
+def test_an_agreed_end_names_its_seats_and_says_so() -> None:
+    draw = Outcome.agreed_draw(("1", "3"), "they agreed")
+    assert draw.kind is OutcomeKind.DRAW and draw.is_agreed and draw.winners == ()
+    assert draw.headline == "Draw agreed by 1, 3"
+    assert draw.shares_draw("1") and not draw.shares_draw("2")  # seat 2 had left: not in the draw
+    assert Outcome.draw().shares_draw("2") and not Outcome(("2",)).shares_draw("2")
+    conceded = Outcome.conceded(("1", "2"))
+    assert conceded.kind is OutcomeKind.LOSS and conceded.is_agreed
+    assert conceded.headline == "Nobody wins: the team conceded" and not Outcome.loss().is_agreed
+
+
+def test_only_a_draw_or_a_loss_can_be_agreed_and_only_by_some_seat() -> None:
+    with pytest.raises(ValueError, match="only a draw or a loss can be agreed"):
+        Outcome(("1",), "", None, ("1", "2"))
+    with pytest.raises(ValueError, match="needs the seats"):
+        Outcome.agreed_draw(())
+    with pytest.raises(ValueError, match="needs the seats"):
+        Outcome.conceded(())
