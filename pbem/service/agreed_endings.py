@@ -123,12 +123,15 @@ def vote(unit: Unit, name: str, seat: str, asked: str) -> Vote:
     if kind == DRAW and len(playing) < 2:
         raise AgreedEndRefused(f"seat {seat} is the only seat still playing in {row.name}: a draw needs two")
     votes = _votes(unit, row)
-    standing = {v.seat for v in votes if v.turn == row.turn and v.kind == kind}
+    standing = {v.seat for v in votes if v.turn == row.turn and v.kind == kind and v.agrees}
     for stale in (v for v in votes if v.turn != row.turn or v.kind != kind):  # an earlier turn's, not lapsed yet
         unit.session.delete(stale)
     mine = next((v for v in votes if v.seat == seat and v.turn == row.turn and v.kind == kind), None)
     if mine is None:
         unit.add(EndVoteRow(game_id=row.id, seat=seat, kind=kind, turn=row.turn, voted_at=unit.now()))
+    elif not mine.agrees:
+        mine.agrees, mine.voted_at = True, unit.now()
+        unit.add(mine)
     agreed = standing | {seat}
     ended = agreed >= set(playing)
     if ended:
@@ -138,13 +141,14 @@ def vote(unit: Unit, name: str, seat: str, asked: str) -> Vote:
 
 def withdraw(unit: Unit, name: str, seat: str) -> str | None:
     """Withdraw ``seat``'s vote of the turn awaiting orders (NODRAW); return its kind (draw or concede), or
-    None when the seat had none. Whether a proposal still stands is not told. Raises GameError for a game
-    not running."""
+    None when the seat had none. Whether a proposal still stands is not told; a proposal every vote of
+    which was withdrawn still lapses in the turn's report. Raises GameError for a game not running."""
     row = _running(unit, name)
-    mine = next((v for v in _votes(unit, row) if v.seat == seat and v.turn == row.turn), None)
+    mine = next((v for v in _votes(unit, row) if v.seat == seat and v.turn == row.turn and v.agrees), None)
     if mine is None:
         return None
-    unit.session.delete(mine)
+    mine.agrees = False  # kept: the turn had a proposal, and its report tells that it lapsed
+    unit.add(mine)
     return mine.kind
 
 

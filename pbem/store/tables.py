@@ -241,8 +241,9 @@ class SubmissionRow(SQLModel, table=True):
 
 class EndVoteRow(SQLModel, table=True):
     """A seat's secret vote to end its game by agreement (DRAW, or CONCEDE in a cooperative game) in the
-    turn ``turn``; NODRAW removes it. Votes of a turn lapse when it resolves (see
-    :mod:`pbem.service.agreed_endings`); nobody is told who voted."""
+    turn ``turn``; NODRAW withdraws it (``agrees`` False: the turn still had a proposal, whose lapse its
+    report tells). Votes of a turn lapse when it resolves (see :mod:`pbem.service.agreed_endings`);
+    nobody is told who voted."""
 
     __tablename__ = "end_vote"
 
@@ -251,6 +252,7 @@ class EndVoteRow(SQLModel, table=True):
     kind: str  # draw | concede
     turn: int
     voted_at: datetime
+    agrees: bool = True
 
 
 class TurnRecordRow(SQLModel, table=True):

@@ -16,7 +16,7 @@ from pbem.games import GAMES, find_game
 from pbem.leagues.ratings import rate
 from pbem.leagues.results import ResultKind, places_of
 from pbem.leagues.standings import TableResult
-from pbem.service import agreed_endings, league_steps, leagues
+from pbem.service import agreed_endings, league_steps, leagues, players
 from pbem.service.agreed_endings import CONCEDE, DRAW, LAPSED, AgreedEndRefused
 from pbem.service.api import GameService
 from pbem.service.endings import EndingKind, ending_of
@@ -98,6 +98,18 @@ def test_nodraw_withdraws_a_vote_so_the_draw_needs_it_again(runner: GameService)
     assert _vote(runner, name, "2").ended
 
 
+def test_a_proposal_all_its_voters_withdrew_still_lapses_in_the_report(runner: GameService) -> None:
+    name = _temple(runner)
+    _vote(runner, name, "1")
+    with runner.unit() as unit:
+        agreed_endings.withdraw(unit, name, "1")
+    assert _vote(runner, name, "2").opened  # nothing stood: seat 2's vote opens a proposal again
+    with runner.unit() as unit:
+        agreed_endings.withdraw(unit, name, "2")
+    runner.resolve(name)
+    assert [e["kind"] for e in runner.history(name)[0].events if e["kind"] == LAPSED] == [LAPSED]
+
+
 def test_a_resigned_seat_is_left_out_of_the_draw_and_loses_in_a_league(runner: GameService) -> None:
     name = _temple(runner)
     runner.resign(name, "3")
@@ -109,6 +121,7 @@ def test_a_resigned_seat_is_left_out_of_the_draw_and_loses_in_a_league(runner: G
     assert outcome is not None and outcome.agreed_by == ("1", "2")
     places = places_of(outcome, ["1", "2", "3"], {})
     assert [places[s].kind for s in ("1", "2", "3")] == [ResultKind.DRAW, ResultKind.DRAW, ResultKind.LOSS]
+    assert [players.share_of(outcome, s) for s in ("1", "2", "3")] == ["draw", "draw", "loss"]  # the record
 
 
 def test_a_cooperative_team_concedes_together_and_cannot_draw(runner: GameService) -> None:

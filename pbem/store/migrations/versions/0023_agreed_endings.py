@@ -26,6 +26,7 @@ def upgrade() -> None:
         sa.Column("kind", sa.String, nullable=False),
         sa.Column("turn", sa.Integer, nullable=False),
         sa.Column("voted_at", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("agrees", sa.Boolean, nullable=False),
     )
 
 
