@@ -28,8 +28,8 @@ AGREED_KINDS = {"draw": EndingKind.DRAW_AGREED, "concede": EndingKind.CONCEDED}
 
 @dataclass(frozen=True)
 class Ending:
-    """How one game ended: its kind, the seats that agreed (for an agreed end) and the last turn played
-    before the agreement (0 for any other end)."""
+    """How one game ended: its kind, and for an agreed end the seats that agreed and the turn in which they
+    did (the turn awaiting orders then, not played; 0 for any other end)."""
 
     kind: EndingKind
     seats: tuple[str, ...] = ()
@@ -53,11 +53,10 @@ def ending_of(row: GameRow) -> Ending:
 
 def agreed_outcome(agreed_end: dict[str, Any]) -> Outcome:
     """Return the outcome of a game its seats ended by agreement (``game.agreed_end``): a draw among
-    them, or the team's defeat, saying so and after which turn."""
+    them, or the team's defeat, saying so and in which turn."""
     seats = tuple(agreed_end["seats"])
-    played = int(agreed_end["turn"])
+    turn = int(agreed_end["turn"])
     if agreed_end["kind"] == "draw":
-        return Outcome.agreed_draw(seats, f"Seats {', '.join(seats)} agreed to end the game as a draw after "
-                                          f"turn {played}.")
-    return Outcome.conceded(seats, f"The team ({', '.join(seats)}) agreed to concede after turn {played}: "
-                                   "the game is lost for everyone.")
+        return Outcome.agreed_draw(seats, f"Seats {', '.join(seats)} agreed to end the game as a draw in turn {turn}.")
+    return Outcome.conceded(seats, f"The team ({', '.join(seats)}) agreed to concede in turn {turn}: the game is "
+                                   "lost for everyone.")
