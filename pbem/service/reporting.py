@@ -44,7 +44,7 @@ def records_report(info: GameInfo, records: Sequence[TurnRecordRow], *, setup_dr
         state=info.state,
         turn=records[0].turn if records else 0,
         last_turn=records[-1].turn if records else 0,
-        events=[Event.from_json(event) for record in records for event in record.events],
+        events=[Event.from_json(event) for record in records for event in record.reported_events],
         nmr=sorted({seat for record in records for seat in record.nmr}),
         passed=sorted({seat for record in records for seat in record.passed}),
         phase=info.phase,

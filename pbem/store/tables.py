@@ -271,11 +271,20 @@ class TurnRecordRow(SQLModel, table=True):
     """Seats that sent nothing in an answer window (a phase whose silence means PASS): not NMR."""
     rng_state: list[Any] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
     events: list[dict[str, Any]] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
+    table_events: list[dict[str, Any]] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
+    """What the table did besides the rules, told in the turn's report (``Event.to_json`` data): a proposal
+    to end the game by agreement that lapsed with the turn. Apart from ``events``, which replaying the
+    rules reproduces."""
     state: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
     reason: str  # deadline | all-in | gm | forced
     draws: list[list[int]] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))  # [counter, n, result]
     rules_version: int = 1  # the rules version this turn was resolved under
     resolved_at: datetime
+
+    @property
+    def reported_events(self) -> list[dict[str, Any]]:
+        """Every event the turn's report tells: the rules' events, then the table's."""
+        return [*self.events, *self.table_events]
 
 
 class InboundMessageRow(SQLModel, table=True):

@@ -179,7 +179,7 @@ class Archive:
             for record in session.exec(query):
                 state = game.load(record.state)
                 steps.append(ReportInput(
-                    row.name, game, state, record.turn, [Event.from_json(e) for e in record.events], record.nmr,
+                    row.name, game, state, record.turn, [Event.from_json(e) for e in record.reported_events], record.nmr,
                     _phase(game, state), game.outcome(state), passed=record.passed,
                 ))
         return steps
