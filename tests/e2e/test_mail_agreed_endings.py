@@ -9,7 +9,7 @@ import asyncio
 import re
 from pathlib import Path
 
-from mail_games import PLAYERS, eventually, open_game, prove_quiet
+from mail_games import PLAYERS, OpenGame, eventually, open_game, prove_quiet
 from mail_harness import MailHarness, Person, running_service
 from mail_secrets import create_and_join
 
@@ -26,25 +26,30 @@ def _names_nobody_else(seat: str, mail: ReceivedMail) -> None:
     assert found is None, f"seat {seat}'s mail names {found.group(0)!r}:\n{mail.body}"
 
 
+async def _a_proposes(service: MailHarness, name: str) -> tuple[OpenGame, ReceivedMail, dict[str, ReceivedMail]]:
+    """Open a Turkey Chase game ``name`` by mail and have seat A reply DRAW to its report; return the game,
+    A's answer and the notice each seat got (A's too), once the GM's notice came as well."""
+    game = await open_game(service, name)
+    await game.players["A"].reply(game.reports["A"], "DRAW\n")
+    answer, own_notice = sorted(await game.players["A"].receive(2), key=lambda mail: "proposed" in mail.subject)
+    notices = {"A": own_notice} | {seat: await game.players[seat].last() for seat in "BCD"}
+    assert "A draw was proposed in turn 1" in (await game.gm.last()).body
+    return game, answer, notices
+
+
 def test_every_seats_draw_ends_the_game_and_nobody_learns_who_voted_before(tmp_path: Path) -> None:
     async def scenario() -> None:
         async with running_service(tmp_path) as service:
-            game = await open_game(service, "dr-1")
+            game, answer, notices = await _a_proposes(service, "dr-1")
             a, b, c, d = (game.players[s] for s in "ABCD")
-            await a.reply(game.reports["A"], "DRAW\n")
-            answer, own_notice = sorted(await a.receive(2), key=lambda mail: "proposed" in mail.subject)
             assert "DRAW: you proposed a draw in turn 1 of dr-1" in answer.body, answer.body
             _names_nobody_else("A", answer)
-            notices = {"A": own_notice}  # the proposer too: nobody can tell it by the notice it did not get
-            for seat, person in (("B", b), ("C", c), ("D", d)):
-                notices[seat] = await person.last()
-            for seat, notice in notices.items():
+            for seat, notice in notices.items():  # the proposer's too: nobody can tell it by a notice not got
                 assert notice.subject == "[dr-1] A draw was proposed", notice.subject
                 assert "who proposed it stays secret" in notice.body and "reply to your newest turn report with DRAW" \
                     in notice.body
                 _names_nobody_else(seat, notice)
             assert len({notice.body for notice in notices.values()}) == 1  # the proposer's is no different
-            assert "A draw was proposed in turn 1" in (await game.gm.last()).body
 
             await b.reply(game.reports["B"], "DRAW\n")
             agreed = await b.last()
@@ -74,12 +79,8 @@ def test_every_seats_draw_ends_the_game_and_nobody_learns_who_voted_before(tmp_p
 def test_a_proposal_not_agreed_lapses_at_the_turns_end_and_nodraw_withdraws_a_vote(tmp_path: Path) -> None:
     async def scenario() -> None:
         async with running_service(tmp_path) as service:
-            game = await open_game(service, "dr-2")
+            game, _, _ = await _a_proposes(service, "dr-2")
             a, b, c, d = (game.players[s] for s in "ABCD")
-            await a.reply(game.reports["A"], "DRAW\n")
-            await a.receive(2)  # the answer and the notice every seat gets
-            for person in (b, c, d, game.gm):
-                await person.last()  # the notice that a draw was proposed
             await b.reply(game.reports["B"], "DRAW\n")
             await b.last()
             await b.reply(game.reports["B"], "NODRAW\n")
