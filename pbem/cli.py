@@ -181,6 +181,8 @@ def _print_replay(result: ReplayResult, what: str) -> int:
         print(f"  {span}")
     for mismatch in result.mismatches:
         print(mismatch)
+    if result.head is not None:
+        print(f"Game record head: {result.head}")
     draws = f", {result.draws_checked} draws" if what == "Verified" else ""
     if result.is_identical:
         matched = "every state and draw matches" if draws else "every state matches"
@@ -191,13 +193,21 @@ def _print_replay(result: ReplayResult, what: str) -> int:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    """``pbem replay GAME``: replay from the seed; exit 1 when any state differs."""
+    """``pbem replay GAME``: replay from the seed (``--record FILE``: a record file); exit 1 when any state
+    or record entry differs."""
+    if args.record:
+        from pbem.cli_record import replay_record
+
+        return replay_record(args.record)
+    if not args.game:
+        raise UsageError("pbem replay takes a GAME or --record FILE")
     return _print_replay(_service(args).replay(args.game), "Replayed")
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
-    """``pbem verify GAME``: recompute every draw from the revealed seed; exit 1 on a mismatch."""
-    return _print_replay(_service(args).verify(args.game), "Verified")
+    """``pbem verify GAME``: recompute every state and draw from the seed and check the game's record; exit 1
+    on a mismatch."""
+    return _print_replay(_service(args).verify(args.game, operator=True), "Verified")
 
 
 def cmd_reveal(args: argparse.Namespace) -> int:
@@ -779,9 +789,16 @@ def build_parser() -> argparse.ArgumentParser:
     report.add_argument("--turn", type=int, help="the report that told this turn (0: the opening)")
     report.set_defaults(func=cmd_report)
 
+    replay = add("replay", "replay a game from its seed (or a record file) and compare every state and the record")
+    replay.add_argument("game", nargs="?")
+    replay.add_argument("--record", metavar="FILE", help="replay this record file (pbem record GAME --json)")
+    replay.set_defaults(func=cmd_replay)
+    from pbem.cli_record import add_commands
+
+    add_commands(add, _service)
+
     for name, what, func in [
-        ("replay", "replay a game from its seed and compare every state", cmd_replay),
-        ("verify", "recompute every draw of a finished game from its revealed seed", cmd_verify),
+        ("verify", "recompute every state and draw of a game and check its record (the chain)", cmd_verify),
         ("reveal", "end a game and reveal its committed secret and seed", cmd_reveal),
         ("log", "print a game's audit log: every GM action and automatic decision, with time and actor", cmd_log),
     ]:

@@ -155,11 +155,17 @@ def append_turn(unit: Unit, row: GameRow, record: TurnRecordRow, outcome: Outcom
     return _append(unit, row, "turn", record.turn, fields)
 
 
-def append_rollback(unit: Unit, row: GameRow, turn: int, undone: Sequence[int], by: str, at: datetime) -> RecordEntryRow:
-    """Record the GM's rollback to the start of ``turn`` (undoing the turns ``undone``): a new branch that
-    builds on the entry of turn ``turn - 1``."""
+def append_rollback(unit: Unit, row: GameRow, turn: int, undone: Sequence[int]) -> RecordEntryRow:
+    """Record the GM's rollback to the start of ``turn`` (undoing the turns ``undone``), just logged in the
+    audit log (who and when come from there): a new branch that builds on the entry of turn ``turn - 1``."""
+    unit.session.flush()
+    logged = unit.session.exec(select(AuditEntryRow).where(AuditEntryRow.game_id == row.id,
+                                                           AuditEntryRow.action == "ROLLBACK")
+                               .order_by(AuditEntryRow.id.desc())).first()  # type: ignore[union-attr]
+    assert logged is not None
     chain = entries(unit, row)
-    return _append(unit, row, "rollback", turn - 1, rollback_fields(chain, turn, undone, actor_role(by), at))
+    return _append(unit, row, "rollback", turn - 1,
+                   rollback_fields(chain, turn, undone, actor_role(logged.actor), logged.at))
 
 
 def rollback_fields(chain: Sequence[RecordEntryRow], turn: int, undone: Sequence[int], by: str,
