@@ -49,7 +49,7 @@ def check(unit: Unit, row: GameRow) -> list[str]:
             problems.append(f"{where}: the game stores no turn record for it")
         elif entry.kind == "turn":
             expected = turn_fields(row, sources[entry.seq])
-            problems += _receipts(where, fields, expected, entry.turn)
+            problems += _receipts(entry, fields, expected)
             problems += _submissions(unit, row, sources[entry.seq], entry.turn)
         elif entry.kind == "rollback":
             audit = next(rollbacks, None)
@@ -89,13 +89,11 @@ def link_problems(chain: Sequence[RecordEntryRow]) -> list[str]:
     return problems
 
 
-def _receipts(where: str, fields: dict[str, Any], expected: dict[str, Any], turn: int) -> list[str]:
+def _receipts(entry: RecordEntryRow, fields: dict[str, Any], expected: dict[str, Any]) -> list[str]:
     """A problem for each seat whose stored orders do not match the receipt in the entry."""
     held, computed = fields.get("orders", {}), expected["orders"]
-    problems = [f"turn {turn}: seat {seat}'s orders as stored do not match their receipt in the record "
-                f"({where.split(': ', 1)[1]})" for seat in sorted(set(held) | set(computed))
-                if held.get(seat) != computed.get(seat)]
-    return problems
+    return [f"turn {entry.turn}: seat {seat}'s orders as stored do not match their receipt in the record "
+            f"(entry {entry.seq})" for seat in sorted(set(held) | set(computed)) if held.get(seat) != computed.get(seat)]
 
 
 def _submissions(unit: Unit, row: GameRow, record: Any, turn: int) -> list[str]:
