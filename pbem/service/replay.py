@@ -87,16 +87,15 @@ def replay(unit: Unit, name: str, *, check_draws: bool = False) -> ReplayResult:
 
 def verify(unit: Unit, name: str, *, operator: bool = False) -> ReplayResult:
     """Recompute every draw of a finished or revealed game from its seed and stored orders and
-    compare with the draws its reports listed, and check the game's record. Raises GameError while the
-    seed is still secret, and for a game whose kind never reveals its seed (saying why), unless
-    ``operator`` (``pbem verify``: the operator holds the seed, and is told only what matches)."""
+    compare with the draws its reports listed, and check the game's record. Raises GameError for a game
+    whose kind never reveals its seed (saying why; ``pbem replay`` checks its states and record), and
+    while the seed is still secret unless ``operator`` (``pbem verify``: the operator holds the seed, and is
+    told only what matches)."""
     row = unit.game(name)
-    if operator:
-        return replay(unit, name, check_draws=True)
     kept = seeds.kept_secret_reason(row)
     if kept is not None:
         raise GameError(f"the draws of {row.name} cannot be verified: {kept}")
-    if not seeds.is_revealed(row):
+    if not operator and not seeds.is_revealed(row):
         raise GameError(f"the seed of {name} is not revealed yet; it is revealed when the game ends")
     return replay(unit, name, check_draws=True)
 
