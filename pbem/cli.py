@@ -790,7 +790,7 @@ def build_parser() -> argparse.ArgumentParser:
     report.set_defaults(func=cmd_report)
 
     replay = add("replay", "replay a game from its seed (or a record file) and compare every state and the record")
-    replay.add_argument("game", nargs="?")
+    replay.add_argument("game", nargs="?", help="the game to replay (or give --record FILE)")
     replay.add_argument("--record", metavar="FILE", help="replay this record file (pbem record GAME --json)")
     replay.set_defaults(func=cmd_replay)
     from pbem.cli_record import add_commands

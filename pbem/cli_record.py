@@ -23,12 +23,12 @@ def add_commands(add: Callable[[str, str], argparse.ArgumentParser],
     """Register ``record`` and ``import`` with the parser's ``add`` (``service`` opens the database)."""
     record = add("record", "write a game's whole record: options, commitment, salts, every turn's orders "
                            "and GM actions, the chain (the operator's file: it holds the seed and every order)")
-    record.add_argument("game")
+    record.add_argument("game", help="the game whose record to write")
     record.add_argument("--json", action="store_true", help="as JSON, which pbem import and pbem replay read")
     record.set_defaults(func=lambda args: write_record(service(args), args.game, as_json=args.json))
     imported = add("import", "bring a game to this server from its record file (pbem record GAME --json); "
                               "it comes paused, its chain goes on from its head")
-    imported.add_argument("file")
+    imported.add_argument("file", help="the record file (pbem record GAME --json on the other server)")
     imported.set_defaults(func=lambda args: import_record(service(args), args.file))
 
 

@@ -3,11 +3,11 @@ what a report shows of it.
 
 Entries, in order (``seq`` 0, 1, ...), each naming the hash of the one before it:
 
-- ``start`` (turn 0): the kind, options, seats, the seed's commitment, the salts, the generator and rules
-  versions and the setup's draws;
+- ``start`` (turn 0): the kind, options, seats, the seed's commitment, the salts, the generator version
+  and the setup's draws;
 - ``turn``: a resolved turn's number, phase, why it resolved (``gm`` is the GM's PROCESS), each owing
-  seat's orders by their receipt, the NMR and passed seats, the draws, when, and how the game ended
-  when it did (``ending``);
+  seat's orders by their receipt, the NMR and passed seats, the draws, when, the rules version that
+  resolved it, and how the game ended when it did (``ending``);
 - ``rollback``: the GM's ROLLBACK: the turn it returns to, the turns undone, the entry the new branch
   builds on (``branch_from``), by whom and when. The undone entries stay in the chain;
 - ``end``: a game ended without a turn (the GM's END or REVEAL, or an agreed ending): ``ending`` says how
@@ -98,8 +98,7 @@ def start_fields(row: GameRow, seats: Sequence[str]) -> dict[str, Any]:
     """The fields of a game's ``start`` entry besides the common ones."""
     return {"game_kind": row.kind, "options": dict(row.options), "seats": list(seats),
             "commitment": commitment(row.name, row.secret) if row.secret is not None else None,
-            "salts": list(row.salts), "rng_version": row.rng_version, "rules_version": row.rules_version,
-            "draws": [list(d) for d in row.setup_draws]}
+            "salts": list(row.salts), "rng_version": row.rng_version, "draws": [list(d) for d in row.setup_draws]}
 
 
 def turn_fields(row: GameRow, record: TurnRecordRow) -> dict[str, Any]:
@@ -108,7 +107,7 @@ def turn_fields(row: GameRow, record: TurnRecordRow) -> dict[str, Any]:
                 for seat, orders in record.orders.items() if seat in record.nonces}
     return {"phase": record.phase, "reason": record.reason, "orders": receipts, "nmr": list(record.nmr),
             "passed": list(record.passed), "draws": [list(d) for d in record.draws],
-            "at": utc_text(record.resolved_at)}
+            "at": utc_text(record.resolved_at), "rules_version": record.rules_version}
 
 
 def ending(how: str, outcome: Outcome | None) -> dict[str, Any]:
