@@ -135,7 +135,7 @@ def _undone_record(undone: dict[str, Any]) -> TurnRecordRow:
     return TurnRecordRow(game_id=0, turn=undone["turn"], phase=undone.get("phase", ""), orders=undone["orders"],
                          nmr=undone["nmr"], passed=undone.get("passed", []), reason=undone["reason"],
                          draws=undone["draws"], resolved_at=datetime.fromisoformat(undone["resolved_at"]),
-                         nonces=undone.get("nonces", {}))
+                         nonces=undone.get("nonces", {}), rules_version=undone.get("rules_version", 1))
 
 
 def _rollback_audits(unit: Unit, row: GameRow) -> list[AuditEntryRow]:

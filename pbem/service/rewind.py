@@ -104,7 +104,8 @@ def confirm_rollback(unit: Unit, name: str, turn: int, code: str) -> RolledBack:
                  f"{len(records)} resolved turn(s) undone; the players' orders of those turns are kept",
                  data={"undone": [{"turn": r.turn, "reason": r.reason, "orders": r.orders, "nmr": r.nmr,
                                    "draws": r.draws, "resolved_at": r.resolved_at.isoformat(), "phase": r.phase,
-                                   "passed": r.passed, "nonces": r.nonces} for r in records]})
+                                   "passed": r.passed, "nonces": r.nonces, "rules_version": r.rules_version}
+                                  for r in records]})
     record.append_rollback(unit, row, turn, [r.turn for r in records])
     unit.session.execute(delete(TurnRecordRow).where(TurnRecordRow.game_id == row.id, TurnRecordRow.turn >= turn))
     players.forget_from_turn(unit, row, turn)
