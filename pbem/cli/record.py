@@ -6,30 +6,29 @@ from __future__ import annotations
 
 import argparse
 import json
-from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from pbem.cli.shared import EXIT_OK, EXIT_REFUSED, EXIT_USAGE, Subcommands, service_of
 
 if TYPE_CHECKING:
     from pbem.service.api import GameService
 
-EXIT_OK, EXIT_REFUSED, EXIT_USAGE = 0, 1, 2
 MAX_RECORD_FILE = 64 * 1024 * 1024
 """The largest record file read (bytes): a bound on the work of one command."""
 
 
-def add_commands(add: Callable[[str, str], argparse.ArgumentParser],
-                 service: Callable[[argparse.Namespace], GameService]) -> None:
-    """Register ``record`` and ``import`` with the parser's ``add`` (``service`` opens the database)."""
-    record = add("record", "write a game's whole record: options, commitment, salts, every turn's orders "
-                           "and GM actions, the chain (the operator's file: it holds the seed and every order)")
+def add_commands(commands: Subcommands) -> None:
+    """Add the record's commands: record and import (``pbem replay --record`` is the players' replay)."""
+    record = commands.add("record", "write a game's whole record: options, commitment, salts, every turn's orders "
+                                    "and GM actions, the chain (the operator's file: it holds the seed and every order)")
     record.add_argument("game", help="the game whose record to write")
     record.add_argument("--json", action="store_true", help="as JSON, which pbem import and pbem replay read")
-    record.set_defaults(func=lambda args: write_record(service(args), args.game, as_json=args.json))
-    imported = add("import", "bring a game to this server from its record file (pbem record GAME --json); "
-                              "it comes paused, its chain goes on from its head")
+    record.set_defaults(func=lambda args: write_record(service_of(args), args.game, as_json=args.json))
+    imported = commands.add("import", "bring a game to this server from its record file (pbem record GAME --json); "
+                                      "it comes paused, its chain goes on from its head")
     imported.add_argument("file", help="the record file (pbem record GAME --json on the other server)")
-    imported.set_defaults(func=lambda args: import_record(service(args), args.file))
+    imported.set_defaults(func=lambda args: import_record(service_of(args), args.file))
 
 
 def write_record(service: GameService, name: str, *, as_json: bool) -> int:
