@@ -12,9 +12,9 @@ from phone_checks import DESKTOP, PHONE, mail_html
 from sqlmodel import select
 
 from pbem.clock import utcnow
-from pbem.mail.notices import MailNotifier
-from pbem.mail.reply import FOOTER, Reply
-from pbem.mail.tokens import ReplyTokens
+from pbem.mail.outbound.notices import MailNotifier
+from pbem.mail.answering.reply import FOOTER, Reply
+from pbem.mail.outbound.tokens import ReplyTokens
 from pbem.reports import render_mail_html
 from pbem.service import rewind
 from pbem.service.api import GameService
