@@ -14,7 +14,7 @@ Entries, in order (``seq`` 0, 1, ...), each naming the hash of the one before it
   (``how``: ``gm``, ``reveal`` or what :func:`append_end`'s caller names, such as ``draw``).
 
 Every entry holds the GM actions that changed the game since the entry before it (``actions``: options,
-deadline moves, pauses, replacements, resignations, END, REVEAL), their addresses left out. An agreed
+deadline moves, pauses, replacements, resignations, PROCESS, END, REVEAL), their addresses left out. An agreed
 ending (a draw, a concession) is recorded by calling :func:`append_end` with its ``how`` and headline.
 """
 
@@ -37,7 +37,8 @@ from pbem.store.tables import AuditEntryRow, GameRow, RecordEntryRow, SeatRow, S
 
 CHAIN_ACTIONS = frozenset({"SET", "DEADLINE", "EXTEND", "PAUSE", "RESUME", "REPLACE", "RESIGN", "ACCEPT", "END",
                            "REVEAL"})
-"""The audit actions that change a game and go into its record (a rollback is an entry of its own)."""
+"""The audit actions that change a game and go into its record (a rollback is an entry of its own), besides
+a resolution the GM asked for, which the record calls ``PROCESS``."""
 
 _ADDRESS = re.compile(r"[^\s<>(),;:]+@[^\s<>(),;:]+")
 _BRANCHING = ("start", "turn")
@@ -77,10 +78,17 @@ def actor_role(actor: str) -> str:
 
 
 def audit_action(entry: AuditEntryRow) -> dict[str, str]:
-    """One audit entry as the record holds it: action, by whom (:func:`actor_role`), when, and its text with
-    every address left out."""
-    return {"action": entry.action, "by": actor_role(entry.actor), "at": utc_text(entry.at),
+    """One audit entry as the record holds it: action (a resolution is ``PROCESS``), by whom
+    (:func:`actor_role`), when, and its text with every address left out."""
+    action = "PROCESS" if entry.action == "RESOLVE" else entry.action
+    return {"action": action, "by": actor_role(entry.actor), "at": utc_text(entry.at),
             "text": _ADDRESS.sub("(an address)", entry.text)}
+
+
+def is_recorded(entry: AuditEntryRow) -> bool:
+    """Whether an audit entry's action goes into the record: one of :data:`CHAIN_ACTIONS`, or a resolution
+    the GM asked for (by mail or on the command line)."""
+    return entry.action in CHAIN_ACTIONS or (entry.action == "RESOLVE" and actor_role(entry.actor).startswith("GM"))
 
 
 def actions_between(unit: Unit, row: GameRow, after_id: int, upto_id: int | None) -> tuple[list[dict[str, str]], int]:
@@ -91,7 +99,7 @@ def actions_between(unit: Unit, row: GameRow, after_id: int, upto_id: int | None
         query = query.where(AuditEntryRow.id <= upto_id)  # type: ignore[operator]
     found = list(unit.session.exec(query.order_by(AuditEntryRow.id)))  # type: ignore[arg-type]
     upto = max((e.id or 0 for e in found), default=after_id)
-    return [audit_action(e) for e in found if e.action in CHAIN_ACTIONS], upto
+    return [audit_action(e) for e in found if is_recorded(e)], upto
 
 
 def start_fields(row: GameRow, seats: Sequence[str]) -> dict[str, Any]:

@@ -31,7 +31,7 @@ def check(unit: Unit, row: GameRow) -> list[str]:
     """Every problem of the game's stored record, in order (empty when it holds): a hash or link that
     does not hold, or an entry that differs from what it is recomputed from."""
     chain = entries(unit, row)
-    problems = link_problems(chain)
+    problems = link_problems(chain) + _unrecorded(unit, row, chain)
     sources = _turn_sources(unit, row, chain)
     rollbacks = iter(_rollback_audits(unit, row))
     upto = 0
@@ -128,6 +128,16 @@ def _turn_sources(unit: Unit, row: GameRow, chain: Sequence[RecordEntryRow]) -> 
         if record.turn in standing:
             sources[standing[record.turn]] = record
     return sources
+
+
+def _unrecorded(unit: Unit, row: GameRow, chain: Sequence[RecordEntryRow]) -> list[str]:
+    """A problem for each resolved turn of the game as it stands that no entry of the record holds (a turn
+    resolved before the record began is none of its business)."""
+    if not chain:
+        return []
+    held = {entry.turn for entry in chain if entry.kind == "turn"}
+    return [f"turn {record.turn}: the game's record has no entry for it"
+            for record in queries.history(unit.session, row, since=chain[0].turn + 1) if record.turn not in held]
 
 
 def _undone_record(undone: dict[str, Any]) -> TurnRecordRow:

@@ -3,6 +3,7 @@ revealed, every draw) recomputed and compared with what was stored and reported.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -69,7 +70,10 @@ def replay(unit: Unit, name: str, *, check_draws: bool = False) -> ReplayResult:
             continue
         rng.draws = []
         orders = {seat: parser.parse("\n".join(texts)).orders for seat, texts in record.orders.items()}
-        state = rules.resolve(state, orders, rng).state
+        resolution = rules.resolve(state, orders, rng)
+        state = resolution.state
+        if json.loads(json.dumps([event.to_json() for event in resolution.events])) != record.events:
+            mismatches.append(f"turn {record.turn}: replayed events differ from the stored ones")
         if check_draws:
             checked += len(record.draws)
             if rng.draws != record.draws:

@@ -231,3 +231,41 @@ def test_the_tool_checks_the_reports_texts_and_names_the_turn_of_a_changed_bid(r
     (folder / "turn-2.txt").write_text(report.replace(bid, bid.replace("BID ", "BID 1")))
     checked = subprocess.run([sys.executable, str(TOOL), str(folder)], capture_output=True, text=True, timeout=60)
     assert checked.returncode == 1 and "turn 2: seat 1's orders as revealed" in checked.stdout, checked.stdout
+
+
+def test_a_turn_the_gm_processes_says_so_and_an_agreed_ending_is_recorded_through_the_hook(
+        runner: GameService, db: Database) -> None:
+    from pbem.core import Outcome, OutcomeKind
+    from pbem.service import record
+
+    start(runner)
+    gm = GameService(db, actor="gm gm@example.org")
+    for seat, bid in BIDS.items():
+        runner.submit("rr", seat, bid)
+    gm.resolve("rr", reason="gm")
+    processed = fields(chain(db)[-1])
+    assert [(a["action"], a["by"]) for a in processed["actions"]] == [("PROCESS", "GM")]
+    assert processed["reason"] == "gm" and "gm@example.org" not in chain(db)[-1].line
+    with runner.unit() as unit:  # an ending the table agreed on: the caller names how
+        record.append_end(unit, unit.game("rr"), "draw", Outcome((), "the table agreed a draw", OutcomeKind.DRAW))
+    ended = fields(chain(db)[-1])
+    assert ended["kind"] == "end" and ended["ending"] == {"how": "draw", "kind": "draw", "winners": [],
+                                                          "headline": ended["ending"]["headline"]}
+    assert runner.replay("rr").is_identical
+
+
+@pytest.mark.parametrize("part, named", [
+    ("events", "turn 2: replayed events differ from the stored ones"),
+    ("last entry", "turn 3: the game's record has no entry for it"),
+])
+def test_replay_names_changed_events_and_a_turn_left_out_of_the_record(runner: GameService, db: Database,
+                                                                        part: str, named: str) -> None:
+    start(runner)
+    play(runner, turns=3)
+    if part == "events":
+        _tamper(db, TurnRecordRow, TurnRecordRow.turn == 2, lambda r: setattr(r, "events", r.events[:-1]))
+    else:
+        with db.session() as session:
+            session.delete(session.exec(select(RecordEntryRow).where(RecordEntryRow.seq == 3)).one())
+            session.commit()
+    assert named in runner.replay("rr").mismatches
