@@ -93,6 +93,7 @@ class Game:
         self.failures = []
 
     def fail(self, text):
+        """Note a failure (once)."""
         if text not in self.failures:
             self.failures.append(text)
 

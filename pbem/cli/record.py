@@ -4,7 +4,6 @@ this server from its record file (the chain goes on from its head)."""
 
 from __future__ import annotations
 
-import argparse
 import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any

@@ -33,7 +33,7 @@ from pbem.core.chain import (RECORD_VERSION, RecordExcerpt, RevealedOrders, Roll
                              new_nonce, receipt)
 from pbem.core.rng import commitment
 from pbem.service.unit import Unit
-from pbem.store.tables import AuditEntryRow, GameRow, RecordEntryRow, SeatRow, SubmissionRow, TurnRecordRow
+from pbem.store.tables import AuditEntryRow, GameRow, RecordEntryRow, SeatRow, TurnRecordRow
 
 CHAIN_ACTIONS = frozenset({"SET", "DEADLINE", "EXTEND", "PAUSE", "RESUME", "REPLACE", "RESIGN", "ACCEPT", "END",
                            "REVEAL"})
@@ -205,13 +205,6 @@ def resolved_nonces(unit: Unit, row: GameRow, orders: Mapping[str, Any]) -> dict
         stored = queries.current_submission(unit.session, row, seat)
         nonces[seat] = stored.nonce if stored is not None and stored.nonce else new_nonce()
     return nonces
-
-
-def submission_receipt(row: GameRow, submission: SubmissionRow) -> str | None:
-    """The receipt of a stored submission (None for one stored before receipts)."""
-    if submission.nonce is None:
-        return None
-    return receipt(row.name, submission.turn, submission.seat, submission.orders, submission.nonce)
 
 
 def excerpt(unit: Unit, row: GameRow, rules: Game[Any, Any], records: Sequence[TurnRecordRow], *,
