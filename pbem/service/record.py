@@ -40,7 +40,9 @@ CHAIN_ACTIONS = frozenset({"SET", "DEADLINE", "EXTEND", "PAUSE", "RESUME", "REPL
 """The audit actions that change a game and go into its record (a rollback is an entry of its own), besides
 a resolution the GM asked for, which the record calls ``PROCESS``."""
 
-_ADDRESS = re.compile(r"[^\s<>(),;:]+@[^\s<>(),;:]+")
+_ADDRESS = re.compile(r"[^\s<>(),;:]+@[^\s<>(),;:]+|\bforgotten-[0-9a-f]+\b")
+"""An address in an audit text, or the pseudonym FORGET puts in its place (pbem.service.privacy): the record
+says neither, so it stays the same when a player is forgotten."""
 _BRANCHING = ("start", "turn")
 
 

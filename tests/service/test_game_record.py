@@ -269,3 +269,19 @@ def test_replay_names_changed_events_and_a_turn_left_out_of_the_record(runner: G
             session.delete(session.exec(select(RecordEntryRow).where(RecordEntryRow.seq == 3)).one())
             session.commit()
     assert named in runner.replay("rr").mismatches
+
+
+def test_a_forgotten_player_leaves_the_record_as_it_was(runner: GameService, db: Database) -> None:
+    from pbem.service import privacy
+
+    start(runner)
+    play(runner)
+    runner.replace("rr", "2", "newcomer@example.org")  # the REPLACE names both addresses in the audit log
+    play(runner)
+    head = chain(db)[-1].digest
+    assert "(an address)" in chain(db)[-1].line and "example.org" not in chain(db)[-1].line
+    with runner.unit() as unit:
+        privacy.forget(unit, "otto@example.org")
+    assert "otto@example.org" not in " ".join(e.text for e in runner.log("rr"))
+    result = runner.replay("rr")
+    assert result.is_identical and result.head == head, result.mismatches
