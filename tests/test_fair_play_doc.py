@@ -1,7 +1,7 @@
 """docs/fair-play.md's worked example is true: its saved report parts, given to tools/verify_record.py,
 verify with exactly the output the page shows, and the changed bid it describes fails as the page says.
 Its parts come from a real game (tests/support/fair_play_example.py), and the same game played again
-verifies too."""
+verifies too. The tool runs on the standard library alone."""
 
 from __future__ import annotations
 
@@ -29,7 +29,10 @@ def example() -> tuple[list[str], list[str]]:
 
 
 def run(folder: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, str(TOOL), str(folder)], capture_output=True, text=True, timeout=60)
+    """The tool as a player runs it: Python alone, without site-packages (-S) or the environment (-I), so
+    it works with the standard library only."""
+    return subprocess.run([sys.executable, "-I", "-S", str(TOOL), str(folder)], capture_output=True, text=True,
+                          timeout=60)
 
 
 def write(folder: Path, texts: list[str]) -> Path:
