@@ -43,6 +43,7 @@ import jinja2
 
 from pbem import budget
 from pbem.core import Event, Game, Outcome, Phase
+from pbem.core.chain import RecordExcerpt, without_record
 from pbem.core.protocol import MAX_ORDER_CHOICES, format_score
 from pbem.games import GAMES
 from pbem.numbering import board_moment
@@ -116,6 +117,8 @@ class ReportInput:
     last_turn: int | None = None
     """The last turn this report tells of, when it tells of several (``turn`` to ``last_turn``)."""
     ended_after: int | None = None
+    record: RecordExcerpt | None = None
+    """What the report shows of the game's record (the head, the entries since, the orders it reveals)."""
     """For the final report of a game the GM ended, to a reader told of every turn already: the last turn
     played. Such a report tells no turn again; it says the game ended after that turn."""
 
@@ -231,6 +234,8 @@ def report_context(report: ReportInput, seat: str | None, *, pictures: Sequence[
         "pictures": list(pictures),
         "seat_link": seat_link,
         "fairness": report.fairness,
+        "record": report.record,
+        "revealed": report.record.revealed_to(seat) if report.record is not None else [],
         "choices": order_choices(rules, report.state, seat, reply)
         if reply is not None and seat is not None and seat in owing and report.outcome is None else [],
     }
@@ -244,7 +249,7 @@ def render_report(report: ReportInput, seat: str | None, *, html: bool = False, 
     and subject) an owing seat's few choices are buttons that open replies already written."""
     context = report_context(report, seat, pictures=pictures, seat_link=seat_link, reply=reply)
     if html:
-        context["text_report"] = text if text is not None else _template(report, html=False).render(context)
+        context["text_report"] = without_record(text if text is not None else _template(report, html=False).render(context))
     return _template(report, html=html).render(context)
 
 

@@ -46,6 +46,12 @@ def draw(key, counter, n):
             return value % n, counter
 
 
+def message_text(message):
+    """The text/plain parts of a parsed mail, decoded and joined."""
+    parts = [part.get_content() for part in message.walk() if part.get_content_type() == "text/plain"]
+    return "\n".join(parts)
+
+
 def plain_text(path):
     """The text/plain parts of a saved mail (decoded), or the file itself when it is no mail."""
     with open(path, "rb") as handle:
@@ -53,8 +59,23 @@ def plain_text(path):
     if not message.keys():
         with open(path, encoding="utf-8", errors="replace") as handle:
             return handle.read()
-    parts = [part.get_content() for part in message.walk() if part.get_content_type() == "text/plain"]
-    return "\n".join(parts)
+    return message_text(message)
+
+
+def commitment(game, secret):
+    """The published commitment of a game's secret: SHA-256(name + "\\n" + secret), in hex."""
+    return hashlib.sha256(f"{game}\n{secret}".encode()).hexdigest()
+
+
+def draw_failures(key, draws):
+    """The draws ``(counter, range, result)`` that the key does not give, as ``(counter, range, result,
+    recomputed)``, in counter order."""
+    wrong = []
+    for counter, n, result in sorted(draws):
+        expected, _ = draw(key, counter, n)
+        if expected != result:
+            wrong.append((counter, n, result, expected))
+    return wrong
 
 
 def main(paths):
@@ -70,7 +91,7 @@ def main(paths):
         return 1
     secret = secrets.pop()
     salts = list(dict.fromkeys(SALT.findall(text)))
-    if hashlib.sha256(f"{game}\n{secret}".encode()).hexdigest() != promised:
+    if commitment(game, secret) != promised:
         print(f"FAIL: the revealed secret does not match the commitment {promised}")
         return 1
     key = seed_of(secret, salts).to_bytes(8, "big")
@@ -78,14 +99,11 @@ def main(paths):
     for line in DRAWS.findall(text):
         for counter, n, result in DRAW.findall(line):
             draws.add((int(counter), int(n), int(result)))
-    bad = 0
-    for counter, n, result in sorted(draws):
-        expected, _ = draw(key, counter, n)
-        if expected != result:
-            bad += 1
-            print(f"FAIL: draw at counter {counter} of range {n}: reported {result}, recomputed {expected}")
-    print(f"game {game}: commitment ok, {len(salts)} salt(s), {len(draws)} draws, {bad} wrong")
-    return 1 if bad else 0
+    wrong = draw_failures(key, draws)
+    for counter, n, result, expected in wrong:
+        print(f"FAIL: draw at counter {counter} of range {n}: reported {result}, recomputed {expected}")
+    print(f"game {game}: commitment ok, {len(salts)} salt(s), {len(draws)} draws, {len(wrong)} wrong")
+    return 1 if wrong else 0
 
 
 if __name__ == "__main__":

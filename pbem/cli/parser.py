@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 
-from pbem.cli import gms, leagues, operators, players, serving
+from pbem.cli import gms, leagues, operators, players, record, serving
 from pbem.cli.shared import Subcommands
 
 ARGUMENT_HELP = {
@@ -40,7 +40,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"pbem {_version()}")
     sub = parser.add_subparsers(dest="command", required=True)
     commands = Subcommands(sub)
-    for reader in (gms, players, leagues, operators, serving):
+    for reader in (gms, players, record, leagues, operators, serving):
         reader.add_commands(commands)
     for command in sub.choices.values():
         for action in command._actions:

@@ -81,6 +81,8 @@ def _print_replay(result: ReplayResult, what: str) -> int:
         print(f"  {span}")
     for mismatch in result.mismatches:
         print(mismatch)
+    if result.head is not None:
+        print(f"Game record head: {result.head}")
     draws = f", {result.draws_checked} draws" if what == "Verified" else ""
     if result.is_identical:
         matched = "every state and draw matches" if draws else "every state matches"
@@ -91,13 +93,21 @@ def _print_replay(result: ReplayResult, what: str) -> int:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    """``pbem replay GAME``: replay from the seed; exit 1 when any state differs."""
+    """``pbem replay GAME``: replay from the seed (``--record FILE``: a record file); exit 1 when any state
+    or record entry differs."""
+    if args.record:
+        from pbem.cli.record import replay_record
+
+        return replay_record(args.record)
+    if not args.game:
+        raise UsageError("pbem replay takes a GAME or --record FILE")
     return _print_replay(service_of(args).replay(args.game), "Replayed")
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
-    """``pbem verify GAME``: recompute every draw from the revealed seed; exit 1 on a mismatch."""
-    return _print_replay(service_of(args).verify(args.game), "Verified")
+    """``pbem verify GAME``: recompute every state and draw from the seed and check the game's record; exit 1
+    on a mismatch."""
+    return _print_replay(service_of(args).verify(args.game, operator=True), "Verified")
 
 
 def add_commands(commands: Subcommands) -> None:
@@ -135,6 +145,9 @@ def add_commands(commands: Subcommands) -> None:
     report.add_argument("--turn", type=int, help="the report that told this turn (0: the opening)")
     report.set_defaults(func=cmd_report)
 
-    add("replay", "replay a game from its seed and compare every state", arguments=("game",), func=cmd_replay)
-    add("verify", "recompute every draw of a finished game from its revealed seed", arguments=("game",),
+    replay = add("replay", "replay a game from its seed (or a record file) and compare every state and the record",
+                 func=cmd_replay)
+    replay.add_argument("game", nargs="?", help="the game to replay (or give --record FILE)")
+    replay.add_argument("--record", metavar="FILE", help="replay this record file (pbem record GAME --json)")
+    add("verify", "recompute every state and draw of a game and check its record (the chain)", arguments=("game",),
         func=cmd_verify)

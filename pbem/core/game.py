@@ -124,6 +124,11 @@ class BaseGame(Generic[S, O]):
     """Whether the service reveals the game's seed once it is over (so players can recompute every
     draw). False for a game whose secrets outlive it: from the seed anyone could recompute its sealed
     draws and learn what the rules never tell (Meanies in our Midst: who gave which cubes)."""
+    reveals_orders: ClassVar[bool | None] = None
+    """Whether every seat's orders of a step are told to everyone once the step resolves: its report then
+    shows them with the nonces that check their receipts in the game record (docs/fair-play.md). None: as
+    ``has_hidden_information`` says. A game without hidden information tells them; one with it shows each
+    seat only its own, since its orders may name what the rules keep secret (a hand, a passed cube)."""
     secrets_withheld: ClassVar[str] = ""
     """What of the game's secrets nobody is ever shown, the GM included, and why (a sentence); when set,
     the GM's SECRETS (every seat's view) is refused with it."""

@@ -25,7 +25,7 @@ from sqlmodel import select
 
 from pbem.core import Event, Game, GameError, InvalidInput
 from pbem.core.game import AgreedEnd
-from pbem.service import audit, players
+from pbem.service import audit, players, record
 from pbem.service.unit import Unit
 from pbem.store.tables import EndVoteRow, GameRow, GameStatus, SeatStatus
 
@@ -201,6 +201,7 @@ def _end(unit: Unit, row: GameRow, kind: str, seats: tuple[str, ...]) -> None:
     players.note_outcome(unit, info, row.turn, info.outcome)
     audit.record(unit, row, _WORD[kind], f"game over in turn {row.turn}: {info.outcome.headline}",
                  actor=audit.SERVICE, data={"agreed_end": dict(row.agreed_end)})
+    record.append_end(unit, row, kind, info.outcome)
     from pbem.service import leagues  # leagues create games through the resolution, which imports this module
 
     leagues.game_over(unit, row)

@@ -27,6 +27,7 @@ from pbem.service import (
     players,
     press,
     queries,
+    record_file,
     replay,
     reporting,
     resolution,
@@ -173,10 +174,20 @@ class GameService:
         with self.unit(lock=False) as unit:
             return replay.replay(unit, name)
 
-    def verify(self, name: str) -> ReplayResult:
-        """Recompute every draw of a revealed game; see :func:`replay.verify`."""
+    def verify(self, name: str, *, operator: bool = False) -> ReplayResult:
+        """Recompute every draw of a revealed game and check its record; see :func:`replay.verify`."""
         with self.unit(lock=False) as unit:
-            return replay.verify(unit, name)
+            return replay.verify(unit, name, operator=operator)
+
+    def game_record(self, name: str) -> dict[str, Any]:
+        """The whole record of a game as a JSON-ready dict; see :func:`record_file.export`."""
+        with self.unit(lock=False) as unit:
+            return record_file.export(unit, name)
+
+    def import_record(self, data: Mapping[str, Any]) -> GameRow:
+        """Bring a game to this server from its record file; see :func:`record_file.import_file`."""
+        with self.unit() as unit:
+            return record_file.import_file(unit, data)
 
     def players(self) -> list[players.PlayerSummary]:
         """Every registered player with its record; see :func:`players.registered_players`."""

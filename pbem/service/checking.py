@@ -57,6 +57,9 @@ class CheckResult:
     sent by the player): those orders."""
     owes: bool = True
     """The seat owes orders now: only then does the reply ask for (corrected) orders."""
+    receipt: str | None = None
+    """When orders were stored: their receipt (:func:`pbem.core.chain.receipt`), which the report of the turn
+    lets the seat check."""
 
     def __post_init__(self) -> None:
         refuse_whole(self.lines, self.general)
@@ -114,6 +117,11 @@ class CheckResult:
             out.append(f"Your orders v{self.version}, received {stamp}.")
             if self.replaced_previous:
                 out.append("These orders replace your previous ones.")
+            if self.receipt is not None:
+                out.append(f"Receipt for game {self.game}, turn {self.turn}, seat {self.seat}, v{self.version}: "
+                           f"{self.receipt}")
+                out.append("Keep this mail: the report of this turn shows the nonce that checks the receipt "
+                           "(docs/fair-play.md).")
         elif self.standing is not None:
             out.append(self._what_stands())
         return out + closing_lines(self.deadline, self.window, self.teammates, self.show_time)

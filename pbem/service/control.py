@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 from pbem.clock import format_duration, format_utc
 from pbem.core import GameError, InvalidInput
 from pbem.numbering import game_standing
-from pbem.service import audit, due, leagues
+from pbem.service import audit, due, leagues, record
 from pbem.service.options import parse_service_options
 from pbem.service.unit import Unit
 from pbem.store.tables import GameRow, GameStatus
@@ -110,6 +110,7 @@ def end(unit: Unit, name: str) -> None:
     unit.add(row)
     outcome = unit.snapshot(row).outcome
     audit.record(unit, row, "END", f"game {game_standing(row)}; " + (outcome.headline if outcome else "ended"))
+    record.append_end(unit, row, "gm", outcome)
     leagues.game_over(unit, row)
 
 

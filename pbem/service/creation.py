@@ -13,7 +13,7 @@ from pbem.core import Game, GameError, GameRng, InvalidInput, UnknownSeat
 from pbem.core.rng import CURRENT_VERSION, LEGACY_VERSION, VERSIONS, derive_seed
 from pbem.games import find_game
 from pbem.passwords import hash_password, new_password
-from pbem.service import absences, audit, consent, due, queries
+from pbem.service import absences, audit, consent, due, queries, record
 from pbem.service.options import SERVICE_OPTIONS, BadOption, parse_service_options, service_defaults
 from pbem.service.resolution import play_forced
 from pbem.service.snapshot import GameInfo, rules_version_of
@@ -154,6 +154,7 @@ def start(unit: Unit, name: str, *, waits_for_acceptance: bool = True) -> GameIn
     due.open_turn(row, unit.now(), unit.snapshot(row).phase)
     unit.add(row)
     audit.record(unit, row, "START", "game started: " + ", ".join(f"{s.name} {s.address}" for s in seats))
+    record.append_start(unit, row, [s.name for s in seats])
     play_forced(unit, unit.snapshot(row))
     absences.extend_for_absences(unit, row)
     return unit.snapshot(row)

@@ -97,9 +97,9 @@ def take_reports(unit: Unit, info: GameInfo, *, everyone: bool = False) -> list[
                                             owes=reader.seat is not None and reader.seat.name in choosing,
                                             over=info.outcome is not None, waiting_since=news[0].resolved_at,
                                             digest_hours=row.digest_hours, now=now)):
-            due.append(DueReport(reader.seat, reporting.records_report(info, news), reader.observer))
+            due.append(DueReport(reader.seat, reporting.told_report(unit, info, news), reader.observer))
         elif everyone:
-            newest = newest or reporting.ended_report(info)
+            newest = newest or reporting.ended_report(unit, info)
             due.append(DueReport(reader.seat, newest, reader.observer))
     _mark_told(unit, info, readers, due)
     return due
@@ -108,7 +108,7 @@ def take_reports(unit: Unit, info: GameInfo, *, everyone: bool = False) -> list[
 def take_opening(unit: Unit, info: GameInfo) -> list[DueReport]:
     """The opening report of a game just started, to every reader (with the draws of the setup, and
     the turns the service played itself before anybody had a choice); the readers are marked as told."""
-    report = reporting.records_report(info, queries.history(unit.session, info.row), setup_draws=True)
+    report = reporting.told_report(unit, info, queries.history(unit.session, info.row), setup_draws=True)
     readers = _readers(unit, info)
     due = [DueReport(reader.seat, report, reader.observer) for reader in readers]
     _mark_told(unit, info, readers, due)

@@ -3,12 +3,14 @@ revealed, every draw) recomputed and compared with what was stored and reported.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from pbem.core import GameError, GameRng
 from pbem.orders import parser_for
-from pbem.service import queries, seeds
+from pbem.service import queries, record_check, seeds
+from pbem.service.record import entries as record_entries
 from pbem.service.snapshot import rules_version_of
 from pbem.service.unit import Unit
 from pbem.store.tables import GameStatus, TurnRecordRow
@@ -23,6 +25,8 @@ class ReplayResult:
     mismatches: list[str]
     versions: list[str] = field(default_factory=list)  # "turns 1-4: rules version 1, generator version 2"
     draws_checked: int = 0
+    head: str | None = None
+    """The hash of the game record's newest entry (None: a game without a record)."""
 
     @property
     def is_identical(self) -> bool:
@@ -66,7 +70,10 @@ def replay(unit: Unit, name: str, *, check_draws: bool = False) -> ReplayResult:
             continue
         rng.draws = []
         orders = {seat: parser.parse("\n".join(texts)).orders for seat, texts in record.orders.items()}
-        state = rules.resolve(state, orders, rng).state
+        resolution = rules.resolve(state, orders, rng)
+        state = resolution.state
+        if json.loads(json.dumps([event.to_json() for event in resolution.events])) != record.events:
+            mismatches.append(f"turn {record.turn}: replayed events differ from the stored ones")
         if check_draws:
             checked += len(record.draws)
             if rng.draws != record.draws:
@@ -76,18 +83,23 @@ def replay(unit: Unit, name: str, *, check_draws: bool = False) -> ReplayResult:
             state = rules.load(record.state)
     if rules.dump(state) != row.state:
         mismatches.append("the game's current state differs from the replayed one")
-    return ReplayResult(name, len(records), mismatches, _version_spans(records, row.rng_version), checked)
+    mismatches += record_check.check(unit, row)
+    chain = record_entries(unit, row)
+    return ReplayResult(name, len(records), mismatches, _version_spans(records, row.rng_version), checked,
+                        chain[-1].digest if chain else None)
 
 
-def verify(unit: Unit, name: str) -> ReplayResult:
+def verify(unit: Unit, name: str, *, operator: bool = False) -> ReplayResult:
     """Recompute every draw of a finished or revealed game from its seed and stored orders and
-    compare with the draws its reports listed. Raises GameError while the seed is still secret, and
-    for a game whose kind never reveals its seed (saying why)."""
+    compare with the draws its reports listed, and check the game's record. Raises GameError for a game
+    whose kind never reveals its seed (saying why; ``pbem replay`` checks its states and record), and
+    while the seed is still secret unless ``operator`` (``pbem verify``: the operator holds the seed, and is
+    told only what matches)."""
     row = unit.game(name)
     kept = seeds.kept_secret_reason(row)
     if kept is not None:
         raise GameError(f"the draws of {row.name} cannot be verified: {kept}")
-    if not seeds.is_revealed(row):
+    if not operator and not seeds.is_revealed(row):
         raise GameError(f"the seed of {name} is not revealed yet; it is revealed when the game ends")
     return replay(unit, name, check_draws=True)
 

@@ -10,9 +10,11 @@ from typing import Any
 
 from pbem.clock import format_utc
 from pbem.core import Event, Game, GameRng, Outcome, PbemError, Phase
+from pbem.core.chain import RecordExcerpt
 from pbem.core.rng import commitment
 from pbem.reports import Fairness, ReportInput, render_report
 from pbem.service import due, queries, seeds
+from pbem.service import record as chain_of
 from pbem.service.snapshot import GameInfo
 from pbem.service.unit import Unit
 from pbem.store.tables import GameRow, TurnRecordRow
@@ -30,11 +32,12 @@ def turn_report(row: GameRow, rules: Game[Any, Any], state: Any, *, turn: int, e
     )
 
 
-def records_report(info: GameInfo, records: Sequence[TurnRecordRow], *, setup_draws: bool = False) -> ReportInput:
+def records_report(info: GameInfo, records: Sequence[TurnRecordRow], *, setup_draws: bool = False,
+                   record: RecordExcerpt | None = None) -> ReportInput:
     """One report input telling the resolved turns ``records`` (in order) of the game as it stands in
     ``info``: every event, NMR and passed seat of them and all their draws (with ``setup_draws``, the
-    draws of the game's setup first), then the state, the phase awaited and its deadline now. Without
-    records it is the opening report (turn 0)."""
+    draws of the game's setup first), then the state, the phase awaited and its deadline now, and
+    ``record``, what it shows of the game's record. Without records it is the opening report (turn 0)."""
     row = info.row
     draws = [list(draw) for draw in row.setup_draws] if setup_draws else []
     draws += [draw for record in records for draw in record.draws]
@@ -53,14 +56,24 @@ def records_report(info: GameInfo, records: Sequence[TurnRecordRow], *, setup_dr
         fairness=fairness(row, draws),
         deadline_at=row.deadline,
         window=due.window_note(row, info.phase),
+        record=record,
     )
 
 
-def ended_report(info: GameInfo) -> ReportInput:
+def told_report(unit: Unit, info: GameInfo, records: Sequence[TurnRecordRow], *, setup_draws: bool = False) -> ReportInput:
+    """:func:`records_report` of ``records`` as mailed now: with the game's record from the entry its first
+    turn builds on (every entry, with ``setup_draws``: the opening report) to the head."""
+    first = 0 if setup_draws or not records else records[0].turn
+    record = chain_of.excerpt(unit, info.row, info.rules, records, first_turn=first, last_turn=None)
+    return records_report(info, records, setup_draws=setup_draws, record=record)
+
+
+def ended_report(unit: Unit, info: GameInfo) -> ReportInput:
     """The final report of a game the GM ended, for a reader told of every turn already: the game as it
-    stands and its outcome, no turn told again (and none of their draws)."""
+    stands and its outcome, no turn told again (and none of their draws), and the record's last entries."""
     played = info.row.turn - 1
-    return replace(records_report(info, []), turn=played, last_turn=played, ended_after=played)
+    record = chain_of.excerpt(unit, info.row, info.rules, [], first_turn=played + 1, last_turn=None)
+    return replace(records_report(info, [], record=record), turn=played, last_turn=played, ended_after=played)
 
 
 def last_report(unit: Unit, name: str) -> ReportInput:
@@ -74,7 +87,7 @@ def last_report(unit: Unit, name: str) -> ReportInput:
         if record.reason != "forced":
             break
     opening = not group or (group[0].turn == 1 and group[0].reason == "forced")
-    return records_report(info, group, setup_draws=opening)
+    return told_report(unit, info, group, setup_draws=opening)
 
 
 class NoSuchReport(PbemError):
@@ -108,8 +121,10 @@ def report_of_turn(unit: Unit, name: str, turn: int | None = None) -> ReportInpu
     state = rules.load(group[-1].state) if group else rules.setup(info.seat_names, row.options, GameRng(row.seed))
     outcome = rules.outcome(state)
     earlier = replace(info, state=state, outcome=outcome, phase=None if outcome is not None else rules.phase(state))
-    return replace(records_report(earlier, group, setup_draws=group is groups[0]), deadline=None, deadline_at=None,
-                   window=None)
+    record = chain_of.excerpt(unit, row, rules, group, first_turn=0 if group is groups[0] else group[0].turn,
+                              last_turn=group[-1].turn if group else 0)
+    return replace(records_report(earlier, group, setup_draws=group is groups[0], record=record), deadline=None,
+                   deadline_at=None, window=None)
 
 
 def report_since(unit: Unit, name: str, after_turn: int) -> ReportInput:
@@ -119,7 +134,7 @@ def report_since(unit: Unit, name: str, after_turn: int) -> ReportInput:
     records = queries.history(unit.session, info.row, since=after_turn + 1)
     if not records:
         return last_report(unit, name)
-    return records_report(info, records, setup_draws=after_turn == 0)
+    return told_report(unit, info, records, setup_draws=after_turn == 0)
 
 
 def report_text(unit: Unit, name: str, seat: str | None, turn: int | None = None) -> str:

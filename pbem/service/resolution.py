@@ -16,8 +16,10 @@ from typing import Any
 from sqlalchemy import update
 
 from pbem.core import GameError, GameRng
+from pbem.core.chain import new_nonce
 from pbem.orders import parser_for
 from pbem.service import absences, agreed_endings, audit, due, owing, players, queries, standby
+from pbem.service import record as record_chain
 from pbem.service.checking import FORCED
 from pbem.service.snapshot import GameInfo, rules_version_of
 from pbem.service.unit import Unit
@@ -110,6 +112,7 @@ def _resolve_one(unit: Unit, info: GameInfo, reason: str) -> ResolvedTurn:
     row, rules, state = info.row, info.rules, info.state
     assert info.phase is not None
     orders, nmr, passed = turn_orders(unit, info)
+    nonces = record_chain.resolved_nonces(unit, row, orders)
     rng_before = unit.rng_state(row)
     rng = GameRng.from_state(rng_before)
     current_rules = rules_version_of(rules)
@@ -138,6 +141,7 @@ def _resolve_one(unit: Unit, info: GameInfo, reason: str) -> ResolvedTurn:
         resolved_at=unit.now(),
         draws=rng.draws,
         rules_version=current_rules,
+        nonces=nonces,
     )
     unit.add(record)
     row.turn = turn + 1
@@ -157,7 +161,7 @@ def _resolve_one(unit: Unit, info: GameInfo, reason: str) -> ResolvedTurn:
     audit.record(unit, row, "RESOLVE", f"turn {turn} resolved ({reason})" + (f"; NMR: {', '.join(nmr)}" if nmr else "")
                  + (f"; no answer, passed: {', '.join(passed)}" if passed else "")
                  + (f"; game over: {outcome.headline}" if outcome is not None else ""))
-    unit.session.flush()
+    record_chain.append_turn(unit, row, record, outcome)
     if outcome is not None:
         from pbem.service import leagues  # leagues create games through this module's callers
 
@@ -190,7 +194,7 @@ def _store_forced(unit: Unit, row: GameRow, seat: str, orders: Sequence[Any]) ->
     unit.add(
         SubmissionRow(
             game_id=row.id, seat=seat, turn=row.turn, version=version, text=text,
-            orders=[str(o) for o in orders], problems=[], received_at=unit.now(), source=FORCED,
+            orders=[str(o) for o in orders], problems=[], received_at=unit.now(), source=FORCED, nonce=new_nonce(),
         )
     )
     unit.session.flush()

@@ -25,7 +25,7 @@ from sqlmodel import select
 from pbem.core import GameError, GameRng, InvalidInput
 from pbem.passwords import hash_password
 from pbem.reports import ReportInput
-from pbem.service import agreed_endings, audit, due, players, queries, reporting
+from pbem.service import agreed_endings, audit, due, players, queries, record, reporting
 from pbem.service.news import RolledBack
 from pbem.service.observers import observers_of
 from pbem.service.resolution import play_forced, turn_orders
@@ -103,7 +103,10 @@ def confirm_rollback(unit: Unit, name: str, turn: int, code: str) -> RolledBack:
     audit.record(unit, row, "ROLLBACK", f"game rolled back from turn {row.turn} to the start of turn {turn}; "
                  f"{len(records)} resolved turn(s) undone; the players' orders of those turns are kept",
                  data={"undone": [{"turn": r.turn, "reason": r.reason, "orders": r.orders, "nmr": r.nmr,
-                                   "draws": r.draws, "resolved_at": r.resolved_at.isoformat()} for r in records]})
+                                   "draws": r.draws, "resolved_at": r.resolved_at.isoformat(), "phase": r.phase,
+                                   "passed": r.passed, "nonces": r.nonces, "rules_version": r.rules_version}
+                                  for r in records]})
+    record.append_rollback(unit, row, turn, [r.turn for r in records])
     unit.session.execute(delete(TurnRecordRow).where(TurnRecordRow.game_id == row.id, TurnRecordRow.turn >= turn))
     players.forget_from_turn(unit, row, turn)
     agreed_endings.forget(unit, row)

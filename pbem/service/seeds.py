@@ -5,7 +5,7 @@ from __future__ import annotations
 from pbem.core import GameError, InvalidInput
 from pbem.core.rng import commitment
 from pbem.games import find_game
-from pbem.service import audit
+from pbem.service import audit, record
 from pbem.service.unit import Unit
 from pbem.store.tables import GameRow, GameStatus
 
@@ -58,13 +58,16 @@ def reveal(unit: Unit, name: str) -> GameRow:
     row = unit.game(name)
     if row.secret is None:
         raise GameError(f"{name} was created before seeds were committed; its seed is {row.seed}")
-    if row.status != GameStatus.FINISHED:
+    ending = row.status != GameStatus.FINISHED
+    if ending:
         row.status = GameStatus.FINISHED
         row.ended_by_gm = True
         row.deadline = None
         unit.add(row)
     kept = " (its seed stays secret: its kind keeps it)" if kept_secret_reason(row) is not None else " and its seed revealed"
     audit.record(unit, row, "REVEAL", f"game ended at turn {row.turn}{kept}")
+    if ending:
+        record.append_end(unit, row, "reveal", unit.snapshot(row).outcome)
     unit.session.flush()
     from pbem.service import leagues  # leagues import the modules that import this one
 

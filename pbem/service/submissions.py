@@ -12,6 +12,7 @@ from collections.abc import Callable
 from datetime import datetime
 
 from pbem.core import GameError, StaleTurn
+from pbem.core.chain import new_nonce, receipt
 from pbem.orders import parser_for
 from pbem.service import due, owing, queries, standby
 from pbem.service.checking import FORCED, CheckResult, check_orders
@@ -56,11 +57,13 @@ def submit(unit: Unit, name: str, seat: str, text: str, *, turn: int | None = No
             result.standing, result.played_for_you = 0, list(standing.orders)
         return result
     now = unit.now()
-    _insert(unit, info, seat_row, version=previous + 1, text=text, orders=[str(order) for order in result.accepted],
-            problems=[{"line": line.number, "text": line.text, "message": line.problem.message,
-                       "column": line.problem.column} for line in result.lines if line.problem is not None],
-            source=source, received_at=now)
+    orders = [str(order) for order in result.accepted]
+    nonce = _insert(unit, info, seat_row, version=previous + 1, text=text, orders=orders,
+                    problems=[{"line": line.number, "text": line.text, "message": line.problem.message,
+                               "column": line.problem.column} for line in result.lines if line.problem is not None],
+                    source=source, received_at=now)
     result.version, result.received_at, result.replaced_previous = previous + 1, now, previous > 0
+    result.receipt = receipt(row.name, row.turn, seat_row.name, orders, nonce)
     return result
 
 
@@ -142,13 +145,17 @@ def _taking_orders(unit: Unit, name: str, seat: str, turn: int | None) -> tuple[
 
 
 def _insert(unit: Unit, info: GameInfo, seat_row: SeatRow, *, version: int, text: str, orders: list[str],
-            problems: list[dict[str, object]], source: str, received_at: datetime, ready: bool = False) -> None:
-    """Store one submission of the seat for the turn, and note it (:func:`_stored`)."""
+            problems: list[dict[str, object]], source: str, received_at: datetime, ready: bool = False) -> str:
+    """Store one submission of the seat for the turn with a new nonce for its receipt, note it
+    (:func:`_stored`) and return the nonce."""
     row = info.row
+    nonce = new_nonce()
     unit.session.connection().execute(queries.INSERT_SUBMISSION, {
         "game_id": row.id, "seat": seat_row.name, "turn": row.turn, "version": version, "text": text,
-        "orders": orders, "problems": problems, "received_at": received_at, "source": source, "ready": ready})
+        "orders": orders, "problems": problems, "received_at": received_at, "source": source, "ready": ready,
+        "nonce": nonce})
     _stored(unit, info, seat_row, received_at=received_at, ready=ready)
+    return nonce
 
 
 def _stored(unit: Unit, info: GameInfo, seat_row: SeatRow, *, received_at: datetime, ready: bool) -> None:

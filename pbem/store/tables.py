@@ -237,6 +237,7 @@ class SubmissionRow(SQLModel, table=True):
     source: str = "cli"  # cli | mail:<message-id> | forced
     ready: bool = False  # READY: the seat is done with the turn (it need not be waited for, even at a deadline)
     rolled_back: bool = False  # for a turn the GM rolled back: kept, no longer standing
+    nonce: str | None = None  # the random nonce of its receipt (pbem.core.chain.receipt); None before 0024
 
 
 class EndVoteRow(SQLModel, table=True):
@@ -280,6 +281,25 @@ class TurnRecordRow(SQLModel, table=True):
     draws: list[list[int]] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))  # [counter, n, result]
     rules_version: int = 1  # the rules version this turn was resolved under
     resolved_at: datetime
+    nonces: dict[str, str] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
+    """The nonce of each seat's receipt of the orders resolved (an NMR seat's default orders get one too)."""
+
+
+class RecordEntryRow(SQLModel, table=True):
+    """One entry of a game's record, the hash chain players check (:mod:`pbem.service.record`): its
+    canonical line exactly as hashed and mailed, its hash, and the newest audit entry it covers."""
+
+    __tablename__ = "record_entry"
+    __table_args__ = (UniqueConstraint("game_id", "seq"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="game.id", index=True)
+    seq: int
+    turn: int  # the last turn played as the game stands after this entry
+    kind: str  # start | turn | rollback | end
+    line: str  # the canonical JSON of the entry (pbem.core.chain.canonical)
+    digest: str  # SHA-256 of ``line``
+    audit_upto: int = 0  # the id of the newest audit entry whose GM action this or an earlier entry holds
 
     @property
     def reported_events(self) -> list[dict[str, Any]]:
