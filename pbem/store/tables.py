@@ -284,6 +284,11 @@ class TurnRecordRow(SQLModel, table=True):
     nonces: dict[str, str] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
     """The nonce of each seat's receipt of the orders resolved (an NMR seat's default orders get one too)."""
 
+    @property
+    def reported_events(self) -> list[dict[str, Any]]:
+        """Every event the turn's report tells: the rules' events, then the table's."""
+        return [*self.events, *self.table_events]
+
 
 class RecordEntryRow(SQLModel, table=True):
     """One entry of a game's record, the hash chain players check (:mod:`pbem.service.record`): its
@@ -300,11 +305,6 @@ class RecordEntryRow(SQLModel, table=True):
     line: str  # the canonical JSON of the entry (pbem.core.chain.canonical)
     digest: str  # SHA-256 of ``line``
     audit_upto: int = 0  # the id of the newest audit entry whose GM action this or an earlier entry holds
-
-    @property
-    def reported_events(self) -> list[dict[str, Any]]:
-        """Every event the turn's report tells: the rules' events, then the table's."""
-        return [*self.events, *self.table_events]
 
 
 class InboundMessageRow(SQLModel, table=True):

@@ -21,8 +21,15 @@ NAMES_OF_OTHERS = {seat: re.compile(rf"\bseats? [{''.join(s for s in PLAYERS if 
 """What would name another seat of the Turkey Chase game to seat ``seat``: ``seat B``, or B's address."""
 
 
+def _without_record(body: str) -> str:
+    """The mail's text without its game record (from its head to the end of its block): the record names
+    every seat's orders once the turn is resolved, and holds no vote."""
+    head, _, rest = body.partition("\nGame record: ")
+    return head + rest.partition("\n~~~ record\n")[2].partition("\n~~~\n")[2] if rest else body
+
+
 def _names_nobody_else(seat: str, mail: ReceivedMail) -> None:
-    found = NAMES_OF_OTHERS[seat].search(mail.body)
+    found = NAMES_OF_OTHERS[seat].search(_without_record(mail.body))
     assert found is None, f"seat {seat}'s mail names {found.group(0)!r}:\n{mail.body}"
 
 
