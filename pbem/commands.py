@@ -39,6 +39,7 @@ from pbem import budget
 from pbem.addresses import checked_address
 from pbem.clock import FIRST_YEAR, LAST_YEAR, in_years
 from pbem.core import InvalidInput, PbemError
+from pbem.mail.commands.spec import ParsedCommand
 from pbem.orders import describe_syntax_error, keyword_word
 from pbem.resources import grammar_dir
 from pbem.zones import BadZone, read_zone
@@ -305,40 +306,6 @@ class Stop:
     """STOP: pbem sends the sender's address no more mail, until it writes again."""
 
     line: int
-
-
-@dataclass(frozen=True)
-class Register:
-    """REGISTER <name> [<code>]: the sender's address takes a player name (or joins the name with the
-    code one of its addresses was given)."""
-
-    line: int
-    name: str
-    code: str | None
-
-
-@dataclass(frozen=True)
-class MyData:
-    """MYDATA: everything pbem holds about the sender's address, mailed to that address."""
-
-    line: int
-
-
-@dataclass(frozen=True)
-class Forget:
-    """FORGET [<code>]: erase every trace of the sender's address; without the code, the code is mailed to the
-    address (it confirms)."""
-
-    line: int
-    code: str | None
-
-
-@dataclass(frozen=True)
-class Whois:
-    """WHOIS <name>: a registered player's record."""
-
-    line: int
-    name: str
 
 
 @dataclass(frozen=True)
@@ -655,7 +622,7 @@ class CreateGame:
     commands: tuple[GmCommand, ...] = ()
 
 
-Command = Join | LeagueCommand | ViewJson | SetZone | SetPreference | Observe | Standby | Accept | Decline | Stop | Register | Whois | MyData | Forget | Status | Help | SeatSession | CheckOrders | GmSession | CreateGame | Salt | Verify | Report
+Command = Join | LeagueCommand | ViewJson | SetZone | SetPreference | Observe | Standby | Accept | Decline | Stop | ParsedCommand | Status | Help | SeatSession | CheckOrders | GmSession | CreateGame | Salt | Verify | Report
 """What a script holds at its top level."""
 
 
@@ -748,9 +715,13 @@ def keywords() -> frozenset[str]:
     return frozenset(name[1:] for name in names if name.startswith("_") and name[1:].isalpha())
 
 
+@cache
 def help_text() -> str:
-    """Return the command reference sent in reply to HELP without a game kind."""
-    return _HELP
+    """Return the command reference sent in reply to HELP without a game kind: the registered commands'
+    lines (in the registry's order) among the others."""
+    from pbem.mail.commands.registry import COMMANDS
+
+    return _HELP.replace("{registered}", "".join(command.help for command in COMMANDS))
 
 
 def report_help() -> str:
@@ -833,16 +804,7 @@ Players
   SET TEXTONLY ON | OFF            ON: mail to you is plain text, no HTML part and no picture
   SET PRESS OFF | ON               OFF: no press from other players (the GM's still arrives)
   OBSERVE <game>                   follow a game's public reports (UNOBSERVE <game> stops it)
-  REGISTER <name>                  take a player name (2-24 letters, digits, - or _): your record
-                                   across games is shown under it, never your address; sent
-                                   again from a registered address, the reply gives a code
-  REGISTER <name> <code>           join this address to your name with that code
-  WHOIS <name>                     a player's record: games, outcomes, deadlines met, reliability
-  MYDATA                           everything pbem holds about your address, mailed to it
-  FORGET                           erase your address from pbem: a code comes back to you, and
-                                   FORGET <code> (within 24 hours) does it; your running games are
-                                   left first, as RESIGN does (docs/privacy.md says what is kept)
-  STOP                             pbem sends your address no more mail (one last line confirms
+{registered}  STOP                             pbem sends your address no more mail (one last line confirms
                                    it) until you write to it again; your seats go silent
   SIGNOFF                          end of your orders (or of a GM session)
 
@@ -910,7 +872,28 @@ Lines starting with # between commands are comments.
 
 @cache
 def _parser() -> Lark:
-    return Lark.open(str(grammar_dir() / "commands.lark"), parser="lalr", cache=True)
+    """The command grammar: pbem/grammars/commands.lark and the fragment of every registered command."""
+    from pbem.mail.commands.registry import COMMANDS
+
+    path = grammar_dir() / "commands.lark"
+    fragments = "".join(f"\n%extend command: {command.rule}\n{command.grammar}" for command in COMMANDS)
+    return Lark(path.read_text(encoding="utf-8") + fragments, parser="lalr", cache=True, source_path=str(path))
+
+
+@cache
+def _transformer() -> type[_LineTransformer]:
+    """The line transformer with a method for every registered command's rule (its ``build``)."""
+    from pbem.mail.commands.registry import COMMANDS
+
+    return type("_RegisteredLineTransformer", (_LineTransformer,),
+                {command.rule: _built_by(command.build) for command in COMMANDS})
+
+
+def _built_by(build: Callable[[int, list[Token]], ParsedCommand]) -> Callable[[_LineTransformer, list[Token]], _Parsed]:
+    def method(self: _LineTransformer, children: list[Token]) -> _Parsed:
+        return build(self.number, children)
+
+    return method
 
 
 _FIRST_WORD = re.compile(r"[A-Za-z]+(?![A-Za-z0-9_-])")
@@ -931,8 +914,8 @@ class _Marker:
     word: str
 
 
-class _LineError(Exception):
-    """A command line that parsed but holds a bad value, or did not parse."""
+class LineError(Exception):
+    """A command line that parsed but holds a bad value, or did not parse: the message and its column."""
 
     def __init__(self, message: str, column: int | None) -> None:
         super().__init__(message)
@@ -944,7 +927,7 @@ _Parsed = Command | SessionCommand | GmCommand | _Marker
 
 
 class _LineTransformer(Transformer[Token, _Parsed]):
-    """Builds the command of one line; bad values raise :class:`_LineError` with their column."""
+    """Builds the command of one line; bad values raise :class:`LineError` with their column."""
 
     def __init__(self, number: int) -> None:
         super().__init__()
@@ -963,19 +946,19 @@ class _LineTransformer(Transformer[Token, _Parsed]):
         given = {"CREATE": 2, "JOIN": 1, "STANDINGS": 1, "START": 1, "END": 1, "DROP": 2, "REPLACE": 3}[verb]
         by_gm = verb in ("START", "END", "DROP", "REPLACE")  # the league's password may follow
         if not given <= len(plain) <= given + by_gm or (verb != "CREATE" and len(plain) != len(words)):
-            raise _LineError(f"write it as {LEAGUE_USAGE[verb]}", column)
+            raise LineError(f"write it as {LEAGUE_USAGE[verb]}", column)
         name = plain[0].lower()
         if not re.fullmatch(r"[a-z0-9][a-z0-9-]*", name):
-            raise _LineError(f'"{plain[0]}" is no league name: letters, digits and "-"', column)
+            raise LineError(f'"{plain[0]}" is no league name: letters, digits and "-"', column)
         if verb == "CREATE":
             options: dict[str, str] = {}
             for word in (w for w in words if "=" in w):
                 key, _, value = word.partition("=")
                 key = key.lower()
                 if not re.fullmatch(r"[a-z][a-z0-9_-]*", key) or not value:
-                    raise _LineError(f'"{word}": write options as name=value', column)
+                    raise LineError(f'"{word}": write options as name=value', column)
                 if key in options:
-                    raise _LineError(f'the option "{key}" is given twice', column)
+                    raise LineError(f'the option "{key}" is given twice', column)
                 options[key] = value
             return LeagueCommand(self.number, verb, name, kind=plain[1].lower(), options=options)
         addresses = tuple(_address_text(word, column) for word in plain[1:given])
@@ -1008,11 +991,11 @@ class _LineTransformer(Transformer[Token, _Parsed]):
         words = [str(child) for child in children]
         turn = int(words.pop()) if words and words[-1].isdigit() else None
         if words and words[0].isdigit():
-            raise _LineError("write REPORT [<game>] [<turn>]: the game first, then the turn", children[0].column)
+            raise LineError("write REPORT [<game>] [<turn>]: the game first, then the turn", children[0].column)
         if len(words) > 1:
-            raise _LineError(f'"{words[1]}" is not a turn number', children[1].column)
+            raise LineError(f'"{words[1]}" is not a turn number', children[1].column)
         if turn is not None and turn > MAX_REPORT_TURN:
-            raise _LineError(f"there is no turn {turn}", children[-1].column)
+            raise LineError(f"there is no turn {turn}", children[-1].column)
         return Report(self.number, _name(children[0]) if words else None, turn)
 
     def verify(self, children: list[Token]) -> Verify:
@@ -1028,7 +1011,7 @@ class _LineTransformer(Transformer[Token, _Parsed]):
         try:
             return SetZone(self.number, read_zone(str(children[0])).key)
         except BadZone as error:
-            raise _LineError(str(error), children[0].column) from None
+            raise LineError(str(error), children[0].column) from None
 
     def set_preference(self, children: list[Token]) -> SetPreference:
         return SetPreference(self.number, str(children[0]).lower(), str(children[1]).lower() == "on")
@@ -1046,12 +1029,12 @@ class _LineTransformer(Transformer[Token, _Parsed]):
                 raise ValueError
             starts, ends = (date.fromisoformat(day) for day in (days[0], days[-1]))
         except ValueError:
-            raise _LineError(f'"{children[0]}": give the first and last day away, such as 2026-12-20 2026-12-28',
+            raise LineError(f'"{children[0]}": give the first and last day away, such as 2026-12-20 2026-12-28',
                              children[0].column) from None
         if not (in_years(starts.year) and in_years(ends.year)):
-            raise _LineError(f'"{children[0]}": give days in the years {FIRST_YEAR} to {LAST_YEAR}', children[0].column)
+            raise LineError(f'"{children[0]}": give days in the years {FIRST_YEAR} to {LAST_YEAR}', children[0].column)
         if ends < starts:
-            raise _LineError("the last day away comes before the first", children[0].column)
+            raise LineError("the last day away comes before the first", children[0].column)
         return Absent(self.number, starts, ends)
 
     def back(self, children: list[Token]) -> Back:
@@ -1069,18 +1052,6 @@ class _LineTransformer(Transformer[Token, _Parsed]):
 
     def stop(self, children: list[Token]) -> Stop:
         return Stop(self.number)
-
-    def register(self, children: list[Token]) -> Register:
-        return Register(self.number, str(children[0]), str(children[1]).lower() if len(children) > 1 else None)
-
-    def whois(self, children: list[Token]) -> Whois:
-        return Whois(self.number, str(children[0]))
-
-    def mydata(self, children: list[Token]) -> MyData:
-        return MyData(self.number)
-
-    def forget(self, children: list[Token]) -> Forget:
-        return Forget(self.number, str(children[0]).lower() if children else None)
 
     def preview(self, children: list[Token]) -> Preview:
         return Preview(self.number)
@@ -1106,9 +1077,9 @@ class _LineTransformer(Transformer[Token, _Parsed]):
     def press(self, children: list[Token]) -> Press:
         targets = tuple(_name(target) for target in children)
         if "all" in targets and len(targets) > 1:
-            raise _LineError("PRESS ALL goes to everyone: name no seats beside ALL", children[0].column)
+            raise LineError("PRESS ALL goes to everyone: name no seats beside ALL", children[0].column)
         if len(set(targets)) < len(targets):
-            raise _LineError("a seat is named twice", children[0].column)
+            raise LineError("a seat is named twice", children[0].column)
         return Press(self.number, targets)
 
     def endpress(self, children: list[Token]) -> _Marker:
@@ -1121,7 +1092,7 @@ class _LineTransformer(Transformer[Token, _Parsed]):
     def create(self, children: list[Any]) -> CreateGame:
         kind, game, *options = children
         if len(game) > MAX_GAME_NAME:
-            raise _LineError(f'the game name "{game}" is too long: at most {MAX_GAME_NAME} characters', game.column)
+            raise LineError(f'the game name "{game}" is too long: at most {MAX_GAME_NAME} characters', game.column)
         return CreateGame(self.number, _name(kind), _name(game), _options(options))
 
     def start_game(self, children: list[Token]) -> StartGame:
@@ -1131,13 +1102,13 @@ class _LineTransformer(Transformer[Token, _Parsed]):
         try:
             return SetDeadline(self.number, parse_when(children[0]))
         except BadDateTime as error:
-            raise _LineError(str(error), children[0].column) from None
+            raise LineError(str(error), children[0].column) from None
 
     def extend(self, children: list[Token]) -> Extend:
         try:
             return Extend(self.number, parse_duration(children[0]))
         except BadDuration as error:
-            raise _LineError(str(error), children[0].column) from None
+            raise LineError(str(error), children[0].column) from None
 
     def pause(self, children: list[Token]) -> Pause:
         return Pause(self.number)
@@ -1176,7 +1147,7 @@ def _address_text(text: str, column: int | None) -> str:
     try:
         return checked_address(text.strip("<>"))
     except InvalidInput as error:
-        raise _LineError(str(error), column) from None
+        raise LineError(str(error), column) from None
 
 
 def _options(pairs: list[tuple[Token, Token]]) -> dict[str, str]:
@@ -1184,21 +1155,21 @@ def _options(pairs: list[tuple[Token, Token]]) -> dict[str, str]:
     for key, value in pairs:
         name = str(key).lower()
         if name in options:
-            raise _LineError(f'the option "{name}" is given twice', key.column)
+            raise LineError(f'the option "{name}" is given twice', key.column)
         options[name] = str(value)
     return options
 
 
 def _parse_line(number: int, text: str) -> _Parsed:
-    """The command on one line; raises :class:`_LineError` when it cannot be read."""
+    """The command on one line; raises :class:`LineError` when it cannot be read."""
     try:
         tree = _parser().parse(text)
-        return _LineTransformer(number).transform(tree)
+        return _transformer()(number).transform(tree)
     except UnexpectedInput as error:
         problem = describe_syntax_error(error, text, _terminal_word)
-        raise _LineError(problem.message, problem.column) from None
+        raise LineError(problem.message, problem.column) from None
     except VisitError as error:
-        if isinstance(error.orig_exc, _LineError):
+        if isinstance(error.orig_exc, LineError):
             raise error.orig_exc from None
         raise
 
@@ -1311,7 +1282,7 @@ class _ScriptBuilder:
         short = _SHORT_SIGNON.fullmatch(stripped) if self.game is not None else None
         try:
             parsed = SeatSession(number, self.game, short[1].lower(), short[2]) if short else _parse_line(number, text)
-        except _LineError as error:
+        except LineError as error:
             if self._is_stray_order(text):
                 self._problem(number, None, text, self._order_hint(text))
                 return
@@ -1351,7 +1322,7 @@ class _ScriptBuilder:
             case _Marker(word="CHECK"):
                 self._bare_check(line, text)
             case (Join() | LeagueCommand() | ViewJson() | Observe() | Standby() | Accept() | Decline() | Stop()
-                  | Register() | Whois() | MyData() | Forget()):
+                  | ParsedCommand()):
                 self._close()
                 self.commands.append(parsed)
             case SetZone() | SetPreference() if block is None:
