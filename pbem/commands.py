@@ -294,21 +294,6 @@ class Accept:
 
 
 @dataclass(frozen=True)
-class Decline:
-    """DECLINE <game>: the sender leaves the seat it was invited to (or joined) of a game not started yet."""
-
-    line: int
-    game: str
-
-
-@dataclass(frozen=True)
-class Stop:
-    """STOP: pbem sends the sender's address no more mail, until it writes again."""
-
-    line: int
-
-
-@dataclass(frozen=True)
 class Preview:
     """PREVIEW (GM): a dry run of the current turn, every seat's report mailed to the GM."""
 
@@ -622,7 +607,7 @@ class CreateGame:
     commands: tuple[GmCommand, ...] = ()
 
 
-Command = Join | LeagueCommand | ViewJson | SetZone | SetPreference | Observe | Standby | Accept | Decline | Stop | ParsedCommand | Status | Help | SeatSession | CheckOrders | GmSession | CreateGame | Salt | Verify | Report
+Command = Join | LeagueCommand | ViewJson | SetZone | SetPreference | Observe | Standby | Accept | ParsedCommand | Status | Help | SeatSession | CheckOrders | GmSession | CreateGame | Salt | Verify | Report
 """What a script holds at its top level."""
 
 
@@ -717,11 +702,19 @@ def keywords() -> frozenset[str]:
 
 @cache
 def help_text() -> str:
-    """Return the command reference sent in reply to HELP without a game kind: the registered commands'
-    lines (in the registry's order) among the others."""
+    """Return the command reference sent in reply to HELP without a game kind. A registered command's
+    lines stand where the text marks its place (``{rule}``), else with the other registered commands
+    at the end of the players' list (``{registered}``), in the registry's order."""
     from pbem.mail.commands.registry import COMMANDS
 
-    return _HELP.replace("{registered}", "".join(command.help for command in COMMANDS))
+    text, unplaced = _HELP, []
+    for command in COMMANDS:
+        place = "{" + command.rule + "}"
+        if place in text:
+            text = text.replace(place, command.help)
+        else:
+            unplaced.append(command.help)
+    return text.replace("{registered}", "".join(unplaced))
 
 
 def report_help() -> str:
@@ -776,9 +769,7 @@ Players
   STANDBY <kind> | STANDBY OFF     be offered seats of that kind whose players left or went
                                    silent (OFF: off every standby list)
   ACCEPT [<game>]                  take the seat a standby offer gave you
-  DECLINE <game>                   leave the seat you were invited to (or joined) before the
-                                   game starts: it is open again, and the GM is told
-  STATUS <game>                    the state of a game (after SIGNON: of your game; in a team
+{decline}  STATUS <game>                    the state of a game (after SIGNON: of your game; in a team
                                    step also your teammates' stored orders, as in the reply
                                    to your orders)
   SALT <text>                      before the start, from a seat's address: your entropy, mixed
@@ -804,9 +795,7 @@ Players
   SET TEXTONLY ON | OFF            ON: mail to you is plain text, no HTML part and no picture
   SET PRESS OFF | ON               OFF: no press from other players (the GM's still arrives)
   OBSERVE <game>                   follow a game's public reports (UNOBSERVE <game> stops it)
-{registered}  STOP                             pbem sends your address no more mail (one last line confirms
-                                   it) until you write to it again; your seats go silent
-  SIGNOFF                          end of your orders (or of a GM session)
+{registered}  SIGNOFF                          end of your orders (or of a GM session)
 
 pbem writes only to addresses that wrote to it. An address a GM seats that
 never wrote gets one invitation: a reply to it (or JOIN <game>) accepts, and
@@ -1046,12 +1035,6 @@ class _LineTransformer(Transformer[Token, _Parsed]):
 
     def accept(self, children: list[Token]) -> Accept:
         return Accept(self.number, _name(children[0]) if children else None)
-
-    def decline(self, children: list[Token]) -> Decline:
-        return Decline(self.number, _name(children[0]))
-
-    def stop(self, children: list[Token]) -> Stop:
-        return Stop(self.number)
 
     def preview(self, children: list[Token]) -> Preview:
         return Preview(self.number)
@@ -1321,8 +1304,7 @@ class _ScriptBuilder:
                 self._problem(line, None, text, "ENDPRESS without a PRESS before it")
             case _Marker(word="CHECK"):
                 self._bare_check(line, text)
-            case (Join() | LeagueCommand() | ViewJson() | Observe() | Standby() | Accept() | Decline() | Stop()
-                  | ParsedCommand()):
+            case Join() | LeagueCommand() | ViewJson() | Observe() | Standby() | Accept() | ParsedCommand():
                 self._close()
                 self.commands.append(parsed)
             case SetZone() | SetPreference() if block is None:

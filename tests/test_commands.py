@@ -17,7 +17,6 @@ from pbem.commands import (
     CheckOrders,
     Command,
     CreateGame,
-    Decline,
     EndGame,
     Extend,
     GmCommand,
@@ -46,6 +45,7 @@ from pbem.commands import (
     parse_script,
     parse_when,
 )
+from pbem.mail.commands.decline import Decline
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = (ROOT / "README.md", ROOT / "docs" / "playing.md", ROOT / "docs" / "game-masters.md")

@@ -6,7 +6,7 @@ Adding a mail command: a module beside these (its grammar fragment, parsed form,
 
 from __future__ import annotations
 
-from pbem.mail.commands import forget, mydata, register, whois
+from pbem.mail.commands import decline, forget, mydata, register, stop, whois
 from pbem.mail.commands.spec import MailCommand, ParsedCommand
 
 COMMANDS: list[MailCommand] = [
@@ -14,6 +14,8 @@ COMMANDS: list[MailCommand] = [
     whois.COMMAND,
     mydata.COMMAND,
     forget.COMMAND,
+    stop.COMMAND,
+    decline.COMMAND,
 ]
 
 

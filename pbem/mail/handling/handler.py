@@ -25,7 +25,6 @@ from pbem.commands import (
     Accept,
     CheckOrders,
     CreateGame,
-    Decline,
     GmSession,
     Help,
     Join,
@@ -39,7 +38,6 @@ from pbem.commands import (
     SetZone,
     Standby,
     Status,
-    Stop,
     Verify,
     ViewJson,
     parse_script,
@@ -477,8 +475,6 @@ _COMMANDS: Mapping[type, Callable[[Conversation, Any], None]] = {
     Observe: seat_commands.observe,
     Standby: seat_commands.standby_list,
     Accept: seat_commands.accept_offer,
-    Decline: consent_mail.decline,
-    Stop: lambda conv, command: consent_mail.stop(conv, conv.mail.sender),
     Status: lambda conv, command: seat_commands.show_status(conv, command.game or conv.tag),
     Help: lambda conv, command: conv.reply.add(help_for(command.kind)),
     Salt: seat_commands.salt,
@@ -497,7 +493,7 @@ SOFT_BOUNCES = 3
 """How often a mail that bounced for now is sent again (a fourth bounce counts as one for good)."""
 SOFT_BOUNCE_PAUSE = timedelta(hours=1)
 """How long after a bounce for now the mail goes again."""
-_FROM_ALONE = (Join, Decline, Stop, CreateGame, LeagueCommand, Report)
+_FROM_ALONE = (Join, CreateGame, LeagueCommand, Report)
 """The commands that rest on the From alone: refused when the receiving server found it forged (and each
 registered command whose parsed form says it ``rests_on_from``)."""
 
