@@ -15,7 +15,8 @@ command (``#`` lines are comments). Some commands open a block:
   blank ones too, as the message, up to a line ``ENDPRESS`` or ``SIGNOFF``.
 
 ``SIGNOFF``, another opening command, or the end of the mail closes a block.
-Command lines are parsed one at a time with ``grammars/commands.lark``; order
+Command lines are parsed one at a time with ``grammars/commands.lark`` and the
+fragments of the commands in :mod:`pbem.mail.commands.registry` (each one module); order
 lines are kept as raw text with their line numbers for the game's own
 grammar. A bad command line becomes a :class:`CommandProblem` (line, column,
 what was expected); the other lines are still read. A block whose opening
@@ -217,23 +218,6 @@ class TextBlock:
 
 
 @dataclass(frozen=True)
-class Join:
-    """JOIN game [seat]: take an open seat (any, when no seat is named)."""
-
-    line: int
-    game: str
-    seat: str | None
-
-
-@dataclass(frozen=True)
-class ViewJson:
-    """VIEWJSON ON|OFF: whether turn reports to the sender's address carry the seat's view as a JSON attachment."""
-
-    line: int
-    on: bool
-
-
-@dataclass(frozen=True)
 class SetZone:
     """SET ZONE <IANA name>: deadlines in mail to the sender's address are shown in that zone, with UTC beside."""
 
@@ -275,22 +259,6 @@ class Back:
     """BACK (after SIGNON): the seat's absences end now."""
 
     line: int
-
-
-@dataclass(frozen=True)
-class Standby:
-    """STANDBY <kind> | STANDBY OFF: the sender's address goes on (or off every) standby list."""
-
-    line: int
-    kind: str | None  # None: OFF
-
-
-@dataclass(frozen=True)
-class Accept:
-    """ACCEPT [<game>]: the sender takes the seat a standby offer gave them (the game from the subject tag)."""
-
-    line: int
-    game: str | None
 
 
 @dataclass(frozen=True)
@@ -607,7 +575,7 @@ class CreateGame:
     commands: tuple[GmCommand, ...] = ()
 
 
-Command = Join | LeagueCommand | ViewJson | SetZone | SetPreference | Observe | Standby | Accept | ParsedCommand | Status | Help | SeatSession | CheckOrders | GmSession | CreateGame | Salt | Verify | Report
+Command = LeagueCommand | SetZone | SetPreference | Observe | ParsedCommand | Status | Help | SeatSession | CheckOrders | GmSession | CreateGame | Salt | Verify | Report
 """What a script holds at its top level."""
 
 
@@ -748,8 +716,7 @@ _HELP = """\
 pbem commands: one per line, in any letter case.
 
 Players
-  JOIN <game> [<seat>]             take an open seat; the reply gives your seat and password
-  SIGNON <game> <seat> <password>  the lines after it, up to SIGNOFF or the end of the mail,
+{join}  SIGNON <game> <seat> <password>  the lines after it, up to SIGNOFF or the end of the mail,
                                    are your orders for this turn; they replace those sent before
   CHECK                            on the line right after SIGNON: check the orders, store nothing
   CHECK <kind>                     check the lines after it against a game kind's order syntax
@@ -766,10 +733,7 @@ Players
                                    in your zone): deadlines falling in them move to a day after
                                    your return, up to the game's absence_days
   BACK                             (after SIGNON) you are back: your absences end now
-  STANDBY <kind> | STANDBY OFF     be offered seats of that kind whose players left or went
-                                   silent (OFF: off every standby list)
-  ACCEPT [<game>]                  take the seat a standby offer gave you
-{decline}  STATUS <game>                    the state of a game (after SIGNON: of your game; in a team
+{standby}{accept}{decline}  STATUS <game>                    the state of a game (after SIGNON: of your game; in a team
                                    step also your teammates' stored orders, as in the reply
                                    to your orders)
   SALT <text>                      before the start, from a seat's address: your entropy, mixed
@@ -783,9 +747,7 @@ Players
   HELP [<kind>]                    this text, or the order syntax of a game kind
   HELP GAMES                       the game kinds hosted, and the games that are not (and why)
   HELP PRESS                       press between players, and who reads it
-  VIEWJSON ON | VIEWJSON OFF       every turn report to your address carries (or no longer
-                                   carries) your seat's view as a JSON attachment, view.json
-  SET ZONE <zone>                  show deadlines in mail to your address in this time zone
+{view_json}  SET ZONE <zone>                  show deadlines in mail to your address in this time zone
                                    (an IANA name such as Europe/Berlin), with UTC beside;
                                    SET ZONE UTC for UTC alone
   SET DIGEST ON | OFF              ON: a turn report only when you owe orders, at the end, or
@@ -925,9 +887,6 @@ class _LineTransformer(Transformer[Token, _Parsed]):
     def start(self, children: list[_Parsed]) -> _Parsed:
         return children[0]
 
-    def view_json(self, children: list[Token]) -> ViewJson:
-        return ViewJson(self.number, str(children[0]).lower() == "on")
-
     def league(self, children: list[Token]) -> LeagueCommand:
         verb, words = str(children[0]).upper(), [str(word) for word in children[1:]]
         column = children[0].column
@@ -953,9 +912,6 @@ class _LineTransformer(Transformer[Token, _Parsed]):
         addresses = tuple(_address_text(word, column) for word in plain[1:given])
         password = plain[given] if len(plain) > given else None
         return LeagueCommand(self.number, verb, name, addresses=addresses, password=password)
-
-    def join(self, children: list[Token]) -> Join:
-        return Join(self.number, _name(children[0]), _name(children[1]) if len(children) > 1 else None)
 
     def signon(self, children: list[Token]) -> SeatSession:
         game, seat, password = children
@@ -1028,13 +984,6 @@ class _LineTransformer(Transformer[Token, _Parsed]):
 
     def back(self, children: list[Token]) -> Back:
         return Back(self.number)
-
-    def standby(self, children: list[Token]) -> Standby:
-        kind = _name(children[0])
-        return Standby(self.number, None if kind == "off" else kind)
-
-    def accept(self, children: list[Token]) -> Accept:
-        return Accept(self.number, _name(children[0]) if children else None)
 
     def preview(self, children: list[Token]) -> Preview:
         return Preview(self.number)
@@ -1304,7 +1253,7 @@ class _ScriptBuilder:
                 self._problem(line, None, text, "ENDPRESS without a PRESS before it")
             case _Marker(word="CHECK"):
                 self._bare_check(line, text)
-            case Join() | LeagueCommand() | ViewJson() | Observe() | Standby() | Accept() | ParsedCommand():
+            case LeagueCommand() | Observe() | ParsedCommand():
                 self._close()
                 self.commands.append(parsed)
             case SetZone() | SetPreference() if block is None:

@@ -22,7 +22,6 @@ from pbem.commands import (
     GmCommand,
     GmSession,
     Help,
-    Join,
     Pause,
     Press,
     ProcessTurn,
@@ -45,7 +44,8 @@ from pbem.commands import (
     parse_script,
     parse_when,
 )
-from pbem.mail.commands.decline import Decline
+from pbem.mail.commands.players.decline import Decline
+from pbem.mail.commands.players.join import Join
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = (ROOT / "README.md", ROOT / "docs" / "playing.md", ROOT / "docs" / "game-masters.md")

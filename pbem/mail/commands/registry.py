@@ -6,16 +6,31 @@ Adding a mail command: a module beside these (its grammar fragment, parsed form,
 
 from __future__ import annotations
 
-from pbem.mail.commands import decline, forget, mydata, register, stop, whois
+from pbem.mail.commands.players import (
+    accept,
+    decline,
+    forget,
+    join,
+    mydata,
+    register,
+    standby_list,
+    stop,
+    view_json,
+    whois,
+)
 from pbem.mail.commands.spec import MailCommand, ParsedCommand
 
 COMMANDS: list[MailCommand] = [
+    join.COMMAND,
+    standby_list.COMMAND,
+    accept.COMMAND,
+    decline.COMMAND,
+    view_json.COMMAND,
     register.COMMAND,
     whois.COMMAND,
     mydata.COMMAND,
     forget.COMMAND,
     stop.COMMAND,
-    decline.COMMAND,
 ]
 
 

@@ -22,12 +22,10 @@ from sqlmodel import Session
 from pbem import budget
 from pbem.budget import OverBudget
 from pbem.commands import (
-    Accept,
     CheckOrders,
     CreateGame,
     GmSession,
     Help,
-    Join,
     LeagueCommand,
     Observe,
     Report,
@@ -36,10 +34,8 @@ from pbem.commands import (
     SeatSession,
     SetPreference,
     SetZone,
-    Standby,
     Status,
     Verify,
-    ViewJson,
     parse_script,
 )
 from pbem.core import PbemError
@@ -467,14 +463,10 @@ def _run_script(conv: Conversation, script: Script) -> None:
 
 
 _COMMANDS: Mapping[type, Callable[[Conversation, Any], None]] = {
-    Join: seat_commands.join,
     LeagueCommand: league_commands.league,
-    ViewJson: seat_commands.view_json,
     SetZone: seat_commands.zone,
     SetPreference: seat_commands.preference,
     Observe: seat_commands.observe,
-    Standby: seat_commands.standby_list,
-    Accept: seat_commands.accept_offer,
     Status: lambda conv, command: seat_commands.show_status(conv, command.game or conv.tag),
     Help: lambda conv, command: conv.reply.add(help_for(command.kind)),
     Salt: seat_commands.salt,
@@ -493,7 +485,7 @@ SOFT_BOUNCES = 3
 """How often a mail that bounced for now is sent again (a fourth bounce counts as one for good)."""
 SOFT_BOUNCE_PAUSE = timedelta(hours=1)
 """How long after a bounce for now the mail goes again."""
-_FROM_ALONE = (Join, CreateGame, LeagueCommand, Report)
+_FROM_ALONE = (CreateGame, LeagueCommand, Report)
 """The commands that rest on the From alone: refused when the receiving server found it forged (and each
 registered command whose parsed form says it ``rests_on_from``)."""
 
