@@ -454,35 +454,6 @@ class ShowLog:
 
 
 @dataclass(frozen=True)
-class LeagueCommand:
-    """LEAGUE <verb> <league> ...: ``verb`` one of CREATE, JOIN, START, STANDINGS, REPLACE, DROP, END (upper
-    case); ``kind`` and ``options`` for CREATE, ``addresses`` for REPLACE (old, new) and DROP, and the
-    league's ``password`` when the GM's START, REPLACE, DROP or END gives it (without it, only mail from
-    the league GM's own address is obeyed)."""
-
-    line: int
-    verb: str
-    league: str
-    kind: str | None = None
-    options: Mapping[str, str] = field(default_factory=dict)
-    addresses: tuple[str, ...] = ()
-    password: str | None = None
-
-
-LEAGUE_USAGE = {
-    "CREATE": "LEAGUE CREATE <league> <kind> [format=swiss|roundrobin|knockout] [rounds=N] [table=K] "
-              "[points=win:3,...] [<game option>=<value> ...]",
-    "JOIN": "LEAGUE JOIN <league>",
-    "START": "LEAGUE START <league> [<league-password>]",
-    "STANDINGS": "LEAGUE STANDINGS <league>",
-    "REPLACE": "LEAGUE REPLACE <league> <old-address> <new-address> [<league-password>]",
-    "DROP": "LEAGUE DROP <league> <address> [<league-password>]",
-    "END": "LEAGUE END <league> [<league-password>]",
-}
-"""How each LEAGUE command is written (quoted when one is written wrong)."""
-
-
-@dataclass(frozen=True)
 class EndGame:
     """END: end the game now."""
 
@@ -575,7 +546,7 @@ class CreateGame:
     commands: tuple[GmCommand, ...] = ()
 
 
-Command = LeagueCommand | SetZone | SetPreference | Observe | ParsedCommand | Status | Help | SeatSession | CheckOrders | GmSession | CreateGame | Salt | Verify | Report
+Command = SetZone | SetPreference | Observe | ParsedCommand | Status | Help | SeatSession | CheckOrders | GmSession | CreateGame | Salt | Verify | Report
 """What a script holds at its top level."""
 
 
@@ -774,18 +745,7 @@ a command; every other line is an order. A mail none of whose order lines is acc
 nothing: your earlier orders stand.
 
 Leagues (docs/leagues.md)
-  LEAGUE JOIN <league>             join a league before it starts; its games' mail comes to you
-  LEAGUE STANDINGS <league>        the standings (points, record, rating mu ± sigma) and tables
-  LEAGUE CREATE <league> <kind> [format=swiss|roundrobin|knockout] [rounds=N] [table=K]
-        [points=win:3,shared:2,draw:1,loss:0,defeat:0,bye:1] [<game option>=<value> ...]
-                                   create a league (you are its GM; the reply gives its password)
-  LEAGUE START <league> [<password>]  seat round 1 and start its games
-  LEAGUE REPLACE <league> <old> <new> [<password>]  hand a player's place to another address
-  LEAGUE DROP <league> <address> [<password>]       seat a player in no further round
-  LEAGUE END <league> [<password>]   end the league now
-                                   (the GM's four: from the league GM's own address, or with the
-                                   league password from any address)
-
+{league}
 Game masters
   CREATE <kind> <game> [<option>=<value> ...]  create a game; the reply gives its GM password
   GM <game> <gm-password>          sign on as the game's GM; GM commands follow
@@ -886,32 +846,6 @@ class _LineTransformer(Transformer[Token, _Parsed]):
 
     def start(self, children: list[_Parsed]) -> _Parsed:
         return children[0]
-
-    def league(self, children: list[Token]) -> LeagueCommand:
-        verb, words = str(children[0]).upper(), [str(word) for word in children[1:]]
-        column = children[0].column
-        plain = [w for w in words if "=" not in w]
-        given = {"CREATE": 2, "JOIN": 1, "STANDINGS": 1, "START": 1, "END": 1, "DROP": 2, "REPLACE": 3}[verb]
-        by_gm = verb in ("START", "END", "DROP", "REPLACE")  # the league's password may follow
-        if not given <= len(plain) <= given + by_gm or (verb != "CREATE" and len(plain) != len(words)):
-            raise LineError(f"write it as {LEAGUE_USAGE[verb]}", column)
-        name = plain[0].lower()
-        if not re.fullmatch(r"[a-z0-9][a-z0-9-]*", name):
-            raise LineError(f'"{plain[0]}" is no league name: letters, digits and "-"', column)
-        if verb == "CREATE":
-            options: dict[str, str] = {}
-            for word in (w for w in words if "=" in w):
-                key, _, value = word.partition("=")
-                key = key.lower()
-                if not re.fullmatch(r"[a-z][a-z0-9_-]*", key) or not value:
-                    raise LineError(f'"{word}": write options as name=value', column)
-                if key in options:
-                    raise LineError(f'the option "{key}" is given twice', column)
-                options[key] = value
-            return LeagueCommand(self.number, verb, name, kind=plain[1].lower(), options=options)
-        addresses = tuple(_address_text(word, column) for word in plain[1:given])
-        password = plain[given] if len(plain) > given else None
-        return LeagueCommand(self.number, verb, name, addresses=addresses, password=password)
 
     def signon(self, children: list[Token]) -> SeatSession:
         game, seat, password = children
@@ -1072,10 +1006,12 @@ def _name(token: Token) -> str:
 
 
 def _address(token: Token) -> str:
-    return _address_text(str(token), token.column)
+    return address_text(str(token), token.column)
 
 
-def _address_text(text: str, column: int | None) -> str:
+def address_text(text: str, column: int | None) -> str:
+    """A mail address on a command line, checked (see :func:`pbem.addresses.checked_address`); raises
+    :class:`LineError` at ``column`` for one pbem does not take."""
     try:
         return checked_address(text.strip("<>"))
     except InvalidInput as error:
@@ -1253,7 +1189,7 @@ class _ScriptBuilder:
                 self._problem(line, None, text, "ENDPRESS without a PRESS before it")
             case _Marker(word="CHECK"):
                 self._bare_check(line, text)
-            case LeagueCommand() | Observe() | ParsedCommand():
+            case Observe() | ParsedCommand():
                 self._close()
                 self.commands.append(parsed)
             case SetZone() | SetPreference() if block is None:

@@ -6,6 +6,7 @@ Adding a mail command: a module beside these (its grammar fragment, parsed form,
 
 from __future__ import annotations
 
+from pbem.mail.commands import league
 from pbem.mail.commands.players import (
     accept,
     decline,
@@ -31,6 +32,7 @@ COMMANDS: list[MailCommand] = [
     mydata.COMMAND,
     forget.COMMAND,
     stop.COMMAND,
+    league.COMMAND,
 ]
 
 

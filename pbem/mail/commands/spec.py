@@ -34,6 +34,10 @@ class ParsedCommand:
     rests_on_from: ClassVar[bool] = False
     """It rests on the From address alone: refused when the receiving server found the From forged."""
 
+    def log_word(self) -> str:
+        """The command as the log names it: its class's name in upper case (``WHOIS``)."""
+        return type(self).__name__.upper()
+
 
 @dataclass(frozen=True)
 class MailCommand:

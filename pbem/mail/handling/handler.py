@@ -26,7 +26,6 @@ from pbem.commands import (
     CreateGame,
     GmSession,
     Help,
-    LeagueCommand,
     Observe,
     Report,
     Salt,
@@ -42,7 +41,7 @@ from pbem.core import PbemError
 from pbem.mail.answering import consent as consent_mail
 from pbem.mail.answering.answers import help_for
 from pbem.mail.answering.conversation import Conversation, Desk, HandledMail
-from pbem.mail.commands import gm_commands, league_commands, report_again, seat_commands
+from pbem.mail.commands import gm_commands, report_again, seat_commands
 from pbem.mail.commands.registry import command_for
 from pbem.mail.commands.spec import ParsedCommand
 from pbem.mail.handling.bounces import read_bounce
@@ -463,7 +462,6 @@ def _run_script(conv: Conversation, script: Script) -> None:
 
 
 _COMMANDS: Mapping[type, Callable[[Conversation, Any], None]] = {
-    LeagueCommand: league_commands.league,
     SetZone: seat_commands.zone,
     SetPreference: seat_commands.preference,
     Observe: seat_commands.observe,
@@ -485,7 +483,7 @@ SOFT_BOUNCES = 3
 """How often a mail that bounced for now is sent again (a fourth bounce counts as one for good)."""
 SOFT_BOUNCE_PAUSE = timedelta(hours=1)
 """How long after a bounce for now the mail goes again."""
-_FROM_ALONE = (CreateGame, LeagueCommand, Report)
+_FROM_ALONE = (CreateGame, Report)
 """The commands that rest on the From alone: refused when the receiving server found it forged (and each
 registered command whose parsed form says it ``rests_on_from``)."""
 
@@ -533,7 +531,7 @@ def _command_word(command: object) -> str:
     """A word for a command in the log: ``orders`` for a seat session, else the command's keyword."""
     if isinstance(command, SeatSession):
         return "check" if command.check else "orders"
-    if isinstance(command, LeagueCommand):
-        return f"LEAGUE {command.verb}"
+    if isinstance(command, ParsedCommand):
+        return command.log_word()
     return {"GmSession": "GM", "CreateGame": "CREATE", "CheckOrders": "CHECK"}.get(
         type(command).__name__, type(command).__name__.upper())
