@@ -15,7 +15,8 @@ command (``#`` lines are comments). Some commands open a block:
   blank ones too, as the message, up to a line ``ENDPRESS`` or ``SIGNOFF``.
 
 ``SIGNOFF``, another opening command, or the end of the mail closes a block.
-Command lines are parsed one at a time with ``grammars/commands.lark``; order
+Command lines are parsed one at a time with ``grammars/commands.lark`` and the
+fragments of the commands in :mod:`pbem.mail.commands.registry` (each one module); order
 lines are kept as raw text with their line numbers for the game's own
 grammar. A bad command line becomes a :class:`CommandProblem` (line, column,
 what was expected); the other lines are still read. A block whose opening
@@ -39,6 +40,7 @@ from pbem import budget
 from pbem.addresses import checked_address
 from pbem.clock import FIRST_YEAR, LAST_YEAR, in_years
 from pbem.core import InvalidInput, PbemError
+from pbem.mail.commands.spec import ParsedCommand
 from pbem.orders import describe_syntax_error, keyword_word
 from pbem.resources import grammar_dir
 from pbem.zones import BadZone, read_zone
@@ -216,23 +218,6 @@ class TextBlock:
 
 
 @dataclass(frozen=True)
-class Join:
-    """JOIN game [seat]: take an open seat (any, when no seat is named)."""
-
-    line: int
-    game: str
-    seat: str | None
-
-
-@dataclass(frozen=True)
-class ViewJson:
-    """VIEWJSON ON|OFF: whether turn reports to the sender's address carry the seat's view as a JSON attachment."""
-
-    line: int
-    on: bool
-
-
-@dataclass(frozen=True)
 class SetZone:
     """SET ZONE <IANA name>: deadlines in mail to the sender's address are shown in that zone, with UTC beside."""
 
@@ -274,71 +259,6 @@ class Back:
     """BACK (after SIGNON): the seat's absences end now."""
 
     line: int
-
-
-@dataclass(frozen=True)
-class Standby:
-    """STANDBY <kind> | STANDBY OFF: the sender's address goes on (or off every) standby list."""
-
-    line: int
-    kind: str | None  # None: OFF
-
-
-@dataclass(frozen=True)
-class Accept:
-    """ACCEPT [<game>]: the sender takes the seat a standby offer gave them (the game from the subject tag)."""
-
-    line: int
-    game: str | None
-
-
-@dataclass(frozen=True)
-class Decline:
-    """DECLINE <game>: the sender leaves the seat it was invited to (or joined) of a game not started yet."""
-
-    line: int
-    game: str
-
-
-@dataclass(frozen=True)
-class Stop:
-    """STOP: pbem sends the sender's address no more mail, until it writes again."""
-
-    line: int
-
-
-@dataclass(frozen=True)
-class Register:
-    """REGISTER <name> [<code>]: the sender's address takes a player name (or joins the name with the
-    code one of its addresses was given)."""
-
-    line: int
-    name: str
-    code: str | None
-
-
-@dataclass(frozen=True)
-class MyData:
-    """MYDATA: everything pbem holds about the sender's address, mailed to that address."""
-
-    line: int
-
-
-@dataclass(frozen=True)
-class Forget:
-    """FORGET [<code>]: erase every trace of the sender's address; without the code, the code is mailed to the
-    address (it confirms)."""
-
-    line: int
-    code: str | None
-
-
-@dataclass(frozen=True)
-class Whois:
-    """WHOIS <name>: a registered player's record."""
-
-    line: int
-    name: str
 
 
 @dataclass(frozen=True)
@@ -555,35 +475,6 @@ class ShowLog:
 
 
 @dataclass(frozen=True)
-class LeagueCommand:
-    """LEAGUE <verb> <league> ...: ``verb`` one of CREATE, JOIN, START, STANDINGS, REPLACE, DROP, END (upper
-    case); ``kind`` and ``options`` for CREATE, ``addresses`` for REPLACE (old, new) and DROP, and the
-    league's ``password`` when the GM's START, REPLACE, DROP or END gives it (without it, only mail from
-    the league GM's own address is obeyed)."""
-
-    line: int
-    verb: str
-    league: str
-    kind: str | None = None
-    options: Mapping[str, str] = field(default_factory=dict)
-    addresses: tuple[str, ...] = ()
-    password: str | None = None
-
-
-LEAGUE_USAGE = {
-    "CREATE": "LEAGUE CREATE <league> <kind> [format=swiss|roundrobin|knockout] [rounds=N] [table=K] "
-              "[points=win:3,...] [<game option>=<value> ...]",
-    "JOIN": "LEAGUE JOIN <league>",
-    "START": "LEAGUE START <league> [<league-password>]",
-    "STANDINGS": "LEAGUE STANDINGS <league>",
-    "REPLACE": "LEAGUE REPLACE <league> <old-address> <new-address> [<league-password>]",
-    "DROP": "LEAGUE DROP <league> <address> [<league-password>]",
-    "END": "LEAGUE END <league> [<league-password>]",
-}
-"""How each LEAGUE command is written (quoted when one is written wrong)."""
-
-
-@dataclass(frozen=True)
 class EndGame:
     """END: end the game now."""
 
@@ -677,7 +568,7 @@ class CreateGame:
     commands: tuple[GmCommand, ...] = ()
 
 
-Command = Join | LeagueCommand | ViewJson | SetZone | SetPreference | Observe | Standby | Accept | Decline | Stop | Register | Whois | MyData | Forget | Status | Help | SeatSession | CheckOrders | GmSession | CreateGame | Salt | Verify | Report
+Command = SetZone | SetPreference | Observe | ParsedCommand | Status | Help | SeatSession | CheckOrders | GmSession | CreateGame | Salt | Verify | Report
 """What a script holds at its top level."""
 
 
@@ -770,9 +661,21 @@ def keywords() -> frozenset[str]:
     return frozenset(name[1:] for name in names if name.startswith("_") and name[1:].isalpha())
 
 
+@cache
 def help_text() -> str:
-    """Return the command reference sent in reply to HELP without a game kind."""
-    return _HELP
+    """Return the command reference sent in reply to HELP without a game kind. A registered command's
+    lines stand where the text marks its place (``{rule}``), else with the other registered commands
+    at the end of the players' list (``{registered}``), in the registry's order."""
+    from pbem.mail.commands.registry import COMMANDS
+
+    text, unplaced = _HELP, []
+    for command in COMMANDS:
+        place = "{" + command.rule + "}"
+        if place in text:
+            text = text.replace(place, command.help)
+        else:
+            unplaced.append(command.help)
+    return text.replace("{registered}", "".join(unplaced))
 
 
 def report_help() -> str:
@@ -806,8 +709,7 @@ _HELP = """\
 pbem commands: one per line, in any letter case.
 
 Players
-  JOIN <game> [<seat>]             take an open seat; the reply gives your seat and password
-  SIGNON <game> <seat> <password>  the lines after it, up to SIGNOFF or the end of the mail,
+{join}  SIGNON <game> <seat> <password>  the lines after it, up to SIGNOFF or the end of the mail,
                                    are your orders for this turn; they replace those sent before
   CHECK                            on the line right after SIGNON: check the orders, store nothing
   CHECK <kind>                     check the lines after it against a game kind's order syntax
@@ -833,12 +735,7 @@ Players
                                    in your zone): deadlines falling in them move to a day after
                                    your return, up to the game's absence_days
   BACK                             (after SIGNON) you are back: your absences end now
-  STANDBY <kind> | STANDBY OFF     be offered seats of that kind whose players left or went
-                                   silent (OFF: off every standby list)
-  ACCEPT [<game>]                  take the seat a standby offer gave you
-  DECLINE <game>                   leave the seat you were invited to (or joined) before the
-                                   game starts: it is open again, and the GM is told
-  STATUS <game>                    the state of a game (after SIGNON: of your game; in a team
+{standby}{accept}{decline}  STATUS <game>                    the state of a game (after SIGNON: of your game; in a team
                                    step also your teammates' stored orders, as in the reply
                                    to your orders)
   SALT <text>                      before the start, from a seat's address: your entropy, mixed
@@ -852,9 +749,7 @@ Players
   HELP [<kind>]                    this text, or the order syntax of a game kind
   HELP GAMES                       the game kinds hosted, and the games that are not (and why)
   HELP PRESS                       press between players, and who reads it
-  VIEWJSON ON | VIEWJSON OFF       every turn report to your address carries (or no longer
-                                   carries) your seat's view as a JSON attachment, view.json
-  SET ZONE <zone>                  show deadlines in mail to your address in this time zone
+{view_json}  SET ZONE <zone>                  show deadlines in mail to your address in this time zone
                                    (an IANA name such as Europe/Berlin), with UTC beside;
                                    SET ZONE UTC for UTC alone
   SET DIGEST ON | OFF              ON: a turn report only when you owe orders, at the end, or
@@ -864,18 +759,7 @@ Players
   SET TEXTONLY ON | OFF            ON: mail to you is plain text, no HTML part and no picture
   SET PRESS OFF | ON               OFF: no press from other players (the GM's still arrives)
   OBSERVE <game>                   follow a game's public reports (UNOBSERVE <game> stops it)
-  REGISTER <name>                  take a player name (2-24 letters, digits, - or _): your record
-                                   across games is shown under it, never your address; sent
-                                   again from a registered address, the reply gives a code
-  REGISTER <name> <code>           join this address to your name with that code
-  WHOIS <name>                     a player's record: games, outcomes, deadlines met, reliability
-  MYDATA                           everything pbem holds about your address, mailed to it
-  FORGET                           erase your address from pbem: a code comes back to you, and
-                                   FORGET <code> (within 24 hours) does it; your running games are
-                                   left first, as RESIGN does (docs/privacy.md says what is kept)
-  STOP                             pbem sends your address no more mail (one last line confirms
-                                   it) until you write to it again; your seats go silent
-  SIGNOFF                          end of your orders (or of a GM session)
+{registered}  SIGNOFF                          end of your orders (or of a GM session)
 
 pbem writes only to addresses that wrote to it. An address a GM seats that
 never wrote gets one invitation: a reply to it (or JOIN <game>) accepts, and
@@ -892,18 +776,7 @@ ABSENT, BACK or GM is a command; every other line is an order. A mail none of wh
 nothing: your earlier orders stand.
 
 Leagues (docs/leagues.md)
-  LEAGUE JOIN <league>             join a league before it starts; its games' mail comes to you
-  LEAGUE STANDINGS <league>        the standings (points, record, rating mu ± sigma) and tables
-  LEAGUE CREATE <league> <kind> [format=swiss|roundrobin|knockout] [rounds=N] [table=K]
-        [points=win:3,shared:2,draw:1,loss:0,defeat:0,bye:1] [<game option>=<value> ...]
-                                   create a league (you are its GM; the reply gives its password)
-  LEAGUE START <league> [<password>]  seat round 1 and start its games
-  LEAGUE REPLACE <league> <old> <new> [<password>]  hand a player's place to another address
-  LEAGUE DROP <league> <address> [<password>]       seat a player in no further round
-  LEAGUE END <league> [<password>]   end the league now
-                                   (the GM's four: from the league GM's own address, or with the
-                                   league password from any address)
-
+{league}
 Game masters
   CREATE <kind> <game> [<option>=<value> ...]  create a game; the reply gives its GM password
   GM <game> <gm-password>          sign on as the game's GM; GM commands follow
@@ -941,7 +814,28 @@ Lines starting with # between commands are comments.
 
 @cache
 def _parser() -> Lark:
-    return Lark.open(str(grammar_dir() / "commands.lark"), parser="lalr", cache=True)
+    """The command grammar: pbem/grammars/commands.lark and the fragment of every registered command."""
+    from pbem.mail.commands.registry import COMMANDS
+
+    path = grammar_dir() / "commands.lark"
+    fragments = "".join(f"\n%extend command: {command.rule}\n{command.grammar}" for command in COMMANDS)
+    return Lark(path.read_text(encoding="utf-8") + fragments, parser="lalr", cache=True, source_path=str(path))
+
+
+@cache
+def _transformer() -> type[_LineTransformer]:
+    """The line transformer with a method for every registered command's rule (its ``build``)."""
+    from pbem.mail.commands.registry import COMMANDS
+
+    return type("_RegisteredLineTransformer", (_LineTransformer,),
+                {command.rule: _built_by(command.build) for command in COMMANDS})
+
+
+def _built_by(build: Callable[[int, list[Token]], ParsedCommand]) -> Callable[[_LineTransformer, list[Token]], _Parsed]:
+    def method(self: _LineTransformer, children: list[Token]) -> _Parsed:
+        return build(self.number, children)
+
+    return method
 
 
 _FIRST_WORD = re.compile(r"[A-Za-z]+(?![A-Za-z0-9_-])")
@@ -962,8 +856,8 @@ class _Marker:
     word: str
 
 
-class _LineError(Exception):
-    """A command line that parsed but holds a bad value, or did not parse."""
+class LineError(Exception):
+    """A command line that parsed but holds a bad value, or did not parse: the message and its column."""
 
     def __init__(self, message: str, column: int | None) -> None:
         super().__init__(message)
@@ -975,7 +869,7 @@ _Parsed = Command | SessionCommand | GmCommand | _Marker
 
 
 class _LineTransformer(Transformer[Token, _Parsed]):
-    """Builds the command of one line; bad values raise :class:`_LineError` with their column."""
+    """Builds the command of one line; bad values raise :class:`LineError` with their column."""
 
     def __init__(self, number: int) -> None:
         super().__init__()
@@ -983,38 +877,6 @@ class _LineTransformer(Transformer[Token, _Parsed]):
 
     def start(self, children: list[_Parsed]) -> _Parsed:
         return children[0]
-
-    def view_json(self, children: list[Token]) -> ViewJson:
-        return ViewJson(self.number, str(children[0]).lower() == "on")
-
-    def league(self, children: list[Token]) -> LeagueCommand:
-        verb, words = str(children[0]).upper(), [str(word) for word in children[1:]]
-        column = children[0].column
-        plain = [w for w in words if "=" not in w]
-        given = {"CREATE": 2, "JOIN": 1, "STANDINGS": 1, "START": 1, "END": 1, "DROP": 2, "REPLACE": 3}[verb]
-        by_gm = verb in ("START", "END", "DROP", "REPLACE")  # the league's password may follow
-        if not given <= len(plain) <= given + by_gm or (verb != "CREATE" and len(plain) != len(words)):
-            raise _LineError(f"write it as {LEAGUE_USAGE[verb]}", column)
-        name = plain[0].lower()
-        if not re.fullmatch(r"[a-z0-9][a-z0-9-]*", name):
-            raise _LineError(f'"{plain[0]}" is no league name: letters, digits and "-"', column)
-        if verb == "CREATE":
-            options: dict[str, str] = {}
-            for word in (w for w in words if "=" in w):
-                key, _, value = word.partition("=")
-                key = key.lower()
-                if not re.fullmatch(r"[a-z][a-z0-9_-]*", key) or not value:
-                    raise _LineError(f'"{word}": write options as name=value', column)
-                if key in options:
-                    raise _LineError(f'the option "{key}" is given twice', column)
-                options[key] = value
-            return LeagueCommand(self.number, verb, name, kind=plain[1].lower(), options=options)
-        addresses = tuple(_address_text(word, column) for word in plain[1:given])
-        password = plain[given] if len(plain) > given else None
-        return LeagueCommand(self.number, verb, name, addresses=addresses, password=password)
-
-    def join(self, children: list[Token]) -> Join:
-        return Join(self.number, _name(children[0]), _name(children[1]) if len(children) > 1 else None)
 
     def signon(self, children: list[Token]) -> SeatSession:
         game, seat, password = children
@@ -1039,11 +901,11 @@ class _LineTransformer(Transformer[Token, _Parsed]):
         words = [str(child) for child in children]
         turn = int(words.pop()) if words and words[-1].isdigit() else None
         if words and words[0].isdigit():
-            raise _LineError("write REPORT [<game>] [<turn>]: the game first, then the turn", children[0].column)
+            raise LineError("write REPORT [<game>] [<turn>]: the game first, then the turn", children[0].column)
         if len(words) > 1:
-            raise _LineError(f'"{words[1]}" is not a turn number', children[1].column)
+            raise LineError(f'"{words[1]}" is not a turn number', children[1].column)
         if turn is not None and turn > MAX_REPORT_TURN:
-            raise _LineError(f"there is no turn {turn}", children[-1].column)
+            raise LineError(f"there is no turn {turn}", children[-1].column)
         return Report(self.number, _name(children[0]) if words else None, turn)
 
     def verify(self, children: list[Token]) -> Verify:
@@ -1059,7 +921,7 @@ class _LineTransformer(Transformer[Token, _Parsed]):
         try:
             return SetZone(self.number, read_zone(str(children[0])).key)
         except BadZone as error:
-            raise _LineError(str(error), children[0].column) from None
+            raise LineError(str(error), children[0].column) from None
 
     def set_preference(self, children: list[Token]) -> SetPreference:
         return SetPreference(self.number, str(children[0]).lower(), str(children[1]).lower() == "on")
@@ -1077,41 +939,16 @@ class _LineTransformer(Transformer[Token, _Parsed]):
                 raise ValueError
             starts, ends = (date.fromisoformat(day) for day in (days[0], days[-1]))
         except ValueError:
-            raise _LineError(f'"{children[0]}": give the first and last day away, such as 2026-12-20 2026-12-28',
+            raise LineError(f'"{children[0]}": give the first and last day away, such as 2026-12-20 2026-12-28',
                              children[0].column) from None
         if not (in_years(starts.year) and in_years(ends.year)):
-            raise _LineError(f'"{children[0]}": give days in the years {FIRST_YEAR} to {LAST_YEAR}', children[0].column)
+            raise LineError(f'"{children[0]}": give days in the years {FIRST_YEAR} to {LAST_YEAR}', children[0].column)
         if ends < starts:
-            raise _LineError("the last day away comes before the first", children[0].column)
+            raise LineError("the last day away comes before the first", children[0].column)
         return Absent(self.number, starts, ends)
 
     def back(self, children: list[Token]) -> Back:
         return Back(self.number)
-
-    def standby(self, children: list[Token]) -> Standby:
-        kind = _name(children[0])
-        return Standby(self.number, None if kind == "off" else kind)
-
-    def accept(self, children: list[Token]) -> Accept:
-        return Accept(self.number, _name(children[0]) if children else None)
-
-    def decline(self, children: list[Token]) -> Decline:
-        return Decline(self.number, _name(children[0]))
-
-    def stop(self, children: list[Token]) -> Stop:
-        return Stop(self.number)
-
-    def register(self, children: list[Token]) -> Register:
-        return Register(self.number, str(children[0]), str(children[1]).lower() if len(children) > 1 else None)
-
-    def whois(self, children: list[Token]) -> Whois:
-        return Whois(self.number, str(children[0]))
-
-    def mydata(self, children: list[Token]) -> MyData:
-        return MyData(self.number)
-
-    def forget(self, children: list[Token]) -> Forget:
-        return Forget(self.number, str(children[0]).lower() if children else None)
 
     def preview(self, children: list[Token]) -> Preview:
         return Preview(self.number)
@@ -1146,9 +983,9 @@ class _LineTransformer(Transformer[Token, _Parsed]):
     def press(self, children: list[Token]) -> Press:
         targets = tuple(_name(target) for target in children)
         if "all" in targets and len(targets) > 1:
-            raise _LineError("PRESS ALL goes to everyone: name no seats beside ALL", children[0].column)
+            raise LineError("PRESS ALL goes to everyone: name no seats beside ALL", children[0].column)
         if len(set(targets)) < len(targets):
-            raise _LineError("a seat is named twice", children[0].column)
+            raise LineError("a seat is named twice", children[0].column)
         return Press(self.number, targets)
 
     def endpress(self, children: list[Token]) -> _Marker:
@@ -1161,7 +998,7 @@ class _LineTransformer(Transformer[Token, _Parsed]):
     def create(self, children: list[Any]) -> CreateGame:
         kind, game, *options = children
         if len(game) > MAX_GAME_NAME:
-            raise _LineError(f'the game name "{game}" is too long: at most {MAX_GAME_NAME} characters', game.column)
+            raise LineError(f'the game name "{game}" is too long: at most {MAX_GAME_NAME} characters', game.column)
         return CreateGame(self.number, _name(kind), _name(game), _options(options))
 
     def start_game(self, children: list[Token]) -> StartGame:
@@ -1171,13 +1008,13 @@ class _LineTransformer(Transformer[Token, _Parsed]):
         try:
             return SetDeadline(self.number, parse_when(children[0]))
         except BadDateTime as error:
-            raise _LineError(str(error), children[0].column) from None
+            raise LineError(str(error), children[0].column) from None
 
     def extend(self, children: list[Token]) -> Extend:
         try:
             return Extend(self.number, parse_duration(children[0]))
         except BadDuration as error:
-            raise _LineError(str(error), children[0].column) from None
+            raise LineError(str(error), children[0].column) from None
 
     def pause(self, children: list[Token]) -> Pause:
         return Pause(self.number)
@@ -1209,14 +1046,16 @@ def _name(token: Token) -> str:
 
 
 def _address(token: Token) -> str:
-    return _address_text(str(token), token.column)
+    return address_text(str(token), token.column)
 
 
-def _address_text(text: str, column: int | None) -> str:
+def address_text(text: str, column: int | None) -> str:
+    """A mail address on a command line, checked (see :func:`pbem.addresses.checked_address`); raises
+    :class:`LineError` at ``column`` for one pbem does not take."""
     try:
         return checked_address(text.strip("<>"))
     except InvalidInput as error:
-        raise _LineError(str(error), column) from None
+        raise LineError(str(error), column) from None
 
 
 def _options(pairs: list[tuple[Token, Token]]) -> dict[str, str]:
@@ -1224,21 +1063,21 @@ def _options(pairs: list[tuple[Token, Token]]) -> dict[str, str]:
     for key, value in pairs:
         name = str(key).lower()
         if name in options:
-            raise _LineError(f'the option "{name}" is given twice', key.column)
+            raise LineError(f'the option "{name}" is given twice', key.column)
         options[name] = str(value)
     return options
 
 
 def _parse_line(number: int, text: str) -> _Parsed:
-    """The command on one line; raises :class:`_LineError` when it cannot be read."""
+    """The command on one line; raises :class:`LineError` when it cannot be read."""
     try:
         tree = _parser().parse(text)
-        return _LineTransformer(number).transform(tree)
+        return _transformer()(number).transform(tree)
     except UnexpectedInput as error:
         problem = describe_syntax_error(error, text, _terminal_word)
-        raise _LineError(problem.message, problem.column) from None
+        raise LineError(problem.message, problem.column) from None
     except VisitError as error:
-        if isinstance(error.orig_exc, _LineError):
+        if isinstance(error.orig_exc, LineError):
             raise error.orig_exc from None
         raise
 
@@ -1351,7 +1190,7 @@ class _ScriptBuilder:
         short = _SHORT_SIGNON.fullmatch(stripped) if self.game is not None else None
         try:
             parsed = SeatSession(number, self.game, short[1].lower(), short[2]) if short else _parse_line(number, text)
-        except _LineError as error:
+        except LineError as error:
             if self._is_stray_order(text):
                 self._problem(number, None, text, self._order_hint(text))
                 return
@@ -1390,8 +1229,7 @@ class _ScriptBuilder:
                 self._problem(line, None, text, "ENDPRESS without a PRESS before it")
             case _Marker(word="CHECK"):
                 self._bare_check(line, text)
-            case (Join() | LeagueCommand() | ViewJson() | Observe() | Standby() | Accept() | Decline() | Stop()
-                  | Register() | Whois() | MyData() | Forget()):
+            case Observe() | ParsedCommand():
                 self._close()
                 self.commands.append(parsed)
             case SetZone() | SetPreference() if block is None:

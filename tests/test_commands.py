@@ -17,13 +17,11 @@ from pbem.commands import (
     CheckOrders,
     Command,
     CreateGame,
-    Decline,
     EndGame,
     Extend,
     GmCommand,
     GmSession,
     Help,
-    Join,
     Pause,
     Press,
     ProcessTurn,
@@ -46,6 +44,8 @@ from pbem.commands import (
     parse_script,
     parse_when,
 )
+from pbem.mail.commands.players.decline import Decline
+from pbem.mail.commands.players.join import Join
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = (ROOT / "README.md", ROOT / "docs" / "playing.md", ROOT / "docs" / "game-masters.md")

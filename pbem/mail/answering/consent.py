@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import re
 
-from pbem.commands import Decline
 from pbem.core import PbemError
 from pbem.mail.answering.conversation import Conversation
 from pbem.mail.outbound.notices import NEWEST_REPORT_FOLLOWS
@@ -94,7 +93,7 @@ def answer_invitation(conv: Conversation, *, accepted_now: bool) -> None:
     elif word == "DECLINE":
         game = token_game(conv.token_address or "") or subject_tag(conv.mail.subject) or ""
         try:
-            decline(conv, Decline(0, game))
+            decline(conv, game)
         except PbemError as error:
             conv.reply.refuse(0, error)
     elif accepted_now:
@@ -113,11 +112,11 @@ def _still_open(conv: Conversation, row: GameRow) -> str:
     return f" Seats still open or not accepted: {', '.join(waiting)}." if waiting else " Send START to begin."
 
 
-def decline(conv: Conversation, command: Decline) -> None:
-    """DECLINE <game>: the sender leaves its seat of a game not started yet; the seat is open again and
+def decline(conv: Conversation, game: str) -> None:
+    """DECLINE <game>: the sender leaves its seat of ``game``, not started yet; the seat is open again and
     the GM is told (through the service's news)."""
-    seat = seats.decline(conv.unit, command.game, conv.mail.sender)
-    row = conv.unit.game(command.game)
+    seat = seats.decline(conv.unit, game, conv.mail.sender)
+    row = conv.unit.game(game)
     conv.reply.tag_game = row.name
     conv.reply.add(f"DECLINE: you left seat {seat.name} of game {row.name}; it is open again, and the GM was told. "
                    f"pbem sends you nothing more for {row.name}.")

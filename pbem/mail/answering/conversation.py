@@ -7,7 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from pbem.commands import CheckOrders, Help, MyData, Report, ShowLog, Status, Verify, Whois
+from pbem.commands import CheckOrders, Help, Report, ShowLog, Status, Verify
 from pbem.mail.answering.policy import RateLimiter
 from pbem.mail.answering.reply import Reply
 from pbem.mail.outbound.notices import MailNotifier
@@ -16,8 +16,9 @@ from pbem.mail.reading.parse import IncomingMail
 from pbem.service.unit import Unit
 
 
-ASKING = (Status, Help, ShowLog, Report, Whois, CheckOrders, Verify, MyData)
-"""The commands that only ask: they change no game."""
+ASKING = (Status, Help, ShowLog, Report, CheckOrders, Verify)
+"""The commands that only ask: they change no game (and each registered command whose parsed form says
+it ``asks_only``)."""
 
 
 @dataclass
@@ -90,7 +91,7 @@ class Conversation:
     def carried_out(self, command: object) -> None:
         """Note that ``command`` of the mail was carried out: unless it only asks (:data:`ASKING`), what the
         mail asked before may have changed, and is worked out again when asked again."""
-        if not isinstance(command, ASKING):
+        if not isinstance(command, ASKING) and not getattr(command, "asks_only", False):
             self.handled.changes += 1
 
     @property

@@ -1,5 +1,6 @@
-"""What players do by mail, each by one call to the service: JOIN, SALT, VERIFY, CHECK, STATUS,
-HELP, VIEWJSON, and a seat's session (orders, READY, NOORDERS, ORDERS, RESIGN, PRESS, DRAW, CONCEDE, NODRAW)."""
+"""What players do by mail, each by one call to the service: SALT, VERIFY, CHECK, STATUS, HELP,
+SET ZONE and SET DIGEST|TEXTONLY|PRESS, OBSERVE, and a seat's session (orders, READY, NOORDERS,
+ORDERS, RESIGN, PRESS, DRAW, NODRAW, CONCEDE)."""
 
 from __future__ import annotations
 
@@ -12,13 +13,11 @@ from typing import Any
 from pbem import budget
 from pbem.commands import (
     Absent,
-    Accept,
     Back,
     CheckOrders,
     Concede,
     Draw,
     Help,
-    Join,
     NoDraw,
     NoOrders,
     Observe,
@@ -31,65 +30,27 @@ from pbem.commands import (
     SetPreference,
     SetZone,
     ShowOrders,
-    Standby,
     Status,
     TextBlock,
     TextLine,
     Verify,
-    ViewJson,
 )
 from pbem.core import PbemError, StaleTurn
 from pbem.games import find_game
-from pbem.mail.answering.answers import commitment_line, help_for, status_text, verify_text
+from pbem.mail.answering.answers import help_for, status_text, verify_text
 from pbem.mail.answering.conversation import Conversation
 from pbem.mail.answering.signon import signed_on_seat
 from pbem.mail.commands import agreed_end_commands
 from pbem.mail.commands.press import send_press
 from pbem.mail.commands.report_again import in_session as report_in_session
-from pbem.mail.outbound.preferences import set_preference, set_view_json, set_zone, zone_of
-from pbem.service import absences, observers, owing, replay, seats, seeds, standby, status, submissions
+from pbem.mail.outbound.preferences import set_preference, set_zone, zone_of
+from pbem.service import absences, observers, owing, replay, seats, seeds, status, submissions
 from pbem.service.checking import check_syntax
-from pbem.store.tables import GameRow, GameStatus, SeatRow, SubmissionRow
+from pbem.store.tables import GameRow, SeatRow, SubmissionRow
 from pbem.zones import format_moment, mark, read_zone
 
 # The turn a game mail's subject names: "[tc-1] Turn 3", "[tc-1] Reminder: turn 3 orders due".
 _SUBJECT_TURN = re.compile(r"\][^\[\]]*?\bturn\s+(\d{1,9})\b", re.I)  # 9 digits: int() stays cheap and total
-
-
-def join(conv: Conversation, command: Join) -> None:
-    """JOIN: take a seat of a forming game; the GM is told."""
-    sender = conv.mail.sender
-    held = seats.seat_of_address(conv.unit, command.game, sender)
-    if held is not None and conv.unit.game(command.game).status == GameStatus.FORMING:
-        conv.reply.tag_game = conv.unit.game(command.game).name  # an invited holder's JOIN: its mail accepted
-        conv.reply.add(f"You hold seat {held.name} of {command.game}; the game starts when the GM sends START.")
-        return
-    joined = seats.join(conv.unit, command.game, sender, command.seat)
-    info = joined.info
-    seat = conv.unit.seat(info.row, joined.seat)
-    conv.reply.row, conv.reply.seat, conv.reply.secret, conv.reply.tag_game = info.row, seat, True, info.name
-    conv.reply.add(
-        f"You joined game {joined.game} ({info.rules.title}) as seat {joined.seat}.\n"
-        f"Your password is {joined.password} (for SIGNON {joined.game} {joined.seat} {joined.password}); "
-        "you rarely need it: a plain reply to your turn report or a reminder from this game signs you on "
-        "(a plain reply to a notice or a press mail goes as press, never as orders).\n"
-        "The game starts when the GM sends START." + commitment_line(info.row)
-    )
-    if joined.open_seats:
-        conv.notifier.tell_gm(conv.unit, info, f"{sender} joined {info.name} as seat {joined.seat}; "
-                                               f"open seats: {', '.join(joined.open_seats)}.")
-    else:
-        conv.notifier.tell_gm(conv.unit, info, f"{sender} joined {info.name} as seat {joined.seat}; "
-                                               "every seat is taken. Send START to begin.")
-
-
-def view_json(conv: Conversation, command: ViewJson) -> None:
-    """VIEWJSON ON|OFF: whether turn reports to the sender carry the seat's view as JSON."""
-    sender = conv.mail.sender
-    set_view_json(conv.unit.session, sender, on=command.on, now=conv.desk.clock())
-    conv.reply.add(f"VIEWJSON {'ON' if command.on else 'OFF'}: turn reports to {sender} "
-                   + ("will carry your seat's view as a JSON attachment, view.json." if command.on
-                      else "will no longer carry your seat's view as JSON."))
 
 
 def zone(conv: Conversation, command: SetZone) -> None:
@@ -133,30 +94,6 @@ def observe(conv: Conversation, command: Observe) -> None:
         conv.reply.add(f"You no longer observe game {command.game}.")
     else:
         conv.reply.add(f"{sender} does not observe game {command.game}.")
-
-
-def standby_list(conv: Conversation, command: Standby) -> None:
-    """STANDBY <kind> | STANDBY OFF: the sender goes on a kind's standby list, or off every one."""
-    sender = conv.mail.sender
-    if command.kind is None:
-        left = standby.leave_lists(conv.unit, sender)
-        conv.reply.add(f"STANDBY OFF: {sender} is on no standby list now"
-                       + (f" (was on: {', '.join(left)})." if left else "."))
-        return
-    kind = standby.join_list(conv.unit, sender, command.kind)
-    conv.reply.add(f"STANDBY {kind}: {sender} is on the standby list of {kind}. When a seat of a {kind} game "
-                   "is free (its player resigned or missed deadlines), it may be offered to you by mail; reply "
-                   "ACCEPT to take it. STANDBY OFF takes you off.")
-
-
-def accept_offer(conv: Conversation, command: Accept) -> None:
-    """ACCEPT [<game>]: the sender takes the seat offered to them."""
-    offer = standby.accept(conv.unit, conv.mail.sender, command.game or conv.tag)
-    row = conv.unit.session.get(GameRow, offer.game_id)
-    assert row is not None
-    waits = ("it is yours now; your password comes in a separate mail" if offer.status == "taken"
-             else "the GM was asked to confirm; you hear from the game once they have")
-    conv.reply.add(f"ACCEPT: you accepted seat {offer.seat} of game {row.name}; {waits}.")
 
 
 def show_status(conv: Conversation, name: str | None, *, gm: bool = False, seat: str | None = None) -> None:

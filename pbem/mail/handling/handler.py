@@ -22,37 +22,28 @@ from sqlmodel import Session
 from pbem import budget
 from pbem.budget import OverBudget
 from pbem.commands import (
-    Accept,
     CheckOrders,
     CreateGame,
-    Decline,
     GmSession,
-    Forget,
     Help,
-    Join,
-    LeagueCommand,
-    MyData,
     Observe,
-    Register,
     Report,
     Salt,
     Script,
     SeatSession,
     SetPreference,
     SetZone,
-    Standby,
     Status,
-    Stop,
     Verify,
-    ViewJson,
-    Whois,
     parse_script,
 )
 from pbem.core import PbemError
 from pbem.mail.answering import consent as consent_mail
 from pbem.mail.answering.answers import help_for
 from pbem.mail.answering.conversation import Conversation, Desk, HandledMail
-from pbem.mail.commands import gm_commands, league_commands, player_commands, privacy_commands, report_again, seat_commands
+from pbem.mail.commands import gm_commands, report_again, seat_commands
+from pbem.mail.commands.registry import command_for
+from pbem.mail.commands.spec import ParsedCommand
 from pbem.mail.handling.bounces import read_bounce
 from pbem.mail.outbound.compose import compose_notice
 from pbem.mail.outbound.notices import FROM_NAME, INVITATION, MAX_MAIL_TO_OTHERS, MailNotifier
@@ -459,30 +450,21 @@ def _run_script(conv: Conversation, script: Script) -> None:
         reply.line = command.line
         conv.unit.actor = conv.mail.sender
         try:
-            if conv.from_forged and isinstance(command, _FROM_ALONE):
+            if conv.from_forged and (isinstance(command, _FROM_ALONE)
+                                     or isinstance(command, ParsedCommand) and command.rests_on_from):
                 raise ForgedFrom(f"{_command_word(command)}: it rests on your From address alone, which your mail "
                                  "server found forged (DMARC)")
-            _COMMANDS[type(command)](conv, command)
+            handle = command_for(command).handle if isinstance(command, ParsedCommand) else _COMMANDS[type(command)]
+            handle(conv, command)
         except (PbemError, ValueError) as error:
             reply.refuse(command.line, error)
         conv.carried_out(command)
 
 
 _COMMANDS: Mapping[type, Callable[[Conversation, Any], None]] = {
-    Join: seat_commands.join,
-    LeagueCommand: league_commands.league,
-    ViewJson: seat_commands.view_json,
     SetZone: seat_commands.zone,
     SetPreference: seat_commands.preference,
     Observe: seat_commands.observe,
-    Standby: seat_commands.standby_list,
-    Accept: seat_commands.accept_offer,
-    Decline: consent_mail.decline,
-    Stop: lambda conv, command: consent_mail.stop(conv, conv.mail.sender),
-    Register: player_commands.register,
-    Whois: player_commands.whois,
-    MyData: privacy_commands.mydata,
-    Forget: privacy_commands.forget,
     Status: lambda conv, command: seat_commands.show_status(conv, command.game or conv.tag),
     Help: lambda conv, command: conv.reply.add(help_for(command.kind)),
     Salt: seat_commands.salt,
@@ -493,15 +475,17 @@ _COMMANDS: Mapping[type, Callable[[Conversation, Any], None]] = {
     GmSession: gm_commands.gm_session,
     CreateGame: gm_commands.create,
 }
-"""What each command at the top of a mail does."""
+"""What each command at the top of a mail does; a registered command's is its module's ``handle``
+(:func:`pbem.mail.commands.registry.command_for`)."""
 
 
 SOFT_BOUNCES = 3
 """How often a mail that bounced for now is sent again (a fourth bounce counts as one for good)."""
 SOFT_BOUNCE_PAUSE = timedelta(hours=1)
 """How long after a bounce for now the mail goes again."""
-_FROM_ALONE = (Join, Decline, Stop, CreateGame, Register, LeagueCommand, Report, MyData, Forget)
-"""The commands that rest on the From alone: refused when the receiving server found it forged."""
+_FROM_ALONE = (CreateGame, Report)
+"""The commands that rest on the From alone: refused when the receiving server found it forged (and each
+registered command whose parsed form says it ``rests_on_from``)."""
 
 
 class ForgedFrom(PbemError):
@@ -518,7 +502,8 @@ def _send_unless_forged(unit: Unit, notifier: MailNotifier, mail: IncomingMail, 
 def _only_queries(script: Script) -> bool:
     """True when every command of the mail only asks (STATUS, HELP, CHECK, REPORT): those are limited apart."""
     return bool(script.commands) and all(
-        isinstance(c, (Status, Help, CheckOrders, Whois, Report)) or (isinstance(c, SeatSession) and c.check and not c.commands)
+        isinstance(c, (Status, Help, CheckOrders, Report)) or (isinstance(c, ParsedCommand) and c.limited_as_query)
+        or (isinstance(c, SeatSession) and c.check and not c.commands)
         for c in script.commands)
 
 
@@ -546,7 +531,7 @@ def _command_word(command: object) -> str:
     """A word for a command in the log: ``orders`` for a seat session, else the command's keyword."""
     if isinstance(command, SeatSession):
         return "check" if command.check else "orders"
-    if isinstance(command, LeagueCommand):
-        return f"LEAGUE {command.verb}"
+    if isinstance(command, ParsedCommand):
+        return command.log_word()
     return {"GmSession": "GM", "CreateGame": "CREATE", "CheckOrders": "CHECK"}.get(
         type(command).__name__, type(command).__name__.upper())

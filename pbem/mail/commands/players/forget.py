@@ -1,26 +1,39 @@
-"""What a player asks by mail about their own data: MYDATA (what pbem holds about the address) and FORGET
-(erase it, confirmed by a code mailed to the address). Both answer the From address only: a forged From
-gets its data and its code sent to the real owner, never to the forger."""
+"""FORGET [<code>]: erase the sender's address from pbem, confirmed by a code mailed to the address (the
+From address only: a forged From gets its code sent to the real owner, never to the forger)."""
 
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, ClassVar
 
-from pbem.commands import Forget, MyData
-from pbem.mail.answering.conversation import Conversation
+from pbem.mail.commands.spec import MailCommand, ParsedCommand
 from pbem.service import privacy
+
+if TYPE_CHECKING:
+    from lark import Token
+
+    from pbem.mail.answering.conversation import Conversation
 
 _log = logging.getLogger(__name__)
 
 
-def mydata(conv: Conversation, command: MyData) -> None:
-    """MYDATA: everything stored about the sender's address, in the reply to that address."""
-    conv.reply.secret = True  # personal data: the copy kept loses its body once sent
-    conv.reply.add(privacy.data_of(conv.unit, conv.mail.sender).as_text()
-                   + "\n\nFORGET erases all of it (docs/privacy.md says what is kept, why and for how long).")
+@dataclass(frozen=True)
+class Forget(ParsedCommand):
+    """FORGET [<code>]: erase every trace of the sender's address; without the code, the code is mailed to the
+    address (it confirms)."""
+
+    code: str | None
+
+    rests_on_from: ClassVar[bool] = True
 
 
-def forget(conv: Conversation, command: Forget) -> None:
+def build(line: int, children: list[Token]) -> Forget:
+    """The parsed FORGET line: the code in lower case, or None."""
+    return Forget(line, str(children[0]).lower() if children else None)
+
+
+def handle(conv: Conversation, command: Forget) -> None:
     """FORGET: mail the sender a confirmation code; FORGET <code>: erase the address (its running games are
     left first, their GMs told)."""
     unit, sender = conv.unit, conv.mail.sender
@@ -50,3 +63,22 @@ def forget(conv: Conversation, command: Forget) -> None:
     conv.reply.add("FORGET: done. pbem holds nothing more about this address"
                    + (f"; you left {', '.join(left)}" if left else "")
                    + ". This answer is the last mail you get from it, unless you write again.")
+
+
+COMMAND = MailCommand(
+    rule="forget",
+    parsed_form=Forget,
+    grammar="""
+forget: _FORGET FORGET_CODE?
+_FORGET: /forget\\b/i
+// the code a FORGET mail was sent (pbem.passwords' letters and digits)
+FORGET_CODE: /[a-z0-9]{6,40}\\b/i
+""",
+    build=build,
+    help="""\
+  FORGET                           erase your address from pbem: a code comes back to you, and
+                                   FORGET <code> (within 24 hours) does it; your running games are
+                                   left first, as RESIGN does (docs/privacy.md says what is kept)
+""",
+    handle=handle,
+)

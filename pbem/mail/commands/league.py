@@ -8,27 +8,98 @@ the work that grows with the league (creating its games, ending them) is the clo
 
 from __future__ import annotations
 
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from datetime import timedelta
+from typing import TYPE_CHECKING, ClassVar
 
 from sqlalchemy import func
 from sqlmodel import select
 
-from pbem.commands import LeagueCommand
+from pbem.commands import LineError, address_text
 from pbem.core import PbemError
 from pbem.mail.answering.conversation import Conversation
+from pbem.mail.commands.spec import MailCommand, ParsedCommand
 from pbem.service import consent, leagues
 from pbem.service.access import LockedOut, NotAuthorised
 from pbem.store.tables import LeagueRow
 
+if TYPE_CHECKING:
+    from lark import Token
+
 MAX_LEAGUES_PER_DAY = 3
 """Leagues one address may create in 24 hours."""
+
+
+@dataclass(frozen=True)
+class LeagueCommand(ParsedCommand):
+    """LEAGUE <verb> <league> ...: ``verb`` one of CREATE, JOIN, START, STANDINGS, REPLACE, DROP, END (upper
+    case); ``kind`` and ``options`` for CREATE, ``addresses`` for REPLACE (old, new) and DROP, and the
+    league's ``password`` when the GM's START, REPLACE, DROP or END gives it (without it, only mail from
+    the league GM's own address is obeyed)."""
+
+    verb: str
+    league: str
+    kind: str | None = None
+    options: Mapping[str, str] = field(default_factory=dict)
+    addresses: tuple[str, ...] = ()
+    password: str | None = None
+
+    rests_on_from: ClassVar[bool] = True
+
+    def log_word(self) -> str:
+        """LEAGUE and the verb: ``LEAGUE JOIN``."""
+        return f"LEAGUE {self.verb}"
+
+
+LEAGUE_USAGE = {
+    "CREATE": "LEAGUE CREATE <league> <kind> [format=swiss|roundrobin|knockout] [rounds=N] [table=K] "
+              "[points=win:3,...] [<game option>=<value> ...]",
+    "JOIN": "LEAGUE JOIN <league>",
+    "START": "LEAGUE START <league> [<league-password>]",
+    "STANDINGS": "LEAGUE STANDINGS <league>",
+    "REPLACE": "LEAGUE REPLACE <league> <old-address> <new-address> [<league-password>]",
+    "DROP": "LEAGUE DROP <league> <address> [<league-password>]",
+    "END": "LEAGUE END <league> [<league-password>]",
+}
+"""How each LEAGUE command is written (quoted when one is written wrong)."""
+
+
+def build(line: int, children: list[Token]) -> LeagueCommand:
+    """The parsed LEAGUE line: the verb's own words checked (how many, the league's name, CREATE's options,
+    the addresses of REPLACE and DROP); raises :class:`pbem.commands.LineError` naming the form to write."""
+    verb, words = str(children[0]).upper(), [str(word) for word in children[1:]]
+    column = children[0].column
+    plain = [w for w in words if "=" not in w]
+    given = {"CREATE": 2, "JOIN": 1, "STANDINGS": 1, "START": 1, "END": 1, "DROP": 2, "REPLACE": 3}[verb]
+    by_gm = verb in ("START", "END", "DROP", "REPLACE")  # the league's password may follow
+    if not given <= len(plain) <= given + by_gm or (verb != "CREATE" and len(plain) != len(words)):
+        raise LineError(f"write it as {LEAGUE_USAGE[verb]}", column)
+    name = plain[0].lower()
+    if not re.fullmatch(r"[a-z0-9][a-z0-9-]*", name):
+        raise LineError(f'"{plain[0]}" is no league name: letters, digits and "-"', column)
+    if verb == "CREATE":
+        options: dict[str, str] = {}
+        for word in (w for w in words if "=" in w):
+            key, _, value = word.partition("=")
+            key = key.lower()
+            if not re.fullmatch(r"[a-z][a-z0-9_-]*", key) or not value:
+                raise LineError(f'"{word}": write options as name=value', column)
+            if key in options:
+                raise LineError(f'the option "{key}" is given twice', column)
+            options[key] = value
+        return LeagueCommand(line, verb, name, kind=plain[1].lower(), options=options)
+    addresses = tuple(address_text(word, column) for word in plain[1:given])
+    password = plain[given] if len(plain) > given else None
+    return LeagueCommand(line, verb, name, addresses=addresses, password=password)
 
 
 class LeagueRefused(PbemError):
     """A LEAGUE command that is not carried out as asked (too many leagues, an address that never wrote)."""
 
 
-def league(conv: Conversation, command: LeagueCommand) -> None:
+def handle(conv: Conversation, command: LeagueCommand) -> None:
     """Carry out one LEAGUE command for the mail's sender."""
     if command.verb == "CREATE":
         _create(conv, command)
@@ -110,3 +181,31 @@ def _as_gm(conv: Conversation, command: LeagueCommand) -> None:
         ending = leagues.end(unit, row.name)
         conv.reply.add(f"League {row.name} ended" + (f"; its games {', '.join(ending)} end now too" if ending else "")
                        + ". The final standings go to every player.")
+
+
+COMMAND = MailCommand(
+    rule="league",
+    parsed_form=LeagueCommand,
+    grammar="""
+// LEAGUE CREATE|JOIN|START|STANDINGS|REPLACE|DROP|END <league> ...; build checks the words after the verb
+league: _LEAGUE LEAGUE_VERB LEAGUE_WORD*
+_LEAGUE: /league\\b/i
+LEAGUE_VERB: /(create|join|start|standings|replace|drop|end)\\b/i
+LEAGUE_WORD: /\\S+/
+""",
+    build=build,
+    help="""\
+  LEAGUE JOIN <league>             join a league before it starts; its games' mail comes to you
+  LEAGUE STANDINGS <league>        the standings (points, record, rating mu ± sigma) and tables
+  LEAGUE CREATE <league> <kind> [format=swiss|roundrobin|knockout] [rounds=N] [table=K]
+        [points=win:3,shared:2,draw:1,loss:0,defeat:0,bye:1] [<game option>=<value> ...]
+                                   create a league (you are its GM; the reply gives its password)
+  LEAGUE START <league> [<password>]  seat round 1 and start its games
+  LEAGUE REPLACE <league> <old> <new> [<password>]  hand a player's place to another address
+  LEAGUE DROP <league> <address> [<password>]       seat a player in no further round
+  LEAGUE END <league> [<password>]   end the league now
+                                   (the GM's four: from the league GM's own address, or with the
+                                   league password from any address)
+""",
+    handle=handle,
+)
