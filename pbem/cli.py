@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pbem.core.errors import GameError, InvalidInput, PbemError, UnknownGame, UnknownSeat
+from pbem.launch import installed_version
 
 if TYPE_CHECKING:
     from pbem.mail.dkim_signing import DkimSigner
@@ -703,20 +704,21 @@ def _kind(text: str) -> str:
     return key
 
 
-def _version() -> str:
-    """The installed pbem's version."""
-    from importlib.metadata import PackageNotFoundError, version
+class _ShowVersion(argparse.Action):
+    """``--version``: print the installed version and exit; read only when asked (reading the installed
+    packages' metadata costs more than the rest of ``pbem check``'s start)."""
 
-    try:
-        return version("pbem")
-    except PackageNotFoundError:  # run from a source tree that is not installed
-        return "unknown (not installed)"
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: object,
+                 option_string: str | None = None) -> None:
+        print(f"pbem {installed_version()}")
+        parser.exit()
 
 
 def build_parser() -> argparse.ArgumentParser:
     """Return the argument parser of the ``pbem`` command."""
     parser = argparse.ArgumentParser(prog="pbem", description="A play-by-email game master.")
-    parser.add_argument("--version", action="version", version=f"pbem {_version()}")
+    parser.add_argument("--version", action=_ShowVersion, nargs=0, default=argparse.SUPPRESS,
+                        help="show program's version number and exit")
     sub = parser.add_subparsers(dest="command", required=True)
 
     def add(name: str, help_text: str, *, db_help: str | None = None) -> argparse.ArgumentParser:

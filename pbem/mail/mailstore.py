@@ -40,7 +40,7 @@ from pbem.mail.config import SendRate
 from pbem.mail.outbox import OutgoingMail
 from pbem.mail.identity import StoredIdentity, identity_of, stored_header
 from pbem.mail.parse import decode_words
-from pbem.mail.policy import DEFAULT_MAX_SIZE
+from pbem.mail.policy import DEFAULT_MAX_SIZE, OVERSIZED_PREFIX
 from pbem.mail.redaction import holds_password, redacted
 from pbem.store import Database
 from pbem.store.tables import InboundMessageRow, OutboundMessageRow
@@ -124,8 +124,6 @@ def subject_of(raw: bytes) -> str:
     return " ".join(decode_words(str(stored_header(raw).get("Subject", "") or "")).split())[:200]
 
 
-OVERSIZED_PREFIX = 64 * 1024
-"""Bytes kept of a mail over the size limit: its header fields and the start of its body (it is not read)."""
 
 
 class InboundStore:

@@ -14,12 +14,17 @@ from collections import deque
 from collections.abc import Iterable
 from datetime import datetime, timedelta
 
-from pbem.mail.parse import IncomingMail
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pbem.mail.parse import IncomingMail
 
 DEFAULT_MAX_SIZE = 1024 * 1024
 """Default size limit of an incoming mail: 1 MB (1,048,576 bytes of raw mail).
 
 Orders are a few lines; anything this big is an attachment we ignore anyway."""
+OVERSIZED_PREFIX = 64 * 1024
+"""Bytes kept of a mail over the size limit: its header fields and the start of its body (it is not read)."""
 
 _BOUNCE_SENDERS = frozenset({"mailer-daemon", "postmaster"})
 _BULK_PRECEDENCE = frozenset({"bulk", "list", "junk"})

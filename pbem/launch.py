@@ -1,0 +1,63 @@
+"""The ``pbem`` command's entry point: the commands a mail server or a script runs often start without
+loading the rest of pbem.
+
+``pbem --version`` and ``pbem deliver [--db DB]`` (run once per mail by ``.forward``,
+procmail or Postfix ``pipe``) are answered here, with the standard library and
+pbem's lean modules alone (bench/bench_startup.py measures them); every other
+command line goes to :func:`pbem.cli.main` as it is.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Sequence
+
+
+def installed_version() -> str:
+    """The installed pbem's version."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("pbem")
+    except PackageNotFoundError:  # run from a source tree that is not installed
+        return "unknown (not installed)"
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the ``pbem`` command; return its exit code."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    if args == ["--version"]:
+        print(f"pbem {installed_version()}")
+        return 0
+    db = deliver_database(args)
+    if db is not None:
+        import logging
+
+        from pbem.mail.deliver import deliver
+
+        logging.basicConfig(level=logging.WARNING, format="%(message)s")
+        return deliver(db, sys.stdin.buffer)
+    from pbem.cli import main as full_main
+
+    return full_main(args)
+
+
+def deliver_database(args: Sequence[str]) -> str | None:
+    """The database of a ``pbem deliver`` command line in one of its plain forms (``deliver``, ``deliver
+    --db DB``, ``deliver --db=DB``), as ``pbem deliver`` reads it (default ./pbem.db or PBEM_DB); None for any
+    other command line, which :func:`pbem.cli.main` reads."""
+    if not args or args[0] != "deliver":
+        return None
+    rest = args[1:]
+    if not rest:
+        return os.environ.get("PBEM_DB", "pbem.db")
+    if len(rest) == 2 and rest[0] == "--db" and not rest[1].startswith("-"):
+        return rest[1]
+    if len(rest) == 1 and rest[0].startswith("--db=") and len(rest[0]) > len("--db="):
+        return rest[0][len("--db="):]
+    return None
+
+
+if __name__ == "__main__":
+    sys.exit(main())
