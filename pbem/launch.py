@@ -32,15 +32,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     db = deliver_database(args)
     if db is not None:
-        import logging
-
-        from pbem.mail.deliver import deliver
-
-        logging.basicConfig(level=logging.WARNING, format="%(message)s")
-        return deliver(db, sys.stdin.buffer)
+        return run_deliver(db)
     from pbem.cli import main as full_main
 
     return full_main(args)
+
+
+def run_deliver(db: str) -> int:
+    """``pbem deliver --db DB``: store the mail on standard input (see :mod:`pbem.mail.deliver`), logging
+    what went wrong to standard error; return the exit code for the mail server."""
+    import logging
+
+    from pbem.mail.deliver import deliver
+
+    logging.basicConfig(level=logging.WARNING, format="%(message)s")
+    return deliver(db, sys.stdin.buffer)
 
 
 def deliver_database(args: Sequence[str]) -> str | None:
