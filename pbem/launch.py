@@ -39,11 +39,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def run_deliver(db: str) -> int:
-    """``pbem deliver --db DB``: store the mail on standard input (see :mod:`pbem.mail.deliver`), logging
+    """``pbem deliver --db DB``: store the mail on standard input (see :mod:`pbem.mail.intake.deliver`), logging
     what went wrong to standard error; return the exit code for the mail server."""
     import logging
 
-    from pbem.mail.deliver import deliver
+    from pbem.mail.intake.deliver import deliver
 
     logging.basicConfig(level=logging.WARNING, format="%(message)s")
     return deliver(db, sys.stdin.buffer)

@@ -1,4 +1,4 @@
-"""The receiving server's DMARC verdict on the From (pbem/mail/authresults.py)."""
+"""The receiving server's DMARC verdict on the From (pbem/mail/reading/authresults.py)."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ import time
 
 import pytest
 
-from pbem.mail.authresults import MAX_FIELDS, from_fails_dmarc
-from pbem.mail.parse import authentication_results, read_mail_tree
+from pbem.mail.reading.authresults import MAX_FIELDS, from_fails_dmarc
+from pbem.mail.reading.parse import authentication_results, read_mail_tree
 
 TRUSTED = ("mx.pbem.test",)
 
