@@ -17,17 +17,7 @@ source tree ``--pbem DIR`` (to measure an older checkout in the same run).
 Targets (issue 33): ``pbem deliver``, ``pbem --version`` and ``pbem check KIND FILE`` at most 0.15 s of
 CPU each; only commands that need the database import it.
 
-Measured (2026-12-02, one run per tree in turn on a shared 2-core machine, load average 3.9 to 5.3
-during the runs, 7 runs each; CPU seconds, median):
-
-==========================  =========  =======
-command                     before     after
-==========================  =========  =======
-python -c pass              0.027      0.026
-pbem --version              0.094      0.070
-pbem check KIND FILE        0.192      0.145
-pbem deliver (SQLite)       0.982      0.106
-==========================  =========  =======
+Measured figures, before and after the lean start: docs/operators.md, "What a mail costs".
 """
 
 from __future__ import annotations
