@@ -10,9 +10,9 @@ caches and lark's grammar cache, as an installed pbem has them): ``python -c pas
 mail (a new Message-ID each run) into a migrated SQLite database made beforehand with ``pbem new``, and
 ``pbem show GAME`` (a database command, for comparison). For each it prints the median and the least
 CPU seconds of the child (user + system, from ``os.wait4``), the median wall time, and whether the run
-imported the database stack (sqlalchemy). The command is ``python -m pbem.launch`` (the ``pbem``
-script's entry point; ``pbem.cli`` in a tree from before it) of the pbem this Python imports, or of the
-source tree ``--pbem DIR`` (to measure an older checkout in the same run).
+imported the database stack (sqlalchemy). The command is ``python -m pbem.cli`` (the ``pbem`` script's
+entry point, :func:`pbem.cli.main`) of the pbem this Python imports, or of the source tree ``--pbem DIR``
+(to measure an older checkout in the same run).
 
 Targets (issue 33): ``pbem deliver``, ``pbem --version`` and ``pbem check KIND FILE`` at most 0.15 s of
 CPU each; only commands that need the database import it.
@@ -75,19 +75,9 @@ def measure(argv: list[str], cwd: Path, env: dict[str, str], runs: int,
     return cpu, wall
 
 
-def entry_module(tree: Path | None) -> str:
-    """The module of the ``pbem`` script's entry point in ``tree`` (or the installed pbem): ``pbem.launch``,
-    or ``pbem.cli`` in a tree from before it existed."""
-    if tree is None:
-        import pbem
-
-        tree = Path(pbem.__file__).resolve().parent.parent
-    return "pbem.launch" if (tree / "pbem" / "launch.py").exists() else "pbem.cli"
-
-
-def imports_database(module: str, args: list[str], cwd: Path, env: dict[str, str], stdin: bytes | None) -> bool:
+def imports_database(args: list[str], cwd: Path, env: dict[str, str], stdin: bytes | None) -> bool:
     """True when ``pbem ARGS`` imports sqlalchemy (checked in a separate run through ``python -c``)."""
-    code = f"{_SAYS_IMPORTED}; import sys; sys.argv = ['pbem', *{args!r}]; from {module} import main; main()"
+    code = f"{_SAYS_IMPORTED}; import sys; sys.argv = ['pbem', *{args!r}]; from pbem.cli import main; main()"
     done = subprocess.run([sys.executable, "-c", code], cwd=cwd, env=env, input=stdin or b"",
                           capture_output=True, check=False)
     return done.stderr.decode().strip().splitlines()[-1] == "True"
@@ -104,8 +94,7 @@ def main() -> None:
         parser.error("--runs must be 1..100")
     tree = args.pbem.resolve() if args.pbem else None
     env = child_env(tree)
-    module = entry_module(tree)
-    pbem = [sys.executable, "-m", module]
+    pbem = [sys.executable, "-m", "pbem.cli"]
     with tempfile.TemporaryDirectory() as folder:
         cwd = Path(folder)
         (cwd / "orders.txt").write_text(ORDERS)
@@ -121,14 +110,14 @@ def main() -> None:
             ("pbem show GAME (database)", ["show", "tc-1"], None),
         ]
         load = " ".join(f"{value:.2f}" for value in os.getloadavg())
-        print(f"pbem: {tree or 'as installed'} (python -m {module}); {args.runs} runs each; load average {load} on "
+        print(f"pbem: {tree or 'as installed'} (python -m pbem.cli); {args.runs} runs each; load average {load} on "
               f"{os.cpu_count()} cores")
         print(f"{'command':<28} {'cpu median':>11} {'cpu least':>10} {'wall median':>12}  imports the database")
         for label, argv, stdin in cases:
             command = [sys.executable, *argv] if label.startswith("python") else [*pbem, *argv]
             cpu, wall = measure(command, cwd, env, args.runs, stdin)
             database = "" if label.startswith("python") else (
-                "yes" if imports_database(module, argv, cwd, env, mails[-1] if stdin else None) else "no")
+                "yes" if imports_database(argv, cwd, env, mails[-1] if stdin else None) else "no")
             print(f"{label:<28} {statistics.median(cpu):>10.3f}s {min(cpu):>9.3f}s {statistics.median(wall):>11.3f}s"
                   f"  {database}")
         print(f"(load average afterwards {' '.join(f'{value:.2f}' for value in os.getloadavg())})")

@@ -1,10 +1,9 @@
-"""The ``pbem`` command's entry point: the commands a mail server or a script runs often start without
-loading the rest of pbem.
+"""The commands a mail server or a script runs often, answered without loading the rest of pbem.
 
 ``pbem --version`` and ``pbem deliver [--db DB]`` (run once per mail by ``.forward``,
 procmail or Postfix ``pipe``) are answered here, with the standard library and
-pbem's lean modules alone (bench/bench_startup.py measures them); every other
-command line goes to :func:`pbem.cli.main` as it is.
+pbem's lean modules alone (bench/bench_startup.py measures them), before
+:func:`pbem.cli.main` loads its parser and commands for any other command line.
 """
 
 from __future__ import annotations
@@ -24,18 +23,16 @@ def installed_version() -> str:
         return "unknown (not installed)"
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Run the ``pbem`` command; return its exit code."""
-    args = list(sys.argv[1:] if argv is None else argv)
+def quick_answer(argv: Sequence[str]) -> int | None:
+    """Carry out the command line ``argv`` (without the program's name) when it is one answered here
+    (``--version``; ``deliver`` in one of its plain forms, see :func:`deliver_database`) and return its exit
+    code; None for any other command line."""
+    args = list(argv)
     if args == ["--version"]:
         print(f"pbem {installed_version()}")
         return 0
     db = deliver_database(args)
-    if db is not None:
-        return run_deliver(db)
-    from pbem.cli import main as full_main
-
-    return full_main(args)
+    return None if db is None else run_deliver(db)
 
 
 def run_deliver(db: str) -> int:
@@ -64,6 +61,3 @@ def deliver_database(args: Sequence[str]) -> str | None:
         return rest[0][len("--db="):]
     return None
 
-
-if __name__ == "__main__":
-    sys.exit(main())
