@@ -18,16 +18,37 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Sequence
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
 
-from pbem.cli.parser import build_parser
-from pbem.cli.shared import EXIT_FAILED, EXIT_OK, EXIT_REFUSED, EXIT_USAGE, UsageError
-from pbem.core.errors import PbemError, UnknownGame, UnknownSeat
+from pbem.launch import quick_answer
+
+if TYPE_CHECKING:
+    from pbem.cli.parser import build_parser
+    from pbem.cli.shared import EXIT_FAILED, EXIT_OK, EXIT_REFUSED, EXIT_USAGE, UsageError
 
 __all__ = ["EXIT_FAILED", "EXIT_OK", "EXIT_REFUSED", "EXIT_USAGE", "UsageError", "build_parser", "main"]
+_LATER = {"build_parser": "pbem.cli.parser", "EXIT_FAILED": "pbem.cli.shared", "EXIT_OK": "pbem.cli.shared",
+          "EXIT_REFUSED": "pbem.cli.shared", "EXIT_USAGE": "pbem.cli.shared", "UsageError": "pbem.cli.shared"}
+
+
+def __getattr__(name: str) -> Any:
+    """The names above, imported on first use: ``pbem --version`` and ``pbem deliver`` start without them
+    (see :mod:`pbem.launch`)."""
+    if name in _LATER:
+        return getattr(import_module(_LATER[name]), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``pbem`` command; return its exit code."""
+    quick = quick_answer(sys.argv[1:] if argv is None else argv)
+    if quick is not None:
+        return quick
+    from pbem.cli.parser import build_parser
+    from pbem.cli.shared import EXIT_OK, EXIT_REFUSED, EXIT_USAGE, UsageError
+    from pbem.core.errors import PbemError, UnknownGame, UnknownSeat
+
     parser = build_parser()
     args = parser.parse_args(argv)
     try:

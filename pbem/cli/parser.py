@@ -7,6 +7,7 @@ import argparse
 
 from pbem.cli import gms, leagues, operators, players, record, serving
 from pbem.cli.shared import Subcommands
+from pbem.launch import installed_version
 
 ARGUMENT_HELP = {
     "game": "the game's name, e.g. tc-1",
@@ -24,20 +25,21 @@ ARGUMENT_HELP = {
 none of its own."""
 
 
-def _version() -> str:
-    """The installed pbem's version."""
-    from importlib.metadata import PackageNotFoundError, version
+class _ShowVersion(argparse.Action):
+    """``--version``: print the installed version and exit; read only when asked (reading the installed
+    packages' metadata costs more than the rest of ``pbem check``'s start)."""
 
-    try:
-        return version("pbem")
-    except PackageNotFoundError:  # run from a source tree that is not installed
-        return "unknown (not installed)"
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: object,
+                 option_string: str | None = None) -> None:
+        print(f"pbem {installed_version()}")
+        parser.exit()
 
 
 def build_parser() -> argparse.ArgumentParser:
     """Return the argument parser of the ``pbem`` command."""
     parser = argparse.ArgumentParser(prog="pbem", description="A play-by-email game master.")
-    parser.add_argument("--version", action="version", version=f"pbem {_version()}")
+    parser.add_argument("--version", action=_ShowVersion, nargs=0, default=argparse.SUPPRESS,
+                        help="show program's version number and exit")
     sub = parser.add_subparsers(dest="command", required=True)
     commands = Subcommands(sub)
     for reader in (gms, players, record, leagues, operators, serving):

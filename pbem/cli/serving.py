@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pbem.cli.shared import EXIT_FAILED, EXIT_OK, Subcommands, UsageError, game_kind, service_of
+from pbem.launch import run_deliver
 
 if TYPE_CHECKING:
     from pbem.mail.outbound.dkim_signing import DkimSigner
@@ -123,12 +124,7 @@ def cmd_dkim_keygen(args: argparse.Namespace) -> int:
 def cmd_deliver(args: argparse.Namespace) -> int:
     """``pbem deliver [--db DB]``: store the mail on standard input for the running daemon; exit 0 when
     stored, 75 (EX_TEMPFAIL) when the mail server should try again, 65 when the input holds no mail."""
-    import logging
-
-    from pbem.mail.intake.deliver import deliver
-
-    logging.basicConfig(level=logging.WARNING, format="%(message)s")
-    return deliver(args.db, sys.stdin.buffer)
+    return run_deliver(args.db)
 
 
 def cmd_web(args: argparse.Namespace) -> int:

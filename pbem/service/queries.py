@@ -41,6 +41,15 @@ _CURRENT_SUBMISSION = (
 )
 
 
+_KIND_BY_NAME = select(GameRow.kind).where(GameRow.name_key == bindparam("key"))
+
+
+def kind_of_game(session: Session, name: str) -> str | None:
+    """The kind of the game called ``name`` (any case), or None when there is none: one column read, no row
+    built (the mail's script asks it before the game's row is loaded, and locked, for its commands)."""
+    return session.connection().execute(_KIND_BY_NAME, {"key": name.strip().lower()}).scalar()
+
+
 def game_by_name(session: Session, name: str, *, lock: bool = False) -> GameRow | None:
     """The row of the game called ``name`` (any case), or None; with ``lock``, locked until the
     transaction ends (waiting for another transaction that holds it)."""

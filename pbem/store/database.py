@@ -19,11 +19,17 @@ from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlmodel import Session, create_engine
 
 from pbem import budget
+from pbem.store.direct import (  # noqa: F401  (database_url, engine_name: re-exported)
+    BUSY_TIMEOUT_MS,
+    POSTGRES_DRIVER,
+    database_url,
+    engine_name,
+    is_transient_text,
+    newest_revision,
+)
 
 _MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 
-
-POSTGRES_DRIVER = "postgresql+psycopg"
 MIGRATION_LOCK = 0x7062656D_6D696772  # "pbemmigr": PostgreSQL advisory lock held while migrating
 
 
@@ -31,24 +37,6 @@ class UnsupportedDatabase(ValueError):
     """A database URL of an engine pbem does not run on, or whose driver is not installed."""
 
 
-def database_url(path_or_url: str) -> str:
-    """Return an SQLAlchemy URL for a file path (SQLite) or a URL: ``postgresql://`` and
-    ``postgres://`` URLs get the psycopg 3 driver, other URLs pass through."""
-    if "://" not in path_or_url:
-        return f"sqlite:///{Path(path_or_url).expanduser()}"
-    scheme, rest = path_or_url.split("://", 1)
-    if scheme in ("postgresql", "postgres"):
-        return f"{POSTGRES_DRIVER}://{rest}"
-    return path_or_url
-
-
-def engine_name(path_or_url: str) -> str:
-    """The engine a path or URL names: ``sqlite``, ``postgresql``, or another dialect's name."""
-    return database_url(path_or_url).split("://", 1)[0].split("+", 1)[0]
-
-
-BUSY_TIMEOUT_MS = 10_000
-"""How long an SQLite statement waits for another connection's lock before it fails as busy."""
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
@@ -69,11 +57,6 @@ PROGRESS_STEPS = 1000
 a tenth of a millisecond: a statement of a few rows never looks)."""
 
 
-_TRANSIENT = ("locked", "busy", "full", "disk i/o", "unable to open", "could not connect", "connection",
-              "server closed", "deadlock", "could not serialize", "could not obtain lock", "terminating",
-              "canceling statement", "the database system is")
-
-
 def is_transient_error(error: BaseException) -> bool:
     """True for a database error that passes by itself (locked, busy, disk full, connection lost):
     the work is tried again later, and it is never a reason to stop."""
@@ -81,8 +64,7 @@ def is_transient_error(error: BaseException) -> bool:
         return True
     if not isinstance(error, OperationalError):
         return False
-    text_ = str(error.orig).lower()
-    return any(fragment in text_ for fragment in _TRANSIENT)
+    return is_transient_text(str(error.orig))
 
 
 class Database:
@@ -194,11 +176,6 @@ def _reached_driver(error: BaseException) -> bool:
             return True
         tb = tb.tb_next
     return False
-
-
-def newest_revision() -> str:
-    """Return the revision id of the newest migration (the files are numbered ``NNNN_name.py``)."""
-    return max(path.name.split("_", 1)[0] for path in (_MIGRATIONS / "versions").glob("[0-9]*_*.py"))
 
 
 def is_current(engine: Engine) -> bool:

@@ -23,6 +23,7 @@ from sqlalchemy import text
 from sqlmodel import select
 
 from pbem.mail.handling.handler import MailHandler
+from pbem.mail.reading.parse import IncomingMail
 from pbem.mail.running.daemon import DaemonOptions
 from pbem.store.tables import GameRow
 
@@ -138,9 +139,9 @@ def endless_statement_for(monkeypatch: pytest.MonkeyPatch) -> Callable[[str], No
     def inject(sender: str) -> None:
         handle = MailHandler._handle
 
-        def slow(self: MailHandler, unit: object, raw: bytes, size: int, inbound_id: int) -> object:
-            done = handle(self, unit, raw, size, inbound_id)  # type: ignore[arg-type]
-            if f"From: {sender}".encode() in raw:
+        def slow(self: MailHandler, unit: object, mail: IncomingMail, inbound_id: int) -> object:
+            done = handle(self, unit, mail, inbound_id)  # type: ignore[arg-type]
+            if mail.sender == sender:
                 session = unit.session  # type: ignore[attr-defined]
                 if session.get_bind().dialect.name == "postgresql":
                     session.execute(text("SELECT pg_sleep(60)"))

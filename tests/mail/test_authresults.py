@@ -7,13 +7,15 @@ import time
 import pytest
 
 from pbem.mail.reading.authresults import MAX_FIELDS, from_fails_dmarc
+from pbem.mail.reading.parse import authentication_results, read_mail_tree
 
 TRUSTED = ("mx.pbem.test",)
 
 
-def mail(*results: str) -> bytes:
+def mail(*results: str) -> tuple[str, ...]:
+    """The Authentication-Results fields of a mail holding ``results``, as its one parse keeps them."""
     fields = "".join(f"Authentication-Results: {value}\r\n" for value in results)
-    return f"{fields}From: ann@example.org\r\nSubject: s\r\n\r\nJOIN g\r\n".encode()
+    return authentication_results(read_mail_tree(f"{fields}From: ann@example.org\r\nSubject: s\r\n\r\nJOIN g\r\n".encode()))
 
 
 @pytest.mark.parametrize(("results", "forged"), [

@@ -15,9 +15,9 @@ import quopri
 from collections.abc import Callable
 
 from pbem.commands import parse_script
+from pbem.mail.handling.incoming import read_incoming
 from pbem.mail.reading.authresults import from_fails_dmarc
-from pbem.mail.reading.parse import MalformedMail, parse_mail, subject_tag
-from pbem.mail.reading.redaction import holds_password
+from pbem.mail.reading.parse import MalformedMail, subject_tag
 
 TRUSTED = ("mx.pbem.test",)
 """The receiving server whose Authentication-Results field the mails hold (so that it is read)."""
@@ -40,12 +40,10 @@ def read_as_handling(raw: bytes) -> None:
     """Read ``raw`` as :meth:`pbem.mail.handling.handler.MailHandler._handle` reads a mail that is not oversized: the mail,
     the Authentication-Results verdict, whether it holds a password, and the command script of its text."""
     try:
-        mail = parse_mail(raw)
+        mail = read_incoming(raw, size=len(raw), oversized=False, bounced_mail=lambda address: None)
     except MalformedMail:
-        holds_password(raw)
         return
-    from_fails_dmarc(raw, TRUSTED)
-    holds_password(raw, mail.body)
+    from_fails_dmarc(mail.auth_results, TRUSTED)
     parse_script(mail.body, token_seat=True, game=subject_tag(mail.subject))
 
 

@@ -14,8 +14,12 @@ from collections import deque
 from collections.abc import Iterable
 from datetime import datetime, timedelta
 
+from typing import TYPE_CHECKING
+
 from pbem.mail.reading.bounded_mime import DEFAULT_MAX_SIZE
-from pbem.mail.reading.parse import IncomingMail
+
+if TYPE_CHECKING:
+    from pbem.mail.reading.parse import IncomingMail
 
 
 _BOUNCE_SENDERS = frozenset({"mailer-daemon", "postmaster"})

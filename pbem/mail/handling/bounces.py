@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from email.message import Message
 from email.policy import compat32
 
 from flufl.bounce import all_failures
@@ -43,8 +44,15 @@ def read_bounce(raw: bytes) -> BounceReport:
     """The failures the bounce ``raw`` reports (addresses in lower case; none when it is no bounce pbem
     can read), with its first Diagnostic-Code (or Status) line."""
     head = raw[:MAX_BOUNCE]
+    return bounce_report(read_message(head, compat32), head)
+
+
+def bounce_report(message: Message, raw: bytes) -> BounceReport:
+    """What :func:`read_bounce` says of the bounce ``raw``, from its MIME tree ``message`` as read already
+    (the one parse of handling, :func:`pbem.mail.handling.incoming.read_incoming`)."""
+    head = raw[:MAX_BOUNCE]
     try:
-        temporary, permanent = all_failures(read_message(head, compat32))
+        temporary, permanent = all_failures(message)
     except Exception:  # noqa: BLE001 - a detector that trips on a malformed bounce: no verdict
         temporary, permanent = frozenset(), frozenset()
     status = _STATUS.search(head)

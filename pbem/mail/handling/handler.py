@@ -44,7 +44,8 @@ from pbem.mail.answering.conversation import Conversation, Desk, HandledMail
 from pbem.mail.commands import gm_commands, report_again, seat_commands
 from pbem.mail.commands.registry import command_for
 from pbem.mail.commands.spec import ParsedCommand
-from pbem.mail.handling.bounces import read_bounce
+from pbem.mail.handling.bounces import BounceReport
+from pbem.mail.handling.incoming import read_incoming
 from pbem.mail.outbound.compose import compose_notice
 from pbem.mail.outbound.notices import FROM_NAME, INVITATION, MAX_MAIL_TO_OTHERS, MailNotifier
 from pbem.mail.outbound.queue import DatabaseOutbox
@@ -60,7 +61,6 @@ from pbem.mail.answering.policy import (
 from pbem.mail.answering.reply import Reply, reply_limit, send_reply
 from pbem.mail.commands.press import press_reply
 from pbem.mail.outbound.tokens import ReplyTokens, is_token_address, press_author
-from pbem.mail.reading.redaction import holds_password, text_holds_password
 from pbem.service import consent, submissions
 from pbem.service.api import GameService
 from pbem.service.unit import Unit
@@ -166,14 +166,18 @@ class MailHandler:
         called once the mail's row is written (the daemon's time budget for the mail counts from then).
         Return the mail's id and what was done, or None when its Message-ID was stored before (nothing
         is done). Raises :class:`NotStored` for any failure: the unit is rolled back, the mail is not stored."""
+        kept = inbound.kept(raw)
+        read = self._read(kept, len(raw))  # the one parse: the store takes the mail's identity from it
+        identity = read.stored_identity if isinstance(read, IncomingMail) else read.identity
         try:
             with self.service.unit() as unit:
-                try:
-                    inbound_id = inbound.insert(unit.session.connection(), uid, raw)
+                try:  # an oversized mail's identity hashes all its bytes, not the beginning kept
+                    inbound_id = inbound.insert(unit.session.connection(), uid, raw,
+                                                identity=identity if kept is raw else None)
                 except IntegrityError as error:
                     raise _StoredBefore from error
                 stored(inbound_id)
-                return inbound_id, self._handle_stored(unit, inbound_id, (inbound.kept(raw), len(raw)))
+                return inbound_id, self._handle_stored(unit, inbound_id, (kept, len(raw)), read)
         except _StoredBefore:
             return None
         except OverBudget as overrun:
@@ -209,21 +213,34 @@ class MailHandler:
                 raise
             raise MailFailed(claimed) from error
 
-    def _handle_stored(self, unit: Unit, inbound_id: int, stored: tuple[bytes, int] | None = None) -> HandledMail:
+    def _read(self, raw: bytes, size: int) -> IncomingMail | MalformedMail:
+        """The one parse of a stored mail (:func:`~pbem.mail.handling.incoming.read_incoming`), or why it cannot be read."""
+        try:
+            return read_incoming(raw, size=size, oversized=is_oversized(size, self.max_size),
+                                 bounced_mail=self.tokens.bounced_mail)
+        except MalformedMail as error:
+            return error
+
+    def _handle_stored(self, unit: Unit, inbound_id: int, stored: tuple[bytes, int] | None = None,
+                       read: IncomingMail | MalformedMail | None = None) -> HandledMail:
+        """Handle a stored mail (``stored``: its bytes and size, None to read them from the database;
+        ``read``: its one parse, when the caller made it) and record how its handling ended."""
         if stored is not None:
             raw, size = stored
         else:
             status, raw, size = InboundStore.stored(unit.session, inbound_id)
             if status != "new":
                 return HandledMail("ignored", "handled before")
-        try:
-            handled = self._handle(unit, raw, size, inbound_id)
-        except MalformedMail as error:
-            _log.warning("inbound %s: malformed mail: %s", inbound_id, error)
-            handled = HandledMail("failed", f"malformed: {error}")
-            sender = error.sender
+        mail = self._read(raw, size) if read is None else read
+        if isinstance(mail, IncomingMail):
+            handled = self._handle(unit, mail, inbound_id)
+        else:
+            _log.warning("inbound %s: malformed mail: %s", inbound_id, mail)
+            handled = HandledMail("failed", f"malformed: {mail}")
+            handled.held_password = True  # it cannot be read: it may hold one for all anyone knows
+            sender = mail.sender
             if sender and sender != self.address and self.rate_limiter.allow(sender, self.clock()):
-                self._refuse_unreadable(unit, sender, str(error), inbound_id)
+                self._refuse_unreadable(unit, sender, str(mail), inbound_id)
         handled.held_password = InboundStore.finish(
             unit.session, inbound_id, "handled" if handled.status != "failed" else "failed", handled.reason, raw,
             held_password=handled.held_password)
@@ -231,18 +248,14 @@ class MailHandler:
             self.service.db.forgot_secret()
         return handled
 
-    def _handle(self, unit: Unit, raw: bytes, size: int, inbound_id: int) -> HandledMail:
-        # An oversized body is never decoded: 10 MB of HTML would hold the event loop for many seconds.
-        oversized = is_oversized(size, self.max_size)
-        mail = parse_mail(raw, headers_only=oversized, size=size)
-        bounced = next((mail_id for address in mail.recipients
-                        if (mail_id := self.tokens.bounced_mail(address)) is not None), None)
-        if bounced is not None:  # to the bounce address of a mail pbem sent: never answered
-            handled = self._take_bounce(unit, raw, bounced, inbound_id)
+    def _handle(self, unit: Unit, mail: IncomingMail, inbound_id: int) -> HandledMail:
+        if mail.bounce is not None:  # to the bounce address of a mail pbem sent: never answered
+            handled = self._take_bounce(unit, *mail.bounce, inbound_id)  # type: ignore[arg-type]
         else:
-            handled = self._answer(unit, mail, inbound_id, forged=from_fails_dmarc(raw, self.trusted_authserv))
-        # Whatever became of the mail (answered, ignored, rate-limited, not read): read unless too big.
-        handled.held_password = None if oversized else holds_password(raw, mail.body)
+            handled = self._answer(unit, mail, inbound_id,
+                                   forged=from_fails_dmarc(mail.auth_results, self.trusted_authserv))
+        # Whatever became of the mail (answered, ignored, rate-limited, not read), as its one parse found it.
+        handled.held_password = mail.holds_password
         return handled
 
     def _answer(self, unit: Unit, mail: IncomingMail, inbound_id: int, *, forged: bool = False) -> HandledMail:
@@ -303,7 +316,7 @@ class MailHandler:
         conv.tag = subject_tag(mail.subject)
         script = parse_script(mail.body, token_seat=token_address is not None, game=conv.tag,
                               is_order=submissions.order_test(unit, conv.tag))
-        reply.secret = text_holds_password(mail.body)  # it may quote a line that held one: keep no copy once sent
+        reply.secret = mail.body_holds_password  # it may quote a line that held one: keep no copy once sent
         limiter = self.query_limiter if _only_queries(script) else self.rate_limiter
         limited = limiter.is_limited(mail.sender, now)
         if limited and not _claims_seat(script):
@@ -353,13 +366,12 @@ class MailHandler:
         _send_unless_forged(conv.unit, self.notifier, mail, conv.reply, inbound_id, conv.from_forged)
         return _described(conv, done)
 
-    def _take_bounce(self, unit: Unit, raw: bytes, mail_id: int, inbound_id: int) -> HandledMail:
+    def _take_bounce(self, unit: Unit, mail_id: int, report: BounceReport, inbound_id: int) -> HandledMail:
         """A mail to the bounce address of outgoing mail ``mail_id``: when it reports a failure for good (or a
         failure for now of a mail that cannot go again), its recipients are undeliverable
         (:func:`consent.mark_undeliverable`: no more mail, the GMs told, the seats silent); a failure for now
         sends the mail again later, at most :data:`SOFT_BOUNCES` times. Never answered."""
         recipients = DatabaseOutbox.recipients_of(unit.session, mail_id)
-        report = read_bounce(raw)
         if not recipients or not report.is_bounce:
             _log.info("inbound %s to the bounce address of mail %s: %s", inbound_id, mail_id,
                       "no bounce pbem can read" if recipients else "that mail is gone")
@@ -407,7 +419,7 @@ class MailHandler:
         reason = never_answer_reason(mail, [self.address])
         if reason is not None:
             return f"not told: {reason}"
-        if from_fails_dmarc(raw, self.trusted_authserv):
+        if from_fails_dmarc(mail.auth_results, self.trusted_authserv):
             return f"not told: the receiving server found the From {mail.sender} forged (DMARC)"
         if not self.unhandled_limiter.allow(mail.sender, self.clock()):
             return f"not told: {mail.sender} was told of another such mail within the hour"

@@ -27,11 +27,11 @@ import os
 from pathlib import Path
 from typing import BinaryIO
 
+from pbem.clock import utcnow
 from pbem.mail.intake.wake import nudge
-from pbem.mail.reading.bounded_mime import DEFAULT_MAX_SIZE
-from pbem.mail.reading.mailstore import OVERSIZED_PREFIX, InboundStore
-from pbem.store import is_transient_error, open_database
-from pbem.store.database import engine_name
+from pbem.mail.reading.bounded_mime import DEFAULT_MAX_SIZE, OVERSIZED_PREFIX
+from pbem.mail.reading.identity import identity_of
+from pbem.store.direct import SchemaNotCurrent, engine_name, insert_row, is_transient_text
 
 __all__ = ["EX_DATAERR", "EX_OK", "EX_TEMPFAIL", "deliver", "read_mail"]
 
@@ -49,7 +49,7 @@ class NoDatabase(OSError):
 
 def read_mail(stream: BinaryIO, max_size: int = DEFAULT_MAX_SIZE) -> tuple[bytes, int]:
     """Read a mail from ``stream`` to its end: return what to keep of it (all of it, or its first
-    :data:`~pbem.mail.reading.mailstore.OVERSIZED_PREFIX` bytes when it is over ``max_size``) and its size.
+    :data:`~pbem.mail.reading.bounded_mime.OVERSIZED_PREFIX` bytes when it is over ``max_size``) and its size.
     A leading mbox ``From `` line (procmail and ``pipe`` flag F write one) is not part of the mail.
     Memory stays bounded by ``max_size`` whatever the input's size."""
     kept = bytearray()
@@ -84,16 +84,48 @@ def deliver(db_path: str, stream: BinaryIO, *, max_size: int = DEFAULT_MAX_SIZE)
     try:
         if engine_name(db_path) == "sqlite" and "://" not in db_path and not Path(db_path).is_file():
             raise NoDatabase(f"no database at {db_path} (pbem serve creates it; is --db right?)")
-        db = open_database(db_path)
         try:
-            stored = InboundStore(db, max_size=max_size).store(None, raw, size=size, durable=True)
-            if stored is not None:
-                nudge(db)
-        finally:
-            db.close()
+            stored = _store_directly(db_path, raw, size)
+        except SchemaNotCurrent:
+            stored = _store_migrating(db_path, raw, size, max_size)
+        if stored is not None:
+            nudge(db_path)
     except Exception as error:  # not stored: the mail server keeps the mail and tries again
-        expected = isinstance(error, NoDatabase) or is_transient_error(error)
+        expected = isinstance(error, NoDatabase) or _is_transient(error)
         _log.error("pbem deliver: not stored, to be tried again: %s", error, exc_info=None if expected else error)
         return EX_TEMPFAIL
     _log.info("pbem deliver: %s", "stored before" if stored is None else f"stored as inbound {stored}")
     return EX_OK
+
+
+def _store_directly(db_path: str, raw: bytes, size: int) -> int | None:
+    """Store the mail with one INSERT through the database's driver, without the ORM (a lean start: see
+    :mod:`pbem.store.direct`); the row :meth:`~pbem.mail.reading.mailstore.InboundStore.store` writes. Return its id, or
+    None when its Message-ID was stored before. Raises :class:`~pbem.store.direct.SchemaNotCurrent` when the
+    database needs migrating."""
+    identity = identity_of(raw)
+    return insert_row(db_path, "inbound_message", {
+        "message_id": identity.message_id, "uid": None, "raw": raw, "size": size, "received_at": utcnow(),
+        "status": "new", "sender": identity.sender, "attempts": 0})
+
+
+def _store_migrating(db_path: str, raw: bytes, size: int, max_size: int) -> int | None:
+    """Store the mail in a database whose schema is older than pbem's: opened as ``pbem serve`` opens it
+    (migrated), through the inbound store."""
+    from pbem.mail.reading.mailstore import InboundStore
+    from pbem.store import open_database
+
+    db = open_database(db_path)
+    try:
+        return InboundStore(db, max_size=max_size).store(None, raw, size=size, durable=True)
+    finally:
+        db.close()
+
+
+def _is_transient(error: BaseException) -> bool:
+    """True when storing failed for a reason that passes by itself (the database locked, busy, away)."""
+    if "sqlalchemy" in type(error).__module__:
+        from pbem.store import is_transient_error
+
+        return is_transient_error(error)
+    return type(error).__name__ == "OperationalError" and is_transient_text(str(error))

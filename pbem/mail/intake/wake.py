@@ -13,7 +13,6 @@ daemon looks at most once per :data:`LEAST_INTERVAL` however many nudges come.
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import logging
 import os
@@ -21,7 +20,14 @@ import socket
 import sys
 from collections.abc import Callable
 
-from pbem.store import Database
+from typing import TYPE_CHECKING
+
+from pbem.store.direct import database_url, server_identity, sqlite_path
+
+if TYPE_CHECKING:
+    import asyncio
+
+    from pbem.store import Database
 
 __all__ = ["WakeListener", "nudge", "wake_address"]
 
@@ -34,25 +40,31 @@ LEAST_INTERVAL = 0.01
 
 
 def wake_address(db: Database) -> bytes | None:
-    """The abstract socket name of ``db``'s daemon: the same for every process that opens the same
-    database (a SQLite file by its real path, a server database by its URL without the password);
-    None where abstract sockets do not exist (not Linux) or for an in-memory database."""
+    """The abstract socket name of ``db``'s daemon (see :func:`wake_address_of`)."""
+    return wake_address_of(db.engine.url.render_as_string(hide_password=False))
+
+
+def wake_address_of(url: str) -> bytes | None:
+    """The abstract socket name of the daemon of the database at the path or URL ``url``: the same for every
+    process that opens the same database (a SQLite file by its real path, a server database by its URL
+    without the password); None where abstract sockets do not exist (not Linux) or for an in-memory database."""
     if not sys.platform.startswith("linux"):
         return None
-    url = db.engine.url
-    if url.get_backend_name() == "sqlite":
-        if not url.database or url.database == ":memory:":
+    url = database_url(url)
+    if url.startswith("sqlite"):
+        path = sqlite_path(url)
+        if path is None:
             return None
-        identity = "sqlite:" + os.path.realpath(url.database)
+        identity = "sqlite:" + os.path.realpath(path)
     else:
-        identity = url.render_as_string(hide_password=True)
+        identity = server_identity(url)
     return b"\0pbem-wake-" + hashlib.sha256(identity.encode()).hexdigest()[:32].encode()
 
 
-def nudge(db: Database) -> bool:
-    """Tell the daemon serving ``db`` to look for stored mail now; True when a daemon took the nudge
-    (it listens), False otherwise. Never raises."""
-    address = wake_address(db)
+def nudge(db: Database | str) -> bool:
+    """Tell the daemon serving ``db`` (or the database at that path or URL) to look for stored mail now;
+    True when a daemon took the nudge (it listens), False otherwise. Never raises."""
+    address = wake_address_of(db) if isinstance(db, str) else wake_address(db)
     if address is None:
         return False
     try:
@@ -63,6 +75,13 @@ def nudge(db: Database) -> bool:
         _log.debug("no daemon nudged: %s", error)
         return False
     return True
+
+
+def _running_loop() -> asyncio.AbstractEventLoop:
+    """The running event loop (asyncio is imported by the daemon's end alone: ``pbem deliver`` starts without it)."""
+    import asyncio
+
+    return asyncio.get_running_loop()
 
 
 class WakeListener:
@@ -97,7 +116,7 @@ class WakeListener:
                      error)
             return False
         listener.setblocking(False)
-        asyncio.get_running_loop().add_reader(listener.fileno(), self._read)
+        _running_loop().add_reader(listener.fileno(), self._read)
         self._socket = listener
         return True
 
@@ -111,7 +130,7 @@ class WakeListener:
             self.nudges += 1
         if self._deferred is not None:  # a look is due soon anyway
             return
-        loop = asyncio.get_running_loop()
+        loop = _running_loop()
         wait = self._last_wake + LEAST_INTERVAL - loop.time()
         if wait > 0:
             self._deferred = loop.call_later(wait, self._wake)
@@ -120,7 +139,7 @@ class WakeListener:
 
     def _wake(self) -> None:
         self._deferred = None
-        self._last_wake = asyncio.get_running_loop().time()
+        self._last_wake = _running_loop().time()
         self.wakes += 1
         self._on_wake()
 
@@ -130,6 +149,6 @@ class WakeListener:
             self._deferred.cancel()
             self._deferred = None
         if self._socket is not None:
-            asyncio.get_running_loop().remove_reader(self._socket.fileno())
+            _running_loop().remove_reader(self._socket.fileno())
             self._socket.close()
             self._socket = None

@@ -11,15 +11,14 @@ alone is obeyed, and nothing is written to it.
 
 Bounded work: at most :data:`MAX_FIELDS` fields of at most
 :data:`MAX_FIELD` characters each are read, from the first 64 KB of header
-(:func:`~pbem.mail.reading.parse.stored_header`).
+(the fields the one parse of the mail kept, :attr:`~pbem.mail.reading.parse.IncomingMail.auth_results`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection
-import authres
+from collections.abc import Collection, Sequence
 
-from pbem.mail.reading.parse import stored_header
+import authres
 
 MAX_FIELDS = 20
 """Authentication-Results fields read, from the top."""
@@ -27,14 +26,14 @@ MAX_FIELD = 2000
 """Characters of one field read; a longer field is no verdict."""
 
 
-def from_fails_dmarc(raw: bytes, trusted: Collection[str]) -> bool:
-    """True when the topmost Authentication-Results field of ``raw`` whose authserv-id is one of
-    ``trusted`` (compared without case) says ``dmarc=fail``. False when ``trusted`` is empty, when no such
-    field is there or it cannot be read, and for any other DMARC result."""
+def from_fails_dmarc(fields: Sequence[str], trusted: Collection[str]) -> bool:
+    """True when the topmost of a mail's Authentication-Results ``fields`` (their values, from the top, as
+    :attr:`~pbem.mail.reading.parse.IncomingMail.auth_results` holds them) whose authserv-id is one of ``trusted``
+    (compared without case) says ``dmarc=fail``. False when ``trusted`` is empty, when no such field is
+    there or it cannot be read, and for any other DMARC result."""
     if not trusted:
         return False
     names = {name.lower() for name in trusted}
-    fields = stored_header(raw).get_all("Authentication-Results") or []
     for value in fields[:MAX_FIELDS]:
         text = " ".join(str(value).split())
         if len(text) > MAX_FIELD:

@@ -41,6 +41,8 @@ DEFAULT_MAX_SIZE = 1024 * 1024
 """Default size limit of an incoming mail: 1 MB (1,048,576 bytes of raw mail).
 
 Orders are a few lines; anything this big is an attachment we ignore anyway."""
+OVERSIZED_PREFIX = 64 * 1024
+"""Bytes kept of a mail over the size limit: its header fields and the start of its body (it is not read)."""
 MAX_FIELD = 16_000
 """Longest header field value kept, in characters as received (folded): the rest of a longer one is cut."""
 MAX_FIELDS = 1_000

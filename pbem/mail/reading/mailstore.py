@@ -13,10 +13,8 @@ table is :mod:`pbem.mail.outbound.queue`'s.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 from collections.abc import Iterator
 from datetime import datetime
-from email.utils import getaddresses
 
 from sqlalchemy import Connection, bindparam, exists, insert, or_, update
 from sqlalchemy import select as sa_select
@@ -24,8 +22,9 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session
 
 from pbem.clock import utcnow
-from pbem.mail.reading.bounded_mime import DEFAULT_MAX_SIZE
-from pbem.mail.reading.parse import MAX_FROM, decode_words, stored_header
+from pbem.mail.reading.bounded_mime import DEFAULT_MAX_SIZE, OVERSIZED_PREFIX
+from pbem.mail.reading.identity import StoredIdentity, identity_of, stored_header
+from pbem.mail.reading.parse import decode_words
 from pbem.mail.reading.redaction import holds_password, redacted
 from pbem.store import Database
 from pbem.store.tables import InboundMessageRow
@@ -56,29 +55,7 @@ _COUNT_TRY = (update(_INBOUND).where(_INBOUND.c.id == bindparam("_id"), _INBOUND
 
 def message_id_of(raw: bytes) -> str:
     """Return the Message-ID of a raw message, or a stable one made from its bytes when it has none."""
-    return _identity(raw)[0]
-
-
-def _identity(raw: bytes) -> tuple[str, str]:
-    """The Message-ID of a raw message (see :func:`message_id_of`) and its sender: the first address of
-    its From field in lower case ('' when there is none, or when the field is longer than the handler
-    reads, :data:`pbem.mail.reading.parse.MAX_FROM`); mail from one sender is handled in order.
-
-    The header fields are read capped (:func:`pbem.mail.reading.parse.stored_header`), so no mail takes long to
-    store nor fails to be stored: the address parser read a megabyte of ``@`` for 1.5 s and recursed too
-    deep on ``::::``.
-    """
-    headers = stored_header(raw)
-    value = str(headers.get("Message-ID", "") or "").strip()
-    message_id = value[:500] if value else f"<sha256-{hashlib.sha256(raw).hexdigest()}@pbem.invalid>"
-    from_field = str(headers.get("From", "") or "")
-    found: list[str] = []
-    if len(from_field) <= MAX_FROM:
-        try:
-            found = [address for _name, address in getaddresses([from_field]) if address]
-        except (RecursionError, ValueError, IndexError):  # the stdlib recurses on some odd fields ("::::...")
-            found = []
-    return message_id, (found[0].strip().lower()[:320] if found else "")
+    return identity_of(raw).message_id
 
 
 def subject_of(raw: bytes) -> str:
@@ -86,8 +63,6 @@ def subject_of(raw: bytes) -> str:
     return " ".join(decode_words(str(stored_header(raw).get("Subject", "") or "")).split())[:200]
 
 
-OVERSIZED_PREFIX = 64 * 1024
-"""Bytes kept of a mail over the size limit: its header fields and the start of its body (it is not read)."""
 
 
 class InboundStore:
@@ -114,10 +89,14 @@ class InboundStore:
         except IntegrityError:
             return None
 
-    def insert(self, connection: Connection, uid: int | None, raw: bytes, *, size: int | None = None) -> int:
+    def insert(self, connection: Connection, uid: int | None, raw: bytes, *, size: int | None = None,
+               identity: StoredIdentity | None = None) -> int:
         """Insert a message (as :meth:`store` does) in ``connection``'s transaction, without committing, and
-        return its row id; raises IntegrityError when its Message-ID was stored before."""
-        message_id, sender = _identity(raw)
+        return its row id; raises IntegrityError when its Message-ID was stored before. ``identity``: its
+        Message-ID and sender (:func:`~pbem.mail.reading.identity.identity_from`) when the caller read them
+        already (the one parse of a mail handled as it is stored), else they are read from its header fields."""
+        found = identity_of(raw) if identity is None else identity
+        message_id, sender = found.message_id, found.sender
         size = len(raw) if size is None else size
         result = connection.execute(  # a Message-ID stored before fails its unique index
             _STORE_INBOUND,

@@ -59,6 +59,13 @@ from pbem.addresses import PLAIN_ADDRESS, is_plain_address
 from pbem.core import PbemError
 from pbem.mail.reading.bounded_mime import MAX_PARTS, read_message  # noqa: F401  (MAX_PARTS: the parts read, re-exported)
 from pbem.mail.reading.charsets import decode_text
+from pbem.mail.reading.identity import (  # noqa: F401  (MAX_FROM, header_block, stored_header: re-exported)
+    MAX_FROM,
+    StoredIdentity,
+    header_block,
+    identity_from,
+    stored_header,
+)
 
 
 class MalformedMail(PbemError):
@@ -66,11 +73,14 @@ class MalformedMail(PbemError):
 
     ``sender`` is the lower-cased sender address when one could be read, so
     that the sender can be told; ``None`` when not even that was readable.
+    ``identity``: the Message-ID and sender the store records for it, when its
+    header fields could be read (see :func:`pbem.mail.reading.identity.identity_from`).
     """
 
     def __init__(self, message: str, sender: str | None) -> None:
         super().__init__(message)
         self.sender = sender
+        self.identity: StoredIdentity | None = None
 
 
 @dataclass(frozen=True)
@@ -107,6 +117,18 @@ class IncomingMail:
     x_autorespond: str | None
     x_auto_response_suppress: str | None
     size: int
+    stored_identity: StoredIdentity = StoredIdentity("", "")
+    """The Message-ID and sender the store records for the mail (see :func:`pbem.mail.reading.identity.identity_from`)."""
+    auth_results: tuple[str, ...] = ()
+    """The values of its Authentication-Results fields, from the top, unfolded (see :mod:`pbem.mail.reading.authresults`)."""
+    holds_password: bool = True
+    """Whether the stored mail may hold a password (see :mod:`pbem.mail.reading.redaction`): known after the one
+    parse of handling (:func:`pbem.mail.handling.incoming.read_incoming`); True until then, as for a mail not read."""
+    body_holds_password: bool = False
+    """Whether a line of ``body`` opens a session (:func:`pbem.mail.reading.redaction.text_holds_password`)."""
+    bounce: tuple[int, object] | None = None
+    """For a mail to the bounce address of a mail pbem sent: that mail's id and the
+    :class:`~pbem.mail.handling.bounces.BounceReport`; else None."""
 
     @property
     def has_own_id(self) -> bool:
@@ -126,9 +148,6 @@ dropped, so an id can always be written back into In-Reply-To and References."""
 _MESSAGE_ID = re.compile(r"<[!-;=?-~]{1,%d}>" % (MAX_ID - 2))
 GENERATED_ID_SUFFIX = "@generated.pbem.invalid>"
 """The end of the message id pbem makes up for a mail without a usable one (never written into a reply)."""
-MAX_FROM = 998
-"""Longest From field read (unfolded, in characters, RFC 5322's line limit): a longer one is refused unread,
-so the standard address parser, which is slower than linear on some input, reads a bounded text."""
 MAX_ADDRESS_FIELD = 8000
 """Longest To, Cc or Delivered-To field read; a longer one is read as holding no address."""
 
@@ -148,23 +167,47 @@ def parse_mail(raw: bytes, *, headers_only: bool = False, size: int | None = Non
     sender). ``size`` is the size of the mail as received when ``raw`` holds
     only its beginning (the default is ``len(raw)``).
     """
+    message = read_mail_tree(header_block(raw) if headers_only else raw)
+    return incoming_from(message, raw, size=size, read_body=not headers_only)
+
+
+def read_mail_tree(raw: bytes) -> Message:
+    """The MIME tree of a raw mail as the handling reads it (bounded: see
+    :func:`~pbem.mail.reading.bounded_mime.read_message`); raises :class:`MalformedMail` when it is empty or cannot
+    be read at all."""
     if not raw.strip():
         raise MalformedMail("the mail is empty", None)
     try:
-        message = read_message(header_block(raw) if headers_only else raw, _POLICY)
+        return read_message(raw, _POLICY)
     except Exception as error:  # the parser is lenient; this guards the contract, not a known case
         raise MalformedMail(f"not a readable mail ({error})", None) from error
+
+
+def incoming_from(message: Message, raw: bytes, *, size: int | None = None, read_body: bool = True,
+                  body: str | None = None, **extra: object) -> IncomingMail:
+    """The :class:`IncomingMail` of a mail's tree (:func:`read_mail_tree`) and its bytes ``raw`` (see
+    :func:`parse_mail`); with ``read_body`` false its ``body`` is empty; ``body``: its cleaned text when the
+    caller read it already (:func:`body_text`, :func:`clean_body`); ``extra``: the fields the one parse of
+    handling adds. Raises :class:`MalformedMail` as :func:`parse_mail` says."""
     headers = _raw_headers(message)
     if not headers:
         raise MalformedMail("not a mail: it has no header fields", None)
-    sender_name, sender = _sender(headers)
+    identity = identity_from(_compat32_field(headers, "message-id"), _compat32_field(headers, "from"), raw)
+    try:
+        sender_name, sender = _sender(headers)
+    except MalformedMail as error:
+        error.identity = identity
+        raise
     content_type = message.get_content_type()
     if content_type in _ENCRYPTED_TYPES:
-        raise MalformedMail("the mail is encrypted; please send plain text", sender)
-    try:
-        text = None if headers_only else _body_text(message)
-    except Exception as error:  # the contract: malformed MIME never escapes as anything but MalformedMail
-        raise MalformedMail(f"the body of the mail cannot be read ({error})", sender) from error
+        error = MalformedMail("the mail is encrypted; please send plain text", sender)
+        error.identity = identity
+        raise error
+    if not read_body:
+        body = ""
+    elif body is None:
+        text = body_text(message, sender, identity)
+        body = clean_body(text) if text else ""
     return IncomingMail(
         message_id=_message_id(headers, raw),
         sender=sender,
@@ -179,7 +222,7 @@ def parse_mail(raw: bytes, *, headers_only: bool = False, size: int | None = Non
         in_reply_to=next(iter(_MESSAGE_ID.findall(_header(headers, "in-reply-to", words=False) or "")), None),
         references=tuple(_MESSAGE_ID.findall(_header(headers, "references", words=False) or "")),
         date=_date(headers),
-        body=clean_body(text) if text else "",
+        body=body,
         content_type=content_type,
         report_type=_lower(message.get_param("report-type")),
         auto_submitted=_lower(_header(headers, "auto-submitted")),
@@ -189,27 +232,37 @@ def parse_mail(raw: bytes, *, headers_only: bool = False, size: int | None = Non
         x_autorespond=_lower(_header(headers, "x-autorespond")),
         x_auto_response_suppress=_lower(_header(headers, "x-auto-response-suppress")),
         size=len(raw) if size is None else size,
+        stored_identity=identity,
+        auth_results=_authentication_results(headers),
+        **extra,  # type: ignore[arg-type]
     )
 
 
-_END_OF_HEADERS = re.compile(rb"\r?\n\r?\n")
+def body_text(message: Message, sender: str | None, identity: StoredIdentity | None = None) -> str | None:
+    """The text of a mail's body (see :func:`_part_text`), or None when it has none; raises
+    :class:`MalformedMail` (naming ``sender``, with the mail's ``identity``) when it cannot be read."""
+    try:
+        return _body_text(message)
+    except Exception as error:  # the contract: malformed MIME never escapes as anything but MalformedMail
+        malformed = MalformedMail(f"the body of the mail cannot be read ({error})", sender)
+        malformed.identity = identity
+        raise malformed from error
 
 
-def header_block(raw: bytes) -> bytes:
-    """The header fields of a raw mail, up to and including the blank line that ends them."""
-    found = _END_OF_HEADERS.search(raw)
-    return raw[: found.end()] if found else raw
+def authentication_results(message: Message) -> tuple[str, ...]:
+    """The values of a mail's Authentication-Results fields (its tree: :func:`read_mail_tree`), from the top,
+    unfolded, as :attr:`IncomingMail.auth_results` holds them (also of a mail that cannot be handled)."""
+    return _authentication_results(_raw_headers(message))
 
 
-HEADER_PREFIX = 64 * 1024
-"""Bytes of a stored mail whose header fields :func:`stored_header` reads."""
+def _authentication_results(headers: _Headers) -> tuple[str, ...]:
+    return tuple(_unescape(_unfold(value)) for value in headers.get("authentication-results", ()))
 
 
-def stored_header(raw: bytes) -> Message:
-    """The header fields of a raw mail as a compat32 message with no body, read capped (see
-    :func:`~pbem.mail.reading.bounded_mime.read_message`) from its first :data:`HEADER_PREFIX` bytes: for what
-    pbem reads of a stored mail beside handling it (its identity, subject, Authentication-Results)."""
-    return read_message(header_block(raw[:HEADER_PREFIX]), compat32)
+def _compat32_field(headers: _Headers, name: str) -> object:
+    """The first ``name`` field as plain compat32 gives it (what :func:`~pbem.mail.reading.identity.identity_of` reads)."""
+    values = headers.get(name)
+    return compat32.header_fetch_parse(name, values[0]) if values else ""
 
 
 # Possessive quantifiers (*+) never give back what they took, so a subject of "re" and 100,000 blanks is read

@@ -14,6 +14,8 @@ read, or is too big to be read, may hold one for all anyone knows.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from email.message import Message
 from email.policy import compat32
 
 from pbem.mail.reading.bounded_mime import PartsNotRead, read_message
@@ -62,7 +64,7 @@ def holds_password(raw: bytes, text: str | None = None) -> bool:
     already, else read from ``raw``) opens a session, or it cannot be read."""
     if QUOTED_PASSWORD in raw.lower():
         return True
-    if _ENCODED.search(raw) and _a_decoded_part_names_password(raw):
+    if _ENCODED.search(raw) and _a_decoded_part_names_password(lambda: read_message(raw, compat32)):
         return True
     if text is None:
         try:
@@ -72,12 +74,20 @@ def holds_password(raw: bytes, text: str | None = None) -> bool:
     return text_holds_password(text)
 
 
-def _a_decoded_part_names_password(raw: bytes) -> bool:
+def bytes_name_password(raw: bytes, message: Message) -> bool:
+    """True when the mail ``raw``, whose MIME tree ``message`` was read already (the one parse of handling,
+    :func:`pbem.mail.handling.incoming.read_incoming`), names a password in its bytes or in a part once decoded, or
+    holds more parts than are read (see :func:`holds_password`, which adds the sessions its text opens)."""
+    return QUOTED_PASSWORD in raw.lower() or (
+        _ENCODED.search(raw) is not None and _a_decoded_part_names_password(lambda: message))
+
+
+def _a_decoded_part_names_password(tree: Callable[[], Message]) -> bool:
     """True when a part of the mail (a quoted or forwarded mail's too, attachments included), decoded from its
     transfer encoding and its charset, names a password, or when the mail cannot be read, or holds more parts
-    than are read. The reading is bounded as for handling (:func:`~pbem.mail.reading.bounded_mime.read_message`)."""
+    than are read. ``tree`` reads the mail, bounded as for handling (:func:`~pbem.mail.reading.bounded_mime.read_message`)."""
     try:
-        message = read_message(raw, compat32)
+        message = tree()
         for part in message.walk():
             if any(isinstance(defect, PartsNotRead) for defect in part.defects):
                 return True  # parts were left unread: one of them may hold one
