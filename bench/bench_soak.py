@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import logging
 import math
 import os
@@ -40,6 +41,8 @@ import statistics
 import sys
 import tempfile
 import time
+import tracemalloc
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import timedelta
@@ -88,6 +91,8 @@ class Month:
     rss_mb: float = 0.0
     db_mb: float = 0.0
     mail_mb: float = 0.0
+    tables: dict[str, float] = field(default_factory=dict)
+    """MB per table (and SQLite's free pages and WAL): :func:`table_mb`."""
     games_ended: int = 0
     load: float = 0.0
     seconds: float = 0.0
@@ -135,18 +140,63 @@ MAIL_TABLES = ("inbound_message", "outbound_message")
 """The tables of the mail itself, with what the retention purges; the rest is the games' record (the archive)."""
 
 
-def mail_mb(db: Database, url: str) -> float:
-    """The space the mail tables and their indexes take, in MB (SQLite's dbstat; PostgreSQL's
-    pg_total_relation_size)."""
+def table_mb(db: Database, url: str) -> dict[str, float]:
+    """The space each table takes with its indexes, in MB (SQLite's dbstat, with the pages free for reuse as
+    ``(free pages)`` and the write-ahead log as ``(WAL)``; PostgreSQL's pg_total_relation_size)."""
     with db.engine.connect() as connection:
         if "://" in url:
-            total = sum(int(connection.scalar(text("SELECT pg_total_relation_size(:name)"), {"name": name}) or 0)
-                        for name in MAIL_TABLES)
+            rows = connection.execute(text(
+                "SELECT relname, pg_total_relation_size(oid) FROM pg_class "
+                "WHERE relkind = 'r' AND relnamespace = 'public'::regnamespace")).all()
         else:
-            total = int(connection.scalar(text(
-                "SELECT coalesce(sum(pgsize), 0) FROM dbstat WHERE name IN "
-                "(SELECT name FROM sqlite_schema WHERE tbl_name IN ('inbound_message', 'outbound_message'))")) or 0)
-    return total / 2**20
+            rows = connection.execute(text(
+                "SELECT coalesce(schema.tbl_name, stat.name), sum(stat.pgsize) FROM dbstat AS stat "
+                "LEFT JOIN sqlite_schema AS schema ON schema.name = stat.name GROUP BY 1")).all()
+            page_size = int(connection.scalar(text("PRAGMA page_size")) or 0)
+            free = int(connection.scalar(text("PRAGMA freelist_count")) or 0)
+            rows += [("(free pages)", free * page_size)]
+            wal = Path(url + "-wal")
+            rows += [("(WAL)", wal.stat().st_size if wal.exists() else 0)]
+    return {str(name): int(size or 0) / 2**20 for name, size in rows}
+
+
+class MemoryTrace:
+    """``--trace-memory``: where the memory that grew after month 2 was allocated (tracemalloc, started at
+    the end of month 2, by the allocating line with its callers) and which kinds of objects grew in number
+    (``gc.get_objects``)."""
+
+    def __init__(self, frames: int = 4) -> None:
+        self.frames = frames
+        self.base: tracemalloc.Snapshot | None = None
+        self.base_counts: Counter[str] = Counter()
+
+    @staticmethod
+    def _counts() -> Counter[str]:
+        gc.collect()
+        return Counter(type(thing).__qualname__ for thing in gc.get_objects())
+
+    def month_ended(self, number: int) -> None:
+        """Take the baseline at the end of month 2 (what is allocated from then on and still held)."""
+        if number == 2:
+            self.base_counts = self._counts()
+            tracemalloc.start(self.frames)
+            self.base = tracemalloc.take_snapshot()
+
+    def report(self, top: int = 12) -> list[str]:
+        """The allocations and object kinds that grew most since month 2."""
+        if self.base is None:
+            return ["(--trace-memory: fewer than 2 months, no baseline)"]
+        gc.collect()
+        grown = tracemalloc.take_snapshot().compare_to(self.base, "traceback")
+        lines = ["memory grown since month 2, by where it was allocated:"]
+        for stat in grown[:top]:
+            lines.append(f"  {stat.size_diff / 1024:+9.1f} KiB {stat.count_diff:+7d} blocks")
+            lines.extend(f"      {frame.filename}:{frame.lineno}" for frame in stat.traceback)
+        counts = self._counts()
+        counts.subtract(self.base_counts)
+        lines.append("objects grown in number since month 2: " + ", ".join(
+            f"{name} {count:+d}" for name, count in counts.most_common(top)))
+        return lines
 
 
 class League:
@@ -218,6 +268,7 @@ async def soak(args: argparse.Namespace, workdir: Path) -> list[Month]:
     months: list[Month] = []
     started = time.perf_counter()
     clock = DemoClock()
+    trace = MemoryTrace() if args.trace_memory else None
     options = DaemonOptions(idle_recheck=0.5, send_retry_min=0.5, clock_interval=0.2, retention=timedelta(days=7))
     try:
         async with MailWorld() as world:
@@ -253,13 +304,18 @@ async def soak(args: argparse.Namespace, workdir: Path) -> list[Month]:
                             month.bench_cpu += time.thread_time() - bench_cpu
                         month.cpu = time.process_time() - cpu - month.bench_cpu
                         month.seconds = time.perf_counter() - month_started
-                        month.rss_mb, month.db_mb, month.mail_mb = rss_mb(), database_mb(db, url), mail_mb(db, url)
+                        month.rss_mb, month.db_mb, month.tables = rss_mb(), database_mb(db, url), table_mb(db, url)
+                        month.mail_mb = sum(month.tables.get(name, 0.0) for name in MAIL_TABLES)
                         month.load = os.getloadavg()[0]
                         months.append(month)
                         print(month.line(), flush=True)
+                        if trace is not None:
+                            trace.month_ended(number)
                         if time.perf_counter() - started > args.max_minutes * 60 and number < args.months:
                             print(f"(stopped after month {number}: --max-minutes {args.max_minutes:g} ran out)")
                             break
+                    if trace is not None:
+                        print("\n".join(trace.report()), flush=True)
                 finally:
                     stop.set()
                     await asyncio.wait_for(task, 15)
@@ -301,6 +357,9 @@ def verdicts(months: Sequence[Month]) -> list[str]:
     lines.append(f"database size, last three months: {', '.join(f'{size:.2f}' for size in sizes)} MB "
                  f"(largest {max(sizes) / min(sizes) - 1:+.1%} over the smallest; target within {LEVEL_TARGET:.0%}: "
                  f"{word(max(sizes) <= min(sizes) * (1 + LEVEL_TARGET))})")
+    grown = {name: size - base.tables.get(name, 0.0) for name, size in last.tables.items()}
+    lines.append(f"grown most from month 2 to month {last.number} (MB): " + ", ".join(
+        f"{name} {size:+.2f}" for name, size in sorted(grown.items(), key=lambda item: -abs(item[1]))[:6]))
     mail = [month.mail_mb for month in months[-3:]]
     lines.append(f"of which the mail tables (what the retention purges), last three months: "
                  f"{', '.join(f'{size:.2f}' for size in mail)} MB (largest {max(mail) / min(mail) - 1:+.1%} over the "
@@ -318,6 +377,8 @@ def main() -> None:
     parser.add_argument("--max-minutes", type=float, default=15.0,
                         help="stop after the month during which this much wall time passed (default 15)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--trace-memory", action="store_true",
+                        help="find what grows: tracemalloc and object counts, month 2 against the last (slow)")
     parser.add_argument("--quick", action="store_true",
                         help="a smoke run of about two minutes: 3 months of 10 rounds, 120 mails a month")
     args = parser.parse_args()
