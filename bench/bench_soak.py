@@ -331,6 +331,12 @@ def within(value: float, base: float, share: float) -> bool:
     return value <= base * (1 + share)
 
 
+def spread(values: Sequence[float]) -> float:
+    """How much the largest of ``values`` is above the smallest, as a share of it (0 when all are 0)."""
+    low, high = min(values), max(values)
+    return high / low - 1 if low > 0 else (0.0 if high == 0 else math.inf)
+
+
 def verdicts(months: Sequence[Month]) -> list[str]:
     """One line per target: met or NOT met, with the figures."""
     def word(ok: bool) -> str:
@@ -355,15 +361,17 @@ def verdicts(months: Sequence[Month]) -> list[str]:
                  f"{last.latency_ms(0.5):.1f} ms")
     sizes = [month.db_mb for month in months[-3:]]
     lines.append(f"database size, last three months: {', '.join(f'{size:.2f}' for size in sizes)} MB "
-                 f"(largest {max(sizes) / min(sizes) - 1:+.1%} over the smallest; target within {LEVEL_TARGET:.0%}: "
-                 f"{word(max(sizes) <= min(sizes) * (1 + LEVEL_TARGET))})")
+                 f"(largest {spread(sizes):+.1%} over the smallest; target within {LEVEL_TARGET:.0%}: "
+                 f"{word(spread(sizes) <= LEVEL_TARGET)})")
     grown = {name: size - base.tables.get(name, 0.0) for name, size in last.tables.items()}
+    lines.append(f"largest at month {last.number} (MB): " + ", ".join(
+        f"{name} {size:.2f}" for name, size in sorted(last.tables.items(), key=lambda item: -item[1])[:8]))
     lines.append(f"grown most from month 2 to month {last.number} (MB): " + ", ".join(
-        f"{name} {size:+.2f}" for name, size in sorted(grown.items(), key=lambda item: -abs(item[1]))[:6]))
+        f"{name} {size:+.2f}" for name, size in sorted(grown.items(), key=lambda item: -abs(item[1]))[:8]))
     mail = [month.mail_mb for month in months[-3:]]
     lines.append(f"of which the mail tables (what the retention purges), last three months: "
-                 f"{', '.join(f'{size:.2f}' for size in mail)} MB (largest {max(mail) / min(mail) - 1:+.1%} over the "
-                 f"smallest: {word(max(mail) <= min(mail) * (1 + LEVEL_TARGET))})")
+                 f"{', '.join(f'{size:.2f}' for size in mail)} MB (largest {spread(mail):+.1%} over the "
+                 f"smallest: {word(spread(mail) <= LEVEL_TARGET)})")
     return lines
 
 
