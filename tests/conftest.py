@@ -16,6 +16,7 @@ from pbem.store import Database, open_database
 sys.path.insert(0, str(Path(__file__).parent / "support"))
 
 import databases  # noqa: E402  (tests/support, put on the path just above)
+from engine_record import EngineRecord  # noqa: E402
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -23,10 +24,17 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "--db-engine", choices=databases.ENGINES, default=os.environ.get("PBEM_TEST_DB", databases.SQLITE),
         help="the database the tests run on: sqlite (default) or postgresql, a server the tests start "
              "themselves from Debian's postgresql package (env PBEM_TEST_DB)")
+    parser.addoption(
+        "--every-test", action="store_true",
+        help="on PostgreSQL, run also the tests that the SQLite run found reach no database (by default they "
+             "are deselected there: they ran on SQLite already; see tests/support/engine_record.py)")
 
 
 def pytest_configure(config: pytest.Config) -> None:
     databases.configure(config.getoption("--db-engine"))
+    record = EngineRecord(config, recording=not databases.on_postgresql())
+    databases.listen(record.touch)
+    config.pluginmanager.register(record, "pbem-engine-record")
 
 
 def pytest_report_header(config: pytest.Config) -> str:

@@ -92,6 +92,11 @@ class MailHarness:
         await asyncio.sleep(seconds)
 
 
+# The budget of one mail when a test gives no options of its own: the tests of budgets set theirs; the others
+# are about what a mail does, which a loaded test machine must not turn into "ran over its budget".
+TEST_MAIL_BUDGET = 10.0
+
+
 @asynccontextmanager
 async def running_service(tmp_path: Path, *, clock: MovableClock | None = None,
                           options: DaemonOptions | None = None, web_url: str | None = None,
@@ -107,7 +112,8 @@ async def running_service(tmp_path: Path, *, clock: MovableClock | None = None,
         daemon = MailDaemon(
             db, imap=ImapUrl.parse(servers.imap_url(GM_ADDRESS)), smtp=SmtpUrl.parse(servers.smtp_url()),
             address=GM_ADDRESS, clock=clock, web_url=web_url,
-            options=options or DaemonOptions(idle_recheck=0.5, send_retry_min=0.5, clock_interval=0.1),
+            options=options or DaemonOptions(idle_recheck=0.5, send_retry_min=0.5, clock_interval=0.1,
+                                             mail_budget=TEST_MAIL_BUDGET),
         )
         stop = asyncio.Event()
         task = asyncio.create_task(daemon.run(stop))

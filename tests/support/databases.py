@@ -22,7 +22,7 @@ import socket
 import subprocess
 import tempfile
 import uuid
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from pathlib import Path
 from typing import Any
 
@@ -43,6 +43,7 @@ _USER = "pbem"
 
 class _Settings:
     engine = SQLITE
+    asked: Callable[[], None] | None = None  # told whenever a test asks for the engine (engine_record.py)
     server: PostgresServer | None = None
     created: list[str] = []  # noqa: RUF012  (the databases of the running test)
 
@@ -54,25 +55,40 @@ def configure(engine: str) -> None:
     _Settings.engine = engine
 
 
+def _asked() -> None:
+    """Tell the engine record that the running test (or the module being imported) depends on the engine."""
+    if _Settings.asked is not None:
+        _Settings.asked()
+
+
+def listen(asked: Callable[[], None]) -> None:
+    """Have ``asked`` called whenever a test asks for a database or for the run's engine."""
+    _Settings.asked = asked
+
+
 def engine() -> str:
     """The engine of this run: ``sqlite`` or ``postgresql``."""
+    _asked()
     return _Settings.engine
 
 
 def on_postgresql() -> bool:
     """True when this run's databases are PostgreSQL databases."""
+    _asked()
     return _Settings.engine == POSTGRESQL
 
 
 def database_url(tmp_path: Path, name: str = "pbem.db") -> str:
     """A new, empty database for a test: the file ``tmp_path/name`` on SQLite, or a new PostgreSQL
     database (already migrated to the newest schema) that is dropped when the test ends."""
+    _asked()
     return str(tmp_path / name) if _Settings.engine == SQLITE else _new_database(TEMPLATE)
 
 
 def empty_database_url(tmp_path: Path, name: str = "empty.db") -> str:
     """A new database with no table at all (what ``pbem restore`` fills): the path of a file ``tmp_path/name``
     that does not exist yet on SQLite, or a new, empty PostgreSQL database, dropped when the test ends."""
+    _asked()
     return str(tmp_path / name) if _Settings.engine == SQLITE else _new_database("template0")
 
 
