@@ -41,7 +41,6 @@ import statistics
 import sys
 import tempfile
 import time
-import tracemalloc
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -161,42 +160,77 @@ def table_mb(db: Database, url: str) -> dict[str, float]:
 
 
 class MemoryTrace:
-    """``--trace-memory``: where the memory that grew after month 2 was allocated (tracemalloc, started at
-    the end of month 2, by the allocating line with its callers) and which kinds of objects grew in number
-    (``gc.get_objects``)."""
+    """``--trace-memory``: what grows. At the end of each month from month 2 on: the kinds of objects that
+    grew in number since the month before (``gc.get_objects``), who holds a sample of the lists and dicts
+    made since month 2 that are still alive (the chain of referrers up to the first object that is no
+    container: the cache, registry or map that keeps them), and how full pbem's ``lru_cache`` caches are.
+    (tracemalloc was tried: it slows the daemon tenfold, too much for months of mail.)"""
 
-    def __init__(self, frames: int = 4) -> None:
-        self.frames = frames
-        self.base: tracemalloc.Snapshot | None = None
-        self.base_counts: Counter[str] = Counter()
+    SAMPLE = 300
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+        self.counts: Counter[str] = Counter()
+        self.old: set[int] = set()
+
+    def month_ended(self, number: int) -> list[str]:
+        """What grew in the month; the baseline is taken at the end of month 2."""
+        gc.collect()
+        objects = gc.get_objects()
+        counts = Counter(type(thing).__qualname__ for thing in objects)
+        lines: list[str] = []
+        if number > 2:
+            grown = counts.copy()
+            grown.subtract(self.counts)
+            lines.append(f"  objects grown in month {number}: " + ", ".join(
+                f"{name} {count:+d}" for name, count in grown.most_common(8)))
+            young = [thing for thing in objects if type(thing) in (list, dict) and id(thing) not in self.old]
+            sample = random.sample(young, min(self.SAMPLE, len(young)))
+            mine = {id(objects), id(young), id(sample)}
+            holders: Counter[str] = Counter()
+            for thing in sample:  # a loop, not a generator: a generator's frame would be the first referrer
+                holders[self._holder(thing, mine)] += 1
+            lines.append(f"  {len(young)} lists and dicts made since month 2 alive; held by (of a sample): "
+                         + "; ".join(f"{chain} {count}" for chain, count in holders.most_common(6)))
+            lines.append("  some of them: " + " | ".join(repr(thing)[:120] for thing in sample[:6]))
+            lines.append("  lru caches: " + ", ".join(f"{name} {size}" for name, size in _cache_sizes()))
+            compiled = self.db.engine._compiled_cache  # noqa: SLF001  (SQLAlchemy's statement cache, an LRU)
+            lines.append(f"  SQLAlchemy's compiled statements: {len(compiled) if compiled is not None else 0}")
+        else:
+            self.old = {id(thing) for thing in objects if type(thing) in (list, dict)}
+        self.counts = counts
+        del objects
+        return lines
 
     @staticmethod
-    def _counts() -> Counter[str]:
-        gc.collect()
-        return Counter(type(thing).__qualname__ for thing in gc.get_objects())
+    def _holder(thing: object, mine: set[int], depth: int = 6) -> str:
+        chain = [type(thing).__qualname__]
+        for _ in range(depth):
+            referrers = [ref for ref in gc.get_referrers(thing) if id(ref) not in mine and not _is_frame(ref)]
+            if not referrers:
+                break
+            thing = referrers[0]
+            chain.append(type(thing).__qualname__)
+            if not isinstance(thing, (list, dict, tuple, set)):
+                break
+        return "<-".join(chain)
 
-    def month_ended(self, number: int) -> None:
-        """Take the baseline at the end of month 2 (what is allocated from then on and still held)."""
-        if number == 2:
-            self.base_counts = self._counts()
-            tracemalloc.start(self.frames)
-            self.base = tracemalloc.take_snapshot()
 
-    def report(self, top: int = 12) -> list[str]:
-        """The allocations and object kinds that grew most since month 2."""
-        if self.base is None:
-            return ["(--trace-memory: fewer than 2 months, no baseline)"]
-        gc.collect()
-        grown = tracemalloc.take_snapshot().compare_to(self.base, "traceback")
-        lines = ["memory grown since month 2, by where it was allocated:"]
-        for stat in grown[:top]:
-            lines.append(f"  {stat.size_diff / 1024:+9.1f} KiB {stat.count_diff:+7d} blocks")
-            lines.extend(f"      {frame.filename}:{frame.lineno}" for frame in stat.traceback)
-        counts = self._counts()
-        counts.subtract(self.base_counts)
-        lines.append("objects grown in number since month 2: " + ", ".join(
-            f"{name} {count:+d}" for name, count in counts.most_common(top)))
-        return lines
+def _is_frame(thing: object) -> bool:
+    return type(thing).__name__ in ("frame", "coroutine", "cell")
+
+
+def _cache_sizes() -> list[tuple[str, int]]:
+    """pbem's ``lru_cache`` caches holding more than 10 entries, fullest first."""
+    sizes = []
+    for name, module in list(sys.modules.items()):
+        if not name.startswith("pbem"):
+            continue
+        for attribute, value in vars(module).items():
+            info = getattr(value, "cache_info", None)
+            if callable(info) and getattr(value, "__module__", None) == name and info().currsize > 10:
+                sizes.append((f"{name}.{attribute}", info().currsize))
+    return sorted(sizes, key=lambda item: -item[1])[:10]
 
 
 class League:
@@ -268,13 +302,13 @@ async def soak(args: argparse.Namespace, workdir: Path) -> list[Month]:
     months: list[Month] = []
     started = time.perf_counter()
     clock = DemoClock()
-    trace = MemoryTrace() if args.trace_memory else None
     options = DaemonOptions(idle_recheck=0.5, send_retry_min=0.5, clock_interval=0.2, retention=timedelta(days=7))
     try:
         async with MailWorld() as world:
             await world.add_user(GM)
             db = open_database(url)
             try:
+                trace = MemoryTrace(db) if args.trace_memory else None
                 daemon = MailDaemon(db, imap=ImapUrl.parse(world.imap_url(GM)), smtp=SmtpUrl.parse(world.smtp_url()),
                                     address=GM, clock=clock, options=options)
                 games = max(1, math.ceil(args.mails_per_month / (args.rounds * 4 * (1 - SLEEPY))))
@@ -309,13 +343,11 @@ async def soak(args: argparse.Namespace, workdir: Path) -> list[Month]:
                         month.load = os.getloadavg()[0]
                         months.append(month)
                         print(month.line(), flush=True)
-                        if trace is not None:
-                            trace.month_ended(number)
+                        for line in trace.month_ended(number) if trace is not None else ():
+                            print(line, flush=True)
                         if time.perf_counter() - started > args.max_minutes * 60 and number < args.months:
                             print(f"(stopped after month {number}: --max-minutes {args.max_minutes:g} ran out)")
                             break
-                    if trace is not None:
-                        print("\n".join(trace.report()), flush=True)
                 finally:
                     stop.set()
                     await asyncio.wait_for(task, 15)
@@ -386,7 +418,7 @@ def main() -> None:
                         help="stop after the month during which this much wall time passed (default 15)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--trace-memory", action="store_true",
-                        help="find what grows: tracemalloc and object counts, month 2 against the last (slow)")
+                        help="find what grows: object counts, holders of new objects, cache sizes, each month")
     parser.add_argument("--quick", action="store_true",
                         help="a smoke run of about two minutes: 3 months of 10 rounds, 120 mails a month")
     args = parser.parse_args()
