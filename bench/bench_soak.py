@@ -239,7 +239,6 @@ class League:
     def __init__(self, daemon: MailDaemon, games: int, seed: int) -> None:
         self.daemon = daemon
         self.service = daemon.service
-        self.rng = GameRng(seed)
         self.chance = random.Random(seed)
         self.created = 0
         self.running: list[str] = []
@@ -281,7 +280,9 @@ class League:
                 if seat.name == sleepy or seat.name not in missing or seat.address is None:
                     continue
                 to = self.daemon.handler.notifier.reply_address(info.row, seat)
-                orders = robot_orders(self.service, name, seat.name, self.rng)
+                # A generator per mail: one kept all year logs every draw it makes (GameRng.draws), some
+                # ten a mail, which grew this process by megabytes a month (--trace-memory found them).
+                orders = robot_orders(self.service, name, seat.name, GameRng(self.chance.getrandbits(62)))
                 message = plain_mail(seat.address, to, f"Re: [{name}] Turn {turn}", orders)
                 letters.append(Letter(seat.address, to, message.as_bytes()))
         return letters
