@@ -288,6 +288,23 @@ class League:
         return letters
 
 
+OUTBOX_DRAIN = 300.0
+"""Seconds the month's end waits for the outbox to be sent before measuring."""
+
+
+async def drain_outbox(daemon: MailDaemon, db: Database) -> None:
+    """Wait (at most :data:`OUTBOX_DRAIN` seconds) until the daemon sent every mail it queued: the robots play
+    on without waiting for their reports, so on a starved CPU the reports queue up faster than they go, and the
+    month's size would count that backlog (as players would not: they wait for their report)."""
+    deadline = time.perf_counter() + OUTBOX_DRAIN
+    while time.perf_counter() < deadline:
+        with db.engine.connect() as connection:
+            if not connection.scalar(text("SELECT count(*) FROM outbound_message WHERE status = 'queued'")):
+                return
+        await daemon.caught_up()
+        await asyncio.sleep(0.5)
+
+
 async def after_clock_jump(daemon: MailDaemon, clock_interval: float) -> None:
     """Let the daemon's clock make a pass after the clock moved, and the daemon send what it queued."""
     await asyncio.sleep(1.5 * clock_interval)
@@ -337,6 +354,7 @@ async def soak(args: argparse.Namespace, workdir: Path) -> list[Month]:
                             bench_cpu = time.thread_time()
                             month.games_ended += league.replace_ended()
                             month.bench_cpu += time.thread_time() - bench_cpu
+                        await drain_outbox(daemon, db)
                         month.cpu = time.process_time() - cpu - month.bench_cpu
                         month.seconds = time.perf_counter() - month_started
                         month.rss_mb, month.db_mb, month.tables = rss_mb(), database_mb(db, url), table_mb(db, url)
