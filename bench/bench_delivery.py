@@ -6,7 +6,7 @@ Prints numbers only; everything runs on 127.0.0.1. Usage:
     python bench/bench_delivery.py [-n 40] [--pipe 10] [--timeout 120]
 
 The same mails (HELP from a distinct player each, so each gets one reply, the
-command list) go to a fresh daemon (:class:`pbem.mail.daemon.MailDaemon`,
+command list) go to a fresh daemon (:class:`pbem.mail.running.daemon.MailDaemon`,
 default options, a fresh SQLite file) per way, one mail at a time (the next
 once the reply left), over embedded servers in this process:
 
@@ -18,7 +18,7 @@ once the reply left), over embedded servers in this process:
 * pipe: ``pbem deliver`` started as a mail server starts it (``pipe``,
   ``.forward``) with the mail on its standard input, next to a running daemon
   that takes mail only over LMTP; ``deliver`` nudges the daemon once the
-  mail is stored (pbem/mail/wake.py).
+  mail is stored (pbem/mail/intake/wake.py).
 
 A reply leaves when the embedded SMTP server has it. Each way prints the
 median, 90th and 99th percentile and the longest time, in milliseconds, and
@@ -41,9 +41,9 @@ import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 
-from pbem.mail.config import ImapUrl, SmtpUrl
-from pbem.mail.daemon import MailDaemon
-from pbem.mail.lmtp import LmtpAddress
+from pbem.mail.intake.lmtp import LmtpAddress
+from pbem.mail.outbound.config import ImapUrl, SmtpUrl
+from pbem.mail.running.daemon import MailDaemon
 from pbem.sandbox.embedded import EmbeddedMailServers
 from pbem.sandbox.lmtpclient import hand_over
 from pbem.sandbox.mailclient import plain_mail

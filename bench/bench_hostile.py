@@ -41,8 +41,8 @@ from bench_mail import GM, prepare_games, send_orders  # noqa: E402
 from mail_raw import Row, format_rows  # noqa: E402
 from mail_world import Letter, MailWorld, stream_letters  # noqa: E402
 
-from pbem.mail.config import ImapUrl, SmtpUrl  # noqa: E402
-from pbem.mail.daemon import MailDaemon, tune_gc_for_serving  # noqa: E402
+from pbem.mail.outbound.config import ImapUrl, SmtpUrl  # noqa: E402
+from pbem.mail.running.daemon import MailDaemon, tune_gc_for_serving  # noqa: E402
 from pbem.sandbox.embedded import EmbeddedMailServers  # noqa: E402
 from pbem.store import open_database  # noqa: E402
 

@@ -38,8 +38,8 @@ from pbem.leagues.pairing import meetings_of, round_robin, swiss  # noqa: E402
 from pbem.leagues.ratings import rate  # noqa: E402
 from pbem.leagues.results import Place, Points, ResultKind  # noqa: E402
 from pbem.leagues.standings import TableResult, standings  # noqa: E402
-from pbem.mail.notices import MailNotifier  # noqa: E402
-from pbem.mail.tokens import ReplyTokens  # noqa: E402
+from pbem.mail.outbound.notices import MailNotifier  # noqa: E402
+from pbem.mail.outbound.tokens import ReplyTokens  # noqa: E402
 from pbem.service import leagues  # noqa: E402
 from pbem.service.api import GameService  # noqa: E402
 from pbem.service.deadlines import TurnClock  # noqa: E402

@@ -23,7 +23,7 @@ The raw IMAP and SMTP rows always use servers in this process.
   (bench/mail_floor.py: store it, check the reply address, parse and check the orders, store them
   and the reply in one commit, mark the reply sent; raw sqlite3, no ORM, no thread): its CPU per
   mail over the echo's bounds from below what any such responder can reach;
-* pbem: the real daemon (:class:`pbem.mail.daemon.MailDaemon`, default
+* pbem: the real daemon (:class:`pbem.mail.running.daemon.MailDaemon`, default
   options) on a fresh SQLite file, with Turkey Chase games set up directly
   through the game service (passwords too). Players send order
   mails by SMTP, like the echo players: each mail comes from a distinct seat
@@ -48,7 +48,7 @@ four seats sent orders, adding four turn reports per game to the load. pbem
 idle: the CPU this process (the daemon, and the servers with ``--servers
 inline``) uses afterwards with no mail (count = the intake's IDLE rechecks).
 The whole run uses the garbage-collector settings of ``pbem serve``
-(:func:`pbem.mail.daemon.tune_gc_for_serving`). ``--profile FILE`` writes a
+(:func:`pbem.mail.running.daemon.tune_gc_for_serving`). ``--profile FILE`` writes a
 cProfile of the event loop's thread to FILE and one of the daemon's worker
 thread, where all its database work runs (storing and handling each mail,
 queueing and marking its reply), to FILE.worker: a profile of one thread sees
@@ -85,8 +85,8 @@ from mail_world import Letter, MailWorld, send_letters  # noqa: E402
 
 from pbem.core import GameRng  # noqa: E402
 from pbem.games import find_game  # noqa: E402
-from pbem.mail.config import ImapUrl, SmtpUrl  # noqa: E402
-from pbem.mail.daemon import MailDaemon, tune_gc_for_serving  # noqa: E402
+from pbem.mail.outbound.config import ImapUrl, SmtpUrl  # noqa: E402
+from pbem.mail.running.daemon import MailDaemon, tune_gc_for_serving  # noqa: E402
 from pbem.sandbox.embedded import EmbeddedMailServers  # noqa: E402
 from pbem.sandbox.mailclient import plain_mail  # noqa: E402
 from pbem.store import open_database  # noqa: E402

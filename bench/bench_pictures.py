@@ -16,7 +16,7 @@ second (own/s: the seat's view, its SVG and its PNG) and the largest of them.
 Per report (one row per game and player count, its fewest and its most):
 what a real resolution costs per mailed report. The reports of sampled
 states of random play are queued by the service's own
-:class:`pbem.mail.notices.MailNotifier` (``send_report``: every seat's
+:class:`pbem.mail.outbound.notices.MailNotifier` (``send_report``: every seat's
 report and the GM's, text and HTML rendered, the board drawn and made PNG
 once and every seat's own picture, as a resolution does,
 mails composed and inserted in the outbox of a real SQLite database, in one
@@ -41,9 +41,9 @@ from typing import Any
 from pbem.clock import utcnow
 from pbem.core import Game, GameRng
 from pbem.games import GAMES, find_game
-from pbem.mail.daemon import tune_gc_for_serving
-from pbem.mail.notices import MailNotifier
-from pbem.mail.tokens import ReplyTokens
+from pbem.mail.outbound.notices import MailNotifier
+from pbem.mail.outbound.tokens import ReplyTokens
+from pbem.mail.running.daemon import tune_gc_for_serving
 from pbem.pictures import ReportPictures, board_svg, drawing_for, own_svg
 from pbem.raster import svg_to_png
 from pbem.reports import ReportInput

@@ -64,8 +64,8 @@ from takeover import takeover_run  # noqa: E402  (tests/e2e: the take-over scena
 from pbem.clock import utcnow  # noqa: E402
 from pbem.core import GameRng  # noqa: E402
 from pbem.games import find_game  # noqa: E402
-from pbem.mail.config import ImapUrl, SmtpUrl  # noqa: E402
-from pbem.mail.daemon import MailDaemon, tune_gc_for_serving  # noqa: E402
+from pbem.mail.outbound.config import ImapUrl, SmtpUrl  # noqa: E402
+from pbem.mail.running.daemon import MailDaemon, tune_gc_for_serving  # noqa: E402
 from pbem.sandbox.mailclient import plain_mail  # noqa: E402
 from pbem.store import Database, open_database  # noqa: E402
 from pbem.store.tables import GameRngRow, GameRow, OutboundMessageRow, SeatRow  # noqa: E402

@@ -3,7 +3,7 @@
     python bench/bench_soak.py [--months 12] [--mails-per-month 1800] [--engine sqlite|postgresql]
                                [--rate 40] [--max-minutes 15] [--quick]
 
-One :class:`~pbem.mail.daemon.MailDaemon` (what ``pbem serve`` runs) on a database of its own, with the
+One :class:`~pbem.mail.running.daemon.MailDaemon` (what ``pbem serve`` runs) on a database of its own, with the
 mail servers and players in a process of their own (bench/mail_world.py), so that this process holds the
 daemon alone (and the bench's bookkeeping: a few queries a round to know whose orders are missing).
 Everything runs on 127.0.0.1.
@@ -56,8 +56,8 @@ from sqlalchemy import text  # noqa: E402
 
 from pbem.core import GameRng  # noqa: E402
 from pbem.games import find_game  # noqa: E402
-from pbem.mail.config import ImapUrl, SmtpUrl  # noqa: E402
-from pbem.mail.daemon import DaemonOptions, MailDaemon, tune_gc_for_serving  # noqa: E402
+from pbem.mail.outbound.config import ImapUrl, SmtpUrl  # noqa: E402
+from pbem.mail.running.daemon import DaemonOptions, MailDaemon, tune_gc_for_serving  # noqa: E402
 from pbem.sandbox.demo import DemoClock, robot_orders  # noqa: E402
 from pbem.sandbox.mailclient import plain_mail  # noqa: E402
 from pbem.store import Database, open_database  # noqa: E402

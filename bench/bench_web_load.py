@@ -44,8 +44,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_mail import GM, KIND, prepare_games  # noqa: E402
 from mail_world import Letter, MailWorld, send_letters  # noqa: E402
 
-from pbem.mail.config import ImapUrl, SmtpUrl  # noqa: E402
-from pbem.mail.daemon import MailDaemon  # noqa: E402
+from pbem.mail.outbound.config import ImapUrl, SmtpUrl  # noqa: E402
+from pbem.mail.running.daemon import MailDaemon  # noqa: E402
 from pbem.store import open_database  # noqa: E402
 
 _HERE = Path(__file__).resolve().parent

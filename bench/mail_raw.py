@@ -11,7 +11,7 @@ Rows:
   SMTP send          aiosmtplib, one connection, delivered into a mailbox
   echo bare          players send by SMTP; an IDLE client (raw aioimaplib) fetches each
                      mail, parses it with the stdlib email parser, replies by SMTP
-  echo intake        the same with pbem.mail.intake.MailIntake taking the mail
+  echo intake        the same with pbem.mail.intake.imap.MailIntake taking the mail
 Echo rows run at full speed (n mails) and paced (--paced mails at --rate per second);
 latency is from the player's send to the reply landing in the player's mailbox.
 idle CPU rows: CPU used by an idle MailIntake per idle_recheck interval.
@@ -41,9 +41,9 @@ import aioimaplib
 import aiosmtplib
 from mail_world import Letter, MailWorld, send_letters
 
-from pbem.mail.config import ImapUrl
+from pbem.mail.intake.imap import MailIntake, parse_fetch
+from pbem.mail.outbound.config import ImapUrl
 from pbem.sandbox.embedded import EmbeddedMailServers
-from pbem.mail.intake import MailIntake, parse_fetch
 
 GM = "gm@bench.test"
 Servers = EmbeddedMailServers | MailWorld

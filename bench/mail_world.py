@@ -36,7 +36,7 @@ from typing import Any
 
 import aiosmtplib
 
-from pbem.mail.config import ImapUrl, SmtpUrl
+from pbem.mail.outbound.config import ImapUrl, SmtpUrl
 from pbem.sandbox.embedded import EmbeddedMailServers
 
 _HERE = Path(__file__).resolve().parent
@@ -289,7 +289,7 @@ async def _serve() -> None:
 
 
 if __name__ == "__main__":
-    from pbem.mail.daemon import tune_gc_for_serving  # the same collector settings as the measured side
+    from pbem.mail.running.daemon import tune_gc_for_serving  # the same collector settings as the measured side
 
     tune_gc_for_serving()
     asyncio.run(_serve())

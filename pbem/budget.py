@@ -1,7 +1,7 @@
 """The time budget of the work under way in this thread, and its safe points.
 
 Handling one mail has a time budget (``pbem serve --mail-budget``). The
-watchdog (:mod:`pbem.mail.watchdog`) marks the work's :class:`Budget` spent
+watchdog (:mod:`pbem.mail.running.watchdog`) marks the work's :class:`Budget` spent
 when its time is up; the work itself then stops at its next *safe point*:
 
 * every loop whose length the mail decides (its lines and commands, the seats,

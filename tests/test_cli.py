@@ -491,7 +491,7 @@ def _stored_mail(db_url: str) -> dict[str, int]:
     """Four stored mails: one handled, one failed, one set aside and one waiting for its next try."""
     from datetime import UTC, datetime, timedelta
 
-    from pbem.mail.mailstore import InboundStore
+    from pbem.mail.reading.mailstore import InboundStore
     from pbem.store import open_database
 
     db = open_database(db_url)

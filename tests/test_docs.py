@@ -9,7 +9,7 @@ from pathlib import Path
 
 from pbem.commands import RESERVED_WORDS, help_text
 from pbem.games import GAMES, find_game
-from pbem.mail.answers import help_for
+from pbem.mail.answering.answers import help_for
 
 ROOT = Path(__file__).resolve().parents[1]
 TOOL = ROOT / "tools" / "game_docs.py"

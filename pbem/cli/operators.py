@@ -71,7 +71,7 @@ def cmd_forget(args: argparse.Namespace) -> int:
 
 def cmd_prefs(args: argparse.Namespace) -> int:
     """``pbem prefs ADDRESS [--zone Z]``: what mail to an address looks like, as its SET commands set it."""
-    from pbem.mail import preferences
+    from pbem.mail.outbound import preferences
     from pbem.zones import read_zone
 
     service = service_of(args)
@@ -105,7 +105,7 @@ def cmd_upgrade_check(args: argparse.Namespace) -> int:
 def cmd_mail(args: argparse.Namespace) -> int:
     """``pbem mail [--json]``: the mail that ended unhandled (failed, set aside) or waits for another try;
     ``pbem mail retry ID``: queue one to be handled again (exit 2 for an unknown id)."""
-    from pbem.mail.retries import UnknownMail, retry_by_hand, troubled_mail
+    from pbem.mail.running.retries import UnknownMail, retry_by_hand, troubled_mail
 
     db = service_of(args).db
     if args.action == "retry":

@@ -4,17 +4,16 @@ from a mail server's pipe, DKIM keys, and the robots' demo."""
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pbem.cli.shared import EXIT_FAILED, EXIT_OK, Subcommands, UsageError, address, game_kind, service_of
+from pbem.cli.shared import EXIT_FAILED, EXIT_OK, Subcommands, UsageError, game_kind, service_of
 
 if TYPE_CHECKING:
-    from pbem.mail.dkim_signing import DkimSigner
+    from pbem.mail.outbound.dkim_signing import DkimSigner
     from pbem.web.server import WebLimits
 
 
@@ -25,10 +24,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from datetime import timedelta
     from pathlib import Path
 
-    from pbem.mail.config import BadMailUrl, SendRate
-    from pbem.mail.daemon import DaemonFailed
-    from pbem.mail.listening import CannotListen
-    from pbem.mail.serve import configure_logging, serve
+    from pbem.mail.intake.listening import CannotListen
+    from pbem.mail.outbound.config import BadMailUrl, SendRate
+    from pbem.mail.running.daemon import DaemonFailed
+    from pbem.mail.running.serve import configure_logging, serve
 
     try:
         configure_logging("DEBUG" if args.verbose else args.log_level, args.log_format)
@@ -91,7 +90,7 @@ def dkim_signer(args: argparse.Namespace) -> DkimSigner | None:
         if args.dkim_selector or args.dkim_domain:
             raise UsageError("--dkim-selector and --dkim-domain go with --dkim-key")
         return None
-    from pbem.mail.dkim_signing import DkimKeyError, DkimSigner
+    from pbem.mail.outbound.dkim_signing import DkimKeyError, DkimSigner
 
     if not args.dkim_selector:
         raise UsageError("--dkim-key needs --dkim-selector: the name the public key is published under")
@@ -105,7 +104,7 @@ def dkim_signer(args: argparse.Namespace) -> DkimSigner | None:
 def cmd_dkim_keygen(args: argparse.Namespace) -> int:
     """``pbem dkim-keygen --selector S --domain D --out PATH``: write a new private key (mode 0600) and
     print the DNS TXT record that publishes its public key."""
-    from pbem.mail.dkim_signing import DkimKeyError, check_name, dns_record, new_key_pair, write_private_key
+    from pbem.mail.outbound.dkim_signing import DkimKeyError, check_name, dns_record, new_key_pair, write_private_key
 
     try:
         check_name("--selector", args.selector)
@@ -126,7 +125,7 @@ def cmd_deliver(args: argparse.Namespace) -> int:
     stored, 75 (EX_TEMPFAIL) when the mail server should try again, 65 when the input holds no mail."""
     import logging
 
-    from pbem.mail.deliver import deliver
+    from pbem.mail.intake.deliver import deliver
 
     logging.basicConfig(level=logging.WARNING, format="%(message)s")
     return deliver(args.db, sys.stdin.buffer)
@@ -136,8 +135,8 @@ def cmd_web(args: argparse.Namespace) -> int:
     """``pbem web [HOST:PORT]``: the read-only web archive alone, against the same database."""
     import asyncio
 
-    from pbem.mail.listening import CannotListen
-    from pbem.mail.serve import configure_logging, serve_web
+    from pbem.mail.intake.listening import CannotListen
+    from pbem.mail.running.serve import configure_logging, serve_web
 
     configure_logging("DEBUG" if args.verbose else "INFO")
     try:

@@ -32,7 +32,7 @@ _SETTING = SettingRow.__table__  # type: ignore[attr-defined]
 NAMED_STATUSES = ("new", "handled", "failed")
 """Statuses of stored mail that always appear among the figures (0 when no mail has them)."""
 LAST_SEEN_KEY = "last_seen"
-"""The setting a running daemon's clock writes every few seconds (see :mod:`pbem.mail.daemon`)."""
+"""The setting a running daemon's clock writes every few seconds (see :mod:`pbem.mail.running.daemon`)."""
 RECOUNT_SECONDS = 60.0
 
 # Statements built once. Each WHERE matches a partial index word for word (status = 'new', status =

@@ -31,8 +31,8 @@ from typing import TextIO
 
 from pbem.core import GameRng
 from pbem.games import find_game
-from pbem.mail.config import ImapUrl, SmtpUrl
-from pbem.mail.daemon import DaemonOptions, MailDaemon
+from pbem.mail.outbound.config import ImapUrl, SmtpUrl
+from pbem.mail.running.daemon import DaemonOptions, MailDaemon
 from pbem.sandbox.embedded import EmbeddedMailServers
 from pbem.sandbox.mailclient import ReceivedMail
 from pbem.sandbox.robots import MailRobot, RobotGm, RobotPlayer, is_report, subject_is

@@ -73,7 +73,7 @@ from pysasl.creds.server import ServerCredentials
 from pysasl.hashing import Cleartext
 
 from pbem.addresses import MAX_ADDRESS
-from pbem.mail.config import ImapUrl, SmtpUrl
+from pbem.mail.outbound.config import ImapUrl, SmtpUrl
 
 __all__ = ["DEFAULT_PASSWORD", "EmbeddedMailServers", "NotRunning", "StoredMail", "mailbox_folder"]
 

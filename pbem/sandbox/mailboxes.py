@@ -30,7 +30,7 @@ import sys
 from collections.abc import Sequence
 from typing import TextIO
 
-from pbem.mail.serve import stop_on_signals
+from pbem.mail.running.serve import stop_on_signals
 from pbem.sandbox.embedded import DEFAULT_PASSWORD, EmbeddedMailServers
 
 HOST = "127.0.0.1"

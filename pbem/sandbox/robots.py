@@ -1,7 +1,7 @@
 """Robot mail players: somebody with a real mailbox who plays a game by email.
 
 A :class:`MailRobot` reads its mailbox over IMAP (the same
-:class:`~pbem.mail.intake.MailIntake` the game master uses: IDLE, every
+:class:`~pbem.mail.intake.imap.MailIntake` the game master uses: IDLE, every
 message once) and sends over SMTP, like a person with a mail program. It
 keeps a transcript of everything it sent and received, in order, and can
 write it as an mbox file any mail program opens.
@@ -31,8 +31,8 @@ from typing import Self
 import aiosmtplib
 
 from pbem.clock import utcnow
-from pbem.mail.config import ImapUrl, SmtpUrl
-from pbem.mail.intake import MailIntake
+from pbem.mail.intake.imap import MailIntake
+from pbem.mail.outbound.config import ImapUrl, SmtpUrl
 from pbem.sandbox.embedded import EmbeddedMailServers
 from pbem.sandbox.mailclient import ReceivedMail, plain_mail, read_mail
 

@@ -56,7 +56,7 @@ class Unit:
         game at once: a unit that may change a game locks it."""
         self.mail_from: str | None = None
         """The sender of the mail this unit handles (None: the clock or the command line): the mail it
-        causes besides its reply is bounded (see :mod:`pbem.mail.notices`)."""
+        causes besides its reply is bounded (see :mod:`pbem.mail.outbound.notices`)."""
         self.mailed_others = 0
         """Mails queued in this unit, besides the reply, that count toward that bound."""
         self.held_back = 0

@@ -266,7 +266,7 @@ class InboundMessageRow(SQLModel, table=True):
     (taken with SKIP LOCKED, so other daemons pass it by) and marks it handled.
     A try that failed is counted in ``attempts`` and the mail waits until
     ``next_attempt_at``; after the last try it is ``failed``, and a mail whose
-    handling ran over the time budget is ``set_aside`` (see :mod:`pbem.mail.retries`).
+    handling ran over the time budget is ``set_aside`` (see :mod:`pbem.mail.running.retries`).
     """
 
     __tablename__ = "inbound_message"

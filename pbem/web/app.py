@@ -41,7 +41,7 @@ from functools import cache
 from aiohttp import web
 
 from pbem.clock import utcnow
-from pbem.mail.tokens import NUMBER_PATTERN, ReplyTokens
+from pbem.mail.outbound.tokens import NUMBER_PATTERN, ReplyTokens
 from pbem.numbering import game_standing
 from pbem.reports import environment
 from pbem.service.api import GameService

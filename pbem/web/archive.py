@@ -17,7 +17,7 @@ from sqlmodel import select
 
 from pbem.clock import format_utc
 from pbem.core import Event, GameRng, PbemError
-from pbem.mail.tokens import ReplyTokens
+from pbem.mail.outbound.tokens import ReplyTokens
 from pbem.numbering import board_moment, game_turn
 from pbem.pictures import alt_text, board_svg, own_svg
 from pbem.reports import ReportInput, render_report

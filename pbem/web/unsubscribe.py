@@ -9,7 +9,7 @@ import asyncio
 
 from aiohttp import web
 
-from pbem.mail.tokens import ReplyTokens, TokenError
+from pbem.mail.outbound.tokens import ReplyTokens, TokenError
 from pbem.reports import environment
 from pbem.service import consent
 from pbem.service.api import GameService

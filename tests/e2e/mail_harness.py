@@ -13,8 +13,8 @@ from pathlib import Path
 
 from databases import database_url
 
-from pbem.mail.config import ImapUrl, SmtpUrl
-from pbem.mail.daemon import DaemonOptions, MailDaemon
+from pbem.mail.outbound.config import ImapUrl, SmtpUrl
+from pbem.mail.running.daemon import DaemonOptions, MailDaemon
 from pbem.sandbox.embedded import EmbeddedMailServers
 from pbem.sandbox.mailclient import MailboxReader, ReceivedMail, plain_mail, send_mail
 from pbem.service.api import GameService

@@ -61,10 +61,10 @@ from databases import database_url, on_postgresql
 from databases import query as run_query
 
 from pbem.core import GameRng
-from pbem.mail.config import ImapUrl, SmtpUrl
-from pbem.mail.daemon import SECRET_KEY, DaemonOptions, setting
-from pbem.mail.intake import parse_fetch
-from pbem.mail.tokens import ReplyTokens
+from pbem.mail.intake.imap import parse_fetch
+from pbem.mail.outbound.config import ImapUrl, SmtpUrl
+from pbem.mail.outbound.tokens import ReplyTokens
+from pbem.mail.running.daemon import SECRET_KEY, DaemonOptions, setting
 from pbem.passwords import hash_password, new_password
 from pbem.sandbox.mailclient import ReceivedMail, plain_mail, read_mail
 from pbem.service.api import GameService

@@ -15,8 +15,8 @@ from mail_games import OPENING_ORDERS, open_game
 from mail_harness import running_service
 from sqlalchemy.exc import OperationalError
 
-from pbem.mail.conversation import HandledMail
-from pbem.mail.daemon import DaemonOptions
+from pbem.mail.answering.conversation import HandledMail
+from pbem.mail.running.daemon import DaemonOptions
 from pbem.service.unit import Unit
 
 QUICK = DaemonOptions(idle_recheck=0.2, send_retry_min=0.5, clock_interval=0.1, restart_first=0.2,

@@ -16,8 +16,8 @@ from databases import query as run_query
 from ports import free_port
 from test_crash import GM_ADDRESS, STARTUP_TIMEOUT, mail_servers, read_line, read_mailboxes
 
-from pbem.mail.config import SmtpUrl
-from pbem.mail.mailstore import SHARED_LEASE
+from pbem.mail.outbound.config import SmtpUrl
+from pbem.mail.outbound.queue import SHARED_LEASE
 from pbem.sandbox.lmtpclient import hand_over
 from pbem.sandbox.mailclient import plain_mail
 

@@ -28,10 +28,10 @@ from sqlmodel import select
 
 from pbem.commands import MAX_COMMANDS
 from pbem.lockout import FREE_FAILURES
-from pbem.mail.daemon import DaemonOptions
-from pbem.mail.mailstore import OVERSIZED_PREFIX
-from pbem.mail.gm_commands import MAX_CREATIONS_PER_DAY, MAX_CREATIONS_PER_MAIL
-from pbem.mail.reply import MAX_REPLY
+from pbem.mail.answering.reply import MAX_REPLY
+from pbem.mail.commands.gm_commands import MAX_CREATIONS_PER_DAY, MAX_CREATIONS_PER_MAIL
+from pbem.mail.reading.mailstore import OVERSIZED_PREFIX
+from pbem.mail.running.daemon import DaemonOptions
 from pbem.store.tables import GameRow, InboundMessageRow, OutboundMessageRow, SeatRow, SettingRow
 
 QUICK = DaemonOptions(idle_recheck=0.5, send_retry_min=0.5, clock_interval=0.1, restart_first=0.2,

@@ -13,8 +13,8 @@ from mail_games import eventually, open_game, send_raw
 from mail_harness import GM_ADDRESS, MailHarness, Person, running_service
 from sqlmodel import select
 
-from pbem.mail.config import SendRate
-from pbem.mail.daemon import DaemonOptions
+from pbem.mail.outbound.config import SendRate
+from pbem.mail.running.daemon import DaemonOptions
 from pbem.sandbox.mailclient import ReceivedMail
 from pbem.store.tables import AddressConsentRow, AuditEntryRow, OutboundMessageRow
 

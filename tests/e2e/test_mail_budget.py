@@ -22,8 +22,8 @@ from mail_harness import MailHarness, running_service
 from sqlalchemy import text
 from sqlmodel import select
 
-from pbem.mail.daemon import DaemonOptions
-from pbem.mail.handler import MailHandler
+from pbem.mail.handling.handler import MailHandler
+from pbem.mail.running.daemon import DaemonOptions
 from pbem.store.tables import GameRow
 
 QUICK = {"idle_recheck": 0.5, "send_retry_min": 0.5, "clock_interval": 0.1}
@@ -156,7 +156,7 @@ def endless_statement_for(monkeypatch: pytest.MonkeyPatch) -> Callable[[str], No
 
 def test_a_statement_running_past_the_budget_is_ended_by_the_database_and_rolled_back(
         tmp_path: Path, endless_statement_for: Callable[[str], None], caplog: pytest.LogCaptureFixture) -> None:
-    caplog.set_level(logging.WARNING, logger="pbem.mail.daemon")
+    caplog.set_level(logging.WARNING, logger="pbem.mail.running.daemon")
     endless_statement_for("slow@players.test")
 
     async def scenario() -> None:

@@ -19,7 +19,7 @@ import pytest
 from mail_games import OPENING_ORDERS, eventually, open_game, prove_quiet
 from mail_harness import running_service
 
-from pbem.mail.serve import JsonLineFormatter
+from pbem.mail.running.serve import JsonLineFormatter
 
 
 def test_no_seat_loses_a_turn_it_tried_to_play(tmp_path: Path) -> None:
@@ -145,16 +145,16 @@ def test_the_console_logs_one_line_per_mail_and_per_turn(tmp_path: Path,
             await eventually(lambda: service.runner.info("tc-1").row.turn == 2)
 
     asyncio.run(scenario())
-    mail_lines = [r for r in caplog.records if r.name == "pbem.mail.daemon" and r.getMessage().startswith("mail ")]
+    mail_lines = [r for r in caplog.records if r.name == "pbem.mail.running.daemon" and r.getMessage().startswith("mail ")]
     orders = [r for r in mail_lines if getattr(r, "seat", "") == "A" and getattr(r, "done", "") == "orders"]
     assert orders and orders[0].sender == "alice@players.test" and orders[0].game == "tc-1"
     assert isinstance(orders[0].ms, float)
-    turns = [r.getMessage() for r in caplog.records if r.name == "pbem.mail.notices"]
+    turns = [r.getMessage() for r in caplog.records if r.name == "pbem.mail.outbound.notices"]
     assert "game tc-1: turn 1 resolved (all-in)" in turns
 
 
 def test_json_log_lines_carry_the_fields() -> None:
-    record = logging.LogRecord("pbem.mail.daemon", logging.INFO, __file__, 1, "mail %s from %s", (7, "a@b.c"), None)
+    record = logging.LogRecord("pbem.mail.running.daemon", logging.INFO, __file__, 1, "mail %s from %s", (7, "a@b.c"), None)
     record.sender, record.game, record.ms = "a@b.c", "tc-1", 1.5
     line = json.loads(JsonLineFormatter().format(record))
     assert line["message"] == "mail 7 from a@b.c" and line["game"] == "tc-1" and line["ms"] == 1.5

@@ -14,7 +14,7 @@ from urllib.parse import unquote
 from mail_games import GM_PLAYER, accept_invitations, has_written, open_game, prove_quiet
 from mail_harness import GM_ADDRESS, Person, running_service
 
-from pbem.mail.notices import MAX_MAIL_TO_OTHERS
+from pbem.mail.outbound.notices import MAX_MAIL_TO_OTHERS
 from pbem.sandbox.mailclient import ReceivedMail
 from pbem.service.consent import MAX_INVITATIONS_PER_DAY
 

@@ -16,7 +16,7 @@ from databases import database_url, on_postgresql
 from databases import query as run_query
 from mail_harness import GM_ADDRESS, running_service
 
-from pbem.mail.policy import DEFAULT_MAX_SIZE
+from pbem.mail.answering.policy import DEFAULT_MAX_SIZE
 from pbem.sandbox.mailclient import plain_mail
 from pbem.store import open_database
 

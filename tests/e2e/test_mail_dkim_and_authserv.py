@@ -10,8 +10,8 @@ import dkim
 from mail_games import eventually, inbound_rows, prove_quiet, send_raw
 from mail_harness import GM_ADDRESS, MailHarness, running_service
 
-from pbem.mail.daemon import DaemonOptions
-from pbem.mail.dkim_signing import DkimSigner, dns_record, new_key_pair
+from pbem.mail.outbound.dkim_signing import DkimSigner, dns_record, new_key_pair
+from pbem.mail.running.daemon import DaemonOptions
 
 TRUSTED = "mx.pbem.test"
 QUICK = {"idle_recheck": 0.5, "send_retry_min": 0.5, "clock_interval": 0.1}

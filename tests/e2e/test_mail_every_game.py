@@ -50,9 +50,9 @@ from mail_harness import MailHarness, Person, running_service
 from pbem.core import Game, GameError, GameRng
 from pbem.core.rng import CURRENT_VERSION, derive_seed
 from pbem.games import GAMES, find_game
-from pbem.mail.daemon import DaemonOptions
-from pbem.sandbox.mailclient import ReceivedMail, plain_mail
+from pbem.mail.running.daemon import DaemonOptions
 from pbem.reports import render_report
+from pbem.sandbox.mailclient import ReceivedMail, plain_mail
 from pbem.service.snapshot import GameInfo
 
 pytestmark = pytest.mark.slow

@@ -34,8 +34,8 @@ from mail_games import (
 )
 from mail_harness import GM_ADDRESS, MailHarness, Person, running_service
 
+from pbem.mail.answering.policy import DEFAULT_MAX_SIZE
 from pbem.sandbox.mailclient import MailboxReader, ReceivedMail, plain_mail
-from pbem.mail.policy import DEFAULT_MAX_SIZE
 
 ALICE = PLAYERS["A"]
 
@@ -483,7 +483,7 @@ hQEMA0z3
 
 def test_malformed_mail_is_stored_logged_answered_when_possible_and_the_daemon_goes_on(
         tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
-    caplog.set_level(logging.WARNING, logger="pbem.mail.handler")
+    caplog.set_level(logging.WARNING, logger="pbem.mail.handling.handler")
 
     async def scenario() -> None:
         async with running_service(tmp_path) as service:

@@ -25,7 +25,7 @@ from pbem.cli import main
 from pbem.core import GameRng
 from pbem.core.protocol import OutcomeKind
 from pbem.games import find_game
-from pbem.mail.daemon import DaemonOptions
+from pbem.mail.running.daemon import DaemonOptions
 from pbem.sandbox.mailclient import ReceivedMail
 from pbem.service import leagues
 from pbem.service.players import display_name

@@ -19,10 +19,10 @@ from sqlmodel import select
 from mail_games import answers_to, eventually, inbound_row, prove_quiet, send_raw
 from mail_harness import MailHarness, running_service
 
-from pbem.mail import preferences
-from pbem.mail.daemon import DaemonOptions
-from pbem.mail.handler import MailHandler
-from pbem.mail.retries import MAX_TRIES, retry_by_hand
+from pbem.mail.handling.handler import MailHandler
+from pbem.mail.outbound import preferences
+from pbem.mail.running.daemon import DaemonOptions
+from pbem.mail.running.retries import MAX_TRIES, retry_by_hand
 from pbem.store.tables import InboundMessageRow
 
 SLOW = "slow@players.test"
@@ -85,7 +85,7 @@ def zone_of(service: MailHarness, address: str) -> str | None:
 
 @pytest.fixture
 def errors(caplog: pytest.LogCaptureFixture) -> Iterator[pytest.LogCaptureFixture]:
-    caplog.set_level(logging.WARNING, logger="pbem.mail.daemon")
+    caplog.set_level(logging.WARNING, logger="pbem.mail.running.daemon")
     yield caplog
 
 

@@ -23,14 +23,15 @@ from databases import database_url
 from databases import query as run_query
 from test_crash import GM_ADDRESS, mail_servers, read_line, read_mailbox
 
-from pbem.mail.config import ImapUrl, SmtpUrl
-from pbem.mail.retries import MAX_TRIES
+from pbem.mail.outbound.config import ImapUrl, SmtpUrl
+from pbem.mail.running.retries import MAX_TRIES
 from pbem.sandbox.mailclient import ReceivedMail, plain_mail
 
 BROKEN = "broken@players.test"
 LAUNCHER = """\
 import datetime, functools, sys
-from pbem.mail import handler, serve
+from pbem.mail.handling import handler
+from pbem.mail.running import serve
 
 handle = handler.MailHandler._handle
 

@@ -18,10 +18,10 @@ from aiosmtpd.smtp import SMTP, Envelope, Session
 from databases import database_url, on_postgresql
 from databases import query as run_query
 
-from pbem.mail.config import SmtpUrl
-from pbem.mail.daemon import DaemonOptions, MailDaemon
-from pbem.mail.lmtp import LOCAL_ERROR, NOT_STORED, Deliver, LmtpAddress, LmtpListener, _Handler
-from pbem.mail.policy import DEFAULT_MAX_SIZE
+from pbem.mail.answering.policy import DEFAULT_MAX_SIZE
+from pbem.mail.intake.lmtp import LOCAL_ERROR, NOT_STORED, Deliver, LmtpAddress, LmtpListener, _Handler
+from pbem.mail.outbound.config import SmtpUrl
+from pbem.mail.running.daemon import DaemonOptions, MailDaemon
 from pbem.sandbox.embedded import EmbeddedMailServers
 from pbem.sandbox.lmtpclient import hand_over
 from pbem.sandbox.mailclient import MailboxReader, plain_mail

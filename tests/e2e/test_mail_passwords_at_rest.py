@@ -20,10 +20,10 @@ from mail_secrets import create_and_join
 from sqlmodel import select
 
 from pbem.commands import GmSession
-from pbem.mail import handler as handler_module
-from pbem.mail.daemon import DaemonOptions
-from pbem.mail.policy import RateLimiter
-from pbem.mail.redaction import REDACTED_BODY
+from pbem.mail.answering.policy import RateLimiter
+from pbem.mail.handling import handler as handler_module
+from pbem.mail.reading.redaction import REDACTED_BODY
+from pbem.mail.running.daemon import DaemonOptions
 from pbem.store.tables import InboundMessageRow, OutboundMessageRow
 
 WRONG_GUESS = "Wr0ngGuess42"

@@ -9,7 +9,7 @@ from pathlib import Path
 from mail_harness import MovableClock, running_service
 from sqlalchemy import func, select
 
-from pbem.mail.daemon import DaemonOptions
+from pbem.mail.running.daemon import DaemonOptions
 from pbem.store import Database
 from pbem.store.tables import InboundMessageRow, OutboundMessageRow
 

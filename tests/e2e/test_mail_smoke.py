@@ -8,7 +8,7 @@ from pathlib import Path
 
 from mail_harness import GM_ADDRESS, running_service
 
-from pbem.mail.daemon import DaemonOptions
+from pbem.mail.running.daemon import DaemonOptions
 from pbem.sandbox.mailclient import plain_mail
 
 

@@ -23,7 +23,7 @@ from mail_harness import GM_ADDRESS, MailHarness, Person, running_service
 from mail_secrets import GameByMail, create_and_join
 
 from pbem.games import GAMES
-from pbem.mail.reply import reply_limit
+from pbem.mail.answering.reply import reply_limit
 from pbem.service.absences import MOST_AHEAD
 
 

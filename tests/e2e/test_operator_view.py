@@ -23,14 +23,14 @@ from mail_harness import GM_ADDRESS, MailHarness, running_service
 from prometheus_client.parser import text_string_to_metric_families
 
 from pbem.cli import main
-from pbem.mail.daemon import DaemonOptions, reply_tokens
-from pbem.mail.serve import watch_daemon
+from pbem.mail.running.daemon import DaemonOptions, reply_tokens
+from pbem.mail.running.serve import watch_daemon
 from pbem.ops.metrics import metrics_registry
 from pbem.sandbox.mailclient import plain_mail
 from pbem.service.api import GameService
 from pbem.web.app import make_app
-from pbem.web.server import WebServer
 from pbem.web.ops import OpsView, not_started
+from pbem.web.server import WebServer
 
 Figures = dict[tuple[str, frozenset[tuple[str, str]]], float]
 QUICK = DaemonOptions(idle_recheck=0.5, send_retry_min=0.5, clock_interval=0.1, restart_first=0.5,

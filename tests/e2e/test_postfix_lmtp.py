@@ -23,8 +23,8 @@ from databases import query as run_query
 from ports import free_port
 from test_mail_lmtp import GM_ADDRESS, PLAYER, lmtp_service
 
-from pbem.mail.lmtp import LmtpAddress
-from pbem.mail.policy import DEFAULT_MAX_SIZE
+from pbem.mail.answering.policy import DEFAULT_MAX_SIZE
+from pbem.mail.intake.lmtp import LmtpAddress
 from pbem.sandbox.mailclient import MailboxReader, plain_mail
 
 POSTFIX = Path("/usr/sbin/postfix")

@@ -19,9 +19,9 @@ from databases import database_url, on_postgresql
 from ports import free_port
 from test_crash import GM_ADDRESS, mail_servers, query
 
-from pbem.mail.config import ImapUrl, SmtpUrl
-from pbem.mail.intake import parse_fetch
-from pbem.mail.serve import DEFAULT_ADDRESS, mailboxes_dir
+from pbem.mail.intake.imap import parse_fetch
+from pbem.mail.outbound.config import ImapUrl, SmtpUrl
+from pbem.mail.running.serve import DEFAULT_ADDRESS, mailboxes_dir
 from pbem.sandbox.mailclient import plain_mail, read_mail
 
 PBEM = [sys.executable, "-m", "pbem.cli"]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from pbem.commands import LeagueCommand, parse_script
-from pbem.mail.redaction import text_holds_password
+from pbem.mail.reading.redaction import text_holds_password
 
 
 def test_league_lines_are_read_per_verb() -> None:

@@ -1,4 +1,4 @@
-"""The receiving server's DMARC verdict on the From (pbem/mail/authresults.py)."""
+"""The receiving server's DMARC verdict on the From (pbem/mail/reading/authresults.py)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from pbem.mail.authresults import MAX_FIELDS, from_fails_dmarc
+from pbem.mail.reading.authresults import MAX_FIELDS, from_fails_dmarc
 
 TRUSTED = ("mx.pbem.test",)
 

@@ -1,4 +1,4 @@
-"""Reading bounces (pbem/mail/bounces.py) and the send rate's words (pbem/mail/config.py SendRate)."""
+"""Reading bounces (pbem/mail/handling/bounces.py) and the send rate's words (pbem/mail/outbound/config.py SendRate)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import time
 import pytest
 from bounce_mail import postfix_dsn
 
-from pbem.mail.bounces import MAX_BOUNCE, read_bounce
-from pbem.mail.config import BadMailUrl, SendRate
+from pbem.mail.handling.bounces import MAX_BOUNCE, read_bounce
+from pbem.mail.outbound.config import BadMailUrl, SendRate
 
 QMAIL = (b"From: MAILER-DAEMON@mail.players.test\r\nTo: gm+b-7.abc@pbem.test\r\nSubject: failure notice\r\n\r\n"
          b"Hi. This is the qmail-send program at mail.players.test.\r\n"

@@ -13,8 +13,8 @@ from email.message import EmailMessage
 
 import pytest
 
-from pbem.mail.compose import ComposedMail, Unsubscribe, compose_notice, compose_reply, compose_report, reply_subject, thread_root_id
-from pbem.mail.parse import IncomingMail, parse_mail
+from pbem.mail.outbound.compose import ComposedMail, Unsubscribe, compose_notice, compose_reply, compose_report, reply_subject, thread_root_id
+from pbem.mail.reading.parse import IncomingMail, parse_mail
 
 NOW = datetime(2026, 11, 24, 12, 0, tzinfo=UTC)
 TOKEN = "gm+tc-1.a.k1.20781.abcdefghijklmnop@example.org"

@@ -6,7 +6,7 @@ import ssl
 
 import pytest
 
-from pbem.mail.config import BadMailUrl, ImapUrl, SmtpUrl
+from pbem.mail.outbound.config import BadMailUrl, ImapUrl, SmtpUrl
 
 
 def test_imap_url_defaults_port_and_mailbox() -> None:

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from pbem.mail.deliver import read_mail
-from pbem.mail.lmtp import BadLmtpAddress, LmtpAddress, delivered, is_own_address
-from pbem.mail.mailstore import OVERSIZED_PREFIX
+from pbem.mail.intake.deliver import read_mail
+from pbem.mail.intake.lmtp import BadLmtpAddress, LmtpAddress, delivered, is_own_address
+from pbem.mail.reading.mailstore import OVERSIZED_PREFIX
 
 
 def test_lmtp_address_reads_host_and_port_v6_and_unix_sockets() -> None:

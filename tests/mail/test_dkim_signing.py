@@ -1,4 +1,4 @@
-"""DKIM keys, DNS records and signatures (pbem/mail/dkim_signing.py, pbem dkim-keygen)."""
+"""DKIM keys, DNS records and signatures (pbem/mail/outbound/dkim_signing.py, pbem dkim-keygen)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import dkim
 import pytest
 
 from pbem.cli import main
-from pbem.mail.dkim_signing import DkimKeyError, DkimSigner, dns_record, new_key_pair
+from pbem.mail.outbound.dkim_signing import DkimKeyError, DkimSigner, dns_record, new_key_pair
 
 MAIL = (b"From: pbem <gm@example.org>\r\nTo: ann@example.org\r\nSubject: [g] Turn 2\r\n"
         b"Message-ID: <1@example.org>\r\n\r\nYour orders, please.\r\n")

@@ -12,9 +12,9 @@ import aioimaplib
 import aiosmtplib
 import pytest
 
-from pbem.mail.config import ImapUrl, SmtpUrl
+from pbem.mail.intake.imap import parse_fetch
+from pbem.mail.outbound.config import ImapUrl, SmtpUrl
 from pbem.sandbox.embedded import EmbeddedMailServers, NotRunning, mailbox_folder
-from pbem.mail.intake import parse_fetch
 
 
 async def _imap_login(servers: EmbeddedMailServers, user: str, password: str = "pbem") -> Any:

@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import get_args
 
 from pbem.commands import Command, GmCommand, SessionCommand
-from pbem.mail import gm_commands, handler, seat_commands
+from pbem.mail.commands import gm_commands, seat_commands
+from pbem.mail.handling import handler
 
 
 def test_every_command_a_mail_can_hold_has_a_handler() -> None:

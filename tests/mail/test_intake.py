@@ -11,9 +11,9 @@ import aioimaplib
 import aiosmtplib
 import pytest
 
-from pbem.mail.config import ImapUrl
+from pbem.mail.intake.imap import MailIntake, _ImapSession, parse_fetch
+from pbem.mail.outbound.config import ImapUrl
 from pbem.sandbox.embedded import EmbeddedMailServers
-from pbem.mail.intake import MailIntake, _ImapSession, parse_fetch
 
 GM = "gm@example.org"
 Until = Callable[..., Awaitable[None]]

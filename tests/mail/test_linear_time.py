@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from pbem.commands import parse_script
-from pbem.mail.parse import MalformedMail, parse_mail, subject_tag
+from pbem.mail.reading.parse import MalformedMail, parse_mail, subject_tag
 
 PIECES = [" ", "\t", "\r\n ", "=?utf-8?q?a?= ", "am ", "schrieb ", "on ", "wrote", ":", ">", '"', "\\", "(", ")",
           "<", "@", ",", ";", "a", "x@y.z ", "GM tc-1 pw\n", "HELP\n", "SIGNON g A p\n", "-- \n", "\n", "Le ",

@@ -12,10 +12,11 @@ from sqlalchemy import Connection, Insert, event
 from sqlmodel import select
 
 from pbem.clock import utcnow
-from pbem.mail.compose import compose_notice
-from pbem.mail.mailstore import DatabaseOutbox, InboundStore, message_id_of
-from pbem.mail.redaction import REDACTED_BODY
-from pbem.mail.retention import MESSAGE_IDS_KEPT, purge_old_mail
+from pbem.mail.outbound.compose import compose_notice
+from pbem.mail.outbound.queue import DatabaseOutbox
+from pbem.mail.reading.mailstore import InboundStore, message_id_of
+from pbem.mail.reading.redaction import REDACTED_BODY
+from pbem.mail.running.retention import MESSAGE_IDS_KEPT, purge_old_mail
 from pbem.store import Database, open_database
 from pbem.store.tables import OutboundMessageRow
 

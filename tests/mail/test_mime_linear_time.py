@@ -8,7 +8,7 @@ of one of its parts, or the body of the innermost text part, in a charset that m
 Python knows) holding a text that grows: a unit repeated, built from
 the shapes that were found slow (an open quote and many ';', runs of ``\\"``,
 many ``a="b"`` pairs, RFC 2231 sections, report-type) and random text,
-folded at any width. Each mail is read (:func:`pbem.mail.parse.parse_mail`,
+folded at any width. Each mail is read (:func:`pbem.mail.reading.parse.parse_mail`,
 then the command script) at two sizes eight times apart: the time per byte
 at the larger size must be at most three times that at the smaller one, where
 a quadratic reading takes eight times as long per byte, and at most

@@ -7,7 +7,7 @@ from email.message import Message
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pbem.mail.mime_parameters import MAX_SECTIONS, MAX_VALUE, MimeValue, canonical_field, read_mime_value
+from pbem.mail.reading.mime_parameters import MAX_SECTIONS, MAX_VALUE, MimeValue, canonical_field, read_mime_value
 
 TYPE_PARAMETERS = frozenset({"charset", "boundary", "report-type", "name"})
 

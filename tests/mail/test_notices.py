@@ -5,11 +5,11 @@ from __future__ import annotations
 from sqlmodel import select
 
 from pbem.clock import utcnow
-from pbem.mail.notices import MailNotifier
-from pbem.mail.tokens import ReplyTokens
+from pbem.mail.outbound.notices import MailNotifier
+from pbem.mail.outbound.tokens import ReplyTokens
+from pbem.service.api import GameService
 from pbem.store import Database
 from pbem.store.tables import OutboundMessageRow
-from pbem.service.api import GameService
 
 
 def test_a_stored_address_no_mail_can_reach_is_skipped_and_the_turn_still_resolves(

@@ -13,9 +13,9 @@ from typing import Any
 import pytest
 from aiosmtpd.smtp import SMTP, Envelope, Session
 
-from pbem.mail.config import SmtpUrl
+from pbem.mail.outbound.config import SmtpUrl
+from pbem.mail.outbound.outbox import MailSender, OutgoingMail
 from pbem.sandbox.embedded import EmbeddedMailServers
-from pbem.mail.outbox import MailSender, OutgoingMail
 
 Until = Callable[..., Awaitable[None]]
 StubStarter = Callable[[Any], Awaitable[int]]

@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from pbem.mail.parse import MalformedMail, clean_body, html_to_text, parse_mail, subject_tag
+from pbem.mail.reading.parse import MalformedMail, clean_body, html_to_text, parse_mail, subject_tag
 
 
 def mail(body: bytes | str, *, headers: str = "", content_type: str = "text/plain; charset=utf-8") -> bytes:

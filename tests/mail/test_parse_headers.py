@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pbem.mail.parse import MalformedMail, _simple_mailboxes, parse_mail
+from pbem.mail.reading.parse import MalformedMail, _simple_mailboxes, parse_mail
 
 _BASE: dict[str, str | bytes] = {
     "From": "Alice Example <alice@example.org>",

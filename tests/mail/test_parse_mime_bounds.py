@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from email.policy import compat32
 
-from pbem.mail.bounded_mime import MAX_CONTAINERS, MAX_FIELD, MAX_FIELDS, MAX_HEADER_BLOCK, read_message
-from pbem.mail.parse import MAX_PARTS, parse_mail
+from pbem.mail.reading.bounded_mime import MAX_CONTAINERS, MAX_FIELD, MAX_FIELDS, MAX_HEADER_BLOCK, read_message
+from pbem.mail.reading.parse import MAX_PARTS, parse_mail
 
 
 def mail(content_type: str, body: str, *, headers: str = "") -> bytes:

@@ -6,8 +6,8 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from pbem.mail.parse import IncomingMail, parse_mail
-from pbem.mail.policy import DEFAULT_MAX_SIZE, RateLimiter, is_oversized, never_answer_reason
+from pbem.mail.answering.policy import DEFAULT_MAX_SIZE, RateLimiter, is_oversized, never_answer_reason
+from pbem.mail.reading.parse import IncomingMail, parse_mail
 
 OWN = ("gm@example.org",)
 T0 = datetime(2026, 11, 24, 12, 0, tzinfo=UTC)
@@ -120,8 +120,8 @@ def test_the_default_size_limit_is_one_megabyte() -> None:
 
 
 def test_auto_submitted_no_with_a_comment_is_a_person() -> None:
-    from pbem.mail.parse import parse_mail
-    from pbem.mail.policy import never_answer_reason
+    from pbem.mail.answering.policy import never_answer_reason
+    from pbem.mail.reading.parse import parse_mail
 
     raw = (b"From: alice@example.org\r\nTo: gm@pbem.test\r\nSubject: orders\r\n"
            b"Auto-Submitted: no (sent by hand)\r\nMessage-ID: <a1@example.org>\r\n\r\nSTATUS tc-1\r\n")

@@ -16,15 +16,15 @@ from sqlmodel import select
 from pbem.clock import utcnow
 from pbem.core import GameRng
 from pbem.games import GAMES, find_game
-from pbem.mail.preferences import set_preference
+from pbem.mail.outbound.notices import MailNotifier
+from pbem.mail.outbound.preferences import set_preference
+from pbem.mail.outbound.tokens import ReplyTokens
 from pbem.pictures import board_svg, own_svg
 from pbem.raster import svg_to_png
+from pbem.service.api import GameService
 from pbem.service.observers import observe
-from pbem.mail.notices import MailNotifier
-from pbem.mail.tokens import ReplyTokens
 from pbem.store import Database
 from pbem.store.tables import OutboundMessageRow
-from pbem.service.api import GameService
 from png_check import decode_png
 
 SEATS = {"A": "alice@example.org", "B": "bob@example.org", "C": "carol@example.org", "D": "dave@example.org"}

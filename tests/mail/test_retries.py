@@ -10,8 +10,8 @@ from alembic import command
 from alembic.config import Config
 from sqlalchemy import create_engine, text
 
-from pbem.mail.mailstore import InboundStore
-from pbem.mail.retries import MAX_TRIES, is_first_end, next_try
+from pbem.mail.reading.mailstore import InboundStore
+from pbem.mail.running.retries import MAX_TRIES, is_first_end, next_try
 from pbem.store import Database, open_database
 from pbem.store.database import _MIGRATIONS
 

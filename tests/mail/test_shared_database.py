@@ -11,10 +11,11 @@ import pytest
 from databases import on_postgresql
 
 from pbem.clock import utcnow
-from pbem.mail import daemon as daemon_module
-from pbem.mail.compose import compose_notice
-from pbem.mail.daemon import setting, store_setting
-from pbem.mail.mailstore import DatabaseOutbox, InboundStore
+from pbem.mail.outbound.compose import compose_notice
+from pbem.mail.outbound.queue import DatabaseOutbox
+from pbem.mail.reading.mailstore import InboundStore
+from pbem.mail.running import daemon as daemon_module
+from pbem.mail.running.daemon import setting, store_setting
 from pbem.service.api import GameService
 from pbem.store import Database, open_database
 from pbem.store.tables import SettingRow
@@ -171,7 +172,7 @@ def test_a_daemons_connections_are_given_up_by_the_server_within_seconds_of_sile
         pytest.skip("TCP keepalives of a PostgreSQL server")
     from sqlalchemy import text
 
-    from pbem.mail.serve import STUCK_SECONDS
+    from pbem.mail.running.serve import STUCK_SECONDS
     from pbem.store.database import DEAD_PEER_SECONDS
 
     daemons = open_database(db_url, stuck_seconds=STUCK_SECONDS)  # as pbem serve opens it

@@ -8,7 +8,7 @@ from datetime import date, timedelta
 
 import pytest
 
-from pbem.mail.tokens import (
+from pbem.mail.outbound.tokens import (
     ExpiredToken,
     ForgedToken,
     ReplyTokens,

@@ -15,9 +15,9 @@ from sqlmodel import select
 from pbem.core import GameRng
 from pbem.core.game import TurnShape
 from pbem.games import GAMES, find_game
-from pbem.mail.handler import MailHandler
-from pbem.mail.mailstore import InboundStore
-from pbem.mail.tokens import ReplyTokens
+from pbem.mail.handling.handler import MailHandler
+from pbem.mail.outbound.tokens import ReplyTokens
+from pbem.mail.reading.mailstore import InboundStore
 from pbem.sandbox.mailclient import plain_mail, read_mail
 from pbem.service.api import GameService
 from pbem.store import Database

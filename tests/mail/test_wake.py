@@ -1,11 +1,11 @@
-"""The nudge ``pbem deliver`` gives the daemon serving the same database (pbem.mail.wake)."""
+"""The nudge ``pbem deliver`` gives the daemon serving the same database (pbem.mail.intake.wake)."""
 
 from __future__ import annotations
 
 import asyncio
 from pathlib import Path
 
-from pbem.mail.wake import LEAST_INTERVAL, WakeListener, nudge, wake_address
+from pbem.mail.intake.wake import LEAST_INTERVAL, WakeListener, nudge, wake_address
 from pbem.store import open_database
 
 

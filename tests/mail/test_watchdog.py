@@ -15,7 +15,7 @@ import pytest
 
 from pbem import budget
 from pbem.budget import OverBudget
-from pbem.mail.watchdog import Watchdog
+from pbem.mail.running.watchdog import Watchdog
 
 
 @pytest.fixture

@@ -6,8 +6,9 @@ from __future__ import annotations
 from datetime import timedelta
 
 from pbem.clock import utcnow
-from pbem.mail.compose import ComposedMail
-from pbem.mail.mailstore import DatabaseOutbox, InboundStore
+from pbem.mail.outbound.compose import ComposedMail
+from pbem.mail.outbound.queue import DatabaseOutbox
+from pbem.mail.reading.mailstore import InboundStore
 from pbem.ops.figures import StatusCounts, read_figures
 from pbem.sandbox.mailclient import plain_mail
 from pbem.store import Database

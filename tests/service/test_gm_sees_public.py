@@ -18,9 +18,9 @@ from stopped_clock import StoppedClock
 
 from pbem.core import Game, GameRng
 from pbem.games import GAMES, find_game
-from pbem.mail.answers import status_text
-from pbem.mail.notices import MailNotifier
-from pbem.mail.tokens import ReplyTokens
+from pbem.mail.answering.answers import status_text
+from pbem.mail.outbound.notices import MailNotifier
+from pbem.mail.outbound.tokens import ReplyTokens
 from pbem.reports import render_report
 from pbem.sandbox.mailclient import read_mail
 from pbem.service import digests

@@ -16,7 +16,7 @@ from databases import database_url
 
 from pbem.core import GameError
 from pbem.games import GAMES, find_game
-from pbem.mail.answers import commitment_line, status_text
+from pbem.mail.answering.answers import commitment_line, status_text
 from pbem.service import creation
 from pbem.service.api import GameService
 from pbem.store import open_database

@@ -36,10 +36,10 @@ from sqlmodel import select
 from pbem.clock import utcnow
 from pbem.core import GameRng
 from pbem.games import GAMES, find_game
-from pbem.mail.answers import status_text
-from pbem.mail.daemon import reply_tokens
-from pbem.mail.notices import MailNotifier
-from pbem.mail.tokens import ReplyTokens
+from pbem.mail.answering.answers import status_text
+from pbem.mail.outbound.notices import MailNotifier
+from pbem.mail.outbound.tokens import ReplyTokens
+from pbem.mail.running.daemon import reply_tokens
 from pbem.pictures import alt_text
 from pbem.service import digests
 from pbem.service.api import GameService

@@ -19,7 +19,7 @@ from stopped_clock import StoppedClock
 
 from pbem.core import Event, GameRng
 from pbem.games import GAMES, find_game
-from pbem.mail.preferences import set_preference
+from pbem.mail.outbound.preferences import set_preference
 from pbem.service import control, digests, observers
 from pbem.service.api import GameService
 from pbem.service.deadlines import TurnClock

@@ -6,7 +6,7 @@ else (the public STATUS, a seat that owes nothing) sees a team's orders."""
 from __future__ import annotations
 
 from pbem.core import GameRng
-from pbem.mail.answers import status_text
+from pbem.mail.answering.answers import status_text
 from pbem.service.api import GameService
 
 EPIC = {"1": "WARRIOR MOVE c2\nARCHER MOVE c2", "2": "KNIGHT MOVE c2\nCLERIC MOVE c2"}

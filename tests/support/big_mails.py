@@ -15,9 +15,9 @@ import quopri
 from collections.abc import Callable
 
 from pbem.commands import parse_script
-from pbem.mail.authresults import from_fails_dmarc
-from pbem.mail.parse import MalformedMail, parse_mail, subject_tag
-from pbem.mail.redaction import holds_password
+from pbem.mail.reading.authresults import from_fails_dmarc
+from pbem.mail.reading.parse import MalformedMail, parse_mail, subject_tag
+from pbem.mail.reading.redaction import holds_password
 
 TRUSTED = ("mx.pbem.test",)
 """The receiving server whose Authentication-Results field the mails hold (so that it is read)."""
@@ -37,7 +37,7 @@ NEWSLETTER_ITEM = (
 
 
 def read_as_handling(raw: bytes) -> None:
-    """Read ``raw`` as :meth:`pbem.mail.handler.MailHandler._handle` reads a mail that is not oversized: the mail,
+    """Read ``raw`` as :meth:`pbem.mail.handling.handler.MailHandler._handle` reads a mail that is not oversized: the mail,
     the Authentication-Results verdict, whether it holds a password, and the command script of its text."""
     try:
         mail = parse_mail(raw)

@@ -1,4 +1,4 @@
-"""Bounces as mail servers write them, for the tests of pbem/mail/bounces.py and of bounces by mail."""
+"""Bounces as mail servers write them, for the tests of pbem/mail/handling/bounces.py and of bounces by mail."""
 
 from __future__ import annotations
 

@@ -11,13 +11,13 @@ from collections.abc import Iterator
 from sqlmodel import func, select
 
 from pbem.clock import utcnow
+from pbem.core import GameRng
 from pbem.games import GAMES, find_game
-from pbem.mail.notices import MailNotifier
-from pbem.mail.reply import FOOTER, Reply
-from pbem.mail.tokens import ReplyTokens
+from pbem.mail.answering.reply import FOOTER, Reply
+from pbem.mail.outbound.notices import MailNotifier
+from pbem.mail.outbound.tokens import ReplyTokens
 from pbem.reports import render_mail_html
 from pbem.sandbox.demo import play_to_the_end, robot_orders
-from pbem.core import GameRng
 from pbem.service.api import GameService
 from pbem.service.consent import Invited
 from pbem.service.owing import owing_seats

@@ -9,12 +9,12 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from datetime import date
 
-from pbem.mail.daemon import reply_tokens
-from pbem.mail.tokens import ReplyTokens
+from pbem.mail.outbound.tokens import ReplyTokens
+from pbem.mail.running.daemon import reply_tokens
 from pbem.service import league_steps, leagues
+from pbem.service.api import GameService
 from pbem.service.players import register
 from pbem.store import Database
-from pbem.service.api import GameService
 from pbem.web.app import make_app
 from pbem.web.server import WebServer
 

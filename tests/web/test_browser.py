@@ -19,12 +19,12 @@ from phone_checks import DESKTOP, PHONE, layout_problems, mail_html
 from web_site import TC_SEATS, TP_SEATS, Site, play_league
 
 from pbem.clock import utcnow
-from pbem.mail.notices import MailNotifier
-from pbem.mail.tokens import ReplyTokens
-from pbem.store import Database
-from pbem.store.tables import OutboundMessageRow
+from pbem.mail.outbound.notices import MailNotifier
+from pbem.mail.outbound.tokens import ReplyTokens
 from pbem.service import players
 from pbem.service.api import GameService
+from pbem.store import Database
+from pbem.store.tables import OutboundMessageRow
 
 pytestmark = pytest.mark.browser
 

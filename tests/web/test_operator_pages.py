@@ -9,7 +9,7 @@ import io
 import aiohttp
 from prometheus_client.parser import text_string_to_metric_families
 
-from pbem.mail.serve import serve_web
+from pbem.mail.running.serve import serve_web
 from pbem.store import Database
 
 

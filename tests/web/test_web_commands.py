@@ -17,10 +17,10 @@ from databases import database_url
 from sqlmodel import select
 from web_site import TC_SEATS
 
-from pbem.mail.daemon import reply_tokens
-from pbem.mail.serve import serve
-from pbem.store import open_database
+from pbem.mail.running.daemon import reply_tokens
+from pbem.mail.running.serve import serve
 from pbem.service.api import GameService
+from pbem.store import open_database
 from pbem.store.tables import OutboundMessageRow
 
 

@@ -13,7 +13,7 @@ from contextlib import asynccontextmanager, contextmanager
 import pytest
 from aiohttp import web
 
-from pbem.mail.daemon import reply_tokens
+from pbem.mail.running.daemon import reply_tokens
 from pbem.ops.metrics import metrics_registry
 from pbem.service.api import GameService
 from pbem.store import Database

@@ -19,9 +19,9 @@ from databases import database_url
 from meanies_builders import GAME
 
 from pbem.core import GameError, GameRng
-from pbem.mail.daemon import reply_tokens
-from pbem.store import open_database
+from pbem.mail.running.daemon import reply_tokens
 from pbem.service.api import GameService
+from pbem.store import open_database
 from pbem.web.archive import Archive
 
 KIND = "meanies-in-our-midst"

@@ -1,4 +1,4 @@
-"""The rows of handled inbound mail go after a while (see ``pbem.mail.retention.MESSAGE_IDS_KEPT``): an index
+"""The rows of handled inbound mail go after a while (see ``pbem.mail.running.retention.MESSAGE_IDS_KEPT``): an index
 on ``inbound_message.handled_at`` finds the old ones, and one on ``outbound_message.inbound_id`` tells
 whether a kept outbound mail still answers one.
 
