@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import logging
 import math
 import os
@@ -40,6 +41,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import timedelta
@@ -88,6 +90,8 @@ class Month:
     rss_mb: float = 0.0
     db_mb: float = 0.0
     mail_mb: float = 0.0
+    tables: dict[str, float] = field(default_factory=dict)
+    """MB per table (and SQLite's free pages and WAL): :func:`table_mb`."""
     games_ended: int = 0
     load: float = 0.0
     seconds: float = 0.0
@@ -135,18 +139,98 @@ MAIL_TABLES = ("inbound_message", "outbound_message")
 """The tables of the mail itself, with what the retention purges; the rest is the games' record (the archive)."""
 
 
-def mail_mb(db: Database, url: str) -> float:
-    """The space the mail tables and their indexes take, in MB (SQLite's dbstat; PostgreSQL's
-    pg_total_relation_size)."""
+def table_mb(db: Database, url: str) -> dict[str, float]:
+    """The space each table takes with its indexes, in MB (SQLite's dbstat, with the pages free for reuse as
+    ``(free pages)`` and the write-ahead log as ``(WAL)``; PostgreSQL's pg_total_relation_size)."""
     with db.engine.connect() as connection:
         if "://" in url:
-            total = sum(int(connection.scalar(text("SELECT pg_total_relation_size(:name)"), {"name": name}) or 0)
-                        for name in MAIL_TABLES)
+            rows = connection.execute(text(
+                "SELECT relname, pg_total_relation_size(oid) FROM pg_class "
+                "WHERE relkind = 'r' AND relnamespace = 'public'::regnamespace")).all()
         else:
-            total = int(connection.scalar(text(
-                "SELECT coalesce(sum(pgsize), 0) FROM dbstat WHERE name IN "
-                "(SELECT name FROM sqlite_schema WHERE tbl_name IN ('inbound_message', 'outbound_message'))")) or 0)
-    return total / 2**20
+            rows = connection.execute(text(
+                "SELECT coalesce(schema.tbl_name, stat.name), sum(stat.pgsize) FROM dbstat AS stat "
+                "LEFT JOIN sqlite_schema AS schema ON schema.name = stat.name GROUP BY 1")).all()
+            page_size = int(connection.scalar(text("PRAGMA page_size")) or 0)
+            free = int(connection.scalar(text("PRAGMA freelist_count")) or 0)
+            rows += [("(free pages)", free * page_size)]
+            wal = Path(url + "-wal")
+            rows += [("(WAL)", wal.stat().st_size if wal.exists() else 0)]
+    return {str(name): int(size or 0) / 2**20 for name, size in rows}
+
+
+class MemoryTrace:
+    """``--trace-memory``: what grows. At the end of each month from month 2 on: the kinds of objects that
+    grew in number since the month before (``gc.get_objects``), who holds a sample of the lists and dicts
+    made since month 2 that are still alive (the chain of referrers up to the first object that is no
+    container: the cache, registry or map that keeps them), and how full pbem's ``lru_cache`` caches are.
+    (tracemalloc was tried: it slows the daemon tenfold, too much for months of mail.)"""
+
+    SAMPLE = 300
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+        self.counts: Counter[str] = Counter()
+        self.old: set[int] = set()
+
+    def month_ended(self, number: int) -> list[str]:
+        """What grew in the month; the baseline is taken at the end of month 2."""
+        gc.collect()
+        objects = gc.get_objects()
+        counts = Counter(type(thing).__qualname__ for thing in objects)
+        lines: list[str] = []
+        if number > 2:
+            grown = counts.copy()
+            grown.subtract(self.counts)
+            lines.append(f"  objects grown in month {number}: " + ", ".join(
+                f"{name} {count:+d}" for name, count in grown.most_common(8)))
+            young = [thing for thing in objects if type(thing) in (list, dict) and id(thing) not in self.old]
+            sample = random.sample(young, min(self.SAMPLE, len(young)))
+            mine = {id(objects), id(young), id(sample)}
+            holders: Counter[str] = Counter()
+            for thing in sample:  # a loop, not a generator: a generator's frame would be the first referrer
+                holders[self._holder(thing, mine)] += 1
+            lines.append(f"  {len(young)} lists and dicts made since month 2 alive; held by (of a sample): "
+                         + "; ".join(f"{chain} {count}" for chain, count in holders.most_common(6)))
+            lines.append("  some of them: " + " | ".join(repr(thing)[:120] for thing in sample[:6]))
+            lines.append("  lru caches: " + ", ".join(f"{name} {size}" for name, size in _cache_sizes()))
+            compiled = self.db.engine._compiled_cache  # noqa: SLF001  (SQLAlchemy's statement cache, an LRU)
+            lines.append(f"  SQLAlchemy's compiled statements: {len(compiled) if compiled is not None else 0}")
+        else:
+            self.old = {id(thing) for thing in objects if type(thing) in (list, dict)}
+        self.counts = counts
+        del objects
+        return lines
+
+    @staticmethod
+    def _holder(thing: object, mine: set[int], depth: int = 6) -> str:
+        chain = [type(thing).__qualname__]
+        for _ in range(depth):
+            referrers = [ref for ref in gc.get_referrers(thing) if id(ref) not in mine and not _is_frame(ref)]
+            if not referrers:
+                break
+            thing = referrers[0]
+            chain.append(type(thing).__qualname__)
+            if not isinstance(thing, (list, dict, tuple, set)):
+                break
+        return "<-".join(chain)
+
+
+def _is_frame(thing: object) -> bool:
+    return type(thing).__name__ in ("frame", "coroutine", "cell")
+
+
+def _cache_sizes() -> list[tuple[str, int]]:
+    """pbem's ``lru_cache`` caches holding more than 10 entries, fullest first."""
+    sizes = []
+    for name, module in list(sys.modules.items()):
+        if not name.startswith("pbem"):
+            continue
+        for attribute, value in vars(module).items():
+            info = getattr(value, "cache_info", None)
+            if callable(info) and getattr(value, "__module__", None) == name and info().currsize > 10:
+                sizes.append((f"{name}.{attribute}", info().currsize))
+    return sorted(sizes, key=lambda item: -item[1])[:10]
 
 
 class League:
@@ -155,7 +239,6 @@ class League:
     def __init__(self, daemon: MailDaemon, games: int, seed: int) -> None:
         self.daemon = daemon
         self.service = daemon.service
-        self.rng = GameRng(seed)
         self.chance = random.Random(seed)
         self.created = 0
         self.running: list[str] = []
@@ -197,10 +280,29 @@ class League:
                 if seat.name == sleepy or seat.name not in missing or seat.address is None:
                     continue
                 to = self.daemon.handler.notifier.reply_address(info.row, seat)
-                orders = robot_orders(self.service, name, seat.name, self.rng)
+                # A generator per mail: one kept all year logs every draw it makes (GameRng.draws), some
+                # ten a mail, which grew this process by megabytes a month (--trace-memory found them).
+                orders = robot_orders(self.service, name, seat.name, GameRng(self.chance.getrandbits(62)))
                 message = plain_mail(seat.address, to, f"Re: [{name}] Turn {turn}", orders)
                 letters.append(Letter(seat.address, to, message.as_bytes()))
         return letters
+
+
+OUTBOX_DRAIN = 300.0
+"""Seconds the month's end waits for the outbox to be sent before measuring."""
+
+
+async def drain_outbox(daemon: MailDaemon, db: Database) -> None:
+    """Wait (at most :data:`OUTBOX_DRAIN` seconds) until the daemon sent every mail it queued: the robots play
+    on without waiting for their reports, so on a starved CPU the reports queue up faster than they go, and the
+    month's size would count that backlog (as players would not: they wait for their report)."""
+    deadline = time.perf_counter() + OUTBOX_DRAIN
+    while time.perf_counter() < deadline:
+        with db.engine.connect() as connection:
+            if not connection.scalar(text("SELECT count(*) FROM outbound_message WHERE status = 'queued'")):
+                return
+        await daemon.caught_up()
+        await asyncio.sleep(0.5)
 
 
 async def after_clock_jump(daemon: MailDaemon, clock_interval: float) -> None:
@@ -224,6 +326,7 @@ async def soak(args: argparse.Namespace, workdir: Path) -> list[Month]:
             await world.add_user(GM)
             db = open_database(url)
             try:
+                trace = MemoryTrace(db) if args.trace_memory else None
                 daemon = MailDaemon(db, imap=ImapUrl.parse(world.imap_url(GM)), smtp=SmtpUrl.parse(world.smtp_url()),
                                     address=GM, clock=clock, options=options)
                 games = max(1, math.ceil(args.mails_per_month / (args.rounds * 4 * (1 - SLEEPY))))
@@ -251,12 +354,16 @@ async def soak(args: argparse.Namespace, workdir: Path) -> list[Month]:
                             bench_cpu = time.thread_time()
                             month.games_ended += league.replace_ended()
                             month.bench_cpu += time.thread_time() - bench_cpu
+                        await drain_outbox(daemon, db)
                         month.cpu = time.process_time() - cpu - month.bench_cpu
                         month.seconds = time.perf_counter() - month_started
-                        month.rss_mb, month.db_mb, month.mail_mb = rss_mb(), database_mb(db, url), mail_mb(db, url)
+                        month.rss_mb, month.db_mb, month.tables = rss_mb(), database_mb(db, url), table_mb(db, url)
+                        month.mail_mb = sum(month.tables.get(name, 0.0) for name in MAIL_TABLES)
                         month.load = os.getloadavg()[0]
                         months.append(month)
                         print(month.line(), flush=True)
+                        for line in trace.month_ended(number) if trace is not None else ():
+                            print(line, flush=True)
                         if time.perf_counter() - started > args.max_minutes * 60 and number < args.months:
                             print(f"(stopped after month {number}: --max-minutes {args.max_minutes:g} ran out)")
                             break
@@ -273,6 +380,12 @@ async def soak(args: argparse.Namespace, workdir: Path) -> list[Month]:
 def within(value: float, base: float, share: float) -> bool:
     """Whether ``value`` is at most ``share`` above ``base`` (a drop is no failure)."""
     return value <= base * (1 + share)
+
+
+def spread(values: Sequence[float]) -> float:
+    """How much the largest of ``values`` is above the smallest, as a share of it (0 when all are 0)."""
+    low, high = min(values), max(values)
+    return high / low - 1 if low > 0 else (0.0 if high == 0 else math.inf)
 
 
 def verdicts(months: Sequence[Month]) -> list[str]:
@@ -299,12 +412,17 @@ def verdicts(months: Sequence[Month]) -> list[str]:
                  f"{last.latency_ms(0.5):.1f} ms")
     sizes = [month.db_mb for month in months[-3:]]
     lines.append(f"database size, last three months: {', '.join(f'{size:.2f}' for size in sizes)} MB "
-                 f"(largest {max(sizes) / min(sizes) - 1:+.1%} over the smallest; target within {LEVEL_TARGET:.0%}: "
-                 f"{word(max(sizes) <= min(sizes) * (1 + LEVEL_TARGET))})")
+                 f"(largest {spread(sizes):+.1%} over the smallest; target within {LEVEL_TARGET:.0%}: "
+                 f"{word(spread(sizes) <= LEVEL_TARGET)})")
+    grown = {name: size - base.tables.get(name, 0.0) for name, size in last.tables.items()}
+    lines.append(f"largest at month {last.number} (MB): " + ", ".join(
+        f"{name} {size:.2f}" for name, size in sorted(last.tables.items(), key=lambda item: -item[1])[:8]))
+    lines.append(f"grown most from month 2 to month {last.number} (MB): " + ", ".join(
+        f"{name} {size:+.2f}" for name, size in sorted(grown.items(), key=lambda item: -abs(item[1]))[:8]))
     mail = [month.mail_mb for month in months[-3:]]
     lines.append(f"of which the mail tables (what the retention purges), last three months: "
-                 f"{', '.join(f'{size:.2f}' for size in mail)} MB (largest {max(mail) / min(mail) - 1:+.1%} over the "
-                 f"smallest: {word(max(mail) <= min(mail) * (1 + LEVEL_TARGET))})")
+                 f"{', '.join(f'{size:.2f}' for size in mail)} MB (largest {spread(mail):+.1%} over the "
+                 f"smallest: {word(spread(mail) <= LEVEL_TARGET)})")
     return lines
 
 
@@ -318,6 +436,8 @@ def main() -> None:
     parser.add_argument("--max-minutes", type=float, default=15.0,
                         help="stop after the month during which this much wall time passed (default 15)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--trace-memory", action="store_true",
+                        help="find what grows: object counts, holders of new objects, cache sizes, each month")
     parser.add_argument("--quick", action="store_true",
                         help="a smoke run of about two minutes: 3 months of 10 rounds, 120 mails a month")
     args = parser.parse_args()

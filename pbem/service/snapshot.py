@@ -98,7 +98,9 @@ class PositionCache:
     several times comparing it. An entry serves a row only when the row, as read in the unit asking,
     has the same kind, status, end and an equal state (compared by value) as the row it was read from,
     so a change by any other unit, daemon or program is always seen. Holds at most ``size`` games (the
-    oldest read goes first); safe to share between threads."""
+    oldest read goes first), and only games still being played: a finished game's position (read now and
+    then, by the archive or a late mail) is read afresh each time, so that a daemon that runs for a year does
+    not keep the last ``size`` games that ended. Safe to share between threads."""
 
     def __init__(self, size: int = 256) -> None:
         self.size = size
@@ -119,6 +121,8 @@ class PositionCache:
         if row.id is not None:
             with self._lock:
                 self._entries.pop(row.id, None)
+                if position.outcome is not None:
+                    return position
                 if len(self._entries) >= self.size:
                     del self._entries[next(iter(self._entries))]
                 self._entries[row.id] = (row.kind, position)

@@ -323,7 +323,8 @@ class InboundMessageRow(SQLModel, table=True):
                       Index("ix_inbound_message_new_by_sender", "sender", "id", sqlite_where=text("status = 'new'"),
                             postgresql_where=text("status = 'new'")),
                       Index("ix_inbound_message_kept", "handled_at", sqlite_where=text("length(raw) > 0"),
-                            postgresql_where=text("length(raw) > 0")))
+                            postgresql_where=text("length(raw) > 0")),
+                      Index("ix_inbound_message_handled_at", "handled_at"))
 
     id: int | None = _big_id()
     message_id: str = Field(index=True, unique=True)
@@ -355,7 +356,8 @@ class OutboundMessageRow(SQLModel, table=True):
     __table_args__ = (Index("ix_outbound_message_queue", "priority", "next_attempt_at", "id",
                             sqlite_where=text("status = 'queued'"), postgresql_where=text("status = 'queued'")),
                       Index("ix_outbound_message_created_at", "created_at"),
-                      Index("ix_outbound_message_sent_at", "sent_at"))
+                      Index("ix_outbound_message_sent_at", "sent_at"),
+                      Index("ix_outbound_message_inbound_id", "inbound_id"))
 
     id: int | None = _big_id()
     created_at: datetime

@@ -16,7 +16,7 @@ from pbem.mail.outbound.compose import compose_notice
 from pbem.mail.outbound.queue import DatabaseOutbox
 from pbem.mail.reading.mailstore import InboundStore, message_id_of
 from pbem.mail.reading.redaction import REDACTED_BODY
-from pbem.mail.running.retention import purge_old_mail
+from pbem.mail.running.retention import MESSAGE_IDS_KEPT, purge_old_mail
 from pbem.store import Database, open_database
 from pbem.store.tables import OutboundMessageRow
 
@@ -111,6 +111,25 @@ def test_retention_empties_handled_mail_and_deletes_sent_mail_but_keeps_what_is_
         rows = session.exec(select(OutboundMessageRow)).all()
     assert [(row.id, row.status) for row in rows] == [(queued.id, "queued")]
     assert inbound.store(3, RAW) is None  # a purged mail delivered again is still recognised
+
+
+def test_the_row_of_a_handled_mail_goes_a_month_after_its_text_unless_a_waiting_answer_names_it(db: Database) -> None:
+    inbound = InboundStore(db)
+    answered, alone = inbound.store(1, RAW), inbound.store(2, RAW.replace(b"<m1@", b"<m2@"))
+    assert answered is not None and alone is not None
+    with db.session() as session:
+        for stored in (answered, alone):
+            InboundStore.finish(session, stored, "handled", None, RAW)
+        DatabaseOutbox.enqueue(session, compose_notice(to="a@example.org", from_address="gm@pbem.test", subject="s",
+                                                       body="b\n", now=utcnow()), purpose="reply", inbound_id=answered)
+    after_text = utcnow() + timedelta(seconds=1)
+    assert purge_old_mail(db, after_text) == (2, 0, False, 0)  # the texts go; the Message-IDs stay a while
+    assert purge_old_mail(db, after_text + MESSAGE_IDS_KEPT - timedelta(minutes=1)).forgotten == 0
+    assert purge_old_mail(db, after_text + MESSAGE_IDS_KEPT).forgotten == 1
+    with db.session() as session:
+        assert InboundStore.stored(session, answered)[:2] == ("handled", b"")  # its answer is still queued
+    assert inbound.store(3, RAW) is None
+    assert inbound.store(4, RAW.replace(b"<m1@", b"<m2@")) is not None  # forgotten: stored as a new mail
 
 
 def test_a_durable_store_syncs_its_commit_and_leaves_the_connection_as_it_was(db: Database) -> None:

@@ -171,3 +171,14 @@ def test_orders_refused_as_a_whole_store_nothing_and_say_which_orders_stand(tiny
     assert "0 line(s) accepted, 2 refused." in text and "REFUSED: a turn" not in text
     assert "nothing was stored: your orders v1 stand" in text and "2 line(s) accepted" not in text
     assert [str(order) for order in runner.current_orders("g", mover).orders] == ["ADD 2"]
+
+
+def test_the_position_cache_keeps_the_games_played_and_drops_a_game_once_it_ended(tiny_game: str,
+                                                                                  runner: GameService) -> None:
+    runner.create_game("tiny", "g", seats=SEATS, seed=1)
+    runner.create_game("tiny", "h", seats=SEATS, seed=2)
+    ids = {name: runner.info(name).row.id for name in ("g", "h")}
+    assert set(runner.positions._entries) == set(ids.values())
+    runner.end("g")
+    assert runner.info("g").outcome is not None  # read afresh, and not kept
+    assert set(runner.positions._entries) == {ids["h"]}
