@@ -2,15 +2,15 @@
 on ``inbound_message.handled_at`` finds the old ones, and one on ``outbound_message.inbound_id`` tells
 whether a kept outbound mail still answers one.
 
-Revision ID: 0023
+Revision ID: 0025
 """
 
 from __future__ import annotations
 
 from alembic import op
 
-revision = "0023"
-down_revision = "0022"
+revision = "0025"
+down_revision = "0024"
 branch_labels = None
 depends_on = None
 
