@@ -9,7 +9,7 @@ report reveals with their nonces. The tool checks, for every game in the mails:
 
 - the chain: each entry's SHA-256 is taken of its canonical line, each names the hash of the entry
   before it (``prev``) and its place (``seq``); no entry may differ between two mails; every head a
-  report shows (``Game record: turn N, chain H``) is an entry of the chain;
+  report shows (``Game record: turn N, chain H``; ``the start`` for the opening) is an entry of the chain;
 - the receipts: each revealed order's receipt, SHA-256 of the canonical JSON of
   ``{"game", "turn", "seat", "orders", "nonce"}``, is the one in the record; and each receipt the
   service gave you when it accepted your orders (``Receipt for game G, turn T, seat S, vN: H``) is the one
@@ -34,7 +34,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from verify_dice import REVEAL, commitment, draw_failures, message_text, seed_of  # noqa: E402
 
-HEAD = re.compile(r"^Game record: turn (\d+), chain ([0-9a-f]{64})\s*$", re.M)
+HEAD = re.compile(r"^Game record: (?:turn (\d+)|the start), chain ([0-9a-f]{64})\s*$", re.M)
 RECEIPT = re.compile(r"^Receipt for game (\S+), turn (\d+), seat (\S+), v\d+: ([0-9a-f]{64})\s*$", re.M)
 BLOCK_START, BLOCK_END = "~~~ record", "~~~"
 
@@ -136,7 +136,7 @@ def read_mail(text, games):
                                              item.get("orders"), item.get("nonce")))
     for name in names:
         game = games[name]
-        game.heads += [(int(turn), head) for turn, head in HEAD.findall(text)]
+        game.heads += [(int(turn or 0), head) for turn, head in HEAD.findall(text)]
         game.secrets.update(REVEAL.findall(text))
     for name, turn, seat, value in RECEIPT.findall(text):
         games.setdefault(name, Game(name)).receipts.setdefault((int(turn), seat), set()).add(value)

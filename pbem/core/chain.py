@@ -32,7 +32,7 @@ BLOCK_START = "~~~ record"
 BLOCK_END = "~~~"
 """The line that closes it."""
 RECORD_HEADING = "Game record: "
-"""How the record's part of a text report begins (``Game record: turn 5, chain <hash>``)."""
+"""How the record's part of a text report begins (``Game record: turn 5, chain <hash>``, or ``the start`` before turn 1)."""
 
 
 def canonical(entry: Mapping[str, Any]) -> str:
@@ -104,6 +104,12 @@ class RecordExcerpt:
     entries: tuple[str, ...] = ()
     revealed: tuple[RevealedOrders, ...] = ()
     rollbacks: tuple[RollbackNote, ...] = field(default=())
+
+    @property
+    def head_label(self) -> str:
+        """Where the head stands, as the report says it: ``turn 5``, or ``the start`` before the first turn
+        (turns are numbered from 1; no report speaks of a turn 0)."""
+        return f"turn {self.head_turn}" if self.head_turn else "the start"
 
     @property
     def head_short(self) -> str:

@@ -20,6 +20,7 @@ from mail_games import answers_to, eventually, inbound_row, prove_quiet, send_ra
 from mail_harness import MailHarness, running_service
 
 from pbem.mail.handling.handler import MailHandler
+from pbem.mail.reading.parse import IncomingMail
 from pbem.mail.outbound import preferences
 from pbem.mail.running.daemon import DaemonOptions
 from pbem.mail.running.retries import MAX_TRIES, retry_by_hand
@@ -44,9 +45,9 @@ def fault_for(monkeypatch: pytest.MonkeyPatch) -> Callable[[str, Callable[[], No
     def inject(sender: str, fault: Callable[[], None]) -> None:
         handle = MailHandler._handle
 
-        def faulty(self: MailHandler, unit: object, raw: bytes, size: int, inbound_id: int) -> object:
-            done = handle(self, unit, raw, size, inbound_id)  # type: ignore[arg-type]
-            if f"From: {sender}".encode() in raw:
+        def faulty(self: MailHandler, unit: object, mail: IncomingMail, inbound_id: int) -> object:
+            done = handle(self, unit, mail, inbound_id)  # type: ignore[arg-type]
+            if mail.sender == sender:
                 fault()
             return done
 

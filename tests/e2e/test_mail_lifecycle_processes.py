@@ -35,9 +35,9 @@ from pbem.mail.running import serve
 
 handle = handler.MailHandler._handle
 
-def faulty(self, unit, raw, size, inbound_id):  # the one fault injected: mail from BROKEN fails, after its work
-    done = handle(self, unit, raw, size, inbound_id)
-    if b"From: {broken}" in raw:
+def faulty(self, unit, mail, inbound_id):  # the one fault injected: mail from BROKEN fails, after its work
+    done = handle(self, unit, mail, inbound_id)
+    if mail.sender == "{broken}":
         raise RuntimeError("injected fault")
     return done
 

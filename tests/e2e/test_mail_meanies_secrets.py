@@ -23,6 +23,7 @@ from typing import Any
 from mail_games import eventually
 from mail_harness import MailHarness, Person, running_service
 from mail_secrets import mailbox, newest_report, readable, sealed_counters, start_by_mail
+from own_orders import without_own_orders
 
 from pbem.core import GameRng
 from pbem.games import find_game
@@ -74,7 +75,7 @@ def assert_no_secret(who: str, seat: str | None, mails: list[ReceivedMail], know
     assert mails, f"{who} got no mail"
     for mail in mails:
         # The buttons offer the reader's own possible mission orders, made from its own hand: not sent ones.
-        text = readable(mail, help_text, without_choices=True)
+        text = without_own_orders(readable(mail, help_text, without_choices=True), seat)
         where = f"{who}, {mail.subject!r}"
         assert seat is not None or 'class="choices"' not in (mail.html or ""), f"{where}: buttons to a non-player"
         final = mail.subject == f"[{NAME}] Final report"

@@ -78,7 +78,7 @@ def test_each_entry_is_hashed_with_the_one_before_it_and_every_report_shows_the_
     assert f"Game record: turn 2, chain {entries[-1].digest}" in report
     assert entries[-1].line in report and entries[0].line not in report  # the entries since the last report
     opening = runner.report_text("rr", "1", 0)
-    assert f"Game record: turn 0, chain {entries[0].digest}" in opening and entries[0].line in opening
+    assert f"Game record: the start, chain {entries[0].digest}" in opening and entries[0].line in opening
     html = render_report(runner.last_report("rr"), "1", html=True, text=report)
     assert f"Game record: turn 2, chain <code>{entries[-1].digest[:8]}\u2026</code>" in html
     assert entries[-1].digest not in html and "~~~ record" not in html

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 from databases import database_url
 from meanies_builders import GAME
+from own_orders import without_own_orders
 
 from pbem.core import GameError, GameRng
 from pbem.mail.running.daemon import reply_tokens
@@ -97,7 +98,7 @@ def test_no_channel_shows_another_seats_cubes_or_who_gave_which(tmp_path: Path) 
         for reader in (None, *SEATS):
             as_seat = ["--as", reader] if reader else []
             shown[reader] = [
-                runner.report_text(NAME, reader),
+                without_own_orders(runner.report_text(NAME, reader), reader),
                 _pbem(db_path, "show", NAME, "--json", *as_seat),
                 _archive(runner, reader),
             ]
