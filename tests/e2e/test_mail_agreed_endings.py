@@ -13,6 +13,7 @@ from mail_games import PLAYERS, OpenGame, eventually, open_game, prove_quiet
 from mail_harness import MailHarness, Person, running_service
 from mail_secrets import create_and_join
 
+from pbem.core.chain import without_record
 from pbem.sandbox.mailclient import ReceivedMail
 
 NAMES_OF_OTHERS = {seat: re.compile(rf"\bseats? [{''.join(s for s in PLAYERS if s != seat)}]\b|"
@@ -21,15 +22,8 @@ NAMES_OF_OTHERS = {seat: re.compile(rf"\bseats? [{''.join(s for s in PLAYERS if 
 """What would name another seat of the Turkey Chase game to seat ``seat``: ``seat B``, or B's address."""
 
 
-def _without_record(body: str) -> str:
-    """The mail's text without its game record (from its head to the end of its block): the record names
-    every seat's orders once the turn is resolved, and holds no vote."""
-    head, _, rest = body.partition("\nGame record: ")
-    return head + rest.partition("\n~~~ record\n")[2].partition("\n~~~\n")[2] if rest else body
-
-
 def _names_nobody_else(seat: str, mail: ReceivedMail) -> None:
-    found = NAMES_OF_OTHERS[seat].search(_without_record(mail.body))
+    found = NAMES_OF_OTHERS[seat].search(without_record(mail.body.replace("\r\n", "\n")))
     assert found is None, f"seat {seat}'s mail names {found.group(0)!r}:\n{mail.body}"
 
 

@@ -18,6 +18,7 @@ from pbem.leagues.results import ResultKind, places_of
 from pbem.leagues.standings import TableResult
 from pbem.service import agreed_endings, league_steps, leagues, players
 from pbem.service.agreed_endings import CONCEDE, DRAW, LAPSED, AgreedEndRefused
+from pbem.core.chain import without_record
 from pbem.service.api import GameService
 from pbem.service.endings import EndingKind, ending_of
 from pbem.store.tables import EndVoteRow, GameRow, GameStatus
@@ -62,10 +63,7 @@ def test_a_draw_ends_the_game_once_every_seat_still_playing_agreed_in_the_turn(r
 def _report_words(runner: GameService, name: str, seat: str | None) -> list[str]:
     """The report's lines but the dice's commitment and draws and the game record from its head to the end
     of its block (hashes and nonces, which differ from game to game; no vote is in the record)."""
-    text = runner.report_text(name, seat).replace(name, "GAME")
-    head, _, rest = text.partition("\nGame record: ")
-    _, _, tail = rest.partition("\n~~~ record\n")
-    text = head + tail.partition("\n~~~\n")[2] if rest else text
+    text = without_record(runner.report_text(name, seat)).replace(name, "GAME")
     return [line for line in text.splitlines() if not line.startswith(("Seed commitment", "Draws", "Salt"))]
 
 
