@@ -19,7 +19,7 @@ from mail_harness import GM_ADDRESS, MailHarness, running_service
 from mail_secrets import create_and_join
 from sqlmodel import select
 
-from pbem.commands import GmSession
+from pbem.mail.commands.gm.session import GmSession
 from pbem.mail.answering.policy import RateLimiter
 from pbem.mail.handling import handler as handler_module
 from pbem.mail.reading.redaction import REDACTED_BODY
