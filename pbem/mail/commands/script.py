@@ -79,8 +79,6 @@ MAX_PROBLEMS = 25
 """Bad command lines reported from one mail; reading stops at the next one."""
 MAX_ORDER_LINES = 300
 """Order (and CHECK) lines read for one session."""
-MAX_REPORT_TURN = 999_999
-"""Highest turn number REPORT reads (no game gets near it)."""
 MAX_LINE_LENGTH = 1000
 """Longest line read, in characters; a longer line is refused unread."""
 

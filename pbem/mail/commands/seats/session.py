@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, ClassVar
 from pbem.core import StaleTurn
 from pbem.games import find_game
 from pbem.mail.answering.signon import signed_on_seat
-from pbem.mail.commands.spec import MailCommand, ParsedCommand, SessionKind
+from pbem.mail.commands.spec import MailCommand, ParsedCommand, SessionKind, keyword_grammar
 from pbem.mail.commands.values import TextBlock, TextLine, name
 from pbem.service import owing, submissions
 from pbem.zones import mark
@@ -130,10 +130,7 @@ def _orders(conv: Conversation, row: GameRow, seat: SeatRow, command: SeatSessio
 COMMAND = MailCommand(
     rule="signon",
     parsed_form=SeatSession,
-    grammar="""
-signon: _SIGNON GAME SEAT PASSWORD
-_SIGNON: /signon\\b/i
-""",
+    grammar=keyword_grammar("signon", "SIGNON GAME SEAT PASSWORD"),
     build=build,
     help="""\
   SIGNON <game> <seat> <password>  the lines after it, up to SIGNOFF or the end of the mail,
