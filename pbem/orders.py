@@ -2,7 +2,7 @@
 
 The only module that catches lark's errors on order text, and the one place
 that puts a lark error into words (:func:`describe_syntax_error`, which
-pbem.commands uses for command lines too). Each game's grammar accepts a
+pbem.mail.commands.grammar uses for command lines too). Each game's grammar accepts a
 whole submission (one order per line, ``#`` comments, blank lines); text that
 parses as a whole takes the fast path, one LALR parse with the game's
 transformer inline. Only text with a bad line is parsed again line by line, so
@@ -231,7 +231,7 @@ def describe_syntax_error(error: UnexpectedInput, line: str, word: Callable[[str
     ``did you mean FEED?`` when the word is close to one of ``keywords``; the
     column is 1-based (the start of that word), and the end of the line is the
     column after its last non-blank.
-    Shared by the order parser here and the command parser in pbem.commands;
+    Shared by the order parser here and the command parser in pbem.mail.commands.grammar;
     never raises.
     """
     end = len(line.rstrip()) + 1

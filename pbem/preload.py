@@ -25,7 +25,7 @@ def preload() -> Preloaded:
     """Load and keep every grammar, template, HELP text and font the service uses (see the module's
     description); return what was loaded. Raises what loading raises (a missing or broken file): the
     daemon then does not start, instead of failing every mail that needs the file."""
-    from pbem.commands import parse_script
+    from pbem.mail.commands.script import parse_script
     from pbem.games import GAMES, find_game
     from pbem.orders import parser_for
     from pbem.pictures import drawing_for

@@ -8,42 +8,31 @@ from pathlib import Path
 
 import pytest
 
-from pbem.commands import (
-    OPENING_WORDS,
-    RESERVED_WORDS,
-    AssignSeat,
-    BadDateTime,
-    BadDuration,
-    CheckOrders,
-    Command,
-    CreateGame,
-    EndGame,
-    Extend,
-    GmCommand,
-    GmSession,
-    Help,
-    Pause,
-    Press,
-    ProcessTurn,
-    Replace,
-    Resign,
-    Resume,
-    Script,
-    SeatSession,
-    SessionCommand,
-    SetDeadline,
-    SetOptions,
-    ShowOrders,
-    StartGame,
-    Status,
-    TextBlock,
-    TextLine,
-    help_text,
-    keywords,
-    parse_duration,
-    parse_script,
-    parse_when,
-)
+from pbem.mail.commands.gm.clock.deadline import SetDeadline
+from pbem.mail.commands.gm.clock.extend import Extend
+from pbem.mail.commands.gm.clock.pause import Pause
+from pbem.mail.commands.gm.clock.resume import Resume
+from pbem.mail.commands.gm.create import CreateGame
+from pbem.mail.commands.gm.end import EndGame
+from pbem.mail.commands.gm.process import ProcessTurn
+from pbem.mail.commands.gm.replace import Replace
+from pbem.mail.commands.gm.seat import AssignSeat
+from pbem.mail.commands.gm.session import GmSession
+from pbem.mail.commands.gm.set_options import SetOptions
+from pbem.mail.commands.gm.start import StartGame
+from pbem.mail.commands.grammar import keywords
+from pbem.mail.commands.queries.check import CheckOrders
+from pbem.mail.commands.queries.help import Help
+from pbem.mail.commands.queries.status import Status
+from pbem.mail.commands.reference import help_text
+from pbem.mail.commands.script import OPENING_WORDS, Script, parse_script, reserved_words
+from pbem.mail.commands.seats.orders import ShowOrders
+from pbem.mail.commands.seats.press import Press
+from pbem.mail.commands.seats.resign import Resign
+from pbem.mail.commands.seats.session import SeatSession
+from pbem.mail.commands.spec import ParsedCommand
+from pbem.mail.commands.values import TextBlock, TextLine
+from pbem.moments import BadDateTime, BadDuration, parse_duration, parse_when
 from pbem.mail.commands.players.decline import Decline
 from pbem.mail.commands.players.join import Join
 
@@ -58,7 +47,7 @@ def docs_text() -> str:
 DEADLINE = datetime(2026, 11, 25, 18, 0, tzinfo=UTC)
 
 
-def only_command(script: Script) -> Command:
+def only_command(script: Script) -> ParsedCommand:
     assert script.problems == ()
     assert len(script.commands) == 1
     return script.commands[0]
@@ -90,7 +79,7 @@ def block(*lines: tuple[int, str]) -> TextBlock:
         ),
     ],
 )
-def test_each_top_level_command_parses(line: str, expected: Command) -> None:
+def test_each_top_level_command_parses(line: str, expected: ParsedCommand) -> None:
     assert only_command(parse_script(line)) == expected
 
 
@@ -114,7 +103,7 @@ def test_each_top_level_command_parses(line: str, expected: Command) -> None:
         ("HELP", Help(2, None)),
     ],
 )
-def test_each_gm_command_parses_in_a_gm_session(line: str, expected: GmCommand) -> None:
+def test_each_gm_command_parses_in_a_gm_session(line: str, expected: ParsedCommand) -> None:
     session = only_command(parse_script(f"GM tc-1 pw\n{line}"))
     assert session == GmSession(1, "tc-1", "pw", (expected,))
 
@@ -130,7 +119,7 @@ def test_each_gm_command_parses_in_a_gm_session(line: str, expected: GmCommand) 
         ("PRESS ALL\nhello", Press(2, ("all",), block((3, "hello")))),
     ],
 )
-def test_each_session_command_parses_after_signon(line: str, expected: SessionCommand) -> None:
+def test_each_session_command_parses_after_signon(line: str, expected: ParsedCommand) -> None:
     session = only_command(parse_script(f"SIGNON tc-1 a pw\n{line}"))
     assert session == SeatSession(1, "tc-1", "a", "pw", commands=(expected,))
 
@@ -413,7 +402,7 @@ def test_parse_duration_refuses_other_forms(text: str) -> None:
 
 
 def test_reserved_words_are_keywords() -> None:
-    assert keywords() >= RESERVED_WORDS
+    assert keywords() >= reserved_words()
 
 
 def test_help_text_and_the_docs_pages_name_every_command() -> None:
@@ -455,4 +444,4 @@ def test_decline_takes_a_game_and_may_open_a_mail() -> None:
     script = parse_script("DECLINE Hd1\n")
     assert script.commands == (Decline(1, "hd1"),)
     assert "a game name" in parse_script("DECLINE\n").problems[0].message
-    assert "DECLINE" in OPENING_WORDS and "DECLINE" not in RESERVED_WORDS
+    assert "DECLINE" in OPENING_WORDS and "DECLINE" not in reserved_words()

@@ -7,9 +7,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from pbem.commands import RESERVED_WORDS, help_text
 from pbem.games import GAMES, find_game
-from pbem.mail.answering.answers import help_for
+from pbem.mail.commands.reference import help_for, help_text
+from pbem.mail.commands.script import reserved_words
 
 ROOT = Path(__file__).resolve().parents[1]
 TOOL = ROOT / "tools" / "game_docs.py"
@@ -55,7 +55,7 @@ def test_help_by_mail_and_the_readme_name_each_games_page() -> None:
 def test_the_pages_list_every_command_allowed_among_orders_and_every_gm_command() -> None:
     playing = (ROOT / "docs" / "playing.md").read_text(encoding="utf-8")
     among = playing.split("Among orders, a line whose first word is", 1)[1].split("is a command", 1)[0]
-    for word in RESERVED_WORDS:
+    for word in reserved_words():
         assert f"`{word}`" in among, word
     masters = (ROOT / "docs" / "game-masters.md").read_text(encoding="utf-8")
     section = help_text().split("\nGame masters\n", 1)[1]

@@ -85,7 +85,7 @@ def cmd_log(args: argparse.Namespace) -> int:
 def cmd_deadline(args: argparse.Namespace) -> int:
     """``pbem deadline GAME WHEN``: set the deadline of the current turn (UTC, an offset or an IANA zone)."""
     from pbem.clock import format_utc
-    from pbem.commands import parse_when
+    from pbem.moments import parse_when
 
     when = service_of(args).set_deadline(args.game, parse_when(args.when))
     print(f"Deadline of {args.game} set to {format_utc(when)}.")
@@ -95,7 +95,7 @@ def cmd_deadline(args: argparse.Namespace) -> int:
 def cmd_extend(args: argparse.Namespace) -> int:
     """``pbem extend GAME DURATION``: move the deadline of the current turn later."""
     from pbem.clock import format_utc
-    from pbem.commands import parse_duration
+    from pbem.moments import parse_duration
 
     when = service_of(args).extend(args.game, parse_duration(args.duration))
     print(f"Deadline of {args.game} extended to {format_utc(when)}.")

@@ -137,7 +137,7 @@ class BaseGame(Generic[S, O]):
     declares :attr:`AgreedEnd.NONE` and DRAW and CONCEDE are refused with it. Empty: a competitive game
     allows an agreed draw (DRAW), a cooperative one a concession (CONCEDE)."""
     command_words_as_orders: ClassVar[frozenset[str]] = frozenset()
-    """Command words (pbem.commands.RESERVED_WORDS) the game's rule book also uses as order words,
+    """Command words (pbem.mail.commands.script.reserved_words) the game's rule book also uses as order words,
     declared one by one (Shelloker's ``CHECK``). No other order may start with a command word; the
     command layer reads a mail whose only line is such a word as that order."""
 

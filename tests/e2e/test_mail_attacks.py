@@ -26,10 +26,10 @@ from mail_harness import GM_ADDRESS, MailHarness, MovableClock, running_service
 from sqlalchemy import event, exc
 from sqlmodel import select
 
-from pbem.commands import MAX_COMMANDS
+from pbem.mail.commands.script import MAX_COMMANDS
 from pbem.lockout import FREE_FAILURES
 from pbem.mail.answering.reply import MAX_REPLY
-from pbem.mail.commands.gm_commands import MAX_CREATIONS_PER_DAY, MAX_CREATIONS_PER_MAIL
+from pbem.mail.commands.gm.create import MAX_CREATIONS_PER_DAY, MAX_CREATIONS_PER_MAIL
 from pbem.mail.reading.mailstore import OVERSIZED_PREFIX
 from pbem.mail.running.daemon import DaemonOptions
 from pbem.store.tables import GameRow, InboundMessageRow, OutboundMessageRow, SeatRow, SettingRow

@@ -174,7 +174,7 @@ def test_a_daemon_answers_correctly_after_its_package_files_were_removed_under_i
     text = log.read_text()
     assert "Traceback" not in text and "could not be handled" not in text
     # The files are gone for this copy: a process started now could not answer.
-    fresh = subprocess.run([sys.executable, "-c", "from pbem.commands import parse_script; parse_script('HELP')"],
+    fresh = subprocess.run([sys.executable, "-c", "from pbem.mail.commands.script import parse_script; parse_script('HELP')"],
                            env={**os.environ, "PYTHONPATH": str(site)}, cwd=tmp_path, capture_output=True,
                            text=True, timeout=60, check=False)
     assert fresh.returncode != 0 and "commands.lark" in fresh.stderr

@@ -9,6 +9,7 @@ import asyncio
 import email
 import email.policy
 import re
+from dataclasses import replace
 from datetime import timedelta
 from email.message import EmailMessage
 from pathlib import Path
@@ -19,9 +20,9 @@ from mail_harness import GM_ADDRESS, TEST_MAIL_BUDGET, MailHarness, running_serv
 from mail_secrets import create_and_join
 from sqlmodel import select
 
-from pbem.commands import GmSession
 from pbem.mail.answering.policy import RateLimiter
-from pbem.mail.handling import handler as handler_module
+from pbem.mail.commands import registry
+from pbem.mail.commands.gm.session import GmSession
 from pbem.mail.reading.redaction import REDACTED_BODY
 from pbem.mail.running.daemon import DaemonOptions
 from pbem.store.tables import InboundMessageRow, OutboundMessageRow
@@ -110,7 +111,8 @@ def test_a_mail_that_fails_on_a_bug_keeps_no_password(tmp_path: Path, monkeypatc
                                       retry_first=timedelta(seconds=0.05))
         async with running_service(tmp_path, options=quick_retries) as service:
             game = await create_and_join(service, "race-on-the-river", "rr-1", 2, "")
-            monkeypatch.setitem(handler_module._COMMANDS, GmSession, bug)  # type: ignore[index]
+            buggy = [replace(c, handle=bug) if c.parsed_form is GmSession else c for c in registry.COMMANDS]
+            monkeypatch.setattr(registry, "COMMANDS", buggy)
             await game.gm.send(f"GM rr-1 {game.gm_password}\nSTART\n", subject="buggy")
 
             def failed() -> bool:  # after its last try

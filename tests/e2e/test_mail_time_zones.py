@@ -14,7 +14,7 @@ import pytest
 from mail_games import OPENING_ORDERS, open_game
 from mail_harness import MovableClock, running_service
 
-from pbem.commands import BadDateTime, parse_when
+from pbem.moments import BadDateTime, parse_when
 from pbem.zones import BadZone, format_moment, read_zone
 
 BEFORE_SUMMER_TIME = datetime(2027, 3, 25, 10, 0, tzinfo=UTC)

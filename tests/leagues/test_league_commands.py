@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from pbem.commands import parse_script
+from pbem.mail.commands.script import parse_script
 from pbem.mail.commands.league import LeagueCommand
 from pbem.mail.reading.redaction import text_holds_password
 

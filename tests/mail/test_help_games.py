@@ -3,9 +3,8 @@ kind (after the command reference) and as HELP GAMES."""
 
 from __future__ import annotations
 
-from pbem.commands import help_text
 from pbem.games import GAMES, NOT_HOSTED, find_game
-from pbem.mail.answering.answers import help_for
+from pbem.mail.commands.reference import help_for, help_text
 
 NOT_HOSTED_GAMES = ["2 Eagle Eye", "4 Fishing Day", "6 The Intruder", "12 Set in Stone", "14 Split the Catch"]
 

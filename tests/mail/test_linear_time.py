@@ -18,7 +18,7 @@ from collections.abc import Callable
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from pbem.commands import parse_script
+from pbem.mail.commands.script import parse_script
 from pbem.mail.reading.parse import MalformedMail, parse_mail, subject_tag
 
 PIECES = [" ", "\t", "\r\n ", "=?utf-8?q?a?= ", "am ", "schrieb ", "on ", "wrote", ":", ">", '"', "\\", "(", ")",

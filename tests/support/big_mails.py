@@ -14,7 +14,7 @@ import base64
 import quopri
 from collections.abc import Callable
 
-from pbem.commands import parse_script
+from pbem.mail.commands.script import parse_script
 from pbem.mail.handling.incoming import read_incoming
 from pbem.mail.reading.authresults import from_fails_dmarc
 from pbem.mail.reading.parse import MalformedMail, subject_tag

@@ -1,12 +1,7 @@
-"""The words of the answers the game master mails back: STATUS, VERIFY, HELP, the seed commitment."""
+"""The words of the answers the game master mails back: STATUS, VERIFY, the seed commitment."""
 
 from __future__ import annotations
 
-from pbem.commands import help_text, report_help
-from pbem.core import UnknownGame
-from pbem.core.words import did_you_mean
-from pbem.games import GAMES, NOT_HOSTED, find_game
-from pbem.service.agreed_endings import agreed_end_help, agreed_end_word
 from pbem.service.checking import closing_lines
 from pbem.service.replay import ReplayResult
 from pbem.service.seeds import commitment_of, kept_secret_reason
@@ -53,77 +48,6 @@ def verify_text(result: ReplayResult) -> str:
                else f"{len(result.mismatches)} mismatch(es)")
     lines.append(f"Verified {result.turns} turns, {result.draws_checked} draws of {result.game}: {verdict}.")
     return "\n".join(lines)
-
-
-GAME_PAGE = "docs/games/{kind}.md"
-"""Where a game's HELP text is a page of the documentation (written by tools/game_docs.py), named at the
-end of HELP <kind>."""
-
-GAMES_WORD = "games"
-"""``HELP GAMES``: the list of game kinds, not a kind."""
-PRESS_WORD = "press"
-"""``HELP PRESS``: how press works and who reads it, not a kind."""
-PRESS_HELP = """\
-Press: messages between players, relayed by the game master.
-
-After SIGNON (or in a reply to a game mail, starting with PRESS), write
-  PRESS <seat> [<seat> ...]    or    PRESS ALL
-and your message on the lines after it, up to ENDPRESS or SIGNOFF. Each mail
-is signed with your seat, never your address; a plain reply to a press mail
-goes back to its author as press (never as orders).
-
-Who reads it: the players you name, and the game's GM when the game has
-gm_press=copy (the default; the GM chooses with SET gm_press=copy or none).
-Every press mail, and the answer to yours, says which holds in its game, and so
-does STATUS <game>. The GM's own press (signed GM) always goes through.
-
-SET PRESS OFF: no press from other players reaches you (the GM's still does).
-Some phases close press between players (Meanies in our Midst's silent
-mission): press sent then is refused, naming the phase.
-"""
-REPORT_WORD = "report"
-"""``HELP REPORT``: how REPORT sends a report again, not a kind."""
-
-
-def help_for(kind: str | None) -> str:
-    """HELP: the command reference with the list of game kinds, with ``games`` that list alone, with
-    ``report`` how REPORT works, or with ``kind`` that game kind's order syntax."""
-    if not kind:
-        return help_text() + "\n" + games_text()
-    if kind.strip().lower() == GAMES_WORD:
-        return games_text()
-    if kind.strip().lower() == PRESS_WORD:
-        return PRESS_HELP
-    if kind.strip().lower() == REPORT_WORD:
-        return report_help()
-    try:
-        rules = find_game(kind)
-    except UnknownGame:
-        guess = did_you_mean(kind, [GAMES_WORD.upper(), PRESS_WORD.upper(), REPORT_WORD.upper(), *GAMES])
-        if guess:
-            raise UnknownGame(f"HELP {kind}: no such help topic; {guess} (HELP alone lists the topics)") from None
-        raise UnknownGame(f"HELP {kind}: no such help topic. The topics: HELP (the commands), HELP GAMES, HELP PRESS, "
-                          f"HELP REPORT, and HELP <kind> for each game kind ({', '.join(GAMES)})") from None
-    text = rules.help().strip("\n")
-    titled = text.lower().startswith(rules.title.lower())
-    page = f"\n\nThis help is also a page of pbem's documentation: {GAME_PAGE.format(kind=rules.name)}\n"
-    ending = f"\n\n{agreed_end_help(rules)}"
-    return (text if titled else f"{rules.title} ({rules.name}) orders:\n\n{text}") + ending + page
-
-
-def games_text() -> str:
-    """The game kinds hosted (kind, title, players), and the rule book's games that are not, with why."""
-    lines = ["Game kinds hosted (HELP <kind> gives the orders of one; CREATE <kind> <game> starts one), and",
-             "how the players may end one by agreement (DRAW, CONCEDE for a cooperative team, or none):"]
-    for kind in GAMES:
-        rules = find_game(kind)
-        players = (f"{rules.min_players}" if rules.min_players == rules.max_players
-                   else f"{rules.min_players}-{rules.max_players}")
-        lines.append(f"  {kind:<22} {rules.title}, {players} players; agreed end: {agreed_end_word(rules)}")
-    lines.append("")
-    lines.append("Gateway Island games not hosted, since speed, dexterity or pictures are the game:")
-    lines += [f"  {game}: {why}" for game, why in NOT_HOSTED.items()]
-    return "\n".join(lines) + "\n"
 
 
 def commitment_line(row: GameRow) -> str:

@@ -7,18 +7,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from pbem.commands import CheckOrders, Help, Report, ShowLog, Status, Verify
 from pbem.mail.answering.policy import RateLimiter
 from pbem.mail.answering.reply import Reply
 from pbem.mail.outbound.notices import MailNotifier
 from pbem.mail.outbound.tokens import ReplyTokens
 from pbem.mail.reading.parse import IncomingMail
 from pbem.service.unit import Unit
-
-
-ASKING = (Status, Help, ShowLog, Report, CheckOrders, Verify)
-"""The commands that only ask: they change no game (and each registered command whose parsed form says
-it ``asks_only``)."""
 
 
 @dataclass
@@ -89,9 +83,10 @@ class Conversation:
     the From alone is carried out, and nothing is written to it."""
 
     def carried_out(self, command: object) -> None:
-        """Note that ``command`` of the mail was carried out: unless it only asks (:data:`ASKING`), what the
-        mail asked before may have changed, and is worked out again when asked again."""
-        if not isinstance(command, ASKING) and not getattr(command, "asks_only", False):
+        """Note that ``command`` of the mail was carried out: unless it only asks (its parsed form says it
+        ``asks_only``, :class:`pbem.mail.commands.spec.ParsedCommand`), what the mail asked before may have
+        changed, and is worked out again when asked again."""
+        if not getattr(command, "asks_only", False):
             self.handled.changes += 1
 
     @property

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from typing import Protocol
 
-from pbem.commands import GmSession, SeatSession
 from pbem.core import PbemError
 from pbem.mail.answering.conversation import Conversation
 from pbem.mail.outbound.tokens import TokenError
@@ -18,11 +18,34 @@ from pbem.store.tables import GameRow, SeatRow
 _log = logging.getLogger(__name__)
 
 
+class SeatSignOn(Protocol):
+    """What a seat's session says of the seat it speaks for: nothing for a reply to a game mail (its reply
+    address says it), else the game (None: the subject's tag), the seat and its password."""
+
+    @property
+    def is_token_reply(self) -> bool: ...
+    @property
+    def game(self) -> str | None: ...
+    @property
+    def seat(self) -> str | None: ...
+    @property
+    def password(self) -> str | None: ...
+
+
+class GmSignOn(Protocol):
+    """What a GM's session says: the game and its GM password."""
+
+    @property
+    def game(self) -> str: ...
+    @property
+    def password(self) -> str: ...
+
+
 class SenderRefused(PbemError):
     """Mail that does not come from the address holding the seat it speaks for."""
 
 
-def signed_on_seat(conv: Conversation, command: SeatSession) -> tuple[GameRow, SeatRow]:
+def signed_on_seat(conv: Conversation, command: SeatSignOn) -> tuple[GameRow, SeatRow]:
     """The game and seat a seat session speaks for (by reply address or SIGNON). Raises SenderRefused."""
     if command.is_token_reply:
         if conv.token_address is None:
@@ -50,7 +73,7 @@ def seat_by_token(conv: Conversation, token_address: str) -> tuple[GameRow, Seat
     return row, seat
 
 
-def check_gm(conv: Conversation, command: GmSession) -> None:
+def check_gm(conv: Conversation, command: GmSignOn) -> None:
     """Return when the GM password is right; refuse after an earlier wrong password of the mail,
     during a lockout, or for a wrong one (the GM is told once when a lockout starts)."""
     if conv.handled.password_failed:

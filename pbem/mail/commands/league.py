@@ -17,10 +17,10 @@ from typing import TYPE_CHECKING, ClassVar
 from sqlalchemy import func
 from sqlmodel import select
 
-from pbem.commands import LineError, address_text
 from pbem.core import PbemError
 from pbem.mail.answering.conversation import Conversation
-from pbem.mail.commands.spec import MailCommand, ParsedCommand
+from pbem.mail.commands.spec import LineError, MailCommand, ParsedCommand
+from pbem.mail.commands.values import address_text
 from pbem.service import consent, leagues
 from pbem.service.access import LockedOut, NotAuthorised
 from pbem.store.tables import LeagueRow
@@ -68,7 +68,7 @@ LEAGUE_USAGE = {
 
 def build(line: int, children: list[Token]) -> LeagueCommand:
     """The parsed LEAGUE line: the verb's own words checked (how many, the league's name, CREATE's options,
-    the addresses of REPLACE and DROP); raises :class:`pbem.commands.LineError` naming the form to write."""
+    the addresses of REPLACE and DROP); raises :class:`~pbem.mail.commands.spec.LineError` naming the form to write."""
     verb, words = str(children[0]).upper(), [str(word) for word in children[1:]]
     column = children[0].column
     plain = [w for w in words if "=" not in w]

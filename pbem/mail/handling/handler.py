@@ -12,38 +12,20 @@ policy (what is never answered, size and rate limits) and sends the reply.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from datetime import datetime, timedelta
-from typing import Any
 
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session
 
 from pbem import budget
 from pbem.budget import OverBudget
-from pbem.commands import (
-    CheckOrders,
-    CreateGame,
-    GmSession,
-    Help,
-    Observe,
-    Report,
-    Salt,
-    Script,
-    SeatSession,
-    SetPreference,
-    SetZone,
-    Status,
-    Verify,
-    parse_script,
-)
 from pbem.core import PbemError
 from pbem.mail.answering import consent as consent_mail
-from pbem.mail.answering.answers import help_for
 from pbem.mail.answering.conversation import Conversation, Desk, HandledMail
-from pbem.mail.commands import gm_commands, report_again, seat_commands
 from pbem.mail.commands.registry import command_for
-from pbem.mail.commands.spec import ParsedCommand
+from pbem.mail.commands.script import Script, parse_script
+from pbem.mail.commands.seats.session import SeatSession
 from pbem.mail.handling.bounces import BounceReport
 from pbem.mail.handling.incoming import read_incoming
 from pbem.mail.outbound.compose import compose_notice
@@ -59,7 +41,7 @@ from pbem.mail.answering.policy import (
     never_answer_reason,
 )
 from pbem.mail.answering.reply import Reply, reply_limit, send_reply
-from pbem.mail.commands.press import press_reply
+from pbem.mail.commands.seats.press import press_reply
 from pbem.mail.outbound.tokens import ReplyTokens, is_token_address, press_author
 from pbem.service import consent, submissions
 from pbem.service.api import GameService
@@ -347,7 +329,7 @@ class MailHandler:
                 return HandledMail("ignored", "rate limited")
             limiter.count(mail.sender, now)
         _send_unless_forged(unit, self.notifier, mail, reply, inbound_id, forged)
-        return _described(conv, [_command_word(c) for c in script.commands])
+        return _described(conv, [command.log_word() for command in script.commands])
 
     def _answer_within_limit(self, conv: Conversation, now: datetime, inbound_id: int, done: list[str], *,
                              exempt: bool) -> HandledMail:
@@ -462,42 +444,21 @@ def _run_script(conv: Conversation, script: Script) -> None:
         reply.line = command.line
         conv.unit.actor = conv.mail.sender
         try:
-            if conv.from_forged and (isinstance(command, _FROM_ALONE)
-                                     or isinstance(command, ParsedCommand) and command.rests_on_from):
-                raise ForgedFrom(f"{_command_word(command)}: it rests on your From address alone, which your mail "
+            if conv.from_forged and command.rests_on_from:
+                raise ForgedFrom(f"{command.log_word()}: it rests on your From address alone, which your mail "
                                  "server found forged (DMARC)")
-            handle = command_for(command).handle if isinstance(command, ParsedCommand) else _COMMANDS[type(command)]
+            handle = command_for(command).handle
+            assert handle is not None  # the script holds at its top only commands that may stand there
             handle(conv, command)
         except (PbemError, ValueError) as error:
             reply.refuse(command.line, error)
         conv.carried_out(command)
 
 
-_COMMANDS: Mapping[type, Callable[[Conversation, Any], None]] = {
-    SetZone: seat_commands.zone,
-    SetPreference: seat_commands.preference,
-    Observe: seat_commands.observe,
-    Status: lambda conv, command: seat_commands.show_status(conv, command.game or conv.tag),
-    Help: lambda conv, command: conv.reply.add(help_for(command.kind)),
-    Salt: seat_commands.salt,
-    Verify: seat_commands.verify,
-    Report: report_again.at_top,
-    CheckOrders: seat_commands.check_kind,
-    SeatSession: seat_commands.seat_session,
-    GmSession: gm_commands.gm_session,
-    CreateGame: gm_commands.create,
-}
-"""What each command at the top of a mail does; a registered command's is its module's ``handle``
-(:func:`pbem.mail.commands.registry.command_for`)."""
-
-
 SOFT_BOUNCES = 3
 """How often a mail that bounced for now is sent again (a fourth bounce counts as one for good)."""
 SOFT_BOUNCE_PAUSE = timedelta(hours=1)
 """How long after a bounce for now the mail goes again."""
-_FROM_ALONE = (CreateGame, Report)
-"""The commands that rest on the From alone: refused when the receiving server found it forged (and each
-registered command whose parsed form says it ``rests_on_from``)."""
 
 
 class ForgedFrom(PbemError):
@@ -513,10 +474,7 @@ def _send_unless_forged(unit: Unit, notifier: MailNotifier, mail: IncomingMail, 
 
 def _only_queries(script: Script) -> bool:
     """True when every command of the mail only asks (STATUS, HELP, CHECK, REPORT): those are limited apart."""
-    return bool(script.commands) and all(
-        isinstance(c, (Status, Help, CheckOrders, Report)) or (isinstance(c, ParsedCommand) and c.limited_as_query)
-        or (isinstance(c, SeatSession) and c.check and not c.commands)
-        for c in script.commands)
+    return bool(script.commands) and all(command.counts_as_query() for command in script.commands)
 
 
 def _claims_seat(script: Script) -> bool:
@@ -537,13 +495,3 @@ def _described(conv: Conversation, done: list[str]) -> HandledMail:
         handled.game = conv.reply.row.name
         handled.seat = conv.reply.seat.name if conv.reply.seat is not None else ""
     return handled
-
-
-def _command_word(command: object) -> str:
-    """A word for a command in the log: ``orders`` for a seat session, else the command's keyword."""
-    if isinstance(command, SeatSession):
-        return "check" if command.check else "orders"
-    if isinstance(command, ParsedCommand):
-        return command.log_word()
-    return {"GmSession": "GM", "CreateGame": "CREATE", "CheckOrders": "CHECK"}.get(
-        type(command).__name__, type(command).__name__.upper())

@@ -37,7 +37,7 @@ other's transactions start with an empty page cache, since SQLite drops a
 connection's cache whenever another one wrote, and waited in SQLite's busy
 handler whenever the other held the write lock, with the event loop standing
 still meanwhile. The work one mail can cause is bounded besides (see
-:mod:`pbem.commands` and :mod:`pbem.mail.handling.handler`).
+:mod:`pbem.mail.commands.script` and :mod:`pbem.mail.handling.handler`).
 
 Every mail ends answered: handling one mail has a time budget
 (``options.mail_budget``): the work stops at its next safe point once the

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from pbem.mail.commands.spec import MailCommand, ParsedCommand
+from pbem.mail.commands.spec import MailCommand, ParsedCommand, keyword_grammar
 from pbem.service import standby
 from pbem.store.tables import GameRow
 
@@ -40,10 +40,7 @@ def handle(conv: Conversation, command: Accept) -> None:
 COMMAND = MailCommand(
     rule="accept",
     parsed_form=Accept,
-    grammar="""
-accept: _ACCEPT GAME?
-_ACCEPT: /accept\\b/i
-""",
+    grammar=keyword_grammar("accept", "ACCEPT GAME?"),
     build=build,
     help="""\
   ACCEPT [<game>]                  take the seat a standby offer gave you

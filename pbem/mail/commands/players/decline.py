@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
 from pbem.mail.answering import consent
-from pbem.mail.commands.spec import MailCommand, ParsedCommand
+from pbem.mail.commands.spec import MailCommand, ParsedCommand, keyword_grammar
 
 if TYPE_CHECKING:
     from lark import Token
@@ -36,10 +36,7 @@ def handle(conv: Conversation, command: Decline) -> None:
 COMMAND = MailCommand(
     rule="decline",
     parsed_form=Decline,
-    grammar="""
-decline: _DECLINE GAME
-_DECLINE: /decline\\b/i
-""",
+    grammar=keyword_grammar("decline", "DECLINE GAME"),
     build=build,
     help="""\
   DECLINE <game>                   leave the seat you were invited to (or joined) before the

@@ -7,7 +7,7 @@ import logging
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
-from pbem.mail.commands.spec import MailCommand, ParsedCommand
+from pbem.mail.commands.spec import MailCommand, ParsedCommand, keyword_grammar
 from pbem.service import privacy
 
 if TYPE_CHECKING:
@@ -68,9 +68,7 @@ def handle(conv: Conversation, command: Forget) -> None:
 COMMAND = MailCommand(
     rule="forget",
     parsed_form=Forget,
-    grammar="""
-forget: _FORGET FORGET_CODE?
-_FORGET: /forget\\b/i
+    grammar=keyword_grammar("forget", "FORGET FORGET_CODE?") + """
 // the code a FORGET mail was sent (pbem.passwords' letters and digits)
 FORGET_CODE: /[a-z0-9]{6,40}\\b/i
 """,

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
 from pbem.mail.answering.answers import commitment_line
-from pbem.mail.commands.spec import MailCommand, ParsedCommand
+from pbem.mail.commands.spec import MailCommand, ParsedCommand, keyword_grammar
 from pbem.service import seats
 from pbem.store.tables import GameStatus
 
@@ -61,10 +61,7 @@ def handle(conv: Conversation, command: Join) -> None:
 COMMAND = MailCommand(
     rule="join",
     parsed_form=Join,
-    grammar="""
-join: _JOIN GAME SEAT?
-_JOIN: /join\\b/i
-""",
+    grammar=keyword_grammar("join", "JOIN GAME SEAT?"),
     build=build,
     help="""\
   JOIN <game> [<seat>]             take an open seat; the reply gives your seat and password

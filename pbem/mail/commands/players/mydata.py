@@ -6,12 +6,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
-from pbem.mail.commands.spec import MailCommand, ParsedCommand
+from pbem.mail.commands.spec import MailCommand, ParsedCommand, keyword_grammar
 from pbem.service import privacy
 
 if TYPE_CHECKING:
-    from lark import Token
-
     from pbem.mail.answering.conversation import Conversation
 
 
@@ -21,11 +19,6 @@ class MyData(ParsedCommand):
 
     asks_only: ClassVar[bool] = True
     rests_on_from: ClassVar[bool] = True
-
-
-def build(line: int, children: list[Token]) -> MyData:
-    """The parsed MYDATA line."""
-    return MyData(line)
 
 
 def handle(conv: Conversation, command: MyData) -> None:
@@ -38,11 +31,7 @@ def handle(conv: Conversation, command: MyData) -> None:
 COMMAND = MailCommand(
     rule="mydata",
     parsed_form=MyData,
-    grammar="""
-mydata: _MYDATA
-_MYDATA: /mydata\\b/i
-""",
-    build=build,
+    grammar=keyword_grammar("mydata", "MYDATA"),
     help="""\
   MYDATA                           everything pbem holds about your address, mailed to it
 """,

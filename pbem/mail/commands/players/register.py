@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
-from pbem.mail.commands.spec import MailCommand, ParsedCommand
+from pbem.mail.commands.spec import MailCommand, ParsedCommand, keyword_grammar
 from pbem.service import players
 
 if TYPE_CHECKING:
@@ -55,10 +55,7 @@ def handle(conv: Conversation, command: Register) -> None:
 COMMAND = MailCommand(
     rule="register",
     parsed_form=Register,
-    grammar="""
-register: _REGISTER PLAYER CODE?
-_REGISTER: /register\\b/i
-""",
+    grammar=keyword_grammar("register", "REGISTER PLAYER CODE?"),
     build=build,
     help="""\
   REGISTER <name>                  take a player name (2-24 letters, digits, - or _): your record

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from pbem.mail.commands.spec import MailCommand, ParsedCommand
+from pbem.mail.commands.spec import MailCommand, ParsedCommand, keyword_grammar
 from pbem.service import standby
 
 if TYPE_CHECKING:
@@ -44,10 +44,7 @@ def handle(conv: Conversation, command: Standby) -> None:
 COMMAND = MailCommand(
     rule="standby",
     parsed_form=Standby,
-    grammar="""
-standby: _STANDBY KIND
-_STANDBY: /standby\\b/i
-""",
+    grammar=keyword_grammar("standby", "STANDBY KIND"),
     build=build,
     help="""\
   STANDBY <kind> | STANDBY OFF     be offered seats of that kind whose players left or went

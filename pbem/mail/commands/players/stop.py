@@ -6,11 +6,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
 from pbem.mail.answering import consent
-from pbem.mail.commands.spec import MailCommand, ParsedCommand
+from pbem.mail.commands.spec import MailCommand, ParsedCommand, keyword_grammar
 
 if TYPE_CHECKING:
-    from lark import Token
-
     from pbem.mail.answering.conversation import Conversation
 
 
@@ -21,11 +19,6 @@ class Stop(ParsedCommand):
     rests_on_from: ClassVar[bool] = True
 
 
-def build(line: int, children: list[Token]) -> Stop:
-    """The parsed STOP line."""
-    return Stop(line)
-
-
 def handle(conv: Conversation, command: Stop) -> None:
     """STOP for the sender's address (see :func:`pbem.mail.answering.consent.stop`)."""
     consent.stop(conv, conv.mail.sender)
@@ -34,11 +27,7 @@ def handle(conv: Conversation, command: Stop) -> None:
 COMMAND = MailCommand(
     rule="stop",
     parsed_form=Stop,
-    grammar="""
-stop: _STOP
-_STOP: /stop\\b/i
-""",
-    build=build,
+    grammar=keyword_grammar("stop", "STOP"),
     help="""\
   STOP                             pbem sends your address no more mail (one last line confirms
                                    it) until you write to it again; your seats go silent

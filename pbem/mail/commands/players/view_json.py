@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from pbem.mail.commands.spec import MailCommand, ParsedCommand
+from pbem.mail.commands.spec import MailCommand, ParsedCommand, keyword_grammar
 from pbem.mail.outbound.preferences import set_view_json
 
 if TYPE_CHECKING:
@@ -38,10 +38,7 @@ def handle(conv: Conversation, command: ViewJson) -> None:
 COMMAND = MailCommand(
     rule="view_json",
     parsed_form=ViewJson,
-    grammar="""
-view_json: _VIEWJSON SWITCH
-_VIEWJSON: /viewjson\\b/i
-""",
+    grammar=keyword_grammar("view_json", "VIEWJSON SWITCH"),
     build=build,
     help="""\
   VIEWJSON ON | VIEWJSON OFF       every turn report to your address carries (or no longer

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
-from pbem.mail.commands.spec import MailCommand, ParsedCommand
+from pbem.mail.commands.spec import MailCommand, ParsedCommand, keyword_grammar
 from pbem.service import players
 
 if TYPE_CHECKING:
@@ -38,10 +38,7 @@ def handle(conv: Conversation, command: Whois) -> None:
 COMMAND = MailCommand(
     rule="whois",
     parsed_form=Whois,
-    grammar="""
-whois: _WHOIS PLAYER
-_WHOIS: /whois\\b/i
-""",
+    grammar=keyword_grammar("whois", "WHOIS PLAYER"),
     build=build,
     help="""\
   WHOIS <name>                     a player's record: games, outcomes, deadlines met, reliability

@@ -1,15 +1,59 @@
-"""Press: messages between players (and the GM) relayed by the game master, each signed with
-its author's seat; a plain reply to a press mail goes back to its author as press. Press between
-players is refused while the current phase closes it (:mod:`pbem.service.press`)."""
+"""PRESS <seat> ... | PRESS ALL (in a seat's or a GM's session): the lines after it, up to ENDPRESS or
+SIGNOFF, relayed by the game master to those players, signed with the author's seat (or GM); a plain
+reply to a press mail goes back to its author as press. Press between players is refused while the
+current phase closes it (:mod:`pbem.service.press`)."""
 
 from __future__ import annotations
 
-from pbem.commands import Press
-from pbem.mail.answering.conversation import Conversation
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, ClassVar
+
 from pbem.mail.answering.signon import seat_by_token
+from pbem.mail.commands.spec import LineError, MailCommand, ParsedCommand, keyword_grammar
+from pbem.mail.commands.values import TextBlock, name
 from pbem.mail.outbound.preferences import takes_press
 from pbem.service.press import check_press
-from pbem.store.tables import GameRow, SeatRow
+
+if TYPE_CHECKING:
+    from lark import Token
+
+    from pbem.mail.answering.conversation import Conversation
+    from pbem.store.tables import GameRow, SeatRow
+
+
+@dataclass(frozen=True)
+class Press(ParsedCommand):
+    """PRESS seat... | PRESS ALL: relay ``text``, tagged with the sender's seat (or GM)."""
+
+    to: tuple[str, ...]
+    text: TextBlock = TextBlock()
+
+    takes_text: ClassVar[bool] = True
+
+    @property
+    def is_broadcast(self) -> bool:
+        """True for PRESS ALL."""
+        return self.to == ("all",)
+
+
+def build(line: int, children: list[Token]) -> Press:
+    """The parsed PRESS line: the seats in lower case, ALL alone, none named twice."""
+    targets = tuple(name(target) for target in children)
+    if "all" in targets and len(targets) > 1:
+        raise LineError("PRESS ALL goes to everyone: name no seats beside ALL", children[0].column)
+    if len(set(targets)) < len(targets):
+        raise LineError("a seat is named twice", children[0].column)
+    return Press(line, targets)
+
+
+def in_seat(conv: Conversation, row: GameRow, seat: SeatRow, command: Press) -> None:
+    """PRESS in a seat's session: signed with the seat."""
+    send_press(conv, row, seat.name, command)
+
+
+def in_gm(conv: Conversation, row: GameRow, command: Press) -> None:
+    """PRESS in a GM's session: signed GM (it always goes through)."""
+    send_press(conv, row, "GM", command)
 
 
 def send_press(conv: Conversation, row: GameRow, author: str, command: Press) -> None:
@@ -88,3 +132,22 @@ def _relay(conv: Conversation, row: GameRow, author: str, targets: list[SeatRow]
         notifier.tell_address(unit, row, row.gm_address, f"Press from {author} (copy)",
                               f"Press from {author} to {', '.join(sent) or 'nobody'}:\n\n{text}")
     return sent
+
+
+COMMAND = MailCommand(
+    rule="press",
+    parsed_form=Press,
+    grammar=keyword_grammar("press", "PRESS TARGET+"),
+    build=build,
+    help="""\
+  PRESS <seat> [<seat> ...]        (after SIGNON) the lines after it, up to ENDPRESS or SIGNOFF,
+  PRESS ALL                        are sent to those players (or all), signed with your seat
+                                   (refused while a phase forbids press between players); the
+                                   GM gets a copy unless the game has gm_press=none (HELP PRESS)
+""",
+    gm_help="""\
+  PRESS <seat> ... | PRESS ALL     a message to players, signed GM (always goes through)
+""",
+    in_seat=in_seat,
+    in_gm=in_gm,
+)

@@ -9,38 +9,80 @@ it is refused on its line, so a mail of many REPORT lines causes one mail, not m
 
 from __future__ import annotations
 
-from pbem.commands import Report
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, ClassVar
+
 from pbem.core import PbemError
-from pbem.mail.answering.conversation import Conversation
+from pbem.mail.commands.spec import LineError, MailCommand, ParsedCommand, keyword_grammar
+from pbem.mail.commands.values import name
 from pbem.service import readers, reporting
-from pbem.store.tables import GameRow, SeatRow
+
+if TYPE_CHECKING:
+    from lark import Token
+
+    from pbem.mail.answering.conversation import Conversation
+    from pbem.store.tables import GameRow, SeatRow
+
+MAX_REPORT_TURN = 999_999
+"""Highest turn number REPORT reads (no game gets near it)."""
 
 _ONCE = "REPORT"
+
+
+@dataclass(frozen=True)
+class Report(ParsedCommand):
+    """REPORT [<game>] [<turn>]: the reader's newest report (or the one that told ``turn``) mailed again, as
+    it was sent (in a session, or with the subject's tag, the game can be left out)."""
+
+    game: str | None
+    turn: int | None
+
+    asks_only: ClassVar[bool] = True
+    limited_as_query: ClassVar[bool] = True
+    rests_on_from: ClassVar[bool] = True
+    keeps_session_open: ClassVar[bool] = True
+
+    def needs_tagged_game(self) -> bool:
+        """True when no game is named."""
+        return self.game is None
+
+
+def build(line: int, children: list[Token]) -> Report:
+    """The parsed REPORT line: the game first (in lower case), then the turn, each if given."""
+    words = [str(child) for child in children]
+    turn = int(words.pop()) if words and words[-1].isdigit() else None
+    if words and words[0].isdigit():
+        raise LineError("write REPORT [<game>] [<turn>]: the game first, then the turn", children[0].column)
+    if len(words) > 1:
+        raise LineError(f'"{words[1]}" is not a turn number', children[1].column)
+    if turn is not None and turn > MAX_REPORT_TURN:
+        raise LineError(f"there is no turn {turn}", children[-1].column)
+    return Report(line, name(children[0]) if words else None, turn)
 
 
 class OneReportPerMail(PbemError):
     """A second REPORT in one mail."""
 
 
-def in_session(conv: Conversation, row: GameRow, seat: SeatRow, command: Report) -> None:
+def in_seat(conv: Conversation, row: GameRow, seat: SeatRow, command: Report) -> None:
     """REPORT in a seat's session: the seat's own report (of another game named: the sender's there)."""
     if command.game is not None and conv.unit.game(command.game).id != row.id:
-        at_top(conv, command)
+        handle(conv, command)
         return
     _send(conv, row, readers.Reader(seat, seat.address or conv.mail.sender), command.turn)
 
 
-def in_gm_session(conv: Conversation, row: GameRow, command: Report) -> None:
+def in_gm(conv: Conversation, row: GameRow, command: Report) -> None:
     """REPORT in a GM session: the game's public report, to the GM's address."""
     if command.game is not None and conv.unit.game(command.game).id != row.id:
-        at_top(conv, command)
+        handle(conv, command)
         return
     if not row.gm_address:
         raise PbemError(f"game {row.name} has no GM address to send its report to")
     _send(conv, row, readers.Reader(None, row.gm_address), command.turn)
 
 
-def at_top(conv: Conversation, command: Report) -> None:
+def handle(conv: Conversation, command: Report) -> None:
     """REPORT <game> (or the game of the subject's tag) at the top of a mail: the report the sender's address
     reads in that game."""
     name = command.game or conv.tag
@@ -67,3 +109,20 @@ def _send(conv: Conversation, row: GameRow, reader: readers.Reader, turn: int | 
     else:
         answer = f"REPORT: {which} of game {row.name} ({whose}) went to {reader.address} in a mail of its own."
     conv.reply.add(conv.handled.remember(_ONCE, "", answer))
+
+
+COMMAND = MailCommand(
+    rule="report",
+    parsed_form=Report,
+    grammar=keyword_grammar("report", "REPORT REPORT_ARG? REPORT_ARG?"),
+    build=build,
+    help="""\
+  REPORT [<n>]                     (in a reply to a game mail, or after SIGNON) your newest report
+                                   mailed again, as it was sent; REPORT <n>: the report of turn n
+  REPORT <game> [<n>]              the same from your address (the game from the subject's tag
+                                   may be left out); HELP REPORT tells more
+""",
+    handle=handle,
+    in_seat=in_seat,
+    in_gm=in_gm,
+)

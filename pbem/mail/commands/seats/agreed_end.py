@@ -1,21 +1,36 @@
-"""DRAW, CONCEDE and NODRAW in a seat's session: a secret vote to end the game by agreement (see
+"""The secret vote of DRAW and CONCEDE in a seat's session, to end the game by agreement (see
 :mod:`pbem.service.agreed_endings`). A vote that opens a proposal tells every seat still playing and
 the GM that one was made, never by whom; the vote that completes it ends the game and mails every
 reader the final report."""
 
 from __future__ import annotations
 
-from pbem.commands import Concede, Draw, NoDraw
-from pbem.mail.answering.conversation import Conversation
+from typing import TYPE_CHECKING
+
+from pbem.mail.commands.spec import MailCommand, ParsedCommand, keyword_grammar
 from pbem.service import agreed_endings
-from pbem.service.agreed_endings import CONCEDE, DRAW, Vote
-from pbem.store.tables import GameRow, SeatRow
+from pbem.service.agreed_endings import DRAW, Vote
+
+if TYPE_CHECKING:
+    from pbem.mail.answering.conversation import Conversation
+    from pbem.store.tables import GameRow, SeatRow
 
 
-def agree(conv: Conversation, row: GameRow, seat: SeatRow, command: Draw | Concede) -> None:
-    """DRAW or CONCEDE: the seat's secret vote; the reply never tells who else voted."""
-    word = "DRAW" if isinstance(command, Draw) else "CONCEDE"
-    done = agreed_endings.vote(conv.unit, row.name, seat.name, DRAW if isinstance(command, Draw) else CONCEDE)
+def vote_command(rule: str, parsed_form: type[ParsedCommand], kind: str, help_lines: str) -> MailCommand:
+    """The registration of a vote of ``kind`` (DRAW or CONCEDE): written as its keyword alone (the rule's
+    name in upper case), standing in a seat's session."""
+
+    def in_seat(conv: Conversation, row: GameRow, seat: SeatRow, command: ParsedCommand) -> None:
+        agree(conv, row, seat, kind)
+
+    return MailCommand(rule=rule, parsed_form=parsed_form, grammar=keyword_grammar(rule, rule.upper()),
+                       help=help_lines, in_seat=in_seat)
+
+
+def agree(conv: Conversation, row: GameRow, seat: SeatRow, kind: str) -> None:
+    """The seat's secret vote of ``kind`` (DRAW or CONCEDE); the reply never tells who else voted."""
+    word = "DRAW" if kind == DRAW else "CONCEDE"
+    done = agreed_endings.vote(conv.unit, row.name, seat.name, kind)
     if done.ended:
         conv.notifier.send_final(conv.unit, row)
         outcome = conv.unit.snapshot(row).outcome
@@ -29,16 +44,6 @@ def agree(conv: Conversation, row: GameRow, seat: SeatRow, command: Draw | Conce
     conv.reply.add(f"{word}: {said} {done.proposal} in turn {done.turn} of {row.name}. It ends the game once every "
                    f"seat still playing agrees before turn {done.turn} ends; otherwise it lapses. Votes stay secret "
                    "until all agree: nobody is told who voted, nor how many. NODRAW withdraws your vote.")
-
-
-def withdraw(conv: Conversation, row: GameRow, seat: SeatRow, command: NoDraw) -> None:
-    """NODRAW: the seat's vote of this turn is withdrawn (what the others voted stays secret)."""
-    kind = agreed_endings.withdraw(conv.unit, row.name, seat.name)
-    if kind is None:
-        conv.reply.add(f"NODRAW: you had no DRAW or CONCEDE in turn {row.turn} of {row.name}: nothing to withdraw.")
-    else:
-        conv.reply.add(f"NODRAW: your {'DRAW' if kind == DRAW else 'CONCEDE'} of turn {row.turn} of {row.name} is "
-                       "withdrawn. Whether a proposal still stands rests on the others' votes, which stay secret.")
 
 
 def _announce(conv: Conversation, row: GameRow, done: Vote) -> None:
