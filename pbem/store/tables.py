@@ -339,6 +339,9 @@ class InboundMessageRow(SQLModel, table=True):
     """The size of the mail as received, when ``raw`` holds only part of it."""
     received_at: datetime
     sender: str = ""  # the From address in lower case: one sender's mail is handled in arrival order
+    subject: str | None = None
+    """Its Subject field as stored (:attr:`~pbem.mail.reading.identity.StoredIdentity.subject`); None for mail
+    stored before it was kept."""
     status: str = "new"  # new | handled | failed | set_aside
     error: str | None = None
     handled_at: datetime | None = None
