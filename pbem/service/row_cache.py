@@ -19,9 +19,8 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import bindparam, select
+from sqlalchemy import bindparam, inspect, select
 from sqlalchemy.orm import make_transient_to_detached
-from sqlalchemy.orm.util import identity_key
 from sqlmodel import Session
 
 from pbem.service.snapshot import Position
@@ -55,6 +54,8 @@ class CachedGame:
     version: int
     game: dict[str, Any]
     seats: tuple[dict[str, Any], ...]
+    identities: tuple[Any, ...]
+    """The identity keys of the rows (a session holds each row under its key)."""
     position: Position | None = field(default=None)
 
     @classmethod
@@ -62,7 +63,8 @@ class CachedGame:
         """The values of ``row`` and ``seats`` as loaded (before the unit changed them)."""
         values = row.__dict__
         return cls(values["version"], {key: values[key] for key in _GAME_COLUMNS},
-                   tuple({key: seat.__dict__[key] for key in _SEAT_COLUMNS} for seat in seats))
+                   tuple({key: seat.__dict__[key] for key in _SEAT_COLUMNS} for seat in seats),
+                   tuple(inspect(loaded).key for loaded in (row, *seats)))
 
     def rows(self, session: Session) -> tuple[GameRow, list[SeatRow]]:
         """New rows of the game and its seats with the values held, attached to ``session`` as rows it
@@ -73,9 +75,8 @@ class CachedGame:
     def is_in(self, session: Session) -> bool:
         """True when ``session`` holds the row of the game or of one of its seats already (the unit's own
         rows then count: new ones cannot be attached beside them)."""
-        identities = session.identity_map
-        return (identity_key(GameRow, self.game["id"]) in identities
-                or any(identity_key(SeatRow, seat["id"]) in identities for seat in self.seats))
+        held = session.identity_map
+        return any(key in held for key in self.identities)
 
     def holds_position(self, position: Position) -> bool:
         """True when ``position`` was read from the state, status and end held here."""
