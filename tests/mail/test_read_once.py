@@ -16,7 +16,7 @@ from pbem.budget import OverBudget
 from pbem.core import GameRng
 from pbem.games import find_game
 from pbem.mail.reading import bounded_mime
-from pbem.mail.handling.handler import MailHandler
+from pbem.mail.handling.handler import MailFailed, MailHandler
 from pbem.mail.reading.mailstore import InboundStore
 from pbem.mail.outbound.config import ImapUrl, SmtpUrl
 from pbem.mail.outbound.tokens import ReplyTokens
@@ -123,3 +123,23 @@ def test_a_mail_set_aside_as_it_is_handled_is_finished_answered_and_listed_from_
     with db.session() as session:
         [told] = session.exec(select(OutboundMessageRow).where(OutboundMessageRow.inbound_id == troubled.id)).all()
     assert "reading it took longer than the game master allows" in read_mail(told.raw).body
+
+
+def test_a_stored_mail_whose_handling_fails_is_answered_from_its_one_parse(
+        db: Database, reads: list[int], monkeypatch: pytest.MonkeyPatch) -> None:
+    handler, raw = order_mail(db, trusted=True)
+    inbound_id = InboundStore(db).store(None, raw)
+    assert inbound_id is not None
+
+    def fail(*_: object, **__: object) -> None:
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(MailHandler, "_answer", fail)
+    reads.clear()
+    with pytest.raises(MailFailed) as failed:
+        handler.handle(inbound_id)
+    with db.session() as session:
+        told = handler.tell_unhandled(session, inbound_id, (raw, len(raw)), "Your mail could not be handled.",
+                                      failed.value.mail)
+    assert told == "told"
+    assert reads == [len(raw)]

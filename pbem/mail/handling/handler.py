@@ -149,6 +149,7 @@ class MailHandler:
         self.desk = Desk(self.address, tokens, self.notifier, clock)
         self.unhandled_limiter = RateLimiter(max_mails=1, window=UNHANDLED_WINDOW)
         """Who was told lately that a mail of theirs could not be handled."""
+        self._parsed: tuple[int, Read] | None = None  # the mail the last handling read, and its one parse
         service.on_resolved.append(self.notifier.on_resolved)
         service.on_news.append(self.notifier.on_news)
 
@@ -163,18 +164,18 @@ class MailHandler:
         of (saves reading them back); None reads them, and the mail's status, from the database.
         Raises transient database errors as they are, :class:`MailOverran` when the watchdog interrupted it,
         and :class:`MailFailed` for any other failure (the unit is rolled back in every case)."""
-        parsed: list[Read] = []
+        self._parsed = None
         try:
             with self.service.unit() as unit:
-                return self._handle_stored(unit, inbound_id, stored, parsed=parsed)
+                return self._handle_stored(unit, inbound_id, stored)
         except OverBudget as overrun:
-            raise MailOverran(inbound_id, *parsed) from overrun
+            raise MailOverran(inbound_id, self._parse_of(inbound_id)) from overrun
         except Exception as error:
             if budget.is_spent():  # a statement the database ended for the budget, or an error on the way out
-                raise MailOverran(inbound_id, *parsed) from error
+                raise MailOverran(inbound_id, self._parse_of(inbound_id)) from error
             if is_transient_error(error):
                 raise
-            raise MailFailed(inbound_id, *parsed) from error
+            raise MailFailed(inbound_id, self._parse_of(inbound_id)) from error
 
     def store_and_handle(self, inbound: InboundStore, uid: int | None, raw: bytes,
                          mail_budget: MailBudget) -> tuple[int, HandledMail] | None:
@@ -220,23 +221,23 @@ class MailHandler:
         and :class:`MailFailed` for any other failure (the unit is rolled back in every case);
         :class:`~pbem.budget.OverBudget` as it is when it came before a mail was claimed."""
         claimed: int | None = None
-        parsed: list[Read] = []
+        self._parsed = None
         try:
             with self.service.unit() as unit:
                 claimed = InboundStore.claim_next(unit.session)
                 if claimed is None:
                     return None
-                return claimed, self._handle_stored(unit, claimed, parsed=parsed)
+                return claimed, self._handle_stored(unit, claimed)
         except OverBudget as overrun:
             if claimed is None:
                 raise
-            raise MailOverran(claimed, *parsed) from overrun
+            raise MailOverran(claimed, self._parse_of(claimed)) from overrun
         except Exception as error:
             if claimed is not None and budget.is_spent():
-                raise MailOverran(claimed, *parsed) from error
+                raise MailOverran(claimed, self._parse_of(claimed)) from error
             if claimed is None or is_transient_error(error):
                 raise
-            raise MailFailed(claimed, *parsed) from error
+            raise MailFailed(claimed, self._parse_of(claimed)) from error
 
     def _read(self, raw: bytes, size: int) -> IncomingMail | MalformedMail:
         """The one parse of a stored mail (:func:`~pbem.mail.handling.incoming.read_incoming`), or why it cannot be read."""
@@ -246,11 +247,15 @@ class MailHandler:
         except MalformedMail as error:
             return error
 
+    def _parse_of(self, inbound_id: int) -> Read | None:
+        """The one parse of mail ``inbound_id`` made by the last handling, when it got that far."""
+        return self._parsed[1] if self._parsed is not None and self._parsed[0] == inbound_id else None
+
     def _handle_stored(self, unit: Unit, inbound_id: int, stored: tuple[bytes, int] | None = None,
-                       read: Read | None = None, *, parsed: list[Read] | None = None) -> HandledMail:
+                       read: Read | None = None) -> HandledMail:
         """Handle a stored mail (``stored``: its bytes and size, None to read them from the database;
         ``read``: its one parse, when the caller made it) and record how its handling ended. The parse
-        made here is added to ``parsed``: should the handling fail, finishing the mail takes it."""
+        made here is kept (:meth:`_parse_of`): should the handling fail, finishing the mail takes it."""
         if stored is not None:
             raw, size = stored
         else:
@@ -258,8 +263,7 @@ class MailHandler:
             if status != "new":
                 return HandledMail("ignored", "handled before")
         mail = self._read(raw, size) if read is None else read
-        if parsed is not None:
-            parsed.append(mail)
+        self._parsed = (inbound_id, mail)
         if isinstance(mail, IncomingMail):
             handled = self._handle(unit, mail, inbound_id)
         else:
