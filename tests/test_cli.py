@@ -610,3 +610,17 @@ def test_report_prints_a_seats_newest_report_or_the_one_of_a_turn(tmp_path: Path
     assert "public report" in ok(public) and "Turn 1 results" in ok(public) and "*" not in ok(public)
     assert missing.returncode == REFUSED
     assert "game tc-1 has no report of turn 2: its reports tell turns 0 (the opening) to 1" in missing.stderr
+
+
+def test_a_plain_check_answers_as_the_full_command_line_does_with_the_game_and_its_grammar_alone(
+        tmp_path: Path) -> None:
+    (tmp_path / "orders.txt").write_text("FEED F1\nMOVE F7-F8\nJUMP\n")
+    code = ("import atexit, sys; atexit.register(lambda: print(sorted(m for m in ('pbem.cli.parser', "
+            "'pbem.service.api', 'pbem.games.fungus.rules', 'argparse') if m in sys.modules), file=sys.stderr)); "
+            "sys.argv = ['pbem', 'check', 'turkey-chase', 'orders.txt']; from pbem.cli import main; sys.exit(main())")
+    lean = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, env=_env(),
+                          timeout=120)
+    assert lean.stderr.strip().splitlines()[-1] == "[]"
+    full = pbem(tmp_path, "check", "turkey-chase", "orders.txt", "--db", "unused.db")  # read by the parser
+    assert (lean.returncode, lean.stdout) == (full.returncode, full.stdout) == (REFUSED, full.stdout)
+    assert "1 refused" in lean.stdout

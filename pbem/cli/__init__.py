@@ -15,13 +15,12 @@ what was asked; 2 usage errors (bad arguments, unknown game, kind or seat);
 
 from __future__ import annotations
 
-import os
 import sys
 from collections.abc import Sequence
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
-from pbem.launch import quick_answer
+from pbem.launch import quick_answer, quiet_stdout
 
 if TYPE_CHECKING:
     from pbem.cli.parser import build_parser
@@ -54,7 +53,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(args.func(args))
     except BrokenPipeError:  # e.g. `pbem show GAME | head`: the reader left; not an error
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        quiet_stdout()
         return EXIT_OK
     except (UnknownGame, UnknownSeat, UsageError) as error:
         print(f"pbem: {error}", file=sys.stderr)

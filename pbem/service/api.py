@@ -39,6 +39,7 @@ from pbem.service import (
 from pbem.service.checking import CheckResult
 from pbem.service.replay import ReplayResult
 from pbem.service.resolution import ResolvedTurns
+from pbem.service.row_cache import RowCache
 from pbem.service.seats import Joined
 from pbem.service.snapshot import GameInfo, PositionCache
 from pbem.service.status import StatusView
@@ -61,6 +62,8 @@ class GameService:
         """Called with a unit's news at its end, before it commits (the mail side tells the people concerned)."""
         self.positions = PositionCache()
         """The games' states read through their rules, kept between this service's units."""
+        self.rows = RowCache()
+        """The games' rows, kept between this service's units by version."""
 
     @contextmanager
     def unit(self, *, lock: bool = True) -> Iterator[Unit]:
@@ -69,12 +72,13 @@ class GameService:
         locked until it ends; a unit that only reads passes ``lock=False``."""
         with self.db.session() as session:
             unit = Unit(session, clock=self.clock, on_resolved=self.on_resolved, actor=self.actor, lock=lock,
-                        positions=self.positions)
+                        positions=self.positions, rows=self.rows)
             yield unit
             while unit.news:  # telling may bring news of its own; each is told once
                 news, unit.news = unit.news, []
                 for listener in self.on_news:
                     listener(unit, news)
+        self.rows.keep(unit.read_at_versions())  # committed: what it read stood at those versions
 
     # --- games ---------------------------------------------------------------------
 

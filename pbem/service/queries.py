@@ -67,6 +67,11 @@ def game_names(session: Session) -> list[str]:
     return list(session.execute(_GAME_NAMES).scalars())
 
 
+def game_by_id(session: Session, game_id: int) -> GameRow | None:
+    """The row of game ``game_id``, or None."""
+    return session.execute(_GAME_BY_ID, {"game_id": game_id}).scalars().first()
+
+
 def claim_game(session: Session, game_id: int, *, due_by: datetime | None = None,
                wait: bool = False) -> GameRow | None:
     """The row of game ``game_id``, locked until the transaction ends; None when there is none, when

@@ -63,7 +63,12 @@ class Position:
     def holds_for(self, row: GameRow) -> bool:
         """True when ``row`` still has the state (the same object: states are replaced, never changed in
         place), status and end it was read from."""
-        return self.source is row.state and self.status == row.status and self.is_ended_as(row)
+        return self.read_from(row.state, row.status, row.ended_by_gm, row.agreed_end)
+
+    def read_from(self, state: Any, status: GameStatus, ended_by_gm: bool, agreed_end: dict[str, Any] | None) -> bool:
+        """True when it was read from ``state`` (the same object), ``status`` and that end."""
+        return (self.source is state and self.status == status and self.ended_by_gm == ended_by_gm
+                and self.agreed_end == agreed_end)
 
     def is_ended_as(self, row: GameRow) -> bool:
         """True when ``row`` has the end it was read from: by the GM or not, agreed or not."""

@@ -18,6 +18,7 @@ from sqlmodel import Session
 from pbem.core import UnknownGame, UnknownSeat
 from pbem.core.words import did_you_mean
 from pbem.service import queries
+from pbem.service.row_cache import CachedGame, RowCache, version_by_name, version_of
 from pbem.service.snapshot import GameInfo, Position, PositionCache
 from pbem.store.tables import GameRngRow, GameRow, SeatRow
 
@@ -36,15 +37,19 @@ class Unit:
     A game and its seats are loaded once per unit (the session's identity map
     holds the rows anyway), and a game's state is read through its rules once
     for as long as the row keeps it, so handling one mail reads each game only
-    once.
+    once. With ``rows``, a game found by its name whose version the cache holds
+    is not loaded at all (see :mod:`pbem.service.row_cache`); what the unit
+    loads is offered to the cache once it committed (:meth:`read_at_versions`).
     """
 
     def __init__(self, session: Session, *, clock: Callable[[], datetime],
                  on_resolved: Sequence[ResolvedListener] = (), actor: str = "service", lock: bool = False,
-                 positions: PositionCache | None = None) -> None:
+                 positions: PositionCache | None = None, rows: RowCache | None = None) -> None:
         self.session = session
         self.positions = positions if positions is not None else PositionCache()
         """Where the games' states read through their rules are kept between units (see :class:`PositionCache`)."""
+        self.rows = rows
+        """Where games' rows are kept between units, by version (None: every game is loaded)."""
         self.clock = clock
         self.on_resolved = tuple(on_resolved)
         self.actor = actor
@@ -68,6 +73,7 @@ class Unit:
         self._seats: dict[int | None, list[SeatRow]] = {}
         self._positions: dict[int | None, Position] = {}
         self._ready: dict[tuple[int | None, str, int], bool] = {}  # (game, seat, turn) -> READY, of what it stored
+        self._loaded: dict[int, CachedGame] = {}  # games loaded at one version, as loaded: for the row cache
 
     def now(self) -> datetime:
         """The service's time now (UTC)."""
@@ -82,12 +88,50 @@ class Unit:
         key = name.strip().lower()
         row = self._games.get(key)
         if row is None:
-            row = queries.game_by_name(self.session, key, lock=self.lock)
+            row = queries.game_by_name(self.session, key, lock=self.lock) if self.rows is None else self._by_version(key)
             if row is None:
                 guess = did_you_mean(key, queries.game_names(self.session))
                 raise UnknownGame(f"no game named {name!r}" + (f"; {guess}" if guess else ""))
             self._games[key] = row
         return row
+
+    def _by_version(self, key: str) -> GameRow | None:
+        """The row of the game whose ``name_key`` is ``key`` (locked as :meth:`game` says), built from the row
+        cache when it holds the game at the version read, else loaded with its seats; None when there is none."""
+        assert self.rows is not None
+        found = version_by_name(self.session, key, lock=self.lock)
+        if found is None:
+            return None
+        game_id, version = found
+        cached = self.rows.get(game_id, version)
+        if cached is not None and not cached.is_in(self.session):
+            row, seats = cached.rows(self.session)
+            self._seats[game_id] = seats
+            if cached.position is not None:
+                self._positions[game_id] = cached.position
+            return row
+        if self._holds_rows_of(game_id):  # rows the unit read before (and may have changed): they count
+            return queries.game_by_id(self.session, game_id)
+        loaded = queries.game_by_id(self.session, game_id)
+        if loaded is not None:
+            seats = self._seats[game_id] = queries.seats_of(self.session, game_id)
+            if version_of(self.session, game_id) == loaded.version:  # no write came between the two reads
+                self._loaded[game_id] = CachedGame.of(loaded, seats)
+        return loaded
+
+    def _holds_rows_of(self, game_id: int) -> bool:
+        """True when the session holds the row of game ``game_id`` or of one of its seats already."""
+        return any(isinstance(row, GameRow) and row.id == game_id or isinstance(row, SeatRow)
+                   and row.game_id == game_id for row in self.session.identity_map.values())
+
+    def read_at_versions(self) -> dict[int, CachedGame]:
+        """The games this unit loaded as they stood at one version (before it changed them), with the
+        positions it read from those states; for the row cache once the unit committed."""
+        for game_id, cached in self._loaded.items():
+            position = self._positions.get(game_id)
+            if position is not None and cached.holds_position(position):
+                cached.position = position
+        return self._loaded
 
     def claim(self, game_id: int, *, due_by: datetime | None = None, wait: bool = False) -> GameRow | None:
         """Lock and return the row of game ``game_id`` for this unit; None when it is gone, when (``due_by``

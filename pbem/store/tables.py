@@ -128,6 +128,11 @@ class GameRow(SQLModel, table=True):
     wake_at: datetime | None = Field(default=None, index=True)
     min_reliability: float = 0.0  # JOIN is refused to a player whose reliability is known and lower (0: anyone)
     gm_press: str = "copy"  # copy: the GM gets a copy of press between players | none: such press is private
+    version: int = Field(default=0, sa_column=Column(BigInteger, nullable=False, server_default="0"))
+    """Raised by the database on every write of this row or of one of the game's seats (migration 0026): a
+    game's rows read at one version are current for as long as its version stays (see
+    :mod:`pbem.service.row_cache`). Never written by pbem; as read with the row, not after the unit's own
+    writes."""
 
 
 QUIET_AFTER_OPENING = timedelta(hours=1)
@@ -334,6 +339,9 @@ class InboundMessageRow(SQLModel, table=True):
     """The size of the mail as received, when ``raw`` holds only part of it."""
     received_at: datetime
     sender: str = ""  # the From address in lower case: one sender's mail is handled in arrival order
+    subject: str | None = None
+    """Its Subject field as stored (:attr:`~pbem.mail.reading.identity.StoredIdentity.subject`); None for mail
+    stored before it was kept."""
     status: str = "new"  # new | handled | failed | set_aside
     error: str | None = None
     handled_at: datetime | None = None

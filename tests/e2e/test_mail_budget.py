@@ -13,7 +13,9 @@ import logging
 import random
 import sqlite3
 import statistics
+import time
 from collections.abc import Callable
+from typing import Any
 from pathlib import Path
 
 import pytest
@@ -22,6 +24,8 @@ from mail_harness import MailHarness, running_service
 from sqlalchemy import text
 from sqlmodel import select
 
+from pbem import budget
+from pbem.mail.handling import handler as handler_module
 from pbem.mail.handling.handler import MailHandler
 from pbem.mail.reading.parse import IncomingMail
 from pbem.mail.running.daemon import DaemonOptions
@@ -132,6 +136,22 @@ def test_mails_ended_at_random_points_are_set_aside_and_the_next_mail_is_answere
     asyncio.run(scenario())
 
 
+async def set_aside_and_the_next_answered(service: MailHarness, sender: str, game: str) -> Any:
+    """Send the mail creating ``game`` from ``sender`` (which runs past its budget): it is set aside, its sender
+    told, nothing of it stays and nothing stays locked, and the next mail is answered at once; return its row."""
+    await send_raw(service, creation_mail(sender, game, f"<{game}@p.test>"), mail_from=sender)
+    told = await service.person(sender).last()
+    assert "reading it took longer than the game master allows" in told.body
+    row = inbound_row(service, f"<{game}@p.test>")
+    assert row.status == "set_aside"
+    assert not game_exists(service, game)
+    assert_nothing_locked(service)
+    other = service.person("other@players.test")
+    await other.send("HELP\n", subject="help")
+    assert "pbem commands" in (await other.last(timeout=5)).body
+    return row
+
+
 @pytest.fixture
 def endless_statement_for(monkeypatch: pytest.MonkeyPatch) -> Callable[[str], None]:
     """Make handling a mail from one sender run a statement that never ends, once its orders are written."""
@@ -162,18 +182,8 @@ def test_a_statement_running_past_the_budget_is_ended_by_the_database_and_rolled
 
     async def scenario() -> None:
         async with running_service(tmp_path, options=DaemonOptions(**QUICK, mail_budget=0.5)) as service:
-            slow = service.person("slow@players.test")
-            await send_raw(service, creation_mail("slow@players.test", "sq-1", "<sq-1@p.test>"),
-                           mail_from="slow@players.test")
-            told = await slow.last()
-            assert "reading it took longer than the game master allows" in told.body
-            row = inbound_row(service, "<sq-1@p.test>")
-            assert row.status == "set_aside" and row.attempts == 1
-            assert not game_exists(service, "sq-1")
-            assert_nothing_locked(service)
-            other = service.person("other@players.test")
-            await other.send("HELP\n", subject="help")
-            assert "pbem commands" in (await other.last(timeout=5)).body
+            row = await set_aside_and_the_next_answered(service, "slow@players.test", "sq-1")
+            assert row.attempts == 1
 
     asyncio.run(scenario())
     assert "stuck outside Python code" not in caplog.text  # the database ended it; nothing had to be abandoned
@@ -192,5 +202,25 @@ def test_a_gm_mail_of_99_status_lines_is_worked_once_and_answered_once(tmp_path:
             await game.gm.send(f"GM {game.name} {game.gm_password}\nSTATUS\nEXTEND 24h\nSTATUS\n")
             again = await game.gm.last()
             assert "identical answer" not in again.body
+
+    asyncio.run(scenario())
+
+
+def test_a_mail_whose_parse_runs_past_the_budget_is_set_aside(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    read = handler_module.read_incoming
+
+    def hostile_parse(raw: bytes, **options: Any) -> IncomingMail:
+        """Read as a mail built to make the reader slow would be: for a minute, with its safe points."""
+        if b"hostile@players.test" in raw:
+            until = time.monotonic() + 60
+            while time.monotonic() < until:
+                budget.check()
+        return read(raw, **options)
+
+    monkeypatch.setattr(handler_module, "read_incoming", hostile_parse)
+
+    async def scenario() -> None:
+        async with running_service(tmp_path, options=DaemonOptions(**QUICK, mail_budget=0.5)) as service:
+            await set_aside_and_the_next_answered(service, "hostile@players.test", "hp-1")
 
     asyncio.run(scenario())

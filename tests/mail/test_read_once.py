@@ -12,12 +12,16 @@ from datetime import UTC, datetime
 import pytest
 from sqlmodel import select
 
+from pbem.budget import OverBudget
 from pbem.core import GameRng
 from pbem.games import find_game
 from pbem.mail.reading import bounded_mime
-from pbem.mail.handling.handler import MailHandler
+from pbem.mail.handling.handler import MailFailed, MailHandler
 from pbem.mail.reading.mailstore import InboundStore
+from pbem.mail.outbound.config import ImapUrl, SmtpUrl
 from pbem.mail.outbound.tokens import ReplyTokens
+from pbem.mail.running.daemon import MailDaemon
+from pbem.mail.running.retries import troubled_mail
 from pbem.sandbox.mailclient import plain_mail, read_mail
 from pbem.service.api import GameService
 from pbem.store import Database
@@ -42,6 +46,16 @@ def reads(monkeypatch: pytest.MonkeyPatch) -> list[int]:
         if name.startswith("pbem.") and getattr(module, "read_message", None) is original:
             monkeypatch.setattr(module, "read_message", counting)
     return counted
+
+
+class Unwatched:
+    """A mail's time budget that never runs out."""
+
+    def __call__(self, named: object) -> None:
+        pass
+
+    def hold(self) -> None:
+        pass
 
 
 def order_mail(db: Database, *, trusted: bool) -> tuple[MailHandler, bytes]:
@@ -70,7 +84,7 @@ def accepted_reply(db: Database, inbound_id: int) -> str:
 def test_an_order_mail_stored_and_handled_in_one_unit_is_read_once(db: Database, reads: list[int]) -> None:
     handler, raw = order_mail(db, trusted=True)
     reads.clear()
-    found = handler.store_and_handle(InboundStore(db), 7, raw, lambda inbound_id: None)
+    found = handler.store_and_handle(InboundStore(db), 7, raw, Unwatched())
     assert found is not None
     inbound_id, outcome = found
     assert outcome.status == "handled" and outcome.submitted, outcome
@@ -86,4 +100,46 @@ def test_a_stored_order_mail_is_read_once_when_it_is_handled(db: Database, reads
     outcome = handler.handle(inbound_id)
     assert outcome.status == "handled" and outcome.submitted, outcome
     assert "accepted" in accepted_reply(db, inbound_id)
+    assert reads == [len(raw)]
+
+
+def test_a_mail_set_aside_as_it_is_handled_is_finished_answered_and_listed_from_its_one_parse(
+        db: Database, reads: list[int], monkeypatch: pytest.MonkeyPatch) -> None:
+    handler, raw = order_mail(db, trusted=True)
+    daemon = MailDaemon(db, imap=ImapUrl.parse("imap://gm:pw@127.0.0.1:1/INBOX"),
+                        smtp=SmtpUrl.parse("smtp://127.0.0.1:1"), address=GM)
+    daemon.handler = handler
+
+    def overrun(*_: object, **__: object) -> None:
+        raise OverBudget("over the time budget")
+
+    monkeypatch.setattr(MailHandler, "_answer", overrun)
+    reads.clear()
+    daemon._store_handling(7, raw)  # noqa: SLF001 - the worker's step, as the daemon runs it
+    assert reads == [len(raw)]  # stored alone, set aside, answered: from the one parse
+    [troubled] = troubled_mail(db)
+    assert troubled.status == "set_aside" and troubled.subject == "Re: [g] Turn 1"
+    assert reads == [len(raw)]  # listed from what the store kept
+    with db.session() as session:
+        [told] = session.exec(select(OutboundMessageRow).where(OutboundMessageRow.inbound_id == troubled.id)).all()
+    assert "reading it took longer than the game master allows" in read_mail(told.raw).body
+
+
+def test_a_stored_mail_whose_handling_fails_is_answered_from_its_one_parse(
+        db: Database, reads: list[int], monkeypatch: pytest.MonkeyPatch) -> None:
+    handler, raw = order_mail(db, trusted=True)
+    inbound_id = InboundStore(db).store(None, raw)
+    assert inbound_id is not None
+
+    def fail(*_: object, **__: object) -> None:
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(MailHandler, "_answer", fail)
+    reads.clear()
+    with pytest.raises(MailFailed) as failed:
+        handler.handle(inbound_id)
+    with db.session() as session:
+        told = handler.tell_unhandled(session, inbound_id, (raw, len(raw)), "Your mail could not be handled.",
+                                      failed.value.mail)
+    assert told == "told"
     assert reads == [len(raw)]

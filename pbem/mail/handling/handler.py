@@ -14,6 +14,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from datetime import datetime, timedelta
+from typing import Protocol
 
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session
@@ -27,7 +28,7 @@ from pbem.mail.commands.registry import command_for
 from pbem.mail.commands.script import Script, parse_script
 from pbem.mail.commands.seats.session import SeatSession
 from pbem.mail.handling.bounces import BounceReport
-from pbem.mail.handling.incoming import read_incoming
+from pbem.mail.handling.incoming import Read, identity_read, read_incoming
 from pbem.mail.outbound.compose import compose_notice
 from pbem.mail.outbound.notices import FROM_NAME, INVITATION, MAX_MAIL_TO_OTHERS, MailNotifier
 from pbem.mail.outbound.queue import DatabaseOutbox
@@ -52,13 +53,25 @@ from pbem.zones import mark
 _log = logging.getLogger(__name__)
 
 
+class MailBudget(Protocol):
+    """A mail's time budget as the daemon's watchdog keeps it (:class:`~pbem.mail.running.watchdog.Arming`)."""
+
+    def __call__(self, named: object, /) -> None:
+        """Count the budget (what is left of it) from now; ``named`` names the mail."""
+
+    def hold(self) -> None:
+        """Stop counting it until the next call."""
+
+
 class MailFailed(RuntimeError):
     """Handling a stored mail failed for a reason other than the database being away; ``inbound_id`` says
-    which mail (its transaction was rolled back: it is still unhandled). The cause is the error."""
+    which mail (its transaction was rolled back: it is still unhandled), ``mail`` its one parse when it was
+    made (what finishing the mail unhandled takes, instead of reading its bytes again). The cause is the error."""
 
-    def __init__(self, inbound_id: int) -> None:
+    def __init__(self, inbound_id: int, mail: Read | None = None) -> None:
         super().__init__(f"inbound {inbound_id} could not be handled")
         self.inbound_id = inbound_id
+        self.mail = mail
 
 
 class MailOverran(MailFailed):
@@ -69,7 +82,12 @@ class MailOverran(MailFailed):
 class NotStored(RuntimeError):
     """Storing and handling a mail in one unit of work (:meth:`MailHandler.store_and_handle`) failed: the
     unit was rolled back, so the mail is not stored either. The cause is the error (a
-    :class:`~pbem.budget.OverBudget` when the watchdog interrupted it)."""
+    :class:`~pbem.budget.OverBudget` when the watchdog interrupted it); ``mail`` is its one parse, when it
+    was made (storing it alone and finishing it take it)."""
+
+    def __init__(self, message: str, mail: Read | None = None) -> None:
+        super().__init__(message)
+        self.mail = mail
 
 
 class _StoredBefore(Exception):  # noqa: N818 - rolls back the unit of a mail whose Message-ID was stored before
@@ -114,6 +132,7 @@ class MailHandler:
         self.desk = Desk(self.address, tokens, self.notifier, clock)
         self.unhandled_limiter = RateLimiter(max_mails=1, window=UNHANDLED_WINDOW)
         """Who was told lately that a mail of theirs could not be handled."""
+        self._parsed: tuple[int, Read] | None = None  # the mail the last handling read, and its one parse
         service.on_resolved.append(self.notifier.on_resolved)
         service.on_news.append(self.notifier.on_news)
 
@@ -128,29 +147,36 @@ class MailHandler:
         of (saves reading them back); None reads them, and the mail's status, from the database.
         Raises transient database errors as they are, :class:`MailOverran` when the watchdog interrupted it,
         and :class:`MailFailed` for any other failure (the unit is rolled back in every case)."""
+        self._parsed = None
         try:
             with self.service.unit() as unit:
                 return self._handle_stored(unit, inbound_id, stored)
         except OverBudget as overrun:
-            raise MailOverran(inbound_id) from overrun
+            raise MailOverran(inbound_id, self._parse_of(inbound_id)) from overrun
         except Exception as error:
             if budget.is_spent():  # a statement the database ended for the budget, or an error on the way out
-                raise MailOverran(inbound_id) from error
+                raise MailOverran(inbound_id, self._parse_of(inbound_id)) from error
             if is_transient_error(error):
                 raise
-            raise MailFailed(inbound_id) from error
+            raise MailFailed(inbound_id, self._parse_of(inbound_id)) from error
 
     def store_and_handle(self, inbound: InboundStore, uid: int | None, raw: bytes,
-                         stored: Callable[[int], None]) -> tuple[int, HandledMail] | None:
+                         mail_budget: MailBudget) -> tuple[int, HandledMail] | None:
         """Store a mail just taken from the mailbox (``uid``) and handle it completely, in one unit of work:
         the mail, what it changed and its reply commit together, with one commit. Only for a database no
-        other daemon handles mail of, while every mail stored before is handled. ``stored(inbound_id)`` is
-        called once the mail's row is written (the daemon's time budget for the mail counts from then).
-        Return the mail's id and what was done, or None when its Message-ID was stored before (nothing
-        is done). Raises :class:`NotStored` for any failure: the unit is rolled back, the mail is not stored."""
+        other daemon handles mail of, while every mail stored before is handled. The mail's time budget
+        (``mail_budget``) counts from its parse, is held while the unit waits to write, and counts again once the
+        mail's row is written (named by its id) to the end. Return the mail's id and what was done, or None
+        when its Message-ID was stored before (nothing is done). Raises :class:`NotStored` for any failure:
+        the unit is rolled back, the mail is not stored."""
         kept = inbound.kept(raw)
-        read = self._read(kept, len(raw))  # the one parse: the store takes the mail's identity from it
-        identity = read.stored_identity if isinstance(read, IncomingMail) else read.identity
+        try:
+            mail_budget(f"(uid {uid})")  # a hostile mail's parse is the mail's work
+            read = self._read(kept, len(raw))  # the one parse: the store takes the mail's identity from it
+        except OverBudget as overrun:
+            raise NotStored(f"mail {uid} overran as it was read") from overrun
+        mail_budget.hold()  # waiting for the database's write lock is not
+        identity = identity_read(read)
         try:
             with self.service.unit() as unit:
                 try:  # an oversized mail's identity hashes all its bytes, not the beginning kept
@@ -158,18 +184,18 @@ class MailHandler:
                                                 identity=identity if kept is raw else None)
                 except IntegrityError as error:
                     raise _StoredBefore from error
-                stored(inbound_id)
+                mail_budget(inbound_id)
                 return inbound_id, self._handle_stored(unit, inbound_id, (kept, len(raw)), read)
         except _StoredBefore:
             return None
         except OverBudget as overrun:
-            raise NotStored(f"mail {uid} overran") from overrun
+            raise NotStored(f"mail {uid} overran", read) from overrun
         except Exception as error:
             if budget.is_spent():  # a statement the database ended for the budget
                 overrun = OverBudget(f"over the time budget: {error}")
                 overrun.__cause__ = error
-                raise NotStored(f"mail {uid} overran") from overrun
-            raise NotStored(f"mail {uid} could not be handled") from error
+                raise NotStored(f"mail {uid} overran", read) from overrun
+            raise NotStored(f"mail {uid} could not be handled", read) from error
 
     def handle_next(self) -> tuple[int, HandledMail] | None:
         """Handle the oldest stored mail not yet handled that no other daemon is handling, completely, in
@@ -178,6 +204,7 @@ class MailHandler:
         and :class:`MailFailed` for any other failure (the unit is rolled back in every case);
         :class:`~pbem.budget.OverBudget` as it is when it came before a mail was claimed."""
         claimed: int | None = None
+        self._parsed = None
         try:
             with self.service.unit() as unit:
                 claimed = InboundStore.claim_next(unit.session)
@@ -187,13 +214,13 @@ class MailHandler:
         except OverBudget as overrun:
             if claimed is None:
                 raise
-            raise MailOverran(claimed) from overrun
+            raise MailOverran(claimed, self._parse_of(claimed)) from overrun
         except Exception as error:
             if claimed is not None and budget.is_spent():
-                raise MailOverran(claimed) from error
+                raise MailOverran(claimed, self._parse_of(claimed)) from error
             if claimed is None or is_transient_error(error):
                 raise
-            raise MailFailed(claimed) from error
+            raise MailFailed(claimed, self._parse_of(claimed)) from error
 
     def _read(self, raw: bytes, size: int) -> IncomingMail | MalformedMail:
         """The one parse of a stored mail (:func:`~pbem.mail.handling.incoming.read_incoming`), or why it cannot be read."""
@@ -203,10 +230,15 @@ class MailHandler:
         except MalformedMail as error:
             return error
 
+    def _parse_of(self, inbound_id: int) -> Read | None:
+        """The one parse of mail ``inbound_id`` made by the last handling, when it got that far."""
+        return self._parsed[1] if self._parsed is not None and self._parsed[0] == inbound_id else None
+
     def _handle_stored(self, unit: Unit, inbound_id: int, stored: tuple[bytes, int] | None = None,
-                       read: IncomingMail | MalformedMail | None = None) -> HandledMail:
+                       read: Read | None = None) -> HandledMail:
         """Handle a stored mail (``stored``: its bytes and size, None to read them from the database;
-        ``read``: its one parse, when the caller made it) and record how its handling ended."""
+        ``read``: its one parse, when the caller made it) and record how its handling ended. The parse
+        made here is kept (:meth:`_parse_of`): should the handling fail, finishing the mail takes it."""
         if stored is not None:
             raw, size = stored
         else:
@@ -214,6 +246,7 @@ class MailHandler:
             if status != "new":
                 return HandledMail("ignored", "handled before")
         mail = self._read(raw, size) if read is None else read
+        self._parsed = (inbound_id, mail)
         if isinstance(mail, IncomingMail):
             handled = self._handle(unit, mail, inbound_id)
         else:
@@ -387,17 +420,23 @@ class MailHandler:
                   "to a game mail, or SIGNON with your password) are still handled and answered.")
         send_reply(unit, self.notifier, mail, reply, inbound_id)
 
-    def tell_unhandled(self, session: Session, inbound_id: int, stored: tuple[bytes, int], answer: str) -> str:
+    def tell_unhandled(self, session: Session, inbound_id: int, stored: tuple[bytes, int], answer: str,
+                       read: Read | None = None) -> str:
         """Queue, in ``session``, the one short answer to a mail that ended unhandled (given up, or set aside):
         ``answer`` and that nothing was stored. Only where an answer is allowed: not to mail that is never
         answered (loops, bounces, our own address: :func:`~pbem.mail.answering.policy.never_answer_reason`), nor to
-        an unreadable or forged From, and at most once per sender per :data:`UNHANDLED_WINDOW`. Only the
-        header fields are read. Return what was done, for the log: "told", or why not."""
-        raw, size = stored
-        try:
-            mail = parse_mail(raw, headers_only=True, size=size)
-        except MalformedMail as error:
-            return f"not told: {error}"
+        an unreadable or forged From, and at most once per sender per :data:`UNHANDLED_WINDOW`. ``read``: the
+        mail's one parse, when this daemon made it; else (``stored``: its bytes and size) only its header
+        fields are read. Return what was done, for the log: "told", or why not."""
+        if read is None:
+            raw, size = stored
+            try:
+                read = parse_mail(raw, headers_only=True, size=size)
+            except MalformedMail as error:
+                read = error
+        if isinstance(read, MalformedMail):
+            return f"not told: {read}"
+        mail = read
         reason = never_answer_reason(mail, [self.address])
         if reason is not None:
             return f"not told: {reason}"

@@ -19,8 +19,24 @@ import dataclasses
 from collections.abc import Callable
 
 from pbem.mail.handling.bounces import bounce_report
+from pbem.mail.reading.identity import StoredIdentity
 from pbem.mail.reading.parse import IncomingMail, MalformedMail, body_text, clean_body, incoming_from, read_mail_tree
 from pbem.mail.reading.redaction import bytes_name_password, text_holds_password
+
+Read = IncomingMail | MalformedMail
+"""The one parse of a mail: what it found, or why the mail cannot be read."""
+
+
+def identity_read(read: Read) -> StoredIdentity | None:
+    """The Message-ID, sender and subject the store records for a mail, as its one parse read them (None
+    when not even its header fields could be read)."""
+    return read.stored_identity if isinstance(read, IncomingMail) else read.identity
+
+
+def may_hold_password(read: Read) -> bool:
+    """Whether the stored mail may hold a password, as its one parse found: a mail that cannot be read may,
+    for all anyone knows."""
+    return not isinstance(read, IncomingMail) or read.holds_password
 
 
 def read_incoming(raw: bytes, *, size: int, oversized: bool,

@@ -106,7 +106,7 @@ def _store_directly(db_path: str, raw: bytes, size: int) -> int | None:
     identity = identity_of(raw)
     return insert_row(db_path, "inbound_message", {
         "message_id": identity.message_id, "uid": None, "raw": raw, "size": size, "received_at": utcnow(),
-        "status": "new", "sender": identity.sender, "attempts": 0})
+        "status": "new", "sender": identity.sender, "subject": identity.subject, "attempts": 0})
 
 
 def _store_migrating(db_path: str, raw: bytes, size: int, max_size: int) -> int | None:

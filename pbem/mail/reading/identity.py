@@ -1,8 +1,8 @@
-"""Which mail a raw mail is, from its header fields alone: its Message-ID (a mail is stored once) and its
-sender (one sender's mail is handled in the order it came).
+"""Which mail a raw mail is, from its header fields alone: its Message-ID (a mail is stored once), its
+sender (one sender's mail is handled in the order it came) and its subject (what a listing shows of it).
 
 Lean on purpose: ``pbem deliver`` stores a mail with this and the standard library alone (see
-:mod:`pbem.mail.direct_store`). The handling reads the same two fields in its one parse of the mail
+:mod:`pbem.mail.direct_store`). The handling reads the same fields in its one parse of the mail
 (:func:`pbem.mail.handling.incoming.read_incoming`), through :func:`identity_from`, so the store and the handling
 agree on them.
 """
@@ -27,6 +27,8 @@ MAX_STORED_ID = 500
 """Longest Message-ID stored (characters)."""
 MAX_STORED_SENDER = 320
 """Longest sender address stored (characters)."""
+MAX_STORED_SUBJECT = 2000
+"""Longest Subject field stored (characters, before its encoded words are decoded)."""
 
 
 
@@ -38,6 +40,9 @@ class StoredIdentity:
     """Its Message-ID field as it came (stripped, capped), or one made from its bytes when it has none."""
     sender: str
     """The first address of its From field in lower case, or ''."""
+    subject: str = ""
+    """Its Subject field as compat32 gives it, encoded words and all, at most :data:`MAX_STORED_SUBJECT`
+    characters (what ``pbem mail`` shows of it, decoded)."""
 
 
 _END_OF_HEADERS = re.compile(rb"\r?\n\r?\n")
@@ -60,15 +65,16 @@ def stored_header(raw: bytes) -> Message:
 def identity_of(raw: bytes) -> StoredIdentity:
     """The Message-ID and the sender of a raw mail, read from its header fields (see :func:`identity_from`)."""
     headers = stored_header(raw)
-    return identity_from(headers.get("Message-ID", ""), headers.get("From", ""), raw)
+    return identity_from(headers.get("Message-ID", ""), headers.get("From", ""), raw, headers.get("Subject", ""))
 
 
-def identity_from(message_id_field: object, from_field: object, raw: bytes) -> StoredIdentity:
+def identity_from(message_id_field: object, from_field: object, raw: bytes,
+                  subject_field: object = "") -> StoredIdentity:
     """The Message-ID of a mail (its first Message-ID field as compat32 gives it, stripped, at most
     :data:`MAX_STORED_ID` characters; a stable one made from ``raw``'s bytes when it has none) and its
     sender: the first address of its first From field in lower case ('' when there is none, or when the
     field is longer than :data:`MAX_FROM`: the address parser read a megabyte of ``@`` for 1.5 s and
-    recursed too deep on ``::::``)."""
+    recursed too deep on ``::::``), with its Subject field (``subject_field``, capped)."""
     value = str(message_id_field or "").strip()
     message_id = value[:MAX_STORED_ID] if value else f"<sha256-{hashlib.sha256(raw).hexdigest()}@pbem.invalid>"
     text = str(from_field or "")
@@ -78,4 +84,5 @@ def identity_from(message_id_field: object, from_field: object, raw: bytes) -> S
             found = [address for _name, address in getaddresses([text]) if address]
         except (RecursionError, ValueError, IndexError):  # the stdlib recurses on some odd fields ("::::...")
             found = []
-    return StoredIdentity(message_id, found[0].strip().lower()[:MAX_STORED_SENDER] if found else "")
+    return StoredIdentity(message_id, found[0].strip().lower()[:MAX_STORED_SENDER] if found else "",
+                          str(subject_field or "")[:MAX_STORED_SUBJECT])

@@ -58,9 +58,12 @@ def message_id_of(raw: bytes) -> str:
     return identity_of(raw).message_id
 
 
-def subject_of(raw: bytes) -> str:
-    """The Subject of a stored message, its encoded words decoded, at most 200 characters ('' when none)."""
-    return " ".join(decode_words(str(stored_header(raw).get("Subject", "") or "")).split())[:200]
+def subject_of(raw: bytes, stored: str | None = None) -> str:
+    """The Subject of a stored message, its encoded words decoded, at most 200 characters ('' when none): from
+    ``stored``, the field as the store kept it, else (mail stored before that was kept) read from ``raw``'s
+    header fields."""
+    field = str(stored_header(raw).get("Subject", "") or "") if stored is None else stored
+    return " ".join(decode_words(field).split())[:200]
 
 
 
@@ -77,15 +80,17 @@ class InboundStore:
         self.db = db
         self.max_size = max_size
 
-    def store(self, uid: int | None, raw: bytes, *, size: int | None = None, durable: bool = False) -> int | None:
+    def store(self, uid: int | None, raw: bytes, *, size: int | None = None, durable: bool = False,
+              identity: StoredIdentity | None = None) -> int | None:
         """Store a message and commit; return its row id, or None when its Message-ID was stored before.
         ``size``: the message's size when ``raw`` is only its beginning (read from a stream). With
         ``durable`` the commit is on the disk when this returns, also on SQLite (whose WAL is otherwise
         synced at checkpoints only, so a power cut may undo the last commits): for mail whose sender
-        drops its copy once told it is stored (LMTP, ``pbem deliver``), unlike a mailbox's mail."""
+        drops its copy once told it is stored (LMTP, ``pbem deliver``), unlike a mailbox's mail. ``identity``:
+        as :meth:`insert` takes it."""
         try:
             with self._transaction(durable) as connection:  # one INSERT: no ORM session needed
-                return self.insert(connection, uid, raw, size=size)
+                return self.insert(connection, uid, raw, size=size, identity=identity)
         except IntegrityError:
             return None
 
@@ -93,15 +98,14 @@ class InboundStore:
                identity: StoredIdentity | None = None) -> int:
         """Insert a message (as :meth:`store` does) in ``connection``'s transaction, without committing, and
         return its row id; raises IntegrityError when its Message-ID was stored before. ``identity``: its
-        Message-ID and sender (:func:`~pbem.mail.reading.identity.identity_from`) when the caller read them
+        Message-ID, sender and subject (:func:`~pbem.mail.reading.identity.identity_from`) when the caller read them
         already (the one parse of a mail handled as it is stored), else they are read from its header fields."""
         found = identity_of(raw) if identity is None else identity
-        message_id, sender = found.message_id, found.sender
         size = len(raw) if size is None else size
         result = connection.execute(  # a Message-ID stored before fails its unique index
             _STORE_INBOUND,
-            {"message_id": message_id, "uid": uid, "raw": self.kept(raw, size), "size": size,
-             "received_at": utcnow(), "status": "new", "sender": sender},
+            {"message_id": found.message_id, "uid": uid, "raw": self.kept(raw, size), "size": size,
+             "received_at": utcnow(), "status": "new", "sender": found.sender, "subject": found.subject},
         )
         return int(result.inserted_primary_key[0])
 

@@ -192,7 +192,8 @@ def incoming_from(message: Message, raw: bytes, *, size: int | None = None, read
     headers = _raw_headers(message)
     if not headers:
         raise MalformedMail("not a mail: it has no header fields", None)
-    identity = identity_from(_compat32_field(headers, "message-id"), _compat32_field(headers, "from"), raw)
+    identity = identity_from(_compat32_field(headers, "message-id"), _compat32_field(headers, "from"), raw,
+                             _compat32_field(headers, "subject"))
     try:
         sender_name, sender = _sender(headers)
     except MalformedMail as error:

@@ -85,6 +85,7 @@ from sqlmodel import Session
 from pbem.budget import OverBudget
 from pbem.clock import utcnow
 from pbem.mail.handling.handler import HandledMail, MailFailed, MailHandler, MailOverran, NotStored
+from pbem.mail.handling.incoming import Read, identity_read, may_hold_password
 from pbem.mail.intake.imap import MailIntake
 from pbem.mail.intake.lmtp import LmtpAddress, LmtpListener
 from pbem.mail.intake.wake import WakeListener
@@ -452,10 +453,10 @@ class MailDaemon:
         and its failure counts as a failed try of the stored mail would (see :meth:`_failed`)."""
         started = time.perf_counter()
         try:
-            with self.watchdog.watching(None, armed=False) as watch:  # from the moment it is stored, as before
-                found = self.handler.store_and_handle(self.inbound, uid, raw, watch)
+            with self.watchdog.watching(None, armed=False) as budget:  # the handler arms it for the parse
+                found = self.handler.store_and_handle(self.inbound, uid, raw, budget)
         except NotStored as failure:
-            return self._store_failed(uid, raw, failure.__cause__)
+            return self._store_failed(uid, raw, failure.__cause__, failure.mail)
         except OverBudget:  # the budget ran out as the unit ended: committed or not (then it is stored now)
             return self._store_failed(uid, raw, None)
         if found is None:
@@ -464,13 +465,15 @@ class MailDaemon:
         inbound_id, outcome = found
         return Taken(outcome=self._log_handled(inbound_id, outcome, started))
 
-    def _store_failed(self, uid: int, raw: bytes, error: BaseException | None) -> Taken:
+    def _store_failed(self, uid: int, raw: bytes, error: BaseException | None, mail: Read | None = None) -> Taken:
         """Store alone a mail whose storing and handling in one unit failed with ``error`` (None: unknown
         whether its unit committed); a transient or unknown failure leaves it to the processing loop, any
-        other counts as a failed try of the stored mail (see :meth:`_failed`)."""
+        other counts as a failed try of the stored mail (see :meth:`_failed`). ``mail``: its one parse, when
+        it was made (its identity is stored, and its end taken, from it)."""
         self._in_order = False
+        identity = identity_read(mail) if mail is not None else None
         try:
-            inbound_id = self.inbound.store(uid, raw)
+            inbound_id = self.inbound.store(uid, raw, identity=identity if self.inbound.kept(raw) is raw else None)
         except Exception as store_error:  # not stored: the intake offers it again later
             return Taken(error=store_error)
         if inbound_id is None:
@@ -479,7 +482,7 @@ class MailDaemon:
         if error is None or is_transient_error(error):
             _log.warning("inbound %s: %s; to be handled again", inbound_id, error or "the time budget ran out")
             return Taken(left=inbound_id)
-        failure = MailOverran(inbound_id) if isinstance(error, OverBudget) else MailFailed(inbound_id)
+        failure = (MailOverran if isinstance(error, OverBudget) else MailFailed)(inbound_id, mail)
         failure.__cause__ = error
         self._failed(failure)
         return Taken(left=inbound_id)
@@ -820,14 +823,16 @@ class MailDaemon:
                              inbound_id, attempts, MAX_TRIES, what, f"{retry_at:%H:%M:%S}")
                 return
             status = "set_aside" if overran else "failed"
-            if InboundStore.finish(session, inbound_id, status, what[:1000], raw):
+            mail = failure.mail  # its one parse, when it was made: its bytes are not read again
+            held = None if mail is None else may_hold_password(mail)
+            if InboundStore.finish(session, inbound_id, status, what[:1000], raw, held_password=held):
                 self.db.forgot_secret()
             if overran:
                 self.metrics.record_set_aside()
             else:
                 self.metrics.failed.inc()
-            told = self._tell_unhandled(session, inbound_id, (raw, size), overran) if is_first_end(attempts) else (
-                "not told again")
+            told = (self._tell_unhandled(session, inbound_id, (raw, size), overran, mail) if is_first_end(attempts)
+                    else "not told again")
         self._answered_failure = self._answered_failure or told == "told"
         if overran:
             _log.error("inbound %s set aside: handling it ran over the time budget of %g s and was interrupted "
@@ -837,14 +842,15 @@ class MailDaemon:
             _log.error("inbound %s could not be handled after %d tries; given up (%s)", inbound_id, attempts, told,
                        exc_info=error)
 
-    def _tell_unhandled(self, session: Session, inbound_id: int, stored: tuple[bytes, int], overran: bool) -> str:
+    def _tell_unhandled(self, session: Session, inbound_id: int, stored: tuple[bytes, int], overran: bool,
+                        mail: Read | None) -> str:
         """The one short answer to a mail that ended unhandled (see :meth:`MailHandler.tell_unhandled`),
         within a time budget of its own; return what was done, for the log."""
         answer = ("Your mail could not be read: reading it took longer than the game master allows."
                   if overran else "Your mail could not be handled.")
         try:
             with self.watchdog.watching(inbound_id):
-                return self.handler.tell_unhandled(session, inbound_id, stored, answer)
+                return self.handler.tell_unhandled(session, inbound_id, stored, answer, mail)
         except OverBudget:
             return "not told: reading its header fields ran over the time budget too"
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import select, update
+from sqlalchemy import case, select, update
 
 from pbem.mail.reading.mailstore import subject_of
 from pbem.store import Database
@@ -75,13 +75,15 @@ class TroubledMail:
 
 def troubled_mail(db: Database) -> list[TroubledMail]:
     """The failed and set-aside mail, and the mail waiting for another try (or queued again by hand),
-    oldest first."""
-    query = (select(_INBOUND.c.id, _INBOUND.c.received_at, _INBOUND.c.sender, _INBOUND.c.raw, _INBOUND.c.status,
-                    _INBOUND.c.attempts, _INBOUND.c.error, _INBOUND.c.next_attempt_at)
+    oldest first. Their subjects are as stored with them; only mail stored before subjects were kept has its
+    stored bytes read for it."""
+    query = (select(_INBOUND.c.id, _INBOUND.c.received_at, _INBOUND.c.sender, _INBOUND.c.subject, _INBOUND.c.status,
+                    _INBOUND.c.attempts, _INBOUND.c.error, _INBOUND.c.next_attempt_at,
+                    case((_INBOUND.c.subject.is_(None), _INBOUND.c.raw), else_=None).label("raw"))
              .where(_INBOUND.c.status.in_(TROUBLED) | ((_INBOUND.c.status == "new") & (_INBOUND.c.attempts > 0)))
              .order_by(_INBOUND.c.id))
     with db.engine.connect() as connection:
-        return [TroubledMail(row.id, row.received_at, row.sender, subject_of(row.raw),
+        return [TroubledMail(row.id, row.received_at, row.sender, subject_of(row.raw, row.subject),
                              _shown_status(row.status, row.next_attempt_at), row.attempts,
                              (row.error or "").partition("\n")[0])
                 for row in connection.execute(query)]

@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import math
 import sys
 import threading
 import time
@@ -103,30 +104,22 @@ class Watchdog:
             self._thread = None
 
     @contextlib.contextmanager
-    def watching(self, what: object, *, armed: bool = True) -> Iterator[Callable[[object], None]]:
+    def watching(self, what: object, *, armed: bool = True) -> Iterator[Arming]:
         """Watch the calling thread for the block, under a budget of its own (:func:`pbem.budget.check`
         checks it): when it runs longer than the budget, it is ended as the module says, with
         :class:`~pbem.budget.OverBudget`. ``what`` names the work for ``on_stuck``. An interruption that
         comes as the block ends is either raised from the block or cancelled, never raised after it; a block
         that ends after the watchdog found its budget spent raises it as it ends. Unless
-        ``armed``, the block runs unwatched until it calls the function it is given with the name of the
-        work: the budget counts from then (what came before, such as waiting for the database's write lock
-        to store the mail, is not the mail's work)."""
+        ``armed``, the block runs unwatched until it calls the :class:`Arming` it is given with the name of
+        the work: the budget counts from then, and stops counting while it is held (what comes between,
+        such as waiting for the database's write lock to store the mail, is not the mail's work)."""
         watch = _Watch(Budget(), what, sys._getframe(2))  # noqa: SLF001 - the caller's frame, past contextlib's
-
-        def arm(named: object) -> None:
-            watch.what = named
-            watch.budget.arm(self.budget)
-            self._watched = watch
-            if self._asleep:  # read after the write above: the watchdog's thread either sees the watch or is woken
-                self._asleep = False
-                self._wake.set()
-
+        arming = Arming(self, watch)
         if armed:
-            arm(what)
+            arming(what)
         try:
             with budgeted(watch.budget):
-                yield arm
+                yield arming
         finally:
             with self._lock:
                 self._watched = None
@@ -135,6 +128,19 @@ class Watchdog:
                 _set_async_exception(watch.budget.thread_id, None)
         if spent:  # it came back from code the watchdog left alone (a call into C, a lock) past its budget
             raise OverBudget("over the time budget (as the work ended)")
+
+    def _watch(self, watch: _Watch) -> None:
+        """Have the watchdog's thread watch ``watch`` (whose budget was just armed)."""
+        self._watched = watch
+        if self._asleep:  # read after the write above: the watchdog's thread either sees the watch or is woken
+            self._asleep = False
+            self._wake.set()
+
+    def _unwatch(self, watch: _Watch) -> None:
+        """Stop watching ``watch`` (its budget held); the watchdog's thread sleeps at its next look."""
+        with self._lock:
+            if self._watched is watch:
+                self._watched = None
 
     def _run(self) -> None:
         """Sleep while nothing is watched; else wait for the watched work's deadline, end it if it still runs,
@@ -175,6 +181,30 @@ class Watchdog:
         if self._watched is None and not self._stop.is_set():  # read after the write above (see watching)
             self._wake.wait()
         self._asleep = False
+
+
+class Arming:
+    """The budget of a block watched unarmed (:meth:`Watchdog.watching`): calling it with the work's name
+    starts the budget, or resumes it after :meth:`hold` with what was left."""
+
+    def __init__(self, watchdog: Watchdog, watch: _Watch) -> None:
+        self._watchdog = watchdog
+        self._watch = watch
+        self._used = 0.0  # seconds of the budget used before the last hold
+
+    def __call__(self, named: object) -> None:
+        """Count the budget (what is left of it after a hold) from now; ``named`` names the work."""
+        self._watch.what = named
+        self._watch.budget.arm(self._watchdog.budget - self._used)
+        self._watchdog._watch(self._watch)  # noqa: SLF001 - the watchdog's own helper
+
+    def hold(self) -> None:
+        """Stop counting the budget until the next call (the time until then is not the work's)."""
+        budget = self._watch.budget
+        self._watchdog._unwatch(self._watch)  # noqa: SLF001 - the watchdog's own helper
+        if budget.deadline != math.inf:
+            self._used = self._watchdog.budget - (budget.deadline - time.monotonic())
+            budget.deadline = math.inf
 
 
 def _holds_no_lock(watch: _Watch) -> bool:
