@@ -14,7 +14,7 @@ from mail_harness import MailHarness, Person, running_service
 from mail_secrets import create_and_join
 
 from pbem.core.chain import without_record
-from pbem.sandbox.mailclient import ReceivedMail
+from pbem.sandbox.mailclient import ReceivedMail, read_mail
 
 NAMES_OF_OTHERS = {seat: re.compile(rf"\bseats? [{''.join(s for s in PLAYERS if s != seat)}]\b|"
                                     + "|".join(re.escape(a) for s, a in PLAYERS.items() if s != seat))
@@ -118,8 +118,10 @@ async def _seat_one_says(service: MailHarness, kind: str, name: str, words: str,
     game = await create_and_join(service, kind, name, 2, "seed=3 turn_hours=0")
     await game.gm.send(f"GM {name} {game.gm_password}\nSTART\n")
     await eventually(lambda: service.runner.info(name).phase is not None)
-    await service.settle()
-    for person, _ in game.seats.values():
+    for person, _ in game.seats.values():  # each seat's opening report is in before seat 1 speaks
+        while not any(read_mail(mail.raw).subject == f"[{name}] Turn 1"
+                      for mail in await service.servers.inbox(person.address)):
+            await asyncio.sleep(0.05)
         person.inbox.seen = len(await service.servers.inbox(person.address))
     one, password = game.seats["1"]
     await one.send(f"SIGNON {name} 1 {password}\n{words}\n")
