@@ -59,10 +59,11 @@ class CachedGame:
     position: Position | None = field(default=None)
 
     @classmethod
-    def of(cls, row: GameRow, seats: list[SeatRow]) -> CachedGame:
-        """The values of ``row`` and ``seats`` as loaded (before the unit changed them)."""
+    def of(cls, row: GameRow, seats: list[SeatRow], *, version: int | None = None) -> CachedGame:
+        """The values of ``row`` and ``seats`` as they are now: as loaded (``version``: the row's), or as the
+        unit wrote them (``version``: the one the database gave its writes)."""
         values = row.__dict__
-        return cls(values["version"], {key: values[key] for key in _GAME_COLUMNS},
+        return cls(values["version"] if version is None else version, {key: values[key] for key in _GAME_COLUMNS},
                    tuple({key: seat.__dict__[key] for key in _SEAT_COLUMNS} for seat in seats),
                    tuple(inspect(loaded).key for loaded in (row, *seats)))
 

@@ -33,6 +33,15 @@ def game_rows(db: Database, name: str) -> tuple[int, dict[str, Any], list[dict[s
     return game.pop("version"), game, seats
 
 
+def rows_in_a_unit(runner: GameService) -> list[dict[str, Any]]:
+    """The values of game ``g``'s row and its seats' rows as the next unit of ``runner`` has them (from its
+    cache, or loaded), without the version."""
+    with runner.unit(lock=False) as unit:
+        row = unit.game("g")
+        return [{column.key: getattr(item, column.key) for column in type(item).__table__.columns
+                 if column.key != "version"} for item in (row, *unit.seats(row))]
+
+
 def version(db: Database, name: str) -> int:
     return game_rows(db, name)[0]
 
@@ -82,6 +91,7 @@ def test_every_service_write_of_a_game_or_its_seats_raises_its_version(runner: G
         if (game_after, seats_after) != (game_before, seats_before):
             changed.append(name)
             assert after > before, f"{name} changed the game's rows without raising its version"
+        assert rows_in_a_unit(runner) == rows_in_a_unit(GameService(db)), name  # kept as a fresh load has them
     assert changed == [name for name, _ in steps], " ".join(changed)  # every step wrote: none passes by changing nothing
 
 
