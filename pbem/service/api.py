@@ -80,6 +80,7 @@ class GameService:
                     listener(unit, news)
             kept = unit.read_at_versions()
         self.rows.keep(kept)  # committed: its rows stood at those versions
+        self.rows.keep_kinds(unit.kinds)
 
     # --- games ---------------------------------------------------------------------
 

@@ -102,7 +102,20 @@ class RowCache:
     def __init__(self, size: int = 256) -> None:
         self.size = size
         self._entries: dict[int, CachedGame] = {}
+        self._kinds: dict[str, str] = {}  # name_key -> kind: a game keeps its name and kind for good
         self._lock = threading.Lock()
+
+    def kind(self, key: str) -> str | None:
+        """The kind of the game whose ``name_key`` is ``key``, when known."""
+        return self._kinds.get(key)
+
+    def keep_kinds(self, kinds: dict[str, str]) -> None:
+        """Keep the kinds of games (by ``name_key``) a unit that committed read; at most ``size`` of them."""
+        with self._lock:
+            for key, kind in kinds.items():
+                if key not in self._kinds and len(self._kinds) >= self.size:
+                    del self._kinds[next(iter(self._kinds))]
+                self._kinds[key] = kind
 
     def get(self, game_id: int, version: int) -> CachedGame | None:
         """The game's rows as they stood at ``version``, when held."""

@@ -76,6 +76,8 @@ class Unit:
         self._ready: dict[tuple[int | None, str, int], bool] = {}  # (game, seat, turn) -> READY, of what it stored
         self._loaded: dict[int, CachedGame] = {}  # games loaded at one version, as loaded: for the row cache
         self._written: set[int] = set()  # games whose rows (or seats' rows) it wrote through the ORM
+        self.kinds: dict[str, str] = {}
+        """The kinds of the games it looked up by name (:meth:`kind_of`), for the row cache once it committed."""
         session.info[_UNIT] = self
 
     def now(self) -> datetime:
@@ -149,6 +151,17 @@ class Unit:
             if position is not None and cached.holds_position(position):
                 cached.position = position
         return self._loaded
+
+    def kind_of(self, name: str) -> str | None:
+        """The kind of the game called ``name`` (any case), or None when there is none; without a query when
+        the row cache knows it (a game never changes its name or kind). Loads and locks nothing."""
+        key = name.strip().lower()
+        kind = self.kinds.get(key) or (self.rows.kind(key) if self.rows is not None else None)
+        if kind is None:
+            kind = queries.kind_of_game(self.session, key)
+            if kind is not None:
+                self.kinds[key] = kind
+        return kind
 
     def claim(self, game_id: int, *, due_by: datetime | None = None, wait: bool = False) -> GameRow | None:
         """Lock and return the row of game ``game_id`` for this unit; None when it is gone, when (``due_by``
