@@ -78,7 +78,9 @@ class GameService:
                 news, unit.news = unit.news, []
                 for listener in self.on_news:
                     listener(unit, news)
-        self.rows.keep(unit.read_at_versions())  # committed: what it read stood at those versions
+            kept = unit.read_at_versions()
+        self.rows.keep(kept)  # committed: its rows stood at those versions
+        self.rows.keep_kinds(unit.kinds)
 
     # --- games ---------------------------------------------------------------------
 

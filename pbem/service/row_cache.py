@@ -59,10 +59,11 @@ class CachedGame:
     position: Position | None = field(default=None)
 
     @classmethod
-    def of(cls, row: GameRow, seats: list[SeatRow]) -> CachedGame:
-        """The values of ``row`` and ``seats`` as loaded (before the unit changed them)."""
+    def of(cls, row: GameRow, seats: list[SeatRow], *, version: int | None = None) -> CachedGame:
+        """The values of ``row`` and ``seats`` as they are now: as loaded (``version``: the row's), or as the
+        unit wrote them (``version``: the one the database gave its writes)."""
         values = row.__dict__
-        return cls(values["version"], {key: values[key] for key in _GAME_COLUMNS},
+        return cls(values["version"] if version is None else version, {key: values[key] for key in _GAME_COLUMNS},
                    tuple({key: seat.__dict__[key] for key in _SEAT_COLUMNS} for seat in seats),
                    tuple(inspect(loaded).key for loaded in (row, *seats)))
 
@@ -101,7 +102,20 @@ class RowCache:
     def __init__(self, size: int = 256) -> None:
         self.size = size
         self._entries: dict[int, CachedGame] = {}
+        self._kinds: dict[str, str] = {}  # name_key -> kind: a game keeps its name and kind for good
         self._lock = threading.Lock()
+
+    def kind(self, key: str) -> str | None:
+        """The kind of the game whose ``name_key`` is ``key``, when known."""
+        return self._kinds.get(key)
+
+    def keep_kinds(self, kinds: dict[str, str]) -> None:
+        """Keep the kinds of games (by ``name_key``) a unit that committed read; at most ``size`` of them."""
+        with self._lock:
+            for key, kind in kinds.items():
+                if key not in self._kinds and len(self._kinds) >= self.size:
+                    del self._kinds[next(iter(self._kinds))]
+                self._kinds[key] = kind
 
     def get(self, game_id: int, version: int) -> CachedGame | None:
         """The game's rows as they stood at ``version``, when held."""

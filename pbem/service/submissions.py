@@ -99,7 +99,7 @@ def withdraw(unit: Unit, name: str, seat: str, *, ready: bool = False, source: s
 def order_test(unit: Unit, name: str | None) -> Callable[[str], bool] | None:
     """A test of whether one line is an order (by its syntax) of the game called ``name``, or None when
     there is no such game. The test parses the line alone with the game's order grammar."""
-    kind = queries.kind_of_game(unit.session, name) if name else None
+    kind = unit.kind_of(name) if name else None
     if kind is None:
         return None
     parser = parser_for(kind)

@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
+from sqlalchemy import event
 from sqlmodel import Session
 
 from pbem.core import UnknownGame, UnknownSeat
@@ -74,6 +75,10 @@ class Unit:
         self._positions: dict[int | None, Position] = {}
         self._ready: dict[tuple[int | None, str, int], bool] = {}  # (game, seat, turn) -> READY, of what it stored
         self._loaded: dict[int, CachedGame] = {}  # games loaded at one version, as loaded: for the row cache
+        self._written: set[int] = set()  # games whose rows (or seats' rows) it wrote through the ORM
+        self.kinds: dict[str, str] = {}
+        """The kinds of the games it looked up by name (:meth:`kind_of`), for the row cache once it committed."""
+        session.info[_UNIT] = self
 
     def now(self) -> datetime:
         """The service's time now (UTC)."""
@@ -124,14 +129,39 @@ class Unit:
         return any(isinstance(row, GameRow) and row.id == game_id or isinstance(row, SeatRow)
                    and row.game_id == game_id for row in self.session.identity_map.values())
 
+    def note_written(self, game_id: int | None) -> None:
+        """Note that this unit wrote the row of game ``game_id`` or of one of its seats (see :func:`_flushed`)."""
+        if game_id is not None:
+            self._written.add(game_id)
+
     def read_at_versions(self) -> dict[int, CachedGame]:
-        """The games this unit loaded as they stood at one version (before it changed them), with the
-        positions it read from those states; for the row cache once the unit committed."""
+        """The games this unit loaded as they stood at one version (before it changed them), and those it
+        wrote through the ORM as they stand now at the version their writes gave them, each with the position
+        it read from that state; for the row cache once the unit committed (call it just before)."""
+        if self.rows is None:
+            return self._loaded
+        self.session.flush()  # as the commit would: what it wrote is noted (see _flushed)
+        if self._written:
+            for row in self._games.values():
+                seats = self._seats.get(row.id)
+                if row.id in self._written and seats is not None:
+                    self._loaded[row.id] = CachedGame.of(row, seats, version=version_of(self.session, row.id))
         for game_id, cached in self._loaded.items():
             position = self._positions.get(game_id)
             if position is not None and cached.holds_position(position):
                 cached.position = position
         return self._loaded
+
+    def kind_of(self, name: str) -> str | None:
+        """The kind of the game called ``name`` (any case), or None when there is none; without a query when
+        the row cache knows it (a game never changes its name or kind). Loads and locks nothing."""
+        key = name.strip().lower()
+        kind = self.kinds.get(key) or (self.rows.kind(key) if self.rows is not None else None)
+        if kind is None:
+            kind = queries.kind_of_game(self.session, key)
+            if kind is not None:
+                self.kinds[key] = kind
+        return kind
 
     def claim(self, game_id: int, *, due_by: datetime | None = None, wait: bool = False) -> GameRow | None:
         """Lock and return the row of game ``game_id`` for this unit; None when it is gone, when (``due_by``
@@ -197,3 +227,20 @@ class Unit:
     def info(self, name: str) -> GameInfo:
         """Return the snapshot of the game called ``name``. Raises UnknownGame."""
         return self.snapshot(self.game(name))
+
+
+_UNIT = "pbem.unit"
+"""The key of a session's :attr:`~sqlalchemy.orm.Session.info` that holds its unit of work."""
+
+
+@event.listens_for(Session, "after_flush")
+def _flushed(session: Session, _context: Any) -> None:
+    """Note in the session's unit the games whose rows, or seats' rows, the flush wrote."""
+    unit = session.info.get(_UNIT)
+    if unit is None or unit.rows is None:
+        return
+    for row in (*session.new, *session.dirty, *session.deleted):
+        if isinstance(row, GameRow):
+            unit.note_written(row.id)
+        elif isinstance(row, SeatRow):
+            unit.note_written(row.game_id)

@@ -33,17 +33,28 @@ def game_rows(db: Database, name: str) -> tuple[int, dict[str, Any], list[dict[s
     return game.pop("version"), game, seats
 
 
+def rows_in_a_unit(runner: GameService) -> list[dict[str, Any]]:
+    """The values of game ``g``'s row and its seats' rows as the next unit of ``runner`` has them (from its
+    cache, or loaded), without the version."""
+    with runner.unit(lock=False) as unit:
+        row = unit.game("g")
+        return [{column.key: getattr(item, column.key) for column in type(item).__table__.columns
+                 if column.key != "version"} for item in (row, *unit.seats(row))]
+
+
 def version(db: Database, name: str) -> int:
     return game_rows(db, name)[0]
 
 
 @contextmanager
-def game_loads(db: Database) -> Iterator[list[str]]:
-    """The statements that load whole game rows or seat rows while the block runs."""
+def game_loads(db: Database, reads: tuple[str, ...] = ("SELECT game.id, game.name", "SELECT seat.id")
+               ) -> Iterator[list[str]]:
+    """The statements that load whole game rows or seat rows (or start with one of ``reads``) while the
+    block runs."""
     loads: list[str] = []
 
     def seen(_conn: Any, _cursor: Any, statement: str, *_: Any) -> None:
-        if statement.startswith(("SELECT game.id, game.name", "SELECT seat.id")):
+        if statement.startswith(reads):
             loads.append(statement)
 
     event.listen(db.engine, "before_cursor_execute", seen)
@@ -82,6 +93,7 @@ def test_every_service_write_of_a_game_or_its_seats_raises_its_version(runner: G
         if (game_after, seats_after) != (game_before, seats_before):
             changed.append(name)
             assert after > before, f"{name} changed the game's rows without raising its version"
+        assert rows_in_a_unit(runner) == rows_in_a_unit(GameService(db)), name  # kept as a fresh load has them
     assert changed == [name for name, _ in steps], " ".join(changed)  # every step wrote: none passes by changing nothing
 
 
@@ -168,3 +180,21 @@ def test_a_unit_that_rolls_back_after_loading_a_game_keeps_nothing_it_loaded(run
     with game_loads(db) as loads:
         fresh.info("g")
     assert loads == []  # the committed one did
+
+
+def test_a_games_kind_is_kept_by_name_only_once_the_unit_that_read_it_committed(runner: GameService,
+                                                                                  db: Database) -> None:
+    with pytest.raises(Rollback), runner.unit() as unit:
+        from pbem.service import creation
+
+        creation.create_game(unit, KIND, "g", players=4)
+        assert unit.kind_of("G") == KIND  # its own uncommitted game
+        raise Rollback
+    with runner.unit() as unit:
+        assert unit.kind_of("g") is None  # nothing was kept of the game that was never there
+    runner.create_game("fungus", "g", players=2)
+    with runner.unit() as unit:
+        assert unit.kind_of("g") == "fungus"
+    with game_loads(db, ("SELECT game.kind",)) as loads, runner.unit() as unit:
+        assert unit.kind_of(" G ") == "fungus"
+    assert loads == []
