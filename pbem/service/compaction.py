@@ -6,7 +6,8 @@ Nothing is lost, and nothing a record hashes changes: :func:`restored` puts the 
 the turn records read (``queries.history`` does it for every reader: the web archive, the reports of earlier
 turns, ``pbem replay``, ``pbem verify``, ``pbem record``). A game is compacted once it has been finished for
 the operator's ``pbem serve --compact-after-days`` (the daemon does it with the hourly retention purge), and
-only when the compressed copy reads back exactly as what it replaces.
+only when the compressed copy reads back exactly as what it replaces. States and events hold no address
+(seats go by their names), so forgetting a player (``pbem forget``) has nothing to change in an archive.
 """
 
 from __future__ import annotations
