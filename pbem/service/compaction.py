@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import Any, NamedTuple
 
-from sqlalchemy import exists, func
+from sqlalchemy import delete, exists, func
 from sqlmodel import Session, select
 
 from pbem.store import Database
@@ -65,13 +65,14 @@ def restored(session: Session, row: GameRow, records: Sequence[TurnRecordRow]) -
     if archive is None:
         return list(records)
     kept = unpack(archive.data)
-    return [_filled(record, kept[record.turn]) if record.turn in kept else record for record in records]
+    return [_copy(record, state=kept[record.turn].state, events=kept[record.turn].events) if record.turn in kept
+            else record for record in records]
 
 
-def _filled(record: TurnRecordRow, kept: ArchivedTurn) -> TurnRecordRow:
+def _copy(record: TurnRecordRow, **changes: Any) -> TurnRecordRow:
+    """A new turn record (not in any session) like ``record``, but for ``changes``."""
     columns = TurnRecordRow.__table__.columns  # type: ignore[attr-defined]
-    return TurnRecordRow(**{**{column.name: getattr(record, column.name) for column in columns},
-                            "state": kept.state, "events": kept.events})
+    return TurnRecordRow(**{**{column.name: getattr(record, column.name) for column in columns}, **changes})
 
 
 def compact(session: Session, row: GameRow, now: datetime) -> bool:
@@ -88,9 +89,13 @@ def compact(session: Session, row: GameRow, now: datetime) -> bool:
     if unpack(data) != {record.turn: ArchivedTurn(record.state, record.events) for record in records}:
         _log.warning("compaction: the compressed turns of %s do not read back as stored; left as they are", row.name)
         return False
+    # Written anew rather than updated in place: SQLite keeps rows in the order of their ids, so rows that shrank
+    # where they are would leave their pages nearly empty for good (no newer row ever goes there), while deleted
+    # ones free those pages once every game in them is compacted, and the short rows fill pages of their own.
+    session.execute(delete(TurnRecordRow).where(TurnRecordRow.game_id == row.id))  # type: ignore[arg-type]
     for record in records:
-        record.state, record.events = {}, []
-        session.add(record)
+        session.expunge(record)
+    session.add_all([_copy(record, id=None, state={}, events=[]) for record in records])
     session.add(TurnArchiveRow(game_id=row.id, data=data, compacted_at=now))
     return True
 

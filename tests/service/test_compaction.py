@@ -9,10 +9,12 @@ import json
 from datetime import timedelta
 from pathlib import Path
 
+import pytest
 from sqlalchemy import create_engine, text
 from sqlmodel import select
 from test_cli import ok, pbem
 from test_game_record import play, start
+from web_site import TP_SEATS
 
 from pbem.clock import utcnow
 from pbem.service.api import GameService
@@ -105,3 +107,28 @@ def test_going_back_to_the_schema_before_compaction_puts_the_states_back(tmp_pat
         assert [(turn, json.loads(state), json.loads(events)) for turn, state, events in rows] == history
         assert connection.execute(text("SELECT name FROM sqlite_master WHERE name = 'turn_archive'")).all() == []
     engine.dispose()
+
+
+def test_compacted_turn_records_give_their_pages_back_on_sqlite(runner: GameService, db: Database) -> None:
+    if db.engine.dialect.name != "sqlite":
+        pytest.skip("SQLite's pages (PostgreSQL reuses a rewritten row's room after VACUUM: test_mailstore)")
+    names = [f"tp-{number}" for number in range(4)]
+    for number, name in enumerate(names):
+        runner.create_game("three-pyramids", name, seed=number,
+                           seats={seat: address.replace("@", f"{number}@") for seat, address in TP_SEATS.items()})
+    for _ in range(200):  # played at once, so that their turn records share pages
+        for name in names:
+            if runner.info(name).outcome is None:
+                runner.resolve(name)
+    assert all(runner.info(name).outcome is not None for name in names)
+
+    def pages() -> tuple[int, int]:
+        with db.engine.connect() as connection:
+            used, unused = connection.exec_driver_sql(
+                "SELECT sum(pgsize), sum(unused) FROM dbstat WHERE name = 'turn_record'").one()
+        return int(used), int(unused)
+
+    before = pages()
+    assert compact_finished(db, utcnow(), after=timedelta(0)) == 4
+    after = pages()
+    assert after[0] < before[0] / 3 and after[1] < after[0] / 2, (before, after)  # freed, not left nearly empty
