@@ -86,3 +86,13 @@ def test_a_test_added_after_the_sqlite_run_is_run(suite: pytest.Pytester) -> Non
     suite.runpytest_subprocess("-q").assert_outcomes(passed=5)
     suite.makepyfile(test_new="def test_new_rule():\n    assert True\n")
     suite.runpytest_subprocess("-q", "--db-engine", "postgresql").assert_outcomes(passed=5, deselected=1)
+
+
+def test_runs_split_over_workers_record_and_apply_the_same(suite: pytest.Pytester) -> None:
+    """With pytest-xdist (``-n 2``, as .ci/run runs the suite) every worker's part reaches the record."""
+    suite.runpytest_subprocess("-q", "-n", "2").assert_outcomes(passed=5)
+    again = suite.runpytest_subprocess("-v", "-n", "2", "--db-engine", "postgresql")
+    again.assert_outcomes(passed=4)
+    ran = again.stdout.str()
+    assert "test_pure_rules" not in ran
+    assert "1 tests that reach no database ran on SQLite only" in ran

@@ -12,14 +12,14 @@ import time
 from pathlib import Path
 
 from mail_games import OPENING_ORDERS, open_game
-from mail_harness import running_service
+from mail_harness import TEST_MAIL_BUDGET, running_service
 from sqlalchemy.exc import OperationalError
 
 from pbem.mail.answering.conversation import HandledMail
 from pbem.mail.running.daemon import DaemonOptions
 from pbem.service.unit import Unit
 
-QUICK = DaemonOptions(idle_recheck=0.2, send_retry_min=0.5, clock_interval=0.1, restart_first=0.2,
+QUICK = DaemonOptions(mail_budget=TEST_MAIL_BUDGET, idle_recheck=0.2, send_retry_min=0.5, clock_interval=0.1, restart_first=0.2,
                       restart_longest=0.5)
 HELD = 2.0
 """Seconds the other program holds the write lock."""

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from bounce_mail import postfix_dsn
 from mail_games import eventually, open_game, send_raw
-from mail_harness import GM_ADDRESS, MailHarness, Person, running_service
+from mail_harness import GM_ADDRESS, TEST_MAIL_BUDGET, MailHarness, Person, running_service
 from sqlmodel import select
 
 from pbem.mail.outbound.config import SendRate
@@ -18,7 +18,7 @@ from pbem.mail.running.daemon import DaemonOptions
 from pbem.sandbox.mailclient import ReceivedMail
 from pbem.store.tables import AddressConsentRow, AuditEntryRow, OutboundMessageRow
 
-QUICK = {"idle_recheck": 0.5, "send_retry_min": 0.5, "clock_interval": 0.1}
+QUICK = {"mail_budget": TEST_MAIL_BUDGET, "idle_recheck": 0.5, "send_retry_min": 0.5, "clock_interval": 0.1}
 
 
 async def mail_saying(person: Person, text: str, *, most: int = 5) -> ReceivedMail:

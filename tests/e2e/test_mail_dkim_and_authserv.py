@@ -8,13 +8,13 @@ from pathlib import Path
 
 import dkim
 from mail_games import eventually, inbound_rows, prove_quiet, send_raw
-from mail_harness import GM_ADDRESS, MailHarness, running_service
+from mail_harness import GM_ADDRESS, TEST_MAIL_BUDGET, MailHarness, running_service
 
 from pbem.mail.outbound.dkim_signing import DkimSigner, dns_record, new_key_pair
 from pbem.mail.running.daemon import DaemonOptions
 
 TRUSTED = "mx.pbem.test"
-QUICK = {"idle_recheck": 0.5, "send_retry_min": 0.5, "clock_interval": 0.1}
+QUICK = {"mail_budget": TEST_MAIL_BUDGET, "idle_recheck": 0.5, "send_retry_min": 0.5, "clock_interval": 0.1}
 
 
 def dns_of(record: str):  # type: ignore[no-untyped-def]

@@ -45,7 +45,7 @@ from typing import Any
 import pytest
 from game_views import normal, strings
 from mail_games import eventually
-from mail_harness import MailHarness, Person, running_service
+from mail_harness import TEST_MAIL_BUDGET, MailHarness, Person, running_service
 
 from pbem.core import Game, GameError, GameRng
 from pbem.core.rng import CURRENT_VERSION, derive_seed
@@ -67,7 +67,7 @@ MAIL_TIMEOUT = 10.0
 """How long one awaited mail may take to arrive."""
 REDRAWINGS = 2
 """Hidden variants drawn per reader and step."""
-QUICK_DAEMON = DaemonOptions(idle_recheck=0.1, send_retry_min=0.5, clock_interval=0.1)
+QUICK_DAEMON = DaemonOptions(mail_budget=TEST_MAIL_BUDGET, idle_recheck=0.1, send_retry_min=0.5, clock_interval=0.1)
 """The daemon looks for new mail every 0.1 s even when the server's IDLE misses a wake-up:
 a game here is hundreds of mails in a row."""
 

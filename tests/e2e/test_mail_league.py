@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from databases import database_url
 from mail_games import eventually
-from mail_harness import MailHarness, Person, running_service
+from mail_harness import TEST_MAIL_BUDGET, MailHarness, Person, running_service
 from mail_secrets import mailbox
 
 from pbem.cli import main
@@ -38,7 +38,7 @@ PLAYERS = [f"player{i}@league.test" for i in range(1, 9)]
 NEWCOMER = "newcomer@league.test"
 GM = "gm@league.test"
 POINTS = {"win": 3, "shared": 2, "draw": 1, "loss": 0, "defeat": 0}
-QUICK = DaemonOptions(idle_recheck=0.1, send_retry_min=0.5, clock_interval=0.1)
+QUICK = DaemonOptions(mail_budget=TEST_MAIL_BUDGET, idle_recheck=0.1, send_retry_min=0.5, clock_interval=0.1)
 MAIL_TIMEOUT = 30.0
 
 

@@ -17,6 +17,7 @@ import pytest
 from aiosmtpd.smtp import SMTP, Envelope, Session
 from databases import database_url, on_postgresql
 from databases import query as run_query
+from mail_harness import TEST_MAIL_BUDGET
 
 from pbem.mail.answering.policy import DEFAULT_MAX_SIZE
 from pbem.mail.intake.lmtp import LOCAL_ERROR, NOT_STORED, Deliver, LmtpAddress, LmtpListener, _Handler
@@ -57,7 +58,8 @@ async def lmtp_service(tmp_path: Path, where: LmtpAddress | None = None) -> Asyn
         db = open_database(db_url)
         daemon = MailDaemon(db, imap=None, smtp=SmtpUrl.parse(servers.smtp_url()), address=GM_ADDRESS,
                             lmtp=where or LmtpAddress("127.0.0.1", 0),
-                            options=DaemonOptions(send_retry_min=0.5, clock_interval=0.1))
+                            options=DaemonOptions(send_retry_min=0.5, clock_interval=0.1,
+                                                  mail_budget=TEST_MAIL_BUDGET))
         assert daemon.lmtp is not None
         await daemon.lmtp.start()
         stop = asyncio.Event()

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 from mail_games import eventually, inbound_row, inbound_rows, send_raw
-from mail_harness import GM_ADDRESS, MailHarness, running_service
+from mail_harness import GM_ADDRESS, TEST_MAIL_BUDGET, MailHarness, running_service
 from mail_secrets import create_and_join
 from sqlmodel import select
 
@@ -106,7 +106,7 @@ def test_a_mail_that_fails_on_a_bug_keeps_no_password(tmp_path: Path, monkeypatc
         raise RuntimeError("a bug")
 
     async def scenario() -> None:
-        quick_retries = DaemonOptions(idle_recheck=0.5, send_retry_min=0.5, clock_interval=0.1,
+        quick_retries = DaemonOptions(mail_budget=TEST_MAIL_BUDGET, idle_recheck=0.5, send_retry_min=0.5, clock_interval=0.1,
                                       retry_first=timedelta(seconds=0.05))
         async with running_service(tmp_path, options=quick_retries) as service:
             game = await create_and_join(service, "race-on-the-river", "rr-1", 2, "")

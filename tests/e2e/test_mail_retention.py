@@ -7,7 +7,7 @@ import asyncio
 from datetime import timedelta
 from pathlib import Path
 
-from mail_harness import MovableClock, running_service
+from mail_harness import TEST_MAIL_BUDGET, MovableClock, running_service
 from sqlalchemy import func, select
 
 from pbem.mail.running.daemon import DaemonOptions
@@ -26,7 +26,7 @@ def _kept(db: Database) -> tuple[int, int]:
 def test_mail_older_than_the_retention_by_the_daemons_clock_is_purged_within_a_clock_hour(tmp_path: Path) -> None:
     async def scenario() -> None:
         clock = MovableClock()
-        options = DaemonOptions(idle_recheck=0.5, send_retry_min=0.5, clock_interval=0.05,
+        options = DaemonOptions(mail_budget=TEST_MAIL_BUDGET, idle_recheck=0.5, send_retry_min=0.5, clock_interval=0.05,
                                 retention=timedelta(days=7))
         async with running_service(tmp_path, clock=clock, options=options) as service:
             person = service.person("ann@example.org")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from mail_harness import GM_ADDRESS, running_service
+from mail_harness import GM_ADDRESS, TEST_MAIL_BUDGET, running_service
 
 from pbem.mail.running.daemon import DaemonOptions
 from pbem.sandbox.mailclient import plain_mail
@@ -51,7 +51,7 @@ def test_a_burst_of_mail_is_answered_while_the_intake_waits_for_each_pass_to_be_
     mail arriving meanwhile is taken in one go); that wait must end when the work is done, not
     at its limit, which here is a minute: every sender is answered within the usual timeouts."""
     async def scenario() -> None:
-        options = DaemonOptions(idle_recheck=0.5, send_retry_min=0.5, clock_interval=0.1, catch_up_wait=60.0)
+        options = DaemonOptions(mail_budget=TEST_MAIL_BUDGET, idle_recheck=0.5, send_retry_min=0.5, clock_interval=0.1, catch_up_wait=60.0)
         async with running_service(tmp_path, options=options) as service:
             people = [service.person(f"p{n}@example.org") for n in range(30)]
             await service.settle()

@@ -19,7 +19,7 @@ from pathlib import Path
 import aiohttp
 import pytest
 from databases import database_url
-from mail_harness import GM_ADDRESS, MailHarness, running_service
+from mail_harness import GM_ADDRESS, TEST_MAIL_BUDGET, MailHarness, running_service
 from prometheus_client.parser import text_string_to_metric_families
 
 from pbem.cli import main
@@ -33,7 +33,7 @@ from pbem.web.ops import OpsView, not_started
 from pbem.web.server import WebServer
 
 Figures = dict[tuple[str, frozenset[tuple[str, str]]], float]
-QUICK = DaemonOptions(idle_recheck=0.5, send_retry_min=0.5, clock_interval=0.1, restart_first=0.5,
+QUICK = DaemonOptions(mail_budget=TEST_MAIL_BUDGET, idle_recheck=0.5, send_retry_min=0.5, clock_interval=0.1, restart_first=0.5,
                       restart_longest=1.0)
 
 

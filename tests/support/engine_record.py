@@ -7,7 +7,11 @@ that asked (by node id), every fixture being set up when one was asked for (so t
 fixture counts, whatever its scope), and every test module that asked while it was imported. A PostgreSQL
 run then runs the tests so recorded, and every test the record does not know (a new test, a module the
 SQLite run did not reach), and deselects the rest, saying how many: they ran on SQLite already.
-``--every-test`` runs them all again."""
+``--every-test`` runs them all again.
+
+Under pytest-xdist (``-n``) the workers run the tests: each hands what it saw to the controller when it
+ends (its ``workeroutput``), and the controller alone writes the record, so that no worker's part is
+lost to another's write."""
 
 from __future__ import annotations
 
@@ -19,6 +23,7 @@ from typing import Any
 import pytest
 
 CACHE_KEY = "pbem/engine-record"
+WORKER_OUTPUT_KEY = "pbem_engine_record"
 
 
 class EngineRecord:
@@ -95,7 +100,28 @@ class EngineRecord:
             items[:] = kept
             self.deselected = len(deselected)
 
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_testnodedown(self, node: Any, error: Any) -> None:
+        """A pytest-xdist worker ended: take in what it saw (the controller writes the record)."""
+        seen = getattr(node, "workeroutput", {}).get(WORKER_OUTPUT_KEY)
+        if seen is None:
+            return
+        self.ran.update(seen["ran"])
+        self.touched.update(seen["touched"])
+        self.fixtures.update(seen["fixtures"])
+        self.modules.update(seen["modules"])
+        self.collected_modules.update(seen["collected_modules"])
+        self.deselected = max(self.deselected, seen["deselected"])
+
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
+        workeroutput = getattr(session.config, "workeroutput", None)
+        if workeroutput is not None:
+            workeroutput[WORKER_OUTPUT_KEY] = {
+                "ran": sorted(self.ran), "touched": sorted(self.touched), "fixtures": sorted(self.fixtures),
+                "modules": sorted(self.modules), "collected_modules": sorted(self.collected_modules),
+                "deselected": self.deselected,
+            }
+            return
         if not self.recording or getattr(session.config, "cache", None) is None or not self.ran:
             return
         old = session.config.cache.get(CACHE_KEY, None) or {"ran": [], "touched": [], "fixtures": [], "modules": []}
