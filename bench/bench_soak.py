@@ -1,7 +1,7 @@
 """Soak benchmark: one daemon through simulated months of service on a fast clock. Prints numbers.
 
     python bench/bench_soak.py [--months 12] [--mails-per-month 1800] [--engine sqlite|postgresql]
-                               [--rate 40] [--max-minutes 15] [--quick]
+                               [--rate 40] [--max-minutes 15] [--compact-after-days 30] [--quick]
 
 One :class:`~pbem.mail.running.daemon.MailDaemon` (what ``pbem serve`` runs) on a database of its own, with the
 mail servers and players in a process of their own (bench/mail_world.py), so that this process holds the
@@ -16,11 +16,11 @@ per second; a game's turn resolves once all orders are in. In about one game-tur
 its game waits for the deadline (48 h), the clock sends the reminder (12 h before) and resolves it with
 the defaults. A game that ends is replaced by a new one, so games are created, played to the end and
 left in the archive all year. The daemon's retention (a week, on its clock) purges mail text hourly
-by its clock.
+by its clock, and compacts the games finished for ``--compact-after-days`` (30, as ``pbem serve``).
 
 Per month it prints the resident memory of this process (VmRSS of /proc/self/status: the daemon), the
 database's size (SQLite file + WAL; PostgreSQL pg_database_size) and the part of it the mail tables
-take (the rest is the games' record, kept for the archive), the CPU this process used per mail
+take (the rest is the games' record, kept for the archive, finished games compacted), the CPU this process used per mail
 the players sent, and the reply latency (send to the player's first answer delivered) median and p99.
 Targets (issue "A year of service"): at least 20,000 mails over 12 months; RSS at the end within 10%
 of month 2; CPU per mail and p99 latency within 15% of month 2; the database's size levels off (the
@@ -60,6 +60,7 @@ from pbem.mail.outbound.config import ImapUrl, SmtpUrl  # noqa: E402
 from pbem.mail.running.daemon import DaemonOptions, MailDaemon, tune_gc_for_serving  # noqa: E402
 from pbem.sandbox.demo import DemoClock, robot_orders  # noqa: E402
 from pbem.sandbox.mailclient import plain_mail  # noqa: E402
+from pbem.service.compaction import DEFAULT_COMPACT_AFTER  # noqa: E402
 from pbem.store import Database, open_database  # noqa: E402
 
 GM = "gm@pbem.bench"
@@ -320,7 +321,8 @@ async def soak(args: argparse.Namespace, workdir: Path) -> list[Month]:
     months: list[Month] = []
     started = time.perf_counter()
     clock = DemoClock()
-    options = DaemonOptions(idle_recheck=0.5, send_retry_min=0.5, clock_interval=0.2, retention=timedelta(days=7))
+    options = DaemonOptions(idle_recheck=0.5, send_retry_min=0.5, clock_interval=0.2, retention=timedelta(days=7),
+                            compact_after=timedelta(days=args.compact_after_days))
     try:
         async with MailWorld() as world:
             await world.add_user(GM)
@@ -436,6 +438,9 @@ def main() -> None:
     parser.add_argument("--max-minutes", type=float, default=15.0,
                         help="stop after the month during which this much wall time passed (default 15)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--compact-after-days", type=float, default=DEFAULT_COMPACT_AFTER.days,
+                        help="compact finished games this many days after their last turn, as pbem serve does "
+                             f"(default {DEFAULT_COMPACT_AFTER.days}; 3650: never, within a year)")
     parser.add_argument("--trace-memory", action="store_true",
                         help="find what grows: object counts, holders of new objects, cache sizes, each month")
     parser.add_argument("--quick", action="store_true",
@@ -445,8 +450,9 @@ def main() -> None:
     if args.quick:
         args.months, args.mails_per_month, args.rounds, args.max_minutes = 3, 120, 10, min(args.max_minutes, 5)
     if not (1 <= args.months <= 36 and 1 <= args.mails_per_month <= 20_000 and 0 < args.rate <= 1000
-            and 0 < args.max_minutes <= 120):
-        parser.error("--months must be 1..36, --mails-per-month 1..20000, --rate 0..1000, --max-minutes 0..120")
+            and 0 < args.max_minutes <= 120 and 0 <= args.compact_after_days <= 3650):
+        parser.error("--months must be 1..36, --mails-per-month 1..20000, --rate 0..1000, --max-minutes 0..120, "
+                     "--compact-after-days 0..3650")
     logging.basicConfig(level=logging.ERROR)
     started = time.perf_counter()
     print(f"Soak: one daemon on {args.engine}, {args.months} simulated months of {args.rounds} rounds, "

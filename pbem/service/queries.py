@@ -9,6 +9,7 @@ from datetime import datetime
 from sqlalchemy import bindparam, func, insert
 from sqlmodel import Session, select
 
+from pbem.service import compaction
 from pbem.store.tables import GameRow, GameStatus, SeatRow, SubmissionRow, TurnRecordRow
 
 _SUBMISSIONS = SubmissionRow.__table__  # type: ignore[attr-defined]
@@ -123,10 +124,13 @@ def received_this_turn(session: Session, row: GameRow) -> dict[str, datetime]:
     return {seat: last for seat, last in found}
 
 
-def history(session: Session, row: GameRow, *, since: int = 1) -> list[TurnRecordRow]:
-    """Every resolved turn of a game from turn ``since`` on, in order."""
+def history(session: Session, row: GameRow, *, since: int = 1, until: int | None = None) -> list[TurnRecordRow]:
+    """Every resolved turn of a game from turn ``since`` on (up to ``until`` when given), in order, each with
+    its state and events (a compacted game's come from its archive: :func:`pbem.service.compaction.restored`)."""
     query = select(TurnRecordRow).where(TurnRecordRow.game_id == row.id, TurnRecordRow.turn >= since)
-    return list(session.exec(query.order_by(TurnRecordRow.turn)))  # type: ignore[arg-type]
+    if until is not None:
+        query = query.where(TurnRecordRow.turn <= until)
+    return compaction.restored(session, row, list(session.exec(query.order_by(TurnRecordRow.turn))))  # type: ignore[arg-type]
 
 
 def all_games(session: Session) -> list[GameRow]:

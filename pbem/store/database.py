@@ -46,11 +46,17 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.execute("PRAGMA secure_delete=ON")  # content removed (a password redacted) is zeroed, not left in free space
+    # Once a checkpoint copied the log into the file, the log is cut back to this size: without a limit it keeps
+    # the largest size it ever reached (a burst of mail), for good.
+    cursor.execute(f"PRAGMA journal_size_limit={WAL_SIZE_LIMIT}")
     cursor.close()
     # A statement still running when the work's time budget is spent is ended by SQLite itself ("interrupted"):
     # the transaction then rolls back as after any error, and the connection stays healthy (see pbem.budget).
     dbapi_connection.set_progress_handler(budget.is_spent, PROGRESS_STEPS)
 
+
+WAL_SIZE_LIMIT = 4 * 2**20
+"""Bytes SQLite's write-ahead log is cut back to after a checkpoint: about what a checkpoint's 1,000 pages take."""
 
 PROGRESS_STEPS = 1000
 """How many of SQLite's virtual machine steps a statement takes between two looks at the time budget (about

@@ -295,6 +295,18 @@ class TurnRecordRow(SQLModel, table=True):
         return [*self.events, *self.table_events]
 
 
+class TurnArchiveRow(SQLModel, table=True):
+    """The states and events of a finished game's resolved turns, compressed together (zlib of their canonical
+    JSON, :mod:`pbem.service.compaction`): its turn records then hold neither, and are read back whole
+    (``queries.history``) from here."""
+
+    __tablename__ = "turn_archive"
+
+    game_id: int = Field(foreign_key="game.id", primary_key=True)
+    data: bytes = Field(sa_column=Column(LargeBinary, nullable=False))
+    compacted_at: datetime
+
+
 class RecordEntryRow(SQLModel, table=True):
     """One entry of a game's record, the hash chain players check (:mod:`pbem.service.record`): its
     canonical line exactly as hashed and mailed, its hash, and the newest audit entry it covers."""

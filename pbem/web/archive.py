@@ -21,7 +21,7 @@ from pbem.mail.outbound.tokens import ReplyTokens
 from pbem.numbering import board_moment, game_turn
 from pbem.pictures import alt_text, board_svg, own_svg
 from pbem.reports import ReportInput, render_report
-from pbem.service import leagues
+from pbem.service import leagues, queries
 from pbem.service.api import GameService
 from pbem.service.players import NAME_PATTERN, PlayerProfile, PlayerSummary, UnknownPlayer
 from pbem.service.snapshot import GameInfo
@@ -173,10 +173,8 @@ class Archive:
         if first <= 0 <= last:
             state = game.setup(info.seat_names, row.options, GameRng(row.seed))
             steps.append(ReportInput(row.name, game, state, 0, [], [], _phase(game, state), game.outcome(state)))
-        wanted = (TurnRecordRow.game_id == row.id, TurnRecordRow.turn >= max(first, 1), TurnRecordRow.turn <= last)
-        query = select(TurnRecordRow).where(*wanted).order_by(TurnRecordRow.turn)  # type: ignore[arg-type]
         with self.service.db.session() as session:
-            for record in session.exec(query):
+            for record in queries.history(session, row, since=max(first, 1), until=last):
                 state = game.load(record.state)
                 steps.append(ReportInput(
                     row.name, game, state, record.turn, [Event.from_json(e) for e in record.reported_events], record.nmr,

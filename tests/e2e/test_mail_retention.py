@@ -1,4 +1,5 @@
-"""The retention purge runs on the daemon's clock: a clock that jumps a week does not wait a wall-clock hour."""
+"""The retention purge runs on the daemon's clock: a clock that jumps a week does not wait a wall-clock hour; with it,
+finished games are compacted once finished for ``compact_after`` by that clock."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from sqlalchemy import func, select
 
 from pbem.mail.running.daemon import DaemonOptions
 from pbem.store import Database
-from pbem.store.tables import InboundMessageRow, OutboundMessageRow
+from pbem.store.tables import InboundMessageRow, OutboundMessageRow, TurnArchiveRow
 
 
 def _kept(db: Database) -> tuple[int, int]:
@@ -42,5 +43,38 @@ def test_mail_older_than_the_retention_by_the_daemons_clock_is_purged_within_a_c
                     break
                 await asyncio.sleep(0.1)
             assert _kept(service.daemon.db) == (0, 0)
+
+    asyncio.run(scenario())
+
+
+def _compacted(db: Database) -> int:
+    with db.engine.connect() as connection:
+        return int(connection.scalar(select(func.count()).select_from(TurnArchiveRow)) or 0)
+
+
+def test_a_game_finished_for_the_compaction_time_by_the_daemons_clock_is_compacted_and_still_replays(
+        tmp_path: Path) -> None:
+    async def scenario() -> None:
+        clock = MovableClock()
+        options = DaemonOptions(idle_recheck=0.5, send_retry_min=0.5, clock_interval=0.05,
+                                compact_after=timedelta(days=30))
+        async with running_service(tmp_path, clock=clock, options=options) as service:
+            games = service.daemon.service
+            games.create_game("race-on-the-river", "old", seats={"1": "ann@example.org", "2": "bob@example.org"},
+                              seed=3)
+            for _ in range(2):
+                games.resolve("old")
+            games.end("old")
+            replayed = games.replay("old")
+            clock.advance(days=29, hours=23)  # not yet
+            await service.settle(0.5)
+            assert _compacted(service.daemon.db) == 0
+            clock.advance(hours=2)
+            for _ in range(100):
+                if _compacted(service.daemon.db):
+                    break
+                await asyncio.sleep(0.1)
+            assert _compacted(service.daemon.db) == 1
+            assert games.replay("old") == replayed and replayed.is_identical and replayed.turns == 2
 
     asyncio.run(scenario())

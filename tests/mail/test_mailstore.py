@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import time
-from datetime import timedelta
+from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -16,8 +17,9 @@ from pbem.mail.outbound.compose import compose_notice
 from pbem.mail.outbound.queue import DatabaseOutbox
 from pbem.mail.reading.mailstore import InboundStore, message_id_of
 from pbem.mail.reading.redaction import REDACTED_BODY
-from pbem.mail.running.retention import MESSAGE_IDS_KEPT, purge_old_mail
+from pbem.mail.running.retention import MESSAGE_IDS_KEPT, purge_old_mail, reclaim_space
 from pbem.store import Database, open_database
+from pbem.store.database import WAL_SIZE_LIMIT
 from pbem.store.tables import OutboundMessageRow
 
 RAW = b"From: a@example.org\r\nTo: gm@pbem.test\r\nMessage-ID: <m1@example.org>\r\nSubject: x\r\n\r\nSTATUS g\r\n"
@@ -174,3 +176,44 @@ def test_a_scrub_leaves_no_removed_password_in_the_sqlite_files_and_never_waits_
         assert b"hunter2secret" not in path.read_bytes()
     finally:
         db.close()
+
+
+def _mail_tables_bytes(db: Database) -> int:
+    """The room the outbox takes: its table with its indexes and out-of-line values (PostgreSQL), or the pages
+    of the database file in use (SQLite)."""
+    with db.engine.connect() as connection:
+        if db.engine.dialect.name == "postgresql":
+            return int(connection.exec_driver_sql("SELECT pg_total_relation_size('outbound_message')").scalar() or 0)
+        pages = connection.exec_driver_sql("PRAGMA page_count").scalar() or 0
+        return int(pages) * int(connection.exec_driver_sql("PRAGMA page_size").scalar() or 0)
+
+
+def _sent_mails(db: Database, count: int, sent_at: datetime) -> None:
+    with db.session() as session:
+        for _ in range(count):
+            session.add(OutboundMessageRow(created_at=sent_at, sender="gm@pbem.test", recipients=["a@example.org"],
+                                           raw=os.urandom(6000), status="sent", next_attempt_at=sent_at,
+                                           sent_at=sent_at))
+
+
+def test_the_room_of_purged_mail_is_used_again_so_the_database_levels_off(db: Database) -> None:
+    old = utcnow() - timedelta(days=8)
+    _sent_mails(db, 300, old)
+    full = _mail_tables_bytes(db)
+    for _ in range(3):  # three weeks of the same mail, each purged before the next: no more room than one
+        assert purge_old_mail(db, utcnow()).outbound == 300
+        reclaim_space(db)
+        _sent_mails(db, 300, old)
+    assert _mail_tables_bytes(db) < full * 1.2, (full, _mail_tables_bytes(db))
+
+
+def test_the_write_ahead_log_is_cut_back_after_a_checkpoint(db: Database) -> None:
+    if db.engine.dialect.name != "sqlite":
+        pytest.skip("SQLite's write-ahead log")
+    wal = Path(str(db.engine.url.database) + "-wal")
+    _sent_mails(db, 2000, utcnow())  # one transaction of some 12 MB: the log grows past it
+    assert wal.stat().st_size > 3 * WAL_SIZE_LIMIT
+    with db.engine.connect() as connection:
+        connection.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
+    _sent_mails(db, 1, utcnow())  # the next write starts the log afresh, cut back to the limit
+    assert wal.stat().st_size <= WAL_SIZE_LIMIT

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import urllib.error
 import urllib.parse
@@ -11,9 +12,11 @@ from xml.etree import ElementTree
 
 import pytest
 from sqlalchemy import event
+from sqlmodel import select
 from web_site import TC_SEATS, TP_SEATS, Site
 
 from pbem.clock import format_utc, utcnow
+from pbem.service.compaction import compact_finished
 from pbem.store.tables import TurnRecordRow
 from pbem.web.archive import STEPS_PER_PAGE, Archive
 
@@ -152,6 +155,20 @@ def test_a_finished_game_shows_its_final_result_and_every_step_page_by_page(site
     assert get(f"{site.url}/game/tp-end/{steps - 1}.svg")[0] == 200
     for bad in (str(pages), "-1", "x", "\u00b2", "1" * 7):
         assert get(f"{site.url}/game/tp-end?page={urllib.parse.quote(bad)}")[0] == 404
+
+
+def test_a_compacted_finished_game_shows_the_same_pages_and_pictures(site: Site) -> None:
+    steps = len(site.runner.history("tp-end")) + 1
+    urls = [f"{site.url}/game/tp-end?page={number}" for number in range((steps + STEPS_PER_PAGE - 1) // STEPS_PER_PAGE)]
+    urls += [f"{site.url}/game/tp-end/{turn}.svg" for turn in range(steps)]
+    urls += [site.link("tp-end", "1")]
+    before = [get(url) for url in urls]
+    assert all(status == 200 for status, _, _ in before)
+    assert compact_finished(site.runner.db, utcnow(), after=timedelta(0)) == 1
+    with site.runner.db.session() as session:
+        assert {json.dumps(state) for state in session.exec(select(TurnRecordRow.state).where(
+            TurnRecordRow.game_id == site.runner.info("tp-end").row.id))} == {"{}"}
+    assert [get(url) for url in urls] == before
 
 
 def test_a_page_and_a_picture_read_a_bounded_number_of_turns(site: Site) -> None:

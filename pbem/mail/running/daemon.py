@@ -96,7 +96,7 @@ from pbem.mail.outbound.tokens import ReplyTokens
 from pbem.mail.reading.mailstore import InboundStore
 from pbem.mail.running.leader import IntakeLeadership
 from pbem.mail.running.leases import LeaseKeeper
-from pbem.mail.running.retention import purge_old_mail
+from pbem.mail.running.retention import purge_old_mail, reclaim_space
 from pbem.mail.running.retries import FIRST_PAUSE, MAX_TRIES, is_first_end, next_try
 from pbem.mail.running.watchdog import Watchdog
 from pbem.ops.figures import LAST_SEEN_KEY
@@ -105,6 +105,7 @@ from pbem.ops.metrics import DaemonMetrics, DaemonView
 from pbem.ops.notify import SystemdNotifier
 from pbem.preload import preload
 from pbem.service.api import GameService
+from pbem.service.compaction import COMPACT_BATCH, DEFAULT_COMPACT_AFTER, compact_finished
 from pbem.service.deadlines import CLOCK_BATCH, TurnClock
 from pbem.store import Database, is_transient_error
 from pbem.store.tables import SettingRow
@@ -146,6 +147,9 @@ class DaemonOptions:
     sent before it looks for more (see :meth:`MailDaemon.caught_up`)."""
     retention: timedelta = timedelta(days=7)
     """How long the raw text of handled and sent mail is kept."""
+    compact_after: timedelta = DEFAULT_COMPACT_AFTER
+    """How long after its last turn a finished game's turns keep their states and events uncompressed
+    (:mod:`pbem.service.compaction`)."""
     restart_first: float = 1.0
     restart_longest: float = 60.0
     """The pause before a failed loop restarts: ``restart_first`` seconds, doubled after each failure in a
@@ -706,14 +710,24 @@ class MailDaemon:
     def _heartbeat(self) -> None:
         store_setting(self.db, LAST_SEEN_KEY, self.clock().isoformat())
 
-    def _purge(self) -> bool:
-        """Drop the text of some mail handled or sent longer than ``options.retention`` ago; True when
-        there may be more (the purge goes a bounded batch at a time, between other work)."""
-        return purge_old_mail(self.db, self.clock() - self.options.retention).more
+    def _purge(self) -> tuple[bool, bool]:
+        """Drop the text of some mail handled or sent longer than ``options.retention`` ago, and compact some
+        finished games (``options.compact_after``). Return whether there may be more of either (both go a
+        bounded batch at a time, between other work) and whether anything was purged or compacted."""
+        now = self.clock()
+        purged = purge_old_mail(self.db, now - self.options.retention)
+        compacted = compact_finished(self.db, now, after=self.options.compact_after)
+        freed = bool(purged.inbound or purged.outbound or purged.forgotten or compacted)
+        return purged.more or compacted == COMPACT_BATCH, freed
 
     async def _purge_all(self) -> None:
-        while await self._work(self._purge):
-            pass
+        """Purge and compact until nothing more is due, then make the space freed reusable at once."""
+        more, freed = True, False
+        while more:
+            more, freed_now = await self._work(self._purge)
+            freed = freed or freed_now
+        if freed:
+            await self._work(reclaim_space, self.db)
 
     async def _process(self, stop: asyncio.Event) -> None:
         quiet = self.options.shared_poll if self.db.shared else 1.0

@@ -78,3 +78,19 @@ def purge_old_mail(db: Database, before: datetime, *, limit: int = PURGE_BATCH) 
                   "rows older than %s", emptied, deleted, before.isoformat(timespec="minutes"), forgotten,
                   forget_before.isoformat(timespec="minutes"))
     return Purged(emptied, deleted, limit in (emptied, deleted, forgotten), forgotten)
+
+
+RECLAIMED_TABLES = ("inbound_message", "outbound_message", "turn_record")
+"""The tables whose rows the retention deletes or empties, and compaction rewrites."""
+
+
+def reclaim_space(db: Database) -> None:
+    """Make the space of the rows just purged (or compacted) reusable at once, so that the database's size levels
+    off: PostgreSQL's VACUUM of :data:`RECLAIMED_TABLES` (their TOAST tables too: the pictures of sent mail),
+    rather than waiting for autovacuum, which comes only once a fifth of a table changed. SQLite reuses the
+    pages freed as they are freed; its write-ahead log is kept small by ``journal_size_limit``
+    (:mod:`pbem.store.database`)."""
+    if db.engine.dialect.name != "postgresql":
+        return
+    with db.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as connection:
+        connection.exec_driver_sql(f"VACUUM {', '.join(RECLAIMED_TABLES)}")

@@ -31,6 +31,7 @@ from pbem.ops.figures import RECOUNT_SECONDS
 from pbem.ops.metrics import metrics_registry
 from pbem.sandbox.embedded import EmbeddedMailServers
 from pbem.service.api import GameService
+from pbem.service.compaction import DEFAULT_COMPACT_AFTER
 from pbem.store import open_database
 from pbem.store.database import database_url
 from pbem.web.app import make_app, parse_listen
@@ -60,6 +61,7 @@ async def serve(
     stop: asyncio.Event | None = None,
     secret_file: Path | None = None,
     retention: timedelta = timedelta(days=7),
+    compact_after: timedelta = DEFAULT_COMPACT_AFTER,
     web: str | None = None,
     web_url: str | None = None,
     web_limits: WebLimits | None = None,
@@ -136,6 +138,7 @@ async def serve(
                 daemon = MailDaemon(db, imap=imap_url, smtp=smtp_url, address=address, web_url=web_url,
                                     lmtp=lmtp_address,
                                     options=DaemonOptions(secret_file=secret_file, retention=retention,
+                                                          compact_after=compact_after,
                                                           smtp_connections=smtp_connections,
                                                           mail_budget=mail_budget, dkim=dkim,
                                                           trusted_authserv=trusted_authserv,
