@@ -34,6 +34,11 @@ _VERSION_BY_NAME_LOCKED = _VERSION_BY_NAME.with_for_update()
 _VERSION_BY_ID = select(_GAME.c.version).where(_GAME.c.id == bindparam("game_id"))
 
 
+def _whole(values: dict[str, Any], columns: tuple[str, ...]) -> bool:
+    """True when ``values`` (a row's loaded attributes) hold every one of ``columns``."""
+    return all(column in values for column in columns)
+
+
 def version_by_name(session: Session, key: str, *, lock: bool) -> tuple[int, int] | None:
     """The id and version of the game whose ``name_key`` is ``key``, or None; with ``lock``, the game's row is
     locked until the transaction ends (as :func:`pbem.service.queries.game_by_name` locks it)."""
@@ -59,10 +64,13 @@ class CachedGame:
     position: Position | None = field(default=None)
 
     @classmethod
-    def of(cls, row: GameRow, seats: list[SeatRow], *, version: int | None = None) -> CachedGame:
+    def of(cls, row: GameRow, seats: list[SeatRow], *, version: int | None = None) -> CachedGame | None:
         """The values of ``row`` and ``seats`` as they are now: as loaded (``version``: the row's), or as the
-        unit wrote them (``version``: the one the database gave its writes)."""
+        unit wrote them (``version``: the one the database gave its writes); None when a row's values are not
+        all at hand (a bulk write expired them, or the row was deleted): such a game is not kept."""
         values = row.__dict__
+        if not _whole(values, _GAME_COLUMNS) or not all(_whole(seat.__dict__, _SEAT_COLUMNS) for seat in seats):
+            return None
         return cls(values["version"] if version is None else version, {key: values[key] for key in _GAME_COLUMNS},
                    tuple({key: seat.__dict__[key] for key in _SEAT_COLUMNS} for seat in seats),
                    tuple(inspect(loaded).key for loaded in (row, *seats)))

@@ -121,8 +121,15 @@ class Unit:
         if loaded is not None:
             seats = self._seats[game_id] = queries.seats_of(self.session, game_id)
             if version_of(self.session, game_id) == loaded.version:  # no write came between the two reads
-                self._loaded[game_id] = CachedGame.of(loaded, seats)
+                self._keep_loaded(game_id, CachedGame.of(loaded, seats))
         return loaded
+
+    def _keep_loaded(self, game_id: int, cached: CachedGame | None) -> None:
+        """Note ``cached`` as game ``game_id``'s rows for the row cache; None (rows not whole) drops any kept."""
+        if cached is None:
+            self._loaded.pop(game_id, None)
+        else:
+            self._loaded[game_id] = cached
 
     def _holds_rows_of(self, game_id: int) -> bool:
         """True when the session holds the row of game ``game_id`` or of one of its seats already."""
@@ -145,7 +152,7 @@ class Unit:
             for row in self._games.values():
                 seats = self._seats.get(row.id)
                 if row.id in self._written and seats is not None:
-                    self._loaded[row.id] = CachedGame.of(row, seats, version=version_of(self.session, row.id))
+                    self._keep_loaded(row.id, CachedGame.of(row, seats, version=version_of(self.session, row.id)))
         for game_id, cached in self._loaded.items():
             position = self._positions.get(game_id)
             if position is not None and cached.holds_position(position):

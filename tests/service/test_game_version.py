@@ -198,3 +198,20 @@ def test_a_games_kind_is_kept_by_name_only_once_the_unit_that_read_it_committed(
     with game_loads(db, ("SELECT game.kind",)) as loads, runner.unit() as unit:
         assert unit.kind_of(" G ") == "fungus"
     assert loads == []
+
+
+def test_a_unit_whose_bulk_writes_expired_a_games_rows_commits_and_the_next_unit_reads_them_afresh(
+        runner: GameService, db: Database) -> None:
+    """FORGET rewrites a seat's address by bulk statements, which leave the unit's rows of the game expired: the
+    unit commits (it keeps no half-read rows), and the next unit has the new rows."""
+    from pbem.service import privacy
+
+    playing(runner)
+    rows_in_a_unit(runner)  # the game is in the cache
+    with runner.unit() as unit:
+        unit.game("g")
+        forgotten = privacy.forget(unit, "a@x.test")
+    assert forgotten.resigned
+    seats = rows_in_a_unit(runner)[1:]
+    assert "a@x.test" not in {seat["address"] for seat in seats}
+    assert seats == [{key: value for key, value in seat.items() if key != "version"} for seat in game_rows(db, "g")[2]]
