@@ -54,10 +54,12 @@ thread, where all its database work runs (storing and handling each mail,
 queueing and marking its reply), to FILE.worker: a profile of one thread sees
 nothing of the other.
 
-Targets: pbem full at least 0.75 of echo bare's rate (median of the rounds)
-and at most 1.3 times its CPU per mail (issue "Mail delivered straight to
-pbem"); paced at 10/s a median reply latency of at most 100 ms and a 99th
-percentile of at most 1 s.
+Targets: pbem full at least 0.8 of echo bare's rate (median of the rounds)
+and at most 2.0 times the floor's CPU per mail (issue "The mail floor as one
+pipeline": the floor, not the echo, is the yardstick since the floor showed
+that 1.3 times the echo cannot be had with what pbem promises); paced at
+10/s a median reply latency of at most 100 ms and a 99th percentile of at
+most 1 s.
 """
 
 from __future__ import annotations
@@ -228,10 +230,10 @@ async def measure(workdir: Path, args: argparse.Namespace) -> tuple[list[Row], R
     return rows, rounds
 
 
-RATE_TARGET = 0.75
-"""pbem's full-speed rate over the bare echo pipeline's, at least (issue "Mail delivered straight to pbem")."""
-CPU_TARGET = 1.3
-"""pbem's CPU per mail over the bare echo pipeline's, at most."""
+RATE_TARGET = 0.8
+"""pbem's full-speed rate over the bare echo pipeline's, at least (issue "The mail floor as one pipeline")."""
+FLOOR_TARGET = 2.0
+"""pbem's CPU per mail over the floor's (bench/mail_floor.py), at most."""
 
 
 def verdict(rows: Sequence[Row], rounds: Rounds) -> str:
@@ -249,6 +251,7 @@ def verdict(rows: Sequence[Row], rounds: Rounds) -> str:
 
     cpu_ratio = cpu(rounds.pbem) / max(cpu(rounds.echo), 1e-9)
     floor_ratio = cpu(rounds.floor) / max(cpu(rounds.echo), 1e-9)
+    over_floor = cpu(rounds.pbem) / max(cpu(rounds.floor), 1e-9)
     return "\n".join([
         f"pbem full rate / echo bare rate, round by round: {', '.join(f'{r:.2f}' for r in ratios)}; "
         f"median {ratio:.2f} (target >= {RATE_TARGET}: {'met' if ratio >= RATE_TARGET else 'NOT met'}); "
@@ -257,11 +260,11 @@ def verdict(rows: Sequence[Row], rounds: Rounds) -> str:
         f"{'met' if median <= 100 else 'NOT met'}), p99 {p99:.1f} ms (echo bare "
         f"{bare_paced.latency_ms(0.99):.1f} ms; target <= 1000: {'met' if p99 <= 1000 else 'NOT met'})",
         f"CPU per mail at full speed, median of the rounds: pbem {cpu(rounds.pbem):.2f} ms, "
-        f"echo bare {cpu(rounds.echo):.2f} ms: {cpu_ratio:.2f}x (target <= {CPU_TARGET}x: "
-        f"{'met' if cpu_ratio <= CPU_TARGET else 'NOT met'})",
+        f"echo bare {cpu(rounds.echo):.2f} ms: {cpu_ratio:.2f}x",
         f"the floor (bench/mail_floor.py: the least work a game master adds to the echo for an order mail), "
         f"median of the rounds: {cpu(rounds.floor):.2f} ms, {floor_ratio:.2f}x the echo's CPU; pbem "
-        f"{cpu(rounds.pbem) / max(cpu(rounds.floor), 1e-9):.2f}x the floor's",
+        f"{over_floor:.2f}x the floor's (target <= {FLOOR_TARGET}x: "
+        f"{'met' if over_floor <= FLOOR_TARGET else 'NOT met'})",
     ])
 
 
