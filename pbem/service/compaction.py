@@ -1,13 +1,15 @@
-"""Compacting finished games: the states and events of a finished game's turns, the bulk of its record (some
-two thirds of a Turkey Chase game's bytes), go compressed together into one row of ``turn_archive``, about a
-tenth of their size, and its turn records keep the rest (orders, nonces, draws, generator state, when and why).
+"""Compacting finished games: everything a finished game keeps per turn (its turn records with their states and
+events, the submissions its seats sent, the lines of its record's chain) goes compressed into one row of
+``turn_archive`` (one document, zlib of its canonical JSON), and the rows it came from are deleted. A Turkey Chase
+game so takes some a fifth of its bytes.
 
-Nothing is lost, and nothing a record hashes changes: :func:`restored` puts the states and events back into
-the turn records read (``queries.history`` does it for every reader: the web archive, the reports of earlier
-turns, ``pbem replay``, ``pbem verify``, ``pbem record``). A game is compacted once it has been finished for
-the operator's ``pbem serve --compact-after-days`` (the daemon does it with the hourly retention purge), and
-only when the compressed copy reads back exactly as what it replaces. States and events hold no address
-(seats go by their names), so forgetting a player (``pbem forget``) has nothing to change in an archive.
+Nothing is lost, and nothing a record hashes changes: :func:`archive_of` reads a compacted game's rows back whole,
+and the readers go through it (``queries.history`` for the turn records: the web archive, the reports of earlier
+turns, ``pbem replay``, ``pbem verify``, ``pbem record``; ``record.entries`` for the record's chain;
+``record_check`` for the submissions). A game is compacted once it has been finished for the operator's
+``pbem serve --compact-after-days`` (the daemon does it with the hourly retention purge), and only when the
+compressed copy reads back exactly as what it replaces. Submission texts may quote an address: forgetting it
+(``pbem forget``) rewrites the archives that hold it (:func:`rewrite_archives`).
 """
 
 from __future__ import annotations
@@ -15,89 +17,174 @@ from __future__ import annotations
 import json
 import logging
 import zlib
-from collections.abc import Mapping, Sequence
-from datetime import datetime, timedelta
-from typing import Any, NamedTuple
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any
 
-from sqlalchemy import delete, exists, func
-from sqlmodel import Session, select
+from sqlalchemy import Column, DateTime, Table, TypeDecorator, delete, exists, func, insert
+from sqlmodel import Session, SQLModel, select
 
 from pbem.store import Database
-from pbem.store.tables import GameRow, GameStatus, TurnArchiveRow, TurnRecordRow
+from pbem.store.tables import GameRow, GameStatus, RecordEntryRow, SubmissionRow, TurnArchiveRow, TurnRecordRow
 
 _log = logging.getLogger(__name__)
 
-ARCHIVE_VERSION = 1
-"""The version of the compressed layout: ``{"v": 1, "turns": {"<turn>": {"state": ..., "events": [...]}}}``."""
+ARCHIVE_VERSION = 2
+"""The version of the compressed layout: ``{"v": 2, "tables": {"<table>": [{"<column>": value, ...}, ...]}}``,
+every column of each archived row but its game (times as ISO texts). Version 1 (migration 0028) held only the
+turns' states and events; migration 0029 rewrites such archives as version 2."""
+
+ARCHIVED: tuple[type[SQLModel], ...] = (TurnRecordRow, SubmissionRow, RecordEntryRow)
+"""The tables whose rows of a compacted game live in its archive (and nowhere else)."""
 
 COMPACT_BATCH = 50
 """Most games one call of :func:`compact_finished` compacts."""
 
 DEFAULT_COMPACT_AFTER = timedelta(days=30)
-"""How long a finished game keeps its turns' states and events uncompressed (``--compact-after-days``)."""
+"""How long a finished game keeps its rows uncompressed (``--compact-after-days``)."""
 
 
-class ArchivedTurn(NamedTuple):
-    """What compaction takes out of one turn record: its state and its rules' events."""
-
-    state: dict[str, Any]
-    events: list[dict[str, Any]]
+class UnknownArchiveVersion(ValueError):
+    """A ``turn_archive`` block of a layout this code does not read."""
 
 
-def pack(records: Sequence[TurnRecordRow]) -> bytes:
-    """The states and events of ``records`` as one compressed block (zlib of their canonical JSON)."""
-    turns = {str(record.turn): {"state": record.state, "events": record.events} for record in records}
-    text = json.dumps({"v": ARCHIVE_VERSION, "turns": turns}, sort_keys=True, separators=(",", ":"))
+Rows = dict[str, list[dict[str, Any]]]
+"""Rows by table name, each a dict of its columns."""
+
+
+@dataclass(frozen=True)
+class Archive:
+    """A compacted game's rows read back: copies, in no session (what is stored stays compacted)."""
+
+    records: list[TurnRecordRow]  # by turn
+    submissions: list[SubmissionRow]  # by id (the order they were received in)
+    chain: list[RecordEntryRow]  # by seq
+
+
+def pack(rows: Mapping[str, Sequence[Mapping[str, Any]]]) -> bytes:
+    """``rows`` (by table name; the game's own column left out) as one compressed block."""
+    tables = {name: [{column: _plain(value) for column, value in row.items()} for row in table_rows]
+              for name, table_rows in rows.items()}
+    text = json.dumps({"v": ARCHIVE_VERSION, "tables": tables}, sort_keys=True, separators=(",", ":"))
     return zlib.compress(text.encode("utf-8"), 9)
 
 
-def unpack(data: bytes) -> dict[int, ArchivedTurn]:
-    """The turns a block made by :func:`pack` holds, by turn number."""
-    turns: Mapping[str, Mapping[str, Any]] = json.loads(zlib.decompress(data))["turns"]
-    return {int(turn): ArchivedTurn(kept["state"], kept["events"]) for turn, kept in turns.items()}
+def unpack(data: bytes, tables: Mapping[str, Table]) -> Rows:
+    """The rows a block made by :func:`pack` holds, by table name, their times read back by the columns of
+    ``tables`` (by name). Raise :class:`UnknownArchiveVersion` for a block of another layout."""
+    document = json.loads(zlib.decompress(data))
+    if document.get("v") != ARCHIVE_VERSION:
+        raise UnknownArchiveVersion(f"turn_archive layout v{document.get('v')}; this code reads v{ARCHIVE_VERSION}")
+    return {name: [_typed(tables[name], row) for row in table_rows] for name, table_rows in document["tables"].items()}
 
 
-def restored(session: Session, row: GameRow, records: Sequence[TurnRecordRow]) -> list[TurnRecordRow]:
-    """``records`` (turn records of ``row``) with their states and events, taken from the game's archive when it
-    was compacted: copies, not in the session (what is stored stays compacted). Records of a game not
-    compacted come back as they are."""
-    archive = session.get(TurnArchiveRow, row.id) if row.status == GameStatus.FINISHED and records else None
-    if archive is None:
-        return list(records)
-    kept = unpack(archive.data)
-    return [_copy(record, state=kept[record.turn].state, events=kept[record.turn].events) if record.turn in kept
-            else record for record in records]
+def _plain(value: Any) -> Any:
+    """``value`` as JSON holds it: a time as its ISO text (a naive time, as a bare table gives it, is UTC)."""
+    if isinstance(value, datetime):
+        return (value if value.tzinfo is not None else value.replace(tzinfo=UTC)).isoformat()
+    return value
 
 
-def _copy(record: TurnRecordRow, **changes: Any) -> TurnRecordRow:
-    """A new turn record (not in any session) like ``record``, but for ``changes``."""
-    columns = TurnRecordRow.__table__.columns  # type: ignore[attr-defined]
-    return TurnRecordRow(**{**{column.name: getattr(record, column.name) for column in columns}, **changes})
+def _typed(table: Table, row: Mapping[str, Any]) -> dict[str, Any]:
+    """``row`` (as :func:`pack` wrote it) with the texts of ``table``'s time columns read back as times."""
+    return {name: datetime.fromisoformat(value) if value is not None and _is_time(table.c[name]) else value
+            for name, value in row.items()}
+
+
+def _is_time(column: Column[Any]) -> bool:
+    """True for a column of times (also behind a type decorator, as sqlmodel's are)."""
+    kind = column.type.impl if isinstance(column.type, TypeDecorator) else column.type
+    return isinstance(kind, DateTime)
+
+
+def _table(model: type[SQLModel]) -> Table:
+    return model.__table__  # type: ignore[attr-defined,no-any-return]
+
+
+_TABLES = {_table(model).name: _table(model) for model in ARCHIVED}
+
+
+def archive_of(session: Session, row: GameRow) -> Archive | None:
+    """The rows of the compacted game ``row`` read back from its archive; None for a game not compacted (its rows
+    are in their tables)."""
+    stored = session.get(TurnArchiveRow, row.id) if row.status == GameStatus.FINISHED else None
+    if stored is None:
+        return None
+    rows = unpack(stored.data, _TABLES)
+
+    def built(model: type[SQLModel]) -> list[Any]:
+        return [model(game_id=row.id, **kept) for kept in rows.get(_table(model).name, [])]
+    return Archive(records=sorted(built(TurnRecordRow), key=lambda record: record.turn),
+                   submissions=sorted(built(SubmissionRow), key=lambda sent: sent.id),
+                   chain=sorted(built(RecordEntryRow), key=lambda entry: entry.seq))
+
+
+def game_rows(session: Session, game_id: int) -> Rows:
+    """Every row of :data:`ARCHIVED` that the game ``game_id`` has in its tables, by table name, each a dict of its
+    columns but the game's."""
+    rows: Rows = {}
+    for model in ARCHIVED:
+        table = _table(model)
+        found = session.execute(table.select().where(table.c.game_id == game_id).order_by(table.c.id)).mappings()
+        rows[table.name] = [{name: value for name, value in kept.items() if name != "game_id"} for kept in found]
+    return rows
 
 
 def compact(session: Session, row: GameRow, now: datetime) -> bool:
-    """Compact the finished game ``row``: its turns' states and events go into its archive, compressed, and its
-    turn records keep neither. Return False (and change nothing) for a game not finished, compacted already,
+    """Compact the finished game ``row``: its rows of :data:`ARCHIVED` go into its archive, compressed, and are
+    deleted from their tables. Return False (and change nothing) for a game not finished, compacted already,
     without turns, or whose compressed copy would not read back exactly."""
     if row.status != GameStatus.FINISHED or session.get(TurnArchiveRow, row.id) is not None:
         return False
-    query = select(TurnRecordRow).where(TurnRecordRow.game_id == row.id).order_by(TurnRecordRow.turn)  # type: ignore[arg-type]
-    records = list(session.exec(query))
-    if not records:
+    session.flush()
+    rows = game_rows(session, row.id)
+    if not rows[_table(TurnRecordRow).name]:
         return False
-    data = pack(records)
-    if unpack(data) != {record.turn: ArchivedTurn(record.state, record.events) for record in records}:
-        _log.warning("compaction: the compressed turns of %s do not read back as stored; left as they are", row.name)
+    data = pack(rows)
+    if unpack(data, _TABLES) != rows:
+        _log.warning("compaction: the compressed rows of %s do not read back as stored; left as they are", row.name)
         return False
-    # Written anew rather than updated in place: SQLite keeps rows in the order of their ids, so rows that shrank
-    # where they are would leave their pages nearly empty for good (no newer row ever goes there), while deleted
-    # ones free those pages once every game in them is compacted, and the short rows fill pages of their own.
-    session.execute(delete(TurnRecordRow).where(TurnRecordRow.game_id == row.id))  # type: ignore[arg-type]
-    for record in records:
-        session.expunge(record)
-    session.add_all([_copy(record, id=None, state={}, events=[]) for record in records])
+    for model in ARCHIVED:
+        table = _table(model)
+        session.execute(delete(table).where(table.c.game_id == row.id))
+    session.expire_all()
     session.add(TurnArchiveRow(game_id=row.id, data=data, compacted_at=now))
     return True
+
+
+def expand(session: Session, row: GameRow) -> bool:
+    """Undo :func:`compact` for the game ``row``: its archived rows go back into their tables (with their ids) and
+    its archive is deleted. Return False for a game not compacted."""
+    stored = session.get(TurnArchiveRow, row.id)
+    if stored is None:
+        return False
+    for name, table_rows in unpack(stored.data, _TABLES).items():
+        if table_rows:
+            session.execute(insert(_TABLES[name]), [{**kept, "game_id": row.id} for kept in table_rows])
+    session.delete(stored)
+    return True
+
+
+def rewrite_archives(session: Session, needle: str, change: Callable[[Any], Any]) -> int:
+    """Rewrite every archive whose rows hold ``needle`` (in lower case) in a text: each row goes through ``change``
+    (a dict of columns in, the same out, changed). Return the archives rewritten."""
+    rewritten = 0
+    for stored in list(archives_holding(session, needle)):
+        rows = unpack(stored.data, _TABLES)
+        stored.data = pack({name: [change(kept) for kept in table_rows] for name, table_rows in rows.items()})
+        session.add(stored)
+        rewritten += 1
+    return rewritten
+
+
+def archives_holding(session: Session, needle: str) -> Iterator[TurnArchiveRow]:
+    """The archives whose rows hold ``needle`` (in lower case) in a text (their JSON read as text, in any
+    case)."""
+    query = select(TurnArchiveRow).execution_options(yield_per=100)
+    for stored in session.exec(query):
+        if needle in zlib.decompress(stored.data).decode("utf-8").lower():
+            yield stored
 
 
 def compact_finished(db: Database, now: datetime, *, after: timedelta = DEFAULT_COMPACT_AFTER,

@@ -10,8 +10,9 @@ its league places dropped, the games and leagues it runs lose their GM), then
 every trace of it is replaced by a pseudonym that no one without the
 installation's key can link to it (``forgotten-3f9a1c2b7d``): seats of finished
 games, the audit log, players' records, league tables, the envelope of stored
-mail. The rows that only describe the address (preferences, consent, standby,
-observing, invitations, its player name when it has no other address) are
+mail, the submissions kept in finished games' archives. The rows that only
+describe the address (preferences, consent, standby, observing, invitations,
+its player name when it has no other address) are
 deleted, and the text of stored mail from or to it is purged. What a report
 or a game's record hashes never held an address, so every game's record and
 dice stay verifiable.
@@ -37,7 +38,7 @@ from sqlmodel import SQLModel
 from pbem.core import PbemError
 from pbem.lockout import is_locked, record_failure
 from pbem.passwords import check_password, hash_password, new_password
-from pbem.service import players, seats
+from pbem.service import compaction, players, seats
 from pbem.service.unit import Unit
 from pbem.store.tables import (
     AddressConsentRow,
@@ -60,6 +61,7 @@ from pbem.store.tables import (
     SeatStatus,
     SettingRow,
     StandbyRow,
+    TurnArchiveRow,
 )
 
 FORGET_CODE_HOURS = 24
@@ -261,6 +263,7 @@ def forget(unit: Unit, address: str) -> Forgotten:
     session.flush()
     changed += _purge_mail_naming(unit, address)
     changed += _replace_everywhere(unit, address, pseudonym)
+    changed += compaction.rewrite_archives(session, address, lambda row: _replaced(row, address, pseudonym))
     return Forgotten(pseudonym, tuple(resigned), tuple(freed), tuple(gm_left), changed)
 
 
@@ -320,12 +323,14 @@ def _replace_everywhere(unit: Unit, address: str, pseudonym: str) -> int:
 
 
 def traces_of(unit: Unit, address: str) -> list[tuple[str, tuple[Any, ...]]]:
-    """Where ``address`` (any case) still stands in a text or JSON column of any table: (table, the row's
-    primary key) each; empty once it is forgotten (but for the answer that confirmed it, until sent and
+    """Where ``address`` (any case) still stands in a text or JSON column of any table, or in a compacted game's
+    archive: (table, the row's primary key) each; empty once it is forgotten (but for the answer that confirmed it, until sent and
     purged)."""
     address = address.strip().lower()
+    archived = [(TurnArchiveRow.__tablename__, (stored.game_id,))
+                for stored in compaction.archives_holding(unit.session, address)]
     return [(table.name, tuple(row[:len(keys)])) for table, keys, columns, row in _rows_naming(unit, address)
-            if any(_names_in(value, address) for value in row)]
+            if any(_names_in(value, address) for value in row)] + archived
 
 
 def _rows_naming(unit: Unit, address: str) -> Iterator[tuple[Table, list[Column[Any]], list[Column[Any]], Any]]:

@@ -125,12 +125,23 @@ def received_this_turn(session: Session, row: GameRow) -> dict[str, datetime]:
 
 
 def history(session: Session, row: GameRow, *, since: int = 1, until: int | None = None) -> list[TurnRecordRow]:
-    """Every resolved turn of a game from turn ``since`` on (up to ``until`` when given), in order, each with
-    its state and events (a compacted game's come from its archive: :func:`pbem.service.compaction.restored`)."""
+    """Every resolved turn of a game from turn ``since`` on (up to ``until`` when given), in order, each whole
+    (a compacted game's read back from its archive: :func:`pbem.service.compaction.archive_of`)."""
+    archive = compaction.archive_of(session, row)
+    if archive is not None:
+        return [record for record in archive.records if record.turn >= since and (until is None or record.turn <= until)]
     query = select(TurnRecordRow).where(TurnRecordRow.game_id == row.id, TurnRecordRow.turn >= since)
     if until is not None:
         query = query.where(TurnRecordRow.turn <= until)
-    return compaction.restored(session, row, list(session.exec(query.order_by(TurnRecordRow.turn))))  # type: ignore[arg-type]
+    return list(session.exec(query.order_by(TurnRecordRow.turn)))  # type: ignore[arg-type]
+
+
+def last_turn(session: Session, row: GameRow) -> int:
+    """The newest turn the game resolved (0: none yet), compacted or not."""
+    archive = compaction.archive_of(session, row)
+    if archive is not None:
+        return max((record.turn for record in archive.records), default=0)
+    return int(session.exec(select(func.max(TurnRecordRow.turn)).where(TurnRecordRow.game_id == row.id)).one() or 0)
 
 
 def all_games(session: Session) -> list[GameRow]:

@@ -32,6 +32,7 @@ from pbem.core import Game, Outcome
 from pbem.core.chain import (RECORD_VERSION, RecordExcerpt, RevealedOrders, RollbackNote, canonical, digest,
                              new_nonce, receipt)
 from pbem.core.rng import commitment
+from pbem.service import compaction
 from pbem.service.unit import Unit
 from pbem.store.tables import AuditEntryRow, GameRow, RecordEntryRow, SeatRow, TurnRecordRow
 
@@ -54,7 +55,10 @@ def reveals_orders(rules: Game[Any, Any]) -> bool:
 
 
 def entries(unit: Unit, row: GameRow) -> list[RecordEntryRow]:
-    """The game's record entries in order."""
+    """The game's record entries in order (a compacted game's read back from its archive)."""
+    archive = compaction.archive_of(unit.session, row)
+    if archive is not None:
+        return archive.chain
     query = select(RecordEntryRow).where(RecordEntryRow.game_id == row.id).order_by(RecordEntryRow.seq)  # type: ignore[arg-type]
     return list(unit.session.exec(query))
 

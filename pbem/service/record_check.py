@@ -13,7 +13,7 @@ from typing import Any
 from sqlmodel import select
 
 from pbem.core.chain import canonical, digest
-from pbem.service import queries
+from pbem.service import compaction, queries
 from pbem.service.record import (actions_between, actor_role, body, entries, rollback_fields, start_fields,
                                  turn_fields)
 from pbem.service.unit import Unit
@@ -99,10 +99,15 @@ def _receipts(entry: RecordEntryRow, fields: dict[str, Any], expected: dict[str,
 def _submissions(unit: Unit, row: GameRow, record: Any, turn: int) -> list[str]:
     """A problem for each seat whose submission as received differs from the orders resolved for it."""
     problems = []
+    archive = compaction.archive_of(unit.session, row)
     for seat, nonce in record.nonces.items():
-        sent = unit.session.exec(select(SubmissionRow).where(
-            SubmissionRow.game_id == row.id, SubmissionRow.seat == seat, SubmissionRow.turn == turn,
-            SubmissionRow.nonce == nonce)).first()
+        if archive is not None:
+            sent = next((kept for kept in archive.submissions
+                         if (kept.seat, kept.turn, kept.nonce) == (seat, turn, nonce)), None)
+        else:
+            sent = unit.session.exec(select(SubmissionRow).where(
+                SubmissionRow.game_id == row.id, SubmissionRow.seat == seat, SubmissionRow.turn == turn,
+                SubmissionRow.nonce == nonce)).first()
         if sent is not None and list(sent.orders) != list(record.orders.get(seat, [])):
             problems.append(f"turn {turn}: seat {seat}'s orders as received (v{sent.version}) differ from the orders "
                             "resolved")

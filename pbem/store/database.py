@@ -41,6 +41,9 @@ class UnsupportedDatabase(ValueError):
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor = dbapi_connection.cursor()
+    # Set before the first table of a new database is made, and only then (an existing one keeps its setting until
+    # a VACUUM): the pages rows leave go back to the file system at each incremental_vacuum.
+    cursor.execute("PRAGMA auto_vacuum=INCREMENTAL")
     cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute("PRAGMA synchronous=NORMAL")
     cursor.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
@@ -133,17 +136,36 @@ class Database:
         """
         if not self._forgotten:
             return True
-        if self.engine.dialect.name == "sqlite":
-            with self.engine.connect() as connection:  # a reader in another process: no waiting, the next scrub
-                connection.exec_driver_sql("PRAGMA busy_timeout=0")
-                try:
-                    busy = connection.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)").scalar()
-                finally:
-                    connection.exec_driver_sql(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
-            if busy:
-                return False
+        if not self.checkpoint():
+            return False
         self._forgotten = False
         return True
+
+    def checkpoint(self) -> bool:
+        """SQLite: copy the write-ahead log into the database file and cut the log to nothing, without waiting:
+        when a reader in another process holds the log, stop short and return False (tried again at the next
+        call; the daemon goes on meanwhile). True at once for PostgreSQL."""
+        if self.engine.dialect.name != "sqlite":
+            return True
+        with self.engine.connect() as connection:
+            connection.exec_driver_sql("PRAGMA busy_timeout=0")
+            try:
+                busy = connection.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)").scalar()
+            finally:
+                connection.exec_driver_sql(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+        return not busy
+
+    def give_back_free_pages(self) -> None:
+        """SQLite: give the pages freed by deleted rows back to the file system (``PRAGMA incremental_vacuum``),
+        for a database made with ``auto_vacuum = INCREMENTAL`` (every new one: see docs/operators.md for an older
+        one); a database without keeps them for its next rows. Nothing for PostgreSQL."""
+        if self.engine.dialect.name != "sqlite":
+            return
+        connection = self.engine.raw_connection()
+        try:  # as a script: each step of the statement frees one page, and a plain execute takes only the first
+            connection.driver_connection.executescript("PRAGMA incremental_vacuum;")  # type: ignore[union-attr]
+        finally:
+            connection.close()
 
     @property
     def shared(self) -> bool:

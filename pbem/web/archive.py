@@ -161,9 +161,8 @@ class Archive:
 
     def last_turn(self, info: GameInfo) -> int:
         """Return the newest step of the game (0: nothing resolved yet, the opening only)."""
-        query = select(func.max(TurnRecordRow.turn)).where(TurnRecordRow.game_id == info.row.id)
         with self.service.db.session() as session:
-            return int(session.exec(query).one() or 0)
+            return queries.last_turn(session, info.row)
 
     def steps(self, info: GameInfo, first: int, last: int) -> list[ReportInput]:
         """Return the report input of the steps ``first`` to ``last`` (0 = the opening, then each resolved

@@ -217,3 +217,45 @@ def test_the_write_ahead_log_is_cut_back_after_a_checkpoint(db: Database) -> Non
         connection.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
     _sent_mails(db, 1, utcnow())  # the next write starts the log afresh, cut back to the limit
     assert wal.stat().st_size <= WAL_SIZE_LIMIT
+
+
+def _sqlite_files_bytes(db: Database) -> int:
+    """The bytes of the SQLite database's file and its write-ahead log."""
+    path = Path(str(db.engine.url.database))
+    wal = path.with_name(path.name + "-wal")
+    return path.stat().st_size + (wal.stat().st_size if wal.exists() else 0)
+
+
+def test_a_purge_of_a_big_batch_gives_the_room_back_to_the_file_system_on_sqlite(db: Database) -> None:
+    if db.engine.dialect.name != "sqlite":
+        pytest.skip("SQLite's file (PostgreSQL's room is reused after VACUUM: the test above)")
+    with db.engine.connect() as connection:
+        assert connection.exec_driver_sql("PRAGMA auto_vacuum").scalar() == 2  # incremental, from the start
+    _sent_mails(db, 2000, utcnow() - timedelta(days=8))  # some 12 MB
+    full = _sqlite_files_bytes(db)
+    while purge_old_mail(db, utcnow()).more:
+        pass
+    reclaim_space(db)
+    assert _sqlite_files_bytes(db) < full / 10, (full, _sqlite_files_bytes(db))
+    assert Path(str(db.engine.url.database) + "-wal").stat().st_size == 0
+
+
+def test_giving_the_room_back_never_waits_for_a_reader_of_the_sqlite_file(db: Database) -> None:
+    if db.engine.dialect.name != "sqlite":
+        pytest.skip("SQLite's file")
+    _sent_mails(db, 300, utcnow() - timedelta(days=8))
+    assert purge_old_mail(db, utcnow()).outbound == 300
+    reader = sqlite3.connect(str(db.engine.url.database))
+    try:
+        reader.execute("BEGIN")
+        reader.execute("SELECT count(*) FROM outbound_message").fetchall()  # holds the log: no full checkpoint
+        started = time.monotonic()
+        reclaim_space(db)
+        assert time.monotonic() - started < 1
+        assert db.checkpoint() is False
+    finally:
+        reader.rollback()
+        reader.close()
+    assert db.checkpoint() is True
+    with db.engine.connect() as connection:
+        assert connection.exec_driver_sql("PRAGMA freelist_count").scalar() == 0

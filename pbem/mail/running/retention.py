@@ -80,17 +80,19 @@ def purge_old_mail(db: Database, before: datetime, *, limit: int = PURGE_BATCH) 
     return Purged(emptied, deleted, limit in (emptied, deleted, forgotten), forgotten)
 
 
-RECLAIMED_TABLES = ("inbound_message", "outbound_message", "turn_record")
-"""The tables whose rows the retention deletes or empties, and compaction rewrites."""
+RECLAIMED_TABLES = ("inbound_message", "outbound_message", "turn_record", "submission", "record_entry")
+"""The tables whose rows the retention deletes or empties, and compaction moves into the games' archives."""
 
 
 def reclaim_space(db: Database) -> None:
     """Make the space of the rows just purged (or compacted) reusable at once, so that the database's size levels
     off: PostgreSQL's VACUUM of :data:`RECLAIMED_TABLES` (their TOAST tables too: the pictures of sent mail),
-    rather than waiting for autovacuum, which comes only once a fifth of a table changed. SQLite reuses the
-    pages freed as they are freed; its write-ahead log is kept small by ``journal_size_limit``
-    (:mod:`pbem.store.database`)."""
-    if db.engine.dialect.name != "postgresql":
+    rather than waiting for autovacuum, which comes only once a fifth of a table changed. SQLite gives its free
+    pages back to the file system (``incremental_vacuum``) and copies its write-ahead log into the file and cuts
+    it to nothing (a checkpoint that never waits for a reader: :meth:`Database.checkpoint`)."""
+    if db.engine.dialect.name == "sqlite":
+        db.give_back_free_pages()
+        db.checkpoint()
         return
     with db.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as connection:
         connection.exec_driver_sql(f"VACUUM {', '.join(RECLAIMED_TABLES)}")
