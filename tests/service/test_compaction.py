@@ -7,6 +7,7 @@ exactly as they were. A game still played, or finished too recently, is left as 
 from __future__ import annotations
 
 import json
+import zlib
 from datetime import timedelta
 from pathlib import Path
 
@@ -15,10 +16,12 @@ from sqlalchemy import create_engine, text
 from sqlmodel import select
 from test_cli import ok, pbem
 from test_game_record import play, start
+from test_report_digests import downgrade
 from web_site import TP_SEATS
 
 from pbem.clock import utcnow
 from pbem.mail.running.retention import reclaim_space
+from pbem.service import compaction, privacy
 from pbem.service.api import GameService
 from pbem.service.compaction import ARCHIVED, DEFAULT_COMPACT_AFTER, compact_finished, game_rows
 from pbem.service.record_file import replay_file
@@ -101,15 +104,21 @@ def test_pbem_record_verify_and_replay_of_a_compacted_game_through_the_command_l
     assert "every state, draw and record entry matches" in ok(pbem(tmp_path, "replay", "--record", str(record)))
 
 
-def test_going_back_to_the_schema_before_compaction_puts_the_states_back(tmp_path: Path) -> None:
-    from test_report_digests import downgrade
-
-    path = tmp_path / "old.db"
+def _finished_game_in_file(path: Path) -> tuple[Database, GameService]:
+    """A SQLite database at ``path`` holding the finished game ``rr``, and a service on it."""
     database = open_database(str(path))
     runner = GameService(database)
     start(runner)
     play(runner, turns=60)
+    return database, runner
+
+
+def test_going_back_to_the_schema_before_compaction_puts_the_states_back(tmp_path: Path) -> None:
+    path = tmp_path / "old.db"
+    database, runner = _finished_game_in_file(path)
     history = [(r.turn, r.state, r.events) for r in runner.history("rr")]
+    with database.session() as session:
+        counts = {name: len(rows) for name, rows in game_rows(session, runner.info("rr").row.id).items()}
     assert compact_finished(database, _after_compaction_time()) == 1
     database.close()
     downgrade(path, "0025")
@@ -117,6 +126,7 @@ def test_going_back_to_the_schema_before_compaction_puts_the_states_back(tmp_pat
     with engine.connect() as connection:
         rows = connection.execute(text("SELECT turn, state, events FROM turn_record ORDER BY turn")).all()
         assert [(turn, json.loads(state), json.loads(events)) for turn, state, events in rows] == history
+        assert {name: connection.execute(text(f"SELECT count(*) FROM {name}")).scalar() for name in counts} == counts
         assert connection.execute(text("SELECT name FROM sqlite_master WHERE name = 'turn_archive'")).all() == []
     engine.dispose()
 
@@ -150,3 +160,56 @@ def test_compacted_games_give_their_room_back_to_the_file_system_on_sqlite(runne
     after = pages()
     assert after["turn_archive"] < archived / 4, (before, after)
     assert size - file_bytes() > archived / 2, (size, file_bytes(), archived)  # the file itself shrank
+
+
+def test_forgetting_an_address_rewrites_the_archived_submissions_that_quote_it(runner: GameService,
+                                                                                db: Database) -> None:
+    start(runner)
+    quoting = "BID 2\n; as rosa@example.org wrote to me"
+    assert runner.submit("rr", "1", quoting).version is not None
+    play(runner, turns=60)
+    with runner.unit(lock=False) as unit:
+        mydata = privacy.data_of(unit, "rosa@example.org")
+    assert compact_finished(db, _after_compaction_time()) == 1
+    with runner.unit(lock=False) as unit:
+        assert ("turn_archive", (runner.info("rr").row.id,)) in privacy.traces_of(unit, "ROSA@example.org")
+        assert privacy.data_of(unit, "rosa@example.org") == mydata  # compaction hides nothing kept about it
+    verified = runner.verify("rr")
+
+    with runner.unit() as unit:
+        pseudonym = privacy.forget(unit, "rosa@example.org").pseudonym
+    with runner.unit(lock=False) as unit:
+        assert privacy.traces_of(unit, "rosa@example.org") == []
+        archive = compaction.archive_of(unit.session, unit.game("rr"))
+    assert archive is not None and _rows_in_tables(db, runner.info("rr").row.id)["submission"] == 0
+    assert quoting.replace("rosa@example.org", pseudonym) in [sent.text for sent in archive.submissions]
+    assert runner.verify("rr") == verified and verified.is_identical
+
+
+def test_an_archive_of_the_first_layout_is_rewritten_whole_by_the_migration(tmp_path: Path) -> None:
+    path = tmp_path / "v1.db"
+    database, runner = _finished_game_in_file(path)
+    history, record, verified = runner.history("rr"), runner.game_record("rr"), runner.verify("rr")
+    game_id = runner.info("rr").row.id
+    database.close()
+    downgrade(path, "0028")
+    engine = create_engine(f"sqlite:///{path}")
+    with engine.begin() as connection:  # compacted as the first layout did: states and events only
+        turns = {str(turn): {"state": json.loads(state), "events": json.loads(events)} for turn, state, events
+                 in connection.execute(text("SELECT turn, state, events FROM turn_record WHERE game_id = :game"),
+                                       {"game": game_id})}
+        connection.execute(text("INSERT INTO turn_archive (game_id, data, compacted_at) VALUES (:game, :data, :at)"),
+                           {"game": game_id, "data": zlib.compress(json.dumps({"v": 1, "turns": turns}).encode()),
+                            "at": utcnow().isoformat()})
+        connection.execute(text("UPDATE turn_record SET state = '{}', events = '[]'"))
+    engine.dispose()
+
+    database = open_database(str(path))  # migrated to the newest layout
+    try:
+        runner = GameService(database)
+        assert _rows_in_tables(database, game_id) == dict.fromkeys(_rows_in_tables(database, game_id), 0)
+        assert [(r.turn, r.state, r.events, r.orders, r.nonces, r.resolved_at) for r in runner.history("rr")] == \
+            [(r.turn, r.state, r.events, r.orders, r.nonces, r.resolved_at) for r in history]
+        assert runner.game_record("rr") == record and runner.verify("rr") == verified and verified.is_identical
+    finally:
+        database.close()
