@@ -721,13 +721,16 @@ class MailDaemon:
         return purged.more or compacted == COMPACT_BATCH, freed
 
     async def _purge_all(self) -> None:
-        """Purge and compact until nothing more is due, then make the space freed reusable at once."""
+        """Purge and compact until nothing more is due, then make the space freed reusable at once (SQLite: give
+        it back to the file system); SQLite's write-ahead log is cut to nothing at each pass, freed or not."""
         more, freed = True, False
         while more:
             more, freed_now = await self._work(self._purge)
             freed = freed or freed_now
         if freed:
             await self._work(reclaim_space, self.db)
+        else:
+            await self._work(self.db.checkpoint)
 
     async def _process(self, stop: asyncio.Event) -> None:
         quiet = self.options.shared_poll if self.db.shared else 1.0
