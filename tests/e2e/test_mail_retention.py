@@ -7,12 +7,12 @@ import asyncio
 from datetime import timedelta
 from pathlib import Path
 
-from mail_harness import TEST_MAIL_BUDGET, MovableClock, running_service
+from mail_harness import TEST_MAIL_BUDGET, MovableClock, Person, running_service
 from sqlalchemy import func, select
 
 from pbem.mail.running.daemon import DaemonOptions
 from pbem.store import Database
-from pbem.store.tables import InboundMessageRow, OutboundMessageRow, TurnArchiveRow
+from pbem.store.tables import InboundMessageRow, OutboundMessageRow, SubmissionRow, TurnArchiveRow
 
 
 def _kept(db: Database) -> tuple[int, int]:
@@ -47,6 +47,18 @@ def test_mail_older_than_the_retention_by_the_daemons_clock_is_purged_within_a_c
     asyncio.run(scenario())
 
 
+async def _report_of_turn_1(person: Person) -> tuple[str, str]:
+    """What a REPORT of turn 1 of the game ``old`` by mail answers: the turn's results, and its game record
+    excerpt (what the game's state and chain give; the rest follows the game's row: deadline, seed)."""
+    await person.send("REPORT old 1\n")
+    for _ in range(5):
+        for mail in await person.receive():
+            if "Turn 1 results" in mail.body:
+                body = mail.body
+                return body[:body.index("Your orders")], body[body.index("Game record:"):]
+    raise AssertionError("no report of turn 1 came")
+
+
 def _compacted(db: Database) -> int:
     with db.engine.connect() as connection:
         return int(connection.scalar(select(func.count()).select_from(TurnArchiveRow)) or 0)
@@ -69,6 +81,8 @@ def test_a_game_finished_for_the_compaction_time_by_the_daemons_clock_is_compact
             clock.advance(days=29, hours=23)  # not yet
             await service.settle(0.5)
             assert _compacted(service.daemon.db) == 0
+            ann = service.person("ann@example.org")
+            reported = await _report_of_turn_1(ann)
             clock.advance(hours=2)
             for _ in range(100):
                 if _compacted(service.daemon.db):
@@ -76,5 +90,9 @@ def test_a_game_finished_for_the_compaction_time_by_the_daemons_clock_is_compact
                 await asyncio.sleep(0.1)
             assert _compacted(service.daemon.db) == 1
             assert games.replay("old") == replayed and replayed.is_identical and replayed.turns == 2
+            with service.daemon.db.engine.connect() as connection:  # read back from the archive, nowhere else
+                assert connection.scalar(select(func.count()).select_from(SubmissionRow)) == 0
+            assert await _report_of_turn_1(ann) == reported  # an earlier turn's report and its record excerpt
+            assert "Bids revealed" in reported[0] and reported[1].startswith("Game record: turn 1")
 
     asyncio.run(scenario())
