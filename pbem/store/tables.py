@@ -296,9 +296,9 @@ class TurnRecordRow(SQLModel, table=True):
 
 
 class TurnArchiveRow(SQLModel, table=True):
-    """The states and events of a finished game's resolved turns, compressed together (zlib of their canonical
-    JSON, :mod:`pbem.service.compaction`): its turn records then hold neither, and are read back whole
-    (``queries.history``) from here."""
+    """Everything a compacted finished game kept per turn (its turn records, submissions and record entries),
+    compressed together (:mod:`pbem.service.compaction`): those rows leave their tables, and every reader gets
+    them back whole from here (``compaction.archive_of``)."""
 
     __tablename__ = "turn_archive"
 

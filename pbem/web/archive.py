@@ -12,9 +12,6 @@ from dataclasses import dataclass, replace
 from datetime import date, datetime
 from typing import Any
 
-from sqlalchemy import func
-from sqlmodel import select
-
 from pbem.clock import format_utc
 from pbem.core import Event, GameRng, PbemError
 from pbem.mail.outbound.tokens import ReplyTokens
@@ -25,7 +22,7 @@ from pbem.service import leagues, queries
 from pbem.service.api import GameService
 from pbem.service.players import NAME_PATTERN, PlayerProfile, PlayerSummary, UnknownPlayer
 from pbem.service.snapshot import GameInfo
-from pbem.store.tables import GameRow, GameStatus, SeatStatus, TurnRecordRow
+from pbem.store.tables import GameRow, GameStatus, SeatStatus
 
 
 def deadline_words(row: GameRow) -> str | None:
