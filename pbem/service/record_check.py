@@ -6,7 +6,7 @@ actions of the audit log). Each problem names the turn of the entry it is found 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -33,6 +33,7 @@ def check(unit: Unit, row: GameRow) -> list[str]:
     chain = entries(unit, row)
     problems = link_problems(chain) + _unrecorded(unit, row, chain)
     sources = _turn_sources(unit, row, chain)
+    received = _received(unit, row)
     rollbacks = iter(_rollback_audits(unit, row))
     upto = 0
     for entry in chain:
@@ -50,7 +51,7 @@ def check(unit: Unit, row: GameRow) -> list[str]:
         elif entry.kind == "turn":
             expected = turn_fields(row, sources[entry.seq])
             problems += _receipts(entry, fields, expected)
-            problems += _submissions(unit, row, sources[entry.seq], entry.turn)
+            problems += _submissions(received, sources[entry.seq], entry.turn)
         elif entry.kind == "rollback":
             audit = next(rollbacks, None)
             if audit is None:
@@ -96,22 +97,29 @@ def _receipts(entry: RecordEntryRow, fields: dict[str, Any], expected: dict[str,
             f"(entry {entry.seq})" for seat in sorted(set(held) | set(computed)) if held.get(seat) != computed.get(seat)]
 
 
-def _submissions(unit: Unit, row: GameRow, record: Any, turn: int) -> list[str]:
-    """A problem for each seat whose submission as received differs from the orders resolved for it."""
+def _submissions(received: Mapping[tuple[str, int, str], SubmissionRow], record: Any, turn: int) -> list[str]:
+    """A problem for each seat whose submission as received (``received``: :func:`_received`) differs from the
+    orders resolved for it."""
     problems = []
-    archive = compaction.archive_of(unit.session, row)
     for seat, nonce in record.nonces.items():
-        if archive is not None:
-            sent = next((kept for kept in archive.submissions
-                         if (kept.seat, kept.turn, kept.nonce) == (seat, turn, nonce)), None)
-        else:
-            sent = unit.session.exec(select(SubmissionRow).where(
-                SubmissionRow.game_id == row.id, SubmissionRow.seat == seat, SubmissionRow.turn == turn,
-                SubmissionRow.nonce == nonce)).first()
+        sent = received.get((seat, turn, nonce))
         if sent is not None and list(sent.orders) != list(record.orders.get(seat, [])):
             problems.append(f"turn {turn}: seat {seat}'s orders as received (v{sent.version}) differ from the orders "
                             "resolved")
     return problems
+
+
+def _received(unit: Unit, row: GameRow) -> dict[tuple[str, int, str], SubmissionRow]:
+    """The game's submissions that have a receipt, by seat, turn and nonce (the first received of each), read
+    once (a compacted game's from its archive)."""
+    archive = compaction.archive_of(unit.session, row)
+    sent = archive.submissions if archive is not None else unit.session.exec(
+        select(SubmissionRow).where(SubmissionRow.game_id == row.id).order_by(SubmissionRow.id))  # type: ignore[arg-type]
+    received: dict[tuple[str, int, str], SubmissionRow] = {}
+    for submission in sent:
+        if submission.nonce is not None:
+            received.setdefault((submission.seat, submission.turn, submission.nonce), submission)
+    return received
 
 
 def _turn_sources(unit: Unit, row: GameRow, chain: Sequence[RecordEntryRow]) -> dict[int, Any]:
