@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import Column, DateTime, Table, TypeDecorator, delete, exists, func, insert
+from sqlalchemy import Column, DateTime, Table, TypeDecorator, delete, exists, func
 from sqlmodel import Session, SQLModel, select
 
 from pbem.store import Database
@@ -159,19 +159,6 @@ def compact(session: Session, row: GameRow, now: datetime) -> bool:
         session.execute(delete(table).where(table.c.game_id == row.id))
     session.expire_all()
     session.add(TurnArchiveRow(game_id=row.id, data=data, compacted_at=now))
-    return True
-
-
-def expand(session: Session, row: GameRow) -> bool:
-    """Undo :func:`compact` for the game ``row``: its archived rows go back into their tables (with their ids) and
-    its archive is deleted. Return False for a game not compacted."""
-    stored = session.get(TurnArchiveRow, row.id)
-    if stored is None:
-        return False
-    for name, table_rows in unpack(stored.data, _TABLES).items():
-        if table_rows:
-            session.execute(insert(_TABLES[name]), [{**kept, "game_id": row.id} for kept in table_rows])
-    session.delete(stored)
     return True
 
 
