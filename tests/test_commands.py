@@ -25,7 +25,7 @@ from pbem.mail.commands.queries.check import CheckOrders
 from pbem.mail.commands.queries.help import Help
 from pbem.mail.commands.queries.status import Status
 from pbem.mail.commands.reference import help_text
-from pbem.mail.commands.script import OPENING_WORDS, Script, parse_script, reserved_words
+from pbem.mail.commands.script import Script, opening_words, parse_script, reserved_words
 from pbem.mail.commands.seats.orders import ShowOrders
 from pbem.mail.commands.seats.press import Press
 from pbem.mail.commands.seats.resign import Resign
@@ -257,6 +257,15 @@ def test_a_token_reply_starting_with_a_game_master_command_word_is_orders() -> N
     assert session == SeatSession(0, None, None, None, orders=block((1, "REVEAL 4")))
 
 
+def test_a_token_reply_starting_with_stop_is_orders_while_a_fresh_mail_with_stop_is_the_command() -> None:
+    """STOP may open a mail, but its registration says it opens no reply: it is an order of The Great
+    Regatta, so a reply to a game mail that starts with it holds that seat's orders."""
+    assert "STOP" not in opening_words() and "STATUS" in opening_words()
+    session = only_command(parse_script("STOP\n", token_seat=True))
+    assert session == SeatSession(0, None, None, None, orders=block((1, "STOP")))
+    assert type(only_command(parse_script("STOP\n"))).__name__ == "Stop"
+
+
 def test_a_token_reply_may_hold_session_commands() -> None:
     session = only_command(parse_script("ORDERS\nPRESS all\nhello", token_seat=True))
     press = Press(2, ("all",), block((3, "hello")))
@@ -444,4 +453,4 @@ def test_decline_takes_a_game_and_may_open_a_mail() -> None:
     script = parse_script("DECLINE Hd1\n")
     assert script.commands == (Decline(1, "hd1"),)
     assert "a game name" in parse_script("DECLINE\n").problems[0].message
-    assert "DECLINE" in OPENING_WORDS and "DECLINE" not in reserved_words()
+    assert "DECLINE" in opening_words() and "DECLINE" not in reserved_words()

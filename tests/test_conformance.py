@@ -28,7 +28,7 @@ from pbem.core import Game, GameRng, OutcomeKind
 from pbem.core.protocol import MAX_ORDER_CHOICES
 from pbem.core.game import TurnShape
 from pbem.games import GAMES, find_game
-from pbem.mail.commands.script import OPENING_WORDS, reserved_words
+from pbem.mail.commands.script import opening_words, reserved_words
 from pbem.orders import parser_for
 from pbem.service.api import GameService
 
@@ -182,7 +182,7 @@ def test_no_order_word_is_a_command_word_but_those_the_game_declares(kind: str) 
     game = find_game(kind)
     words = order_words(game)
     declared = frozenset(getattr(game, "command_words_as_orders", frozenset()))
-    clashing = reserved_words() | OPENING_WORDS  # commands among orders, and commands that open a reply
+    clashing = reserved_words() | opening_words()  # commands among orders, and commands that open a reply
     assert declared <= reserved_words(), f"{kind} declares {sorted(declared - reserved_words())}, which are no command words"
     assert declared <= words, f"{kind} declares {sorted(declared - words)}, which its grammar does not use"
     assert words & clashing == declared

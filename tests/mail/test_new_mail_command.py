@@ -71,7 +71,7 @@ PING_MODULE = '''
 
 def _forget_what_was_gathered() -> None:
     for gathered in (grammar.parser, grammar.transformer, grammar.keywords, reference.help_text,
-                     script.reserved_words):
+                     script.reserved_words, script.opening_words):
         gathered.cache_clear()
 
 
@@ -102,6 +102,9 @@ def test_a_new_command_is_parsed_with_the_friendly_errors_of_the_others(ping: Mo
         (5, "expected a game name such as tc-1, found the end of the line"),
     ]
     assert "PING" in grammar.keywords()
+    # it may stand at the top of a mail: it opens a reply to a game mail too, which is then no orders
+    assert "PING" in script.opening_words()
+    assert script.parse_script("PING hello\n", token_seat=True).commands == (ping.Ping(1, "hello"),)
 
 
 def test_a_new_command_is_answered_by_the_real_handler_and_listed_by_help(ping: ModuleType, db: Database) -> None:
@@ -173,6 +176,7 @@ def test_a_new_seat_command_is_read_in_a_seat_session_and_among_orders_only_ther
         (7, 'unknown command "LEFTY"; did you mean LEFT?'),
     ]
     assert "LEFT" in script.reserved_words()  # no game's orders may start with it now
+    assert "LEFT" not in script.opening_words()  # it cannot open a mail, nor a reply
 
 
 def test_a_new_seat_command_is_answered_in_a_real_seat_session_and_listed_by_help(left: ModuleType,

@@ -53,14 +53,16 @@ def reserved_words() -> frozenset[str]:
     return STEERING_WORDS | leading_keywords(in_seat)
 
 
-OPENING_WORDS = frozenset({"JOIN", "LEAGUE", "CREATE", "SIGNON", "GM", "HELP", "STATUS", "CHECK", "SALT", "VERIFY",
-                           "VIEWJSON", "SET", "OBSERVE", "UNOBSERVE", "STANDBY", "ACCEPT", "DECLINE", "REGISTER", "WHOIS",
-                           "REPORT", "MYDATA", "FORGET"})
-"""Commands that may open a mail outside any session. A reply to a game mail whose first line starts
-with one of these that is not also in :func:`reserved_words` is read as an ordinary command mail;
-any other first line is orders (so an order word such as Harvest Day's REVEAL, which is also a game
-master's command inside a GM session, starts the orders of a reply). No game's orders may start
-with one of these either."""
+@cache
+def opening_words() -> frozenset[str]:
+    """Commands that may open a mail outside any session and open a reply too (the registry's
+    :attr:`~pbem.mail.commands.spec.MailCommand.opens_reply`). A reply to a game mail whose first line starts
+    with one of these that is not also in :func:`reserved_words` is read as an ordinary command mail; any
+    other first line is orders (so an order word such as Harvest Day's REVEAL, which is also a game master's
+    command inside a GM session, starts the orders of a reply). No game's orders may start with one of
+    these either."""
+    opening = {command.rule for command in registry.COMMANDS if Place.TOP in command.places and command.opens_reply}
+    return leading_keywords(opening)
 
 
 @dataclass(frozen=True)
@@ -118,7 +120,7 @@ def parse_script(body: str, *, token_seat: bool = False, game: str | None = None
 
     With ``token_seat`` (the mail answers a reply-token address) the body
     starts inside a seat session, so it is orders, unless its first line is
-    a command that opens a mail (:data:`OPENING_WORDS`) and is not one of
+    a command that opens a mail (:func:`opening_words`) and is not one of
     :func:`reserved_words`; an empty token
     session is left out. ``game`` is the game the subject names with a tag
     such as ``[tc-1]``: it stands in for the game name that a ``STATUS`` or
@@ -133,7 +135,7 @@ def parse_script(body: str, *, token_seat: bool = False, game: str | None = None
     lines = _BLANK.sub(" ", body.replace("\r\n", "\n").replace("\r", "\n")).split("\n")
     first = next((line.strip() for line in lines if line.strip()), "")
     first_word = keyword_of(first)
-    starts_in_session = token_seat and (first_word not in OPENING_WORDS or first_word in reserved_words())
+    starts_in_session = token_seat and (first_word not in opening_words() or first_word in reserved_words())
     builder = _ScriptBuilder(token_session=starts_in_session, game=game, is_order=is_order)
     for number, line in enumerate(lines, start=1):
         budget.check()

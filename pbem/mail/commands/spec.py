@@ -115,6 +115,10 @@ class MailCommand:
     """Its handling inside a seat's session (None: it may not stand there)."""
     in_gm: GmHandler | None = None
     """Its handling inside a GM's session (None: it may not stand there)."""
+    opens_reply: bool = True
+    """For a command that may stand at the top of a mail: a reply to a game mail whose first line starts with
+    its keyword is read as a mail of commands, not as the seat's orders (see
+    :func:`pbem.mail.commands.script.opening_words`). False for a word that some game's orders start with."""
 
     @property
     def places(self) -> frozenset[Place]:

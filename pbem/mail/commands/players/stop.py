@@ -33,4 +33,5 @@ COMMAND = MailCommand(
                                    it) until you write to it again; your seats go silent
 """,
     handle=handle,
+    opens_reply=False,  # an order of The Great Regatta: a reply that starts with STOP holds orders
 )
