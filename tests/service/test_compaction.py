@@ -21,7 +21,7 @@ from web_site import TP_SEATS
 
 from pbem.clock import utcnow
 from pbem.mail.running.retention import reclaim_space
-from pbem.service import compaction, privacy
+from pbem.service import compaction, players, privacy
 from pbem.service.api import GameService
 from pbem.service.compaction import ARCHIVED, DEFAULT_COMPACT_AFTER, compact_finished, game_rows
 from pbem.service.record_file import replay_file
@@ -170,10 +170,13 @@ def test_forgetting_an_address_rewrites_the_archived_submissions_that_quote_it(r
     play(runner, turns=60)
     with runner.unit(lock=False) as unit:
         mydata = privacy.data_of(unit, "rosa@example.org")
+        record = players.record_of_address(unit.session, "rosa@example.org")
+    assert record.met > 0 and record.finished == 1
     assert compact_finished(db, _after_compaction_time()) == 1
     with runner.unit(lock=False) as unit:
         assert ("turn_archive", (runner.info("rr").row.id,)) in privacy.traces_of(unit, "ROSA@example.org")
         assert privacy.data_of(unit, "rosa@example.org") == mydata  # compaction hides nothing kept about it
+        assert players.record_of_address(unit.session, "rosa@example.org") == record  # the players' record as it was
     verified = runner.verify("rr")
 
     with runner.unit() as unit:
