@@ -49,8 +49,10 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.execute("PRAGMA secure_delete=ON")  # content removed (a password redacted) is zeroed, not left in free space
-    # Once a checkpoint copied the log into the file, the log is cut back to this size: without a limit it keeps
-    # the largest size it ever reached (a burst of mail), for good.
+    # A checkpoint comes once the log holds WAL_SIZE_LIMIT of pages (SQLite's default, 1,000 pages, let it swing
+    # by 4 MB), and once it copied the log into the file, the log is cut back to that size: without a limit it
+    # keeps the largest size it ever reached (a burst of mail), for good.
+    cursor.execute(f"PRAGMA wal_autocheckpoint={WAL_SIZE_LIMIT // PAGE_SIZE}")
     cursor.execute(f"PRAGMA journal_size_limit={WAL_SIZE_LIMIT}")
     cursor.close()
     # A statement still running when the work's time budget is spent is ended by SQLite itself ("interrupted"):
@@ -58,8 +60,11 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     dbapi_connection.set_progress_handler(budget.is_spent, PROGRESS_STEPS)
 
 
-WAL_SIZE_LIMIT = 4 * 2**20
-"""Bytes SQLite's write-ahead log is cut back to after a checkpoint: about what a checkpoint's 1,000 pages take."""
+WAL_SIZE_LIMIT = 2**20
+"""Bytes of SQLite's write-ahead log that bring a checkpoint, and that the log is cut back to after one."""
+
+PAGE_SIZE = 4096
+"""SQLite's page size (its default, which pbem keeps)."""
 
 PROGRESS_STEPS = 1000
 """How many of SQLite's virtual machine steps a statement takes between two looks at the time budget (about
