@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import logging
 import lzma
+import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -159,8 +160,33 @@ def compact(session: Session, row: GameRow, now: datetime) -> bool:
         table = _table(model)
         session.execute(delete(table).where(table.c.game_id == row.id))
     session.expire_all()
-    session.add(TurnArchiveRow(game_id=row.id, data=data, compacted_at=now))
+    session.add(TurnArchiveRow(game_id=row.id, data=data, compacted_at=now, addresses=quoted_addresses(rows)))
     return True
+
+
+_ADDRESS = re.compile(r"[\w.!#$%&'*+/=?^`{|}~-]+@[\w-]+(?:\.[\w-]+)+")
+"""A mail address as a text may quote one (letters of any script, as pbem takes addresses)."""
+
+
+def quoted_addresses(rows: Mapping[str, Sequence[Mapping[str, Any]]]) -> str:
+    """The mail addresses the texts of ``rows`` (by table name) quote, in lower case, each once, sorted and each
+    between spaces (``" ann@example.org bob@example.org "``): what ``turn_archive.addresses`` keeps, so that
+    forgetting an address reads only the archives that quote it."""
+    found = {address.lower() for text in _texts(rows) for address in _ADDRESS.findall(text)}
+    return f" {' '.join(sorted(found))} " if found else ""
+
+
+def _texts(value: Any) -> Iterator[str]:
+    """Every text in ``value`` (texts, and dicts and lists of them, keys too)."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, Mapping):
+        for key, item in value.items():
+            yield from _texts(key)
+            yield from _texts(item)
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            yield from _texts(item)
 
 
 def rewrite_archives(session: Session, needle: str, change: Callable[[Any], Any]) -> int:
@@ -169,19 +195,20 @@ def rewrite_archives(session: Session, needle: str, change: Callable[[Any], Any]
     rewritten = 0
     for stored in list(archives_holding(session, needle)):
         rows = unpack(stored.data, _TABLES)
-        stored.data = pack({name: [change(kept) for kept in table_rows] for name, table_rows in rows.items()})
+        changed = {name: [change(kept) for kept in table_rows] for name, table_rows in rows.items()}
+        stored.data, stored.addresses = pack(changed), quoted_addresses(changed)
         session.add(stored)
         rewritten += 1
     return rewritten
 
 
-def archives_holding(session: Session, needle: str) -> Iterator[TurnArchiveRow]:
-    """The archives whose rows hold ``needle`` (in lower case) in a text (their JSON read as text, in any
-    case)."""
-    query = select(TurnArchiveRow).execution_options(yield_per=100)
-    for stored in session.exec(query):
-        if needle in _text(stored.data).lower():
-            yield stored
+def archives_holding(session: Session, address: str) -> Iterator[TurnArchiveRow]:
+    """The archives whose rows quote the mail address ``address`` (in lower case) in a text: only those whose
+    ``addresses`` name it are read and decompressed (a look through one short column, however many games were
+    compacted)."""
+    query = (select(TurnArchiveRow).where(TurnArchiveRow.addresses.contains(f" {address} ", autoescape=True))  # type: ignore[attr-defined]
+             .execution_options(yield_per=100))
+    yield from session.exec(query)
 
 
 def compact_finished(db: Database, now: datetime, *, after: timedelta = DEFAULT_COMPACT_AFTER,

@@ -262,8 +262,9 @@ def forget(unit: Unit, address: str) -> Forgotten:
         changed += 1
     session.flush()
     changed += _purge_mail_naming(unit, address)
-    changed += _replace_everywhere(unit, address, pseudonym)
+    # the archives first: what they quote is found by their addresses column, which the replacing would rewrite
     changed += compaction.rewrite_archives(session, address, lambda row: _replaced(row, address, pseudonym))
+    changed += _replace_everywhere(unit, address, pseudonym)
     return Forgotten(pseudonym, tuple(resigned), tuple(freed), tuple(gm_left), changed)
 
 

@@ -10,7 +10,7 @@ import enum
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, Column, ForeignKey, Index, Integer, LargeBinary, String, UniqueConstraint, event, text
+from sqlalchemy import JSON, BigInteger, Column, ForeignKey, Index, Integer, LargeBinary, String, Text, UniqueConstraint, event, text
 from sqlalchemy.engine import Dialect
 from sqlalchemy.types import TypeDecorator
 from sqlmodel import Field, SQLModel
@@ -305,6 +305,9 @@ class TurnArchiveRow(SQLModel, table=True):
     game_id: int = Field(foreign_key="game.id", primary_key=True)
     data: bytes = Field(sa_column=Column(LargeBinary, nullable=False))
     compacted_at: datetime
+    addresses: str = Field(default="", sa_column=Column(Text, nullable=False, server_default=""))
+    """The mail addresses its rows quote (submission texts may), lower case, each between spaces
+    (``compaction.quoted_addresses``): forgetting an address reads only the archives that name it."""
 
 
 class RecordEntryRow(SQLModel, table=True):

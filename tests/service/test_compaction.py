@@ -175,6 +175,9 @@ def test_forgetting_an_address_rewrites_the_archived_submissions_that_quote_it(r
     assert compact_finished(db, _after_compaction_time()) == 1
     with runner.unit(lock=False) as unit:
         assert ("turn_archive", (runner.info("rr").row.id,)) in privacy.traces_of(unit, "ROSA@example.org")
+        stored = unit.session.get(TurnArchiveRow, runner.info("rr").row.id)
+        assert stored is not None and stored.addresses == " rosa@example.org "  # what FORGET looks through
+        assert list(compaction.archives_holding(unit.session, "osa@example.org")) == []  # a whole address only
         assert privacy.data_of(unit, "rosa@example.org") == mydata  # compaction hides nothing kept about it
         assert players.record_of_address(unit.session, "rosa@example.org") == record  # the players' record as it was
     verified = runner.verify("rr")
@@ -184,9 +187,18 @@ def test_forgetting_an_address_rewrites_the_archived_submissions_that_quote_it(r
     with runner.unit(lock=False) as unit:
         assert privacy.traces_of(unit, "rosa@example.org") == []
         archive = compaction.archive_of(unit.session, unit.game("rr"))
+        assert unit.session.get(TurnArchiveRow, runner.info("rr").row.id).addresses == ""  # type: ignore[union-attr]
     assert archive is not None and _rows_in_tables(db, runner.info("rr").row.id)["submission"] == 0
     assert quoting.replace("rosa@example.org", pseudonym) in [sent.text for sent in archive.submissions]
     assert runner.verify("rr") == verified and verified.is_identical
+
+
+def test_the_addresses_an_archive_quotes_are_found_in_every_text_of_any_script_each_once() -> None:
+    rows = {"submission": [{"text": "BID 2 ; Jörg@Exämple.org and ann@example.org", "orders": ["x"]},
+                           {"text": "again ANN@example.org, not an address: a@b or @example.org"}],
+            "record_entry": [{"line": '{"note": "bo.b+pbem@mail.example.net"}'}]}
+    assert compaction.quoted_addresses(rows) == " ann@example.org bo.b+pbem@mail.example.net jörg@exämple.org "
+    assert compaction.quoted_addresses({"submission": [{"text": "BID 2"}]}) == ""
 
 
 def test_an_archive_of_the_first_layout_is_rewritten_whole_by_the_migration(tmp_path: Path) -> None:

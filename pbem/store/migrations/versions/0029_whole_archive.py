@@ -1,6 +1,7 @@
 """A compacted game's archive holds all its per-turn rows (turn records whole, submissions, the record's chain),
-and those rows leave their tables (``pbem.service.compaction``, layout version 2). Archives of version 1 (states
-and events only) are rewritten so; going back puts every archived row back into its table.
+and those rows leave their tables (``pbem.service.compaction``, layout version 2), and it names the mail addresses
+its rows quote (``addresses``: what forgetting an address looks through). Archives of version 1 (states and events
+only) are rewritten so; going back puts every archived row back into its table.
 
 Revision ID: 0029
 """
@@ -14,7 +15,7 @@ from typing import Any
 import sqlalchemy as sa
 from alembic import op
 
-from pbem.service.compaction import pack, unpack
+from pbem.service.compaction import pack, quoted_addresses, unpack
 
 revision = "0029"
 down_revision = "0028"
@@ -30,11 +31,13 @@ def _tables(bind: sa.Connection) -> dict[str, sa.Table]:
 
 
 def _archive() -> sa.TableClause:
-    return sa.table("turn_archive", sa.column("game_id", sa.Integer), sa.column("data", sa.LargeBinary))
+    return sa.table("turn_archive", sa.column("game_id", sa.Integer), sa.column("data", sa.LargeBinary),
+                    sa.column("addresses", sa.Text))
 
 
 def upgrade() -> None:
     """Rewrite each version 1 archive as version 2, its game's rows moved into it."""
+    op.add_column("turn_archive", sa.Column("addresses", sa.Text, nullable=False, server_default=""))
     bind, archive = op.get_bind(), _archive()
     tables = _tables(bind)
     for game_id, data in bind.execute(sa.select(archive.c.game_id, archive.c.data)).all():
@@ -46,7 +49,8 @@ def upgrade() -> None:
             bind.execute(table.delete().where(table.c.game_id == game_id))
         for record in rows["turn_record"]:
             record.update(kept[str(record["turn"])])
-        bind.execute(archive.update().where(archive.c.game_id == game_id).values(data=pack(rows)))
+        bind.execute(archive.update().where(archive.c.game_id == game_id)
+                     .values(data=pack(rows), addresses=quoted_addresses(rows)))
 
 
 def downgrade() -> None:
@@ -59,3 +63,5 @@ def downgrade() -> None:
             if rows:
                 bind.execute(tables[name].insert(), [{**row, "game_id": game_id} for row in rows])
     bind.execute(archive.delete())
+    with op.batch_alter_table("turn_archive") as batch:
+        batch.drop_column("addresses")
