@@ -47,6 +47,34 @@ def test_mail_older_than_the_retention_by_the_daemons_clock_is_purged_within_a_c
     asyncio.run(scenario())
 
 
+def test_mail_handled_after_the_clock_moved_is_kept_for_the_retention_counted_from_then(tmp_path: Path) -> None:
+    """A mail's age is counted on the clock the retention counts on: mail handled a month into the daemon's
+    clock (a simulation's, bench/bench_soak.py) is kept its week from then, not purged at the next pass as
+    mail stamped by the wall clock a month before would be."""
+    async def scenario() -> None:
+        clock = MovableClock()
+        options = DaemonOptions(mail_budget=TEST_MAIL_BUDGET, idle_recheck=0.5, send_retry_min=0.5, clock_interval=0.05,
+                                retention=timedelta(days=7))
+        async with running_service(tmp_path, clock=clock, options=options) as service:
+            clock.advance(days=30)
+            await service.settle(0.3)  # the purge of the jump has run: nothing to purge yet
+            person = service.person("ann@example.org")
+            await person.send("HELP\n")
+            await person.last()
+            await service.daemon.caught_up()
+            clock.advance(days=6, hours=22)  # two purges by the daemon's clock, within the mail's week
+            await service.settle(0.5)
+            assert _kept(service.daemon.db) == (1, 1)
+            clock.advance(hours=3)  # past its week
+            for _ in range(100):
+                if _kept(service.daemon.db) == (0, 0):
+                    break
+                await asyncio.sleep(0.1)
+            assert _kept(service.daemon.db) == (0, 0)
+
+    asyncio.run(scenario())
+
+
 async def _report_of_turn_1(person: Person) -> tuple[str, str]:
     """What a REPORT of turn 1 of the game ``old`` by mail answers: the turn's results, and its game record
     excerpt (what the game's state and chain give; the rest follows the game's row: deadline, seed)."""

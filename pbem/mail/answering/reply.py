@@ -154,7 +154,8 @@ def send_reply(unit: Unit, notifier: MailNotifier, mail: IncomingMail, reply: Re
     message = compose_reply(mail, from_address=notifier.address, from_name=FROM_NAME, body=body, html=html,
                             now=notifier.clock(), reply_to=reply_to, subject=subject, attachments=calendar,
                             unsubscribe=notifier.unsubscribe(mail.sender))
-    DatabaseOutbox.enqueue(unit.session, message, purpose="reply", inbound_id=inbound_id, secret=reply.secret)
+    DatabaseOutbox.enqueue(unit.session, message, purpose="reply", inbound_id=inbound_id, secret=reply.secret,
+                           at=unit.now())
 
 
 def _choices(unit: Unit, reply: Reply, to: ReplyTo) -> list[OrderChoice]:

@@ -258,7 +258,7 @@ class MailHandler:
                 self._refuse_unreadable(unit, sender, str(mail), inbound_id)
         handled.held_password = InboundStore.finish(
             unit.session, inbound_id, "handled" if handled.status != "failed" else "failed", handled.reason, raw,
-            held_password=handled.held_password)
+            held_password=handled.held_password, at=self.clock())
         if handled.held_password:
             self.service.db.forgot_secret()
         return handled
@@ -450,7 +450,7 @@ class MailHandler:
             body=f"{answer} The game master has been told. Nothing was stored: send your mail again later if it "
                  "still matters.\n",
         )
-        DatabaseOutbox.enqueue(session, message, purpose="reply", inbound_id=inbound_id)
+        DatabaseOutbox.enqueue(session, message, purpose="reply", inbound_id=inbound_id, at=self.clock())
         return "told"
 
     def _refuse_unreadable(self, unit: Unit, sender: str, problem: str, inbound_id: int) -> None:
@@ -460,7 +460,7 @@ class MailHandler:
             body=f"Your mail could not be read ({problem}). Please send your orders again as plain text.\n",
             unsubscribe=self.notifier.unsubscribe(sender),
         )
-        DatabaseOutbox.enqueue(unit.session, message, purpose="reply", inbound_id=inbound_id)
+        DatabaseOutbox.enqueue(unit.session, message, purpose="reply", inbound_id=inbound_id, at=unit.now())
 
 
 def _run_script(conv: Conversation, script: Script) -> None:

@@ -526,7 +526,7 @@ class MailNotifier:
             body=body, html=html, reply_to=reply_to, subject=subject, now=self.clock(), inline=inline,
             attachments=attachments, unsubscribe=self.unsubscribe(to),
         )
-        DatabaseOutbox.enqueue(unit.session, message, purpose=purpose, secret=secret)
+        DatabaseOutbox.enqueue(unit.session, message, purpose=purpose, secret=secret, at=unit.now())
 
 
 _UNBOUNDED = ("report", "standings", "league")

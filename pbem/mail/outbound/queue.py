@@ -115,16 +115,20 @@ class DatabaseOutbox:
 
     @staticmethod
     def enqueue(
-        session: Session, mail: ComposedMail, *, purpose: str, inbound_id: int | None = None, secret: bool = False
+        session: Session, mail: ComposedMail, *, purpose: str, inbound_id: int | None = None, secret: bool = False,
+        at: datetime | None = None,
     ) -> None:
-        """Queue ``mail`` in ``session`` (sent once the transaction commits); with ``secret`` (it holds a
-        password) only its header is kept once it is sent."""
+        """Queue ``mail`` in ``session`` (sent once the transaction commits, due at once by the sender's clock);
+        with ``secret`` (it holds a password) only its header is kept once it is sent. ``at``: when it was
+        queued by the service's clock (the daemon's: its retention counts the mail's age on it, see
+        :mod:`pbem.mail.running.retention`); the wall clock's now when not given."""
         now = utcnow()
         # One INSERT on the session's connection, in its transaction: an ORM object would cost its
         # construction and a unit-of-work flush, and nothing reads the row back in the session.
         session.connection().execute(
             _ENQUEUE,
-            {"created_at": now, "sender": mail.sender, "recipients": list(mail.recipients), "raw": mail.raw,
+            {"created_at": now if at is None else at, "sender": mail.sender, "recipients": list(mail.recipients),
+             "raw": mail.raw,
              "status": "queued", "attempts": 0, "next_attempt_at": now, "purpose": purpose,
              "inbound_id": inbound_id, "secret": secret,
              "priority": REPLY_PRIORITY if purpose == "reply" else OTHER_PRIORITY},

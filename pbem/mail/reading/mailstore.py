@@ -166,13 +166,13 @@ class InboundStore:
 
     @staticmethod
     def schedule(session: Session, inbound_id: int, status: str, error: str,
-                 next_attempt: datetime | None = None) -> None:
+                 next_attempt: datetime | None = None, *, at: datetime | None = None) -> None:
         """Record in ``session``'s transaction what becomes of a message whose try failed: ``new`` again, to
         be tried at ``next_attempt``, or the status it ends with (``failed``, ``set_aside``); with the error
-        (its first 1000 characters)."""
+        (its first 1000 characters). ``at``: as :meth:`finish` takes it."""
         session.connection().execute(_SET_INBOUND_STATUS, {
             "_id": inbound_id, "status": status, "error": error[:1000], "next_attempt_at": next_attempt,
-            "handled_at": None if status == "new" else utcnow()})
+            "handled_at": None if status == "new" else at or utcnow()})
 
     @staticmethod
     def stored(session: Session, inbound_id: int) -> tuple[str, bytes, int]:
@@ -186,14 +186,17 @@ class InboundStore:
 
     @staticmethod
     def finish(session: Session, inbound_id: int, status: str, error: str | None, raw: bytes, *,
-               held_password: bool | None = None) -> bool:
+               held_password: bool | None = None, at: datetime | None = None) -> bool:
         """Record in ``session``'s transaction, with one UPDATE, that a message's handling ended with
         ``status`` (handled, failed, ...; ``error`` says why), and, when it may hold a password, keep only
         its header fields of ``raw`` (its stored bytes) from then on: every end of a mail's handling goes
         through here. ``held_password``: whether it held one, when the caller knows (None: decided by
         :func:`~pbem.mail.reading.redaction.holds_password`). Returns True when the body was removed (the database's
-        old pages then still hold it: see :meth:`~pbem.store.Database.scrub`)."""
-        values: dict[str, object] = {"_id": inbound_id, "status": status, "error": error, "handled_at": utcnow()}
+        old pages then still hold it: see :meth:`~pbem.store.Database.scrub`). ``at``: when it was handled by the
+        service's clock (the daemon's: its retention counts the mail's age on it, see
+        :mod:`pbem.mail.running.retention`); the wall clock's now when not given."""
+        values: dict[str, object] = {"_id": inbound_id, "status": status, "error": error,
+                                     "handled_at": at or utcnow()}
         held = holds_password(raw) if held_password is None else held_password
         if held:
             values["raw"] = redacted(raw)

@@ -842,7 +842,7 @@ class MailDaemon:
             status = "set_aside" if overran else "failed"
             mail = failure.mail  # its one parse, when it was made: its bytes are not read again
             held = None if mail is None else may_hold_password(mail)
-            if InboundStore.finish(session, inbound_id, status, what[:1000], raw, held_password=held):
+            if InboundStore.finish(session, inbound_id, status, what[:1000], raw, held_password=held, at=self.clock()):
                 self.db.forgot_secret()
             if overran:
                 self.metrics.record_set_aside()
