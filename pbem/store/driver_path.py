@@ -2,8 +2,9 @@
 
 SQLAlchemy costs some 25 us of CPU to execute a statement whose own work in SQLite takes 5 to 20 (building
 the execution context, its cursor and result objects), and a daemon runs about ten such statements for
-each mail it handles: the game's version, the sender's consent and preferences, the seat's last version,
-the outbox's claim, the marks of a mail handled and of a mail sent. A :class:`DriverStatement` is compiled
+each mail it handles: the mail stored, the game's version, the sender's consent and preferences, the seat's
+last version and its new submission, the reply queued and claimed, the marks of a mail handled and of a
+mail sent. A :class:`DriverStatement` is compiled
 once, by SQLAlchemy's compiler, with the processors of its types (a time to its text and back, JSON, a
 boolean), and on SQLite runs on the connection's DBAPI connection, in the transaction SQLAlchemy began
 there. A driver error is raised as SQLAlchemy raises it (:class:`~sqlalchemy.exc.DBAPIError` and its
