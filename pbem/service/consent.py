@@ -23,14 +23,15 @@ from pbem.core import GameError
 from pbem.service import audit, queries, seats
 from pbem.service.news import AddressStopped, AddressUndeliverable
 from pbem.service.unit import Unit
+from pbem.store.driver_path import DriverStatement
 from pbem.store.tables import AddressConsentRow, GameRow, GameStatus, InvitationRow, SeatRow
 
 MAX_INVITATIONS_PER_DAY = 20
 """New addresses (ones that never wrote to pbem) one GM address may invite in 24 hours."""
 
 _CONSENT = AddressConsentRow.__table__  # type: ignore[attr-defined]
-_MAY_MAIL = sa_select(_CONSENT.c.asked_at, _CONSENT.c.stopped_at, _CONSENT.c.undeliverable_at).where(
-    _CONSENT.c.address == bindparam("address"))
+_MAY_MAIL = DriverStatement(sa_select(_CONSENT.c.asked_at, _CONSENT.c.stopped_at, _CONSENT.c.undeliverable_at).where(
+    _CONSENT.c.address == bindparam("address")))
 
 
 class InvitationLimit(GameError):
@@ -55,9 +56,11 @@ def may_mail(session: Session, address: str) -> bool:
     """True when pbem may write to ``address``: it asked, and has neither said STOP nor had mail come back
     as undeliverable since."""
     session.flush()  # a consent recorded earlier in the same unit counts
-    row = session.connection().execute(_MAY_MAIL, {"address": address.lower()}).first()
-    return (row is not None and row.asked_at is not None and row.stopped_at is None
-            and row.undeliverable_at is None)
+    row = _MAY_MAIL.first(session.connection(), {"address": address.lower()})
+    if row is None:
+        return False
+    asked_at, stopped_at, undeliverable_at = row
+    return asked_at is not None and stopped_at is None and undeliverable_at is None
 
 
 def is_stopped(session: Session, address: str) -> bool:

@@ -10,16 +10,17 @@ from sqlalchemy import bindparam, func, insert
 from sqlmodel import Session, select
 
 from pbem.service import compaction
+from pbem.store.driver_path import DriverStatement
 from pbem.store.tables import GameRow, GameStatus, SeatRow, SubmissionRow, TurnRecordRow
 
 _SUBMISSIONS = SubmissionRow.__table__  # type: ignore[attr-defined]
-INSERT_SUBMISSION = insert(_SUBMISSIONS)
+INSERT_SUBMISSION = DriverStatement(insert(_SUBMISSIONS))
 """Stores one submission as one INSERT on the session's connection, in its transaction (what the
 session reads next comes from the database): no ORM object to build and flush."""
-_LATEST_VERSION = select(func.max(_SUBMISSIONS.c.version)).where(
+_LATEST_VERSION = DriverStatement(select(func.max(_SUBMISSIONS.c.version)).where(
     _SUBMISSIONS.c.game_id == bindparam("game_id"), _SUBMISSIONS.c.seat == bindparam("seat"),
     _SUBMISSIONS.c.turn == bindparam("turn"),
-)
+))
 _NEWEST_READY = select(_SUBMISSIONS.c.ready).where(
     _SUBMISSIONS.c.game_id == bindparam("game_id"), _SUBMISSIONS.c.seat == bindparam("seat"),
     _SUBMISSIONS.c.turn == bindparam("turn"), _SUBMISSIONS.c.rolled_back == False,  # noqa: E712
@@ -92,8 +93,9 @@ def seats_of(session: Session, game_id: int | None) -> list[SeatRow]:
 
 def latest_version(session: Session, row: GameRow, seat: str) -> int:
     """The highest version of the seat's submissions for the turn awaiting orders (0: none)."""
-    found = session.connection().execute(_LATEST_VERSION, {"game_id": row.id, "seat": seat, "turn": row.turn})
-    return found.scalar_one() or 0
+    found = _LATEST_VERSION.first(session.connection(), {"game_id": row.id, "seat": seat, "turn": row.turn})
+    assert found is not None  # an aggregate has one row
+    return found[0] or 0
 
 
 def current_submission(session: Session, row: GameRow, seat: str) -> SubmissionRow | None:

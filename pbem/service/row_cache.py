@@ -24,14 +24,16 @@ from sqlalchemy.orm import make_transient_to_detached
 from sqlmodel import Session
 
 from pbem.service.snapshot import Position
+from pbem.store.driver_path import DriverStatement
 from pbem.store.tables import GameRow, GameStatus, SeatRow
 
 _GAME = GameRow.__table__  # type: ignore[attr-defined]
 _GAME_COLUMNS = tuple(column.key for column in _GAME.columns)
 _SEAT_COLUMNS = tuple(column.key for column in SeatRow.__table__.columns)  # type: ignore[attr-defined]
 _VERSION_BY_NAME = select(_GAME.c.id, _GAME.c.version).where(_GAME.c.name_key == bindparam("key"))
-_VERSION_BY_NAME_LOCKED = _VERSION_BY_NAME.with_for_update()
-_VERSION_BY_ID = select(_GAME.c.version).where(_GAME.c.id == bindparam("game_id"))
+_VERSION_BY_NAME_FREE = DriverStatement(_VERSION_BY_NAME)
+_VERSION_BY_NAME_LOCKED = DriverStatement(_VERSION_BY_NAME.with_for_update())
+_VERSION_BY_ID = DriverStatement(select(_GAME.c.version).where(_GAME.c.id == bindparam("game_id")))
 
 
 def _whole(values: dict[str, Any], columns: tuple[str, ...]) -> bool:
@@ -42,13 +44,14 @@ def _whole(values: dict[str, Any], columns: tuple[str, ...]) -> bool:
 def version_by_name(session: Session, key: str, *, lock: bool) -> tuple[int, int] | None:
     """The id and version of the game whose ``name_key`` is ``key``, or None; with ``lock``, the game's row is
     locked until the transaction ends (as :func:`pbem.service.queries.game_by_name` locks it)."""
-    found = session.connection().execute(_VERSION_BY_NAME_LOCKED if lock else _VERSION_BY_NAME, {"key": key}).first()
+    found = (_VERSION_BY_NAME_LOCKED if lock else _VERSION_BY_NAME_FREE).first(session.connection(), {"key": key})
     return (found[0], found[1]) if found is not None else None
 
 
 def version_of(session: Session, game_id: int) -> int | None:
     """The version of game ``game_id`` as the session sees it now, or None when there is no such game."""
-    return session.connection().execute(_VERSION_BY_ID, {"game_id": game_id}).scalar()
+    found = _VERSION_BY_ID.first(session.connection(), {"game_id": game_id})
+    return found[0] if found is not None else None
 
 
 @dataclass

@@ -150,10 +150,10 @@ def _insert(unit: Unit, info: GameInfo, seat_row: SeatRow, *, version: int, text
     (:func:`_stored`) and return the nonce."""
     row = info.row
     nonce = new_nonce()
-    unit.session.connection().execute(queries.INSERT_SUBMISSION, {
+    queries.INSERT_SUBMISSION.run(unit.session.connection(), {
         "game_id": row.id, "seat": seat_row.name, "turn": row.turn, "version": version, "text": text,
         "orders": orders, "problems": problems, "received_at": received_at, "source": source, "ready": ready,
-        "nonce": nonce})
+        "rolled_back": False, "nonce": nonce})
     _stored(unit, info, seat_row, received_at=received_at, ready=ready)
     return nonce
 

@@ -11,14 +11,15 @@ from sqlalchemy import bindparam, select
 from sqlmodel import Session
 
 from pbem.addresses import checked_address
+from pbem.store.driver_path import DriverStatement
 from pbem.store.tables import AddressPreferenceRow
 from pbem.zones import zone_or_none
 
 
 _PREFERENCES = AddressPreferenceRow.__table__  # type: ignore[attr-defined]
-_ZONE_AND_TEXT_ONLY = select(_PREFERENCES.c.zone, _PREFERENCES.c.text_only).where(
+_ZONE_AND_TEXT_ONLY = DriverStatement(select(_PREFERENCES.c.zone, _PREFERENCES.c.text_only).where(
     _PREFERENCES.c.address == bindparam("address")
-)
+))
 """Two columns of one row, built once: what every mail to an address reads (``session.get`` of the
 whole row costs three times as much: its cache key, identity map and object)."""
 
@@ -45,8 +46,11 @@ def zone_and_text_only(session: Session, address: str) -> tuple[ZoneInfo | None,
     plain-text mail (SET TEXTONLY ON: no HTML part, no picture), with one read: what each mail to it needs.
     Changes the session holds but has not written yet are written first."""
     session.flush()  # nothing to do unless the session holds changes (a SET earlier in the same mail)
-    row = session.connection().execute(_ZONE_AND_TEXT_ONLY, {"address": address.lower()}).first()
-    return (zone_or_none(row.zone), bool(row.text_only)) if row is not None else (None, False)
+    row = _ZONE_AND_TEXT_ONLY.first(session.connection(), {"address": address.lower()})
+    if row is None:
+        return None, False
+    zone, text_only = row
+    return zone_or_none(zone), bool(text_only)
 
 
 def _preferences_for_change(session: Session, address: str, now: datetime) -> AddressPreferenceRow:

@@ -20,7 +20,7 @@ import time
 from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 
-from sqlalchemy import Connection, bindparam, case, insert, or_, update
+from sqlalchemy import Connection, bindparam, case, insert, literal_column, or_, update
 from sqlalchemy import select as sa_select
 from sqlmodel import Session, func
 
@@ -30,10 +30,11 @@ from pbem.mail.outbound.config import SendRate
 from pbem.mail.outbound.outbox import OutgoingMail
 from pbem.mail.reading.redaction import redacted
 from pbem.store import Database
+from pbem.store.driver_path import DriverStatement
 from pbem.store.tables import OutboundMessageRow
 
 _OUTBOUND = OutboundMessageRow.__table__  # type: ignore[attr-defined]
-_ENQUEUE = insert(_OUTBOUND)
+_ENQUEUE = DriverStatement(insert(_OUTBOUND))
 _RECIPIENTS = sa_select(_OUTBOUND.c.recipients).where(_OUTBOUND.c.id == bindparam("_id"))
 _REQUEUE_BOUNCED = (  # a soft bounce: the mail goes again, while its body is kept and it went few times
     update(_OUTBOUND)
@@ -41,12 +42,16 @@ _REQUEUE_BOUNCED = (  # a soft bounce: the mail goes again, while its body is ke
            _OUTBOUND.c.attempts < bindparam("most"))
     .values(status="queued", attempts=_OUTBOUND.c.attempts + 1, next_attempt_at=bindparam("at"),
             last_error=bindparam("error"), sent_at=None))
-_UPDATE_OUTBOUND = update(_OUTBOUND).where(_OUTBOUND.c.id == bindparam("_id"))
+_UPDATE_OUTBOUND = DriverStatement(update(_OUTBOUND).where(_OUTBOUND.c.id == bindparam("_id")))
 _FREE = or_(_OUTBOUND.c.lease_until.is_(None), _OUTBOUND.c.lease_until <= bindparam("now"))
-_CLAIM_DUE = (  # replies first; rows another sender is claiming are passed by (SKIP LOCKED)
+_QUEUED = _OUTBOUND.c.status == literal_column("'queued'")
+"""The queue's rows, with the status written into the statement: a bound value costs SQLite four times as much
+to find the one row queued among thousands sent (77 us against 20), and it keeps PostgreSQL from planning with the
+queue's partial index (``WHERE status = 'queued'``)."""
+_CLAIM_DUE = DriverStatement(  # replies first; rows another sender is claiming are passed by (SKIP LOCKED)
     sa_select(_OUTBOUND.c.id, _OUTBOUND.c.sender, _OUTBOUND.c.recipients, _OUTBOUND.c.raw, _OUTBOUND.c.attempts,
               _OUTBOUND.c.secret, _OUTBOUND.c.purpose)
-    .where(_OUTBOUND.c.status == "queued", _OUTBOUND.c.next_attempt_at <= bindparam("now"), _FREE)
+    .where(_QUEUED, _OUTBOUND.c.next_attempt_at <= bindparam("now"), _FREE)
     .order_by(_OUTBOUND.c.priority, _OUTBOUND.c.next_attempt_at, _OUTBOUND.c.id)
     .limit(bindparam("limit"))
     .with_for_update(skip_locked=True)
@@ -125,8 +130,8 @@ class DatabaseOutbox:
         now = utcnow()
         # One INSERT on the session's connection, in its transaction: an ORM object would cost its
         # construction and a unit-of-work flush, and nothing reads the row back in the session.
-        session.connection().execute(
-            _ENQUEUE,
+        _ENQUEUE.run(
+            session.connection(),
             {"created_at": now if at is None else at, "sender": mail.sender, "recipients": list(mail.recipients),
              "raw": mail.raw,
              "status": "queued", "attempts": 0, "next_attempt_at": now, "purpose": purpose,
@@ -158,20 +163,19 @@ class DatabaseOutbox:
                 limit = min(limit, self._allowance(connection, now)[0])
                 if limit <= 0:
                     return []
-            rows = connection.execute(_CLAIM_DUE, {"now": now, "limit": limit}).all()
+            rows = _CLAIM_DUE.all(connection, {"now": now, "limit": limit})
             if not rows:
                 return []
-            ids = [row.id for row in rows]
+            ids = [row[0] for row in rows]
             connection.execute(_TAKE_LEASES, {"ids": ids, "until": now + self.lease, "owner": self.owner})
         runs_until = started + self.lease.total_seconds()
         claimed = []
         with self._lock:
-            for row in rows:
-                self._claimed[row.id] = runs_until
-                if row.secret:
-                    self._secrets[row.id] = row.raw
-                claimed.append(OutgoingMail(row.id, row.sender, tuple(row.recipients), row.raw, row.attempts,
-                                            row.purpose))
+            for mail_id, sender, recipients, raw, attempts, secret, purpose in rows:
+                self._claimed[mail_id] = runs_until
+                if secret:
+                    self._secrets[mail_id] = raw
+                claimed.append(OutgoingMail(mail_id, sender, tuple(recipients), raw, attempts, purpose))
         return claimed
 
     def renew_claims(self, now: datetime) -> int:
@@ -246,7 +250,7 @@ class DatabaseOutbox:
             values["raw"] = redacted(secret)
             self.db.forgot_secret()
         with self.db.engine.begin() as connection:
-            connection.execute(_UPDATE_OUTBOUND, values)
+            _UPDATE_OUTBOUND.run(connection, values)
 
     def mark_retry(self, mail_id: int, error: str, next_attempt: datetime) -> None:
         """Record a temporary failure; offer the mail again at ``next_attempt``."""

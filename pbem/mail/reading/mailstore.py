@@ -27,12 +27,13 @@ from pbem.mail.reading.identity import StoredIdentity, identity_of, stored_heade
 from pbem.mail.reading.parse import decode_words
 from pbem.mail.reading.redaction import holds_password, redacted
 from pbem.store import Database
+from pbem.store.driver_path import DriverStatement
 from pbem.store.tables import InboundMessageRow
 
 _INBOUND = InboundMessageRow.__table__  # type: ignore[attr-defined]
 # Statements built once (SQLAlchemy then also keeps their cache keys): building a statement
 # costs more than running it on SQLite.
-_STORE_INBOUND = insert(_INBOUND)
+_STORE_INBOUND = DriverStatement(insert(_INBOUND))
 _INBOUND_STATUS_RAW = sa_select(_INBOUND.c.status, _INBOUND.c.raw, _INBOUND.c.size).where(
     _INBOUND.c.id == bindparam("_id")).with_for_update()
 _OLDER = _INBOUND.alias("older")
@@ -46,7 +47,7 @@ _NEXT_NEW = (  # the oldest new mail whose sender has no older one waiting (whic
     .with_for_update(skip_locked=True))
 _NEW_AFTER = (sa_select(_INBOUND.c.id).where(_INBOUND.c.status == "new", _INBOUND.c.id > bindparam("after"))
               .order_by(_INBOUND.c.id).limit(bindparam("limit")))
-_SET_INBOUND_STATUS = update(_INBOUND).where(_INBOUND.c.id == bindparam("_id"))
+_SET_INBOUND_STATUS = DriverStatement(update(_INBOUND).where(_INBOUND.c.id == bindparam("_id")))
 _ANY_NEW = sa_select(_INBOUND.c.id).where(_INBOUND.c.status == "new").limit(1)
 _COUNT_TRY = (update(_INBOUND).where(_INBOUND.c.id == bindparam("_id"), _INBOUND.c.status == "new")
                .values(attempts=_INBOUND.c.attempts + 1)
@@ -102,12 +103,11 @@ class InboundStore:
         already (the one parse of a mail handled as it is stored), else they are read from its header fields."""
         found = identity_of(raw) if identity is None else identity
         size = len(raw) if size is None else size
-        result = connection.execute(  # a Message-ID stored before fails its unique index
-            _STORE_INBOUND,
+        return _STORE_INBOUND.new_id(  # a Message-ID stored before fails its unique index
+            connection,
             {"message_id": found.message_id, "uid": uid, "raw": self.kept(raw, size), "size": size,
              "received_at": utcnow(), "status": "new", "sender": found.sender, "subject": found.subject},
         )
-        return int(result.inserted_primary_key[0])
 
     @contextlib.contextmanager
     def _transaction(self, durable: bool) -> Iterator[Connection]:
@@ -170,7 +170,7 @@ class InboundStore:
         """Record in ``session``'s transaction what becomes of a message whose try failed: ``new`` again, to
         be tried at ``next_attempt``, or the status it ends with (``failed``, ``set_aside``); with the error
         (its first 1000 characters). ``at``: as :meth:`finish` takes it."""
-        session.connection().execute(_SET_INBOUND_STATUS, {
+        _SET_INBOUND_STATUS.run(session.connection(), {
             "_id": inbound_id, "status": status, "error": error[:1000], "next_attempt_at": next_attempt,
             "handled_at": None if status == "new" else at or utcnow()})
 
@@ -200,5 +200,5 @@ class InboundStore:
         held = holds_password(raw) if held_password is None else held_password
         if held:
             values["raw"] = redacted(raw)
-        session.connection().execute(_SET_INBOUND_STATUS, values)
+        _SET_INBOUND_STATUS.run(session.connection(), values)
         return held

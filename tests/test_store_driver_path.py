@@ -1,0 +1,102 @@
+"""The statements run on SQLite's driver (pbem.store.driver_path) read and write what SQLAlchemy does, and fail as
+it fails."""
+
+from __future__ import annotations
+
+import sqlite3
+from datetime import datetime, timedelta
+
+import pytest
+from sqlalchemy import bindparam, event, insert, select, update
+from sqlalchemy.exc import OperationalError
+
+from pbem.clock import utcnow
+from pbem.store import Database, is_transient_error
+from pbem.store.driver_path import DriverStatement
+from pbem.store.tables import OutboundMessageRow
+
+_OUTBOUND = OutboundMessageRow.__table__  # type: ignore[attr-defined]
+_COLUMNS = (_OUTBOUND.c.id, _OUTBOUND.c.recipients, _OUTBOUND.c.raw, _OUTBOUND.c.secret, _OUTBOUND.c.next_attempt_at,
+            _OUTBOUND.c.sent_at)
+_BY_ID = select(*_COLUMNS).where(_OUTBOUND.c.id == bindparam("_id"))
+_UPDATE = update(_OUTBOUND).where(_OUTBOUND.c.id == bindparam("_id"))
+
+
+def queue_mail(db: Database, now: datetime, *, secret: bool) -> int:
+    with db.engine.begin() as connection:
+        result = connection.execute(insert(_OUTBOUND), {
+            "created_at": now, "sender": "gm@x.test", "recipients": ["a@x.test", "b@x.test"], "raw": b"mail\x00bytes",
+            "status": "queued", "attempts": 0, "next_attempt_at": now, "purpose": "reply", "secret": secret,
+            "priority": 0})
+        return result.inserted_primary_key[0]
+
+
+def test_a_select_on_the_driver_reads_the_values_sqlalchemy_reads(db: Database) -> None:
+    now = utcnow()
+    ids = [queue_mail(db, now, secret=secret) for secret in (True, False)]
+    every = DriverStatement(select(*_COLUMNS).order_by(_OUTBOUND.c.id))
+    one = DriverStatement(_BY_ID)
+    with db.engine.begin() as connection:
+        assert every.all(connection, {}) == [tuple(row) for row in connection.execute(every.statement)]
+        found = one.first(connection, {"_id": ids[0]})
+        assert found == (ids[0], ["a@x.test", "b@x.test"], b"mail\x00bytes", True, now, None)
+        assert one.first(connection, {"_id": -1}) is None
+
+
+def test_an_update_on_the_driver_sets_the_columns_its_parameters_name(db: Database) -> None:
+    now = utcnow()
+    mail_id = queue_mail(db, now, secret=False)
+    statement = DriverStatement(_UPDATE)
+    sent = now + timedelta(seconds=3)
+    with db.engine.begin() as connection:
+        assert statement.run(connection, {"_id": mail_id, "status": "sent", "sent_at": sent}) == 1
+        assert statement.run(connection, {"_id": mail_id, "secret": True}) == 1  # another set of columns
+        assert statement.run(connection, {"_id": -1, "status": "sent"}) == 0
+    with db.engine.begin() as connection:
+        row = connection.execute(select(OutboundMessageRow.status, OutboundMessageRow.sent_at,
+                                        OutboundMessageRow.secret, OutboundMessageRow.next_attempt_at)).one()
+    assert tuple(row) == ("sent", sent, True, now)
+
+
+def test_an_update_rolled_back_leaves_nothing(db: Database) -> None:
+    mail_id = queue_mail(db, utcnow(), secret=False)
+    with pytest.raises(RuntimeError), db.engine.begin() as connection:
+        DriverStatement(_UPDATE).run(connection, {"_id": mail_id, "status": "sent"})
+        raise RuntimeError("rolled back")
+    with db.engine.begin() as connection:
+        assert connection.execute(select(OutboundMessageRow.status)).scalar_one() == "queued"
+
+
+def test_a_locked_sqlite_database_fails_as_sqlalchemy_fails_transiently(db: Database) -> None:
+    if db.engine.dialect.name != "sqlite":
+        pytest.skip("the driver path runs on SQLite only")
+    mail_id = queue_mail(db, utcnow(), secret=False)
+    other = sqlite3.connect(db.engine.url.database or "", isolation_level=None)
+    try:
+        other.execute("BEGIN IMMEDIATE")  # another process holds the write lock
+        with db.engine.connect() as connection:
+            connection.exec_driver_sql("PRAGMA busy_timeout=0")
+            with pytest.raises(OperationalError) as failure:
+                DriverStatement(_UPDATE).run(connection, {"_id": mail_id, "status": "sent"})
+            connection.rollback()
+            connection.exec_driver_sql("PRAGMA busy_timeout=10000")
+        assert "locked" in str(failure.value) and is_transient_error(failure.value)
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+
+
+def test_a_statement_goes_through_sqlalchemy_while_something_listens_to_the_engine(db: Database) -> None:
+    mail_id = queue_mail(db, utcnow(), secret=False)
+    seen: list[str] = []
+
+    def statement_seen(_conn: object, _cursor: object, statement: str, *_: object) -> None:
+        seen.append(statement)
+
+    event.listen(db.engine, "before_cursor_execute", statement_seen)
+    try:
+        with db.engine.begin() as connection:
+            assert DriverStatement(_BY_ID).first(connection, {"_id": mail_id}) is not None
+    finally:
+        event.remove(db.engine, "before_cursor_execute", statement_seen)
+    assert len(seen) == 1 and seen[0].startswith("SELECT outbound_message.id")
