@@ -160,15 +160,18 @@ class MailHandler:
                 raise
             raise MailFailed(inbound_id, self._parse_of(inbound_id)) from error
 
-    def store_and_handle(self, inbound: InboundStore, uid: int | None, raw: bytes,
-                         mail_budget: MailBudget) -> tuple[int, HandledMail] | None:
+    def store_and_handle(self, inbound: InboundStore, uid: int | None, raw: bytes, mail_budget: MailBudget, *,
+                         before_commit: Callable[[Unit, HandledMail], None] | None = None,
+                         ) -> tuple[int, HandledMail] | None:
         """Store a mail just taken from the mailbox (``uid``) and handle it completely, in one unit of work:
         the mail, what it changed and its reply commit together, with one commit. Only for a database no
         other daemon handles mail of, while every mail stored before is handled. The mail's time budget
         (``mail_budget``) counts from its parse, is held while the unit waits to write, and counts again once the
-        mail's row is written (named by its id) to the end. Return the mail's id and what was done, or None
-        when its Message-ID was stored before (nothing is done). Raises :class:`NotStored` for any failure:
-        the unit is rolled back, the mail is not stored."""
+        mail's row is written (named by its id) to the end. ``before_commit`` is called in the unit with what
+        was done, once the mail is handled (the daemon claims its reply for the sender there, in the same
+        commit). Return the mail's id and what was done, or None when its Message-ID was stored before
+        (nothing is done). Raises :class:`NotStored` for any failure: the unit is rolled back, the mail is
+        not stored."""
         kept = inbound.kept(raw)
         try:
             mail_budget(f"(uid {uid})")  # a hostile mail's parse is the mail's work
@@ -185,7 +188,10 @@ class MailHandler:
                 except IntegrityError as error:
                     raise _StoredBefore from error
                 mail_budget(inbound_id)
-                return inbound_id, self._handle_stored(unit, inbound_id, (kept, len(raw)), read)
+                handled = self._handle_stored(unit, inbound_id, (kept, len(raw)), read)
+                if before_commit is not None:
+                    before_commit(unit, handled)
+                return inbound_id, handled
         except _StoredBefore:
             return None
         except OverBudget as overrun:

@@ -18,7 +18,9 @@ import socket
 import threading
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Any
 
 from sqlalchemy import Connection, bindparam, case, insert, literal_column, or_, update
 from sqlalchemy import select as sa_select
@@ -84,6 +86,20 @@ SEND_MARGIN = 0.5
 (see :meth:`DatabaseOutbox.holds`)."""
 
 
+_QUEUED_IN_SESSION = "pbem.outbox.queued"
+"""The key of a session's ``info`` under which :meth:`DatabaseOutbox.enqueue` lists the mails it queued in that
+session (as rows of :data:`_CLAIM_DUE`), for :meth:`DatabaseOutbox.claim_queued`."""
+
+
+@dataclass(frozen=True)
+class Claim:
+    """Mails claimed in a transaction (:meth:`DatabaseOutbox.claim_queued`): their rows (as :data:`_CLAIM_DUE`
+    reads them), and when (the outbox's monotonic clock) the claim was made, from which its leases run."""
+
+    rows: tuple[tuple[Any, ...], ...]
+    started: float
+
+
 class DatabaseOutbox:
     """The outbox table as an :class:`~pbem.mail.outbound.outbox.OutboxQueue`, plus enqueueing.
 
@@ -130,7 +146,7 @@ class DatabaseOutbox:
         now = utcnow()
         # One INSERT on the session's connection, in its transaction: an ORM object would cost its
         # construction and a unit-of-work flush, and nothing reads the row back in the session.
-        _ENQUEUE.run(
+        mail_id = _ENQUEUE.new_id(
             session.connection(),
             {"created_at": now if at is None else at, "sender": mail.sender, "recipients": list(mail.recipients),
              "raw": mail.raw,
@@ -138,6 +154,8 @@ class DatabaseOutbox:
              "inbound_id": inbound_id, "secret": secret,
              "priority": REPLY_PRIORITY if purpose == "reply" else OTHER_PRIORITY},
         )
+        session.info.setdefault(_QUEUED_IN_SESSION, []).append(
+            (mail_id, mail.sender, tuple(mail.recipients), mail.raw, 0, secret, purpose))
 
     def release_claims(self, *, everyone: bool = False) -> None:
         """End the leases this outbox holds (with ``everyone``, every lease: a daemon alone on its database
@@ -152,6 +170,36 @@ class DatabaseOutbox:
                 connection.execute(_END_EVERY_LEASE)
             elif claimed:
                 connection.execute(_END_LEASES, {"ids": claimed, "owner": self.owner})
+
+    def claim_queued(self, session: Session, now: datetime, limit: int) -> Claim:
+        """Claim, in ``session``'s transaction, up to ``limit`` of the mails queued in that session (its
+        replies first): one UPDATE of each mail's lease by its id, nothing read back (the session queued
+        them, see :meth:`enqueue`). The claim is this outbox's once the transaction committed and
+        :meth:`hold` took it. Nothing is claimed under a send rate, which claims by the table's count of
+        mails sent (see :meth:`claim_due`)."""
+        started = self._monotonic()
+        queued = session.info.get(_QUEUED_IN_SESSION, ())
+        if self.rate is not None or not queued or limit <= 0:
+            return Claim((), started)
+        rows = sorted(queued, key=lambda row: (row[6] != "reply", row[0]))[:limit]
+        connection = session.connection()
+        until = now + self.lease
+        for row in rows:
+            _UPDATE_OUTBOUND.run(connection, {"_id": row[0], "lease_until": until, "lease_owner": self.owner})
+        return Claim(tuple(rows), started)
+
+    def hold(self, claim: Claim) -> list[OutgoingMail]:
+        """The mails of ``claim`` (:meth:`claim_queued`), whose transaction committed: from now on this outbox
+        holds their leases (see :meth:`holds`) and records them."""
+        return self._hold(claim.rows, claim.started)
+
+    def let_go(self, claim: Claim) -> None:
+        """End the leases of ``claim`` (:meth:`claim_queued`) when it is unknown whether its transaction
+        committed: the mails are claimed again by whichever sender comes first, instead of waiting for the
+        leases to end."""
+        if claim.rows:
+            with self.db.engine.begin() as connection:
+                connection.execute(_END_LEASES, {"ids": [row[0] for row in claim.rows], "owner": self.owner})
 
     def claim_due(self, now: datetime, limit: int) -> Sequence[OutgoingMail]:
         """Claim and return up to ``limit`` queued mails due at ``now`` that no sender holds a lease on:
@@ -168,6 +216,11 @@ class DatabaseOutbox:
                 return []
             ids = [row[0] for row in rows]
             connection.execute(_TAKE_LEASES, {"ids": ids, "until": now + self.lease, "owner": self.owner})
+        return self._hold(rows, started)
+
+    def _hold(self, rows: Sequence[tuple[Any, ...]], started: float) -> list[OutgoingMail]:
+        """Hold the leases of the claimed mails ``rows`` (id, sender, recipients, text, attempts, secret,
+        purpose), taken at ``started`` (this outbox's monotonic clock), and return them as mail to send."""
         runs_until = started + self.lease.total_seconds()
         claimed = []
         with self._lock:

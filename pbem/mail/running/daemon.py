@@ -91,7 +91,7 @@ from pbem.mail.intake.lmtp import LmtpAddress, LmtpListener
 from pbem.mail.intake.wake import WakeListener
 from pbem.mail.outbound.config import ImapUrl, SendRate, SmtpUrl
 from pbem.mail.outbound.outbox import DEFAULT_CONNECTIONS, MailSender, OutgoingMail
-from pbem.mail.outbound.queue import DEFAULT_LEASE, SHARED_LEASE, DatabaseOutbox
+from pbem.mail.outbound.queue import DEFAULT_LEASE, SHARED_LEASE, Claim, DatabaseOutbox
 from pbem.mail.outbound.tokens import ReplyTokens
 from pbem.mail.reading.mailstore import InboundStore
 from pbem.mail.running.leader import IntakeLeadership
@@ -112,6 +112,7 @@ from pbem.store.tables import SettingRow
 
 if TYPE_CHECKING:
     from pbem.mail.outbound.dkim_signing import DkimSigner
+    from pbem.service.unit import Unit
 
 _log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -426,17 +427,19 @@ class MailDaemon:
         """Store the mails the intake took (in the worker thread, in their order) and, while every mail
         stored before it is handled and this daemon is alone on its database, handle each at once, in the
         same piece of work and the same unit of work as its storing (one commit, see :meth:`_store_handling`),
-        with the bytes taken (not read back); then, unless a mail may have made a
-        turn due (its resolution's reports go out with the reply), claim up to ``claim`` mails due for the
-        sender per mail handled (their replies): a handoff to the worker and back costs about as much CPU
-        as storing a mail. Return what became of each mail and the mails claimed.
+        with the bytes taken (not read back), and claim for the sender up to ``claim`` of the mails each
+        mail's unit queued (its reply first) in that unit: a handoff to the worker and back costs about as
+        much CPU as storing a mail. Return what became of each mail and the mails claimed.
 
         On a shared database the fetcher only stores: each mail is for whichever daemon claims it first
         (handling it here would hold the next mail back from the others until this one is done)."""
         taken: list[Taken] = []
+        claimed: list[OutgoingMail] = []
         for uid, raw in messages:
             if self._in_order and not self.db.shared:
-                taken.append(self._store_handling(uid, raw))
+                took, mails = self._store_handling(uid, raw, claim)
+                taken.append(took)
+                claimed.extend(mails)
                 continue
             try:
                 inbound_id = self.inbound.store(uid, raw)
@@ -446,28 +449,38 @@ class MailDaemon:
             if inbound_id is not None:
                 self.metrics.received.inc()
             taken.append(Taken(left=inbound_id))
-        handled = sum(took.outcome is not None for took in taken)
-        if not claim or not handled or any(took.outcome is not None and took.outcome.due for took in taken):
-            return taken, ()
-        return taken, self.outbox.claim_due(utcnow(), claim * handled)  # the sender's clock, as the outbox's
+        return taken, claimed
 
-    def _store_handling(self, uid: int, raw: bytes) -> Taken:
+    def _store_handling(self, uid: int, raw: bytes, claim: int = 0) -> tuple[Taken, Sequence[OutgoingMail]]:
         """Store a mail and handle it at once, in one unit of work (one commit, see
-        :meth:`MailHandler.store_and_handle`). When that fails, nothing was stored: the mail is stored alone,
-        and its failure counts as a failed try of the stored mail would (see :meth:`_failed`)."""
+        :meth:`MailHandler.store_and_handle`), and return what became of it and the mails claimed for the
+        sender: unless the mail may have made a turn due (its resolution's reports go out with the reply), up
+        to ``claim`` of the mails its unit queued (its reply first), claimed in that unit by their ids
+        (:meth:`DatabaseOutbox.claim_queued`: a claim of its own, a transaction that looks for them, cost a
+        tenth of the mail's CPU). When that fails, nothing was stored: the mail is stored alone, and its
+        failure counts as a failed try of the stored mail would (see :meth:`_failed`)."""
         started = time.perf_counter()
+        claims: list[Claim] = []
+
+        def claim_queued(unit: Unit, handled: HandledMail) -> None:
+            if claim and not handled.due:  # the sender's clock, as the outbox's
+                claims.append(self.outbox.claim_queued(unit.session, utcnow(), claim))
+
         try:
             with self.watchdog.watching(None, armed=False) as budget:  # the handler arms it for the parse
-                found = self.handler.store_and_handle(self.inbound, uid, raw, budget)
-        except NotStored as failure:
-            return self._store_failed(uid, raw, failure.__cause__, failure.mail)
+                found = self.handler.store_and_handle(self.inbound, uid, raw, budget, before_commit=claim_queued)
+        except NotStored as failure:  # rolled back: nothing was claimed
+            return self._store_failed(uid, raw, failure.__cause__, failure.mail), ()
         except OverBudget:  # the budget ran out as the unit ended: committed or not (then it is stored now)
-            return self._store_failed(uid, raw, None)
+            for made in claims:
+                self.outbox.let_go(made)
+            return self._store_failed(uid, raw, None), ()
         if found is None:
-            return Taken()  # stored before
+            return Taken(), ()  # stored before
         self.metrics.received.inc()
         inbound_id, outcome = found
-        return Taken(outcome=self._log_handled(inbound_id, outcome, started))
+        return Taken(outcome=self._log_handled(inbound_id, outcome, started)), [
+            mail for made in claims for mail in self.outbox.hold(made)]
 
     def _store_failed(self, uid: int, raw: bytes, error: BaseException | None, mail: Read | None = None) -> Taken:
         """Store alone a mail whose storing and handling in one unit failed with ``error`` (None: unknown
