@@ -268,8 +268,10 @@ def _message(
     return ComposedMail(from_address, (to_address,), message_id, raw)
 
 
+@lru_cache(maxsize=1024)
 def _mailbox(name: str, address: str) -> str:
-    """``address`` with its display name, quoted or RFC 2047-encoded as needed."""
+    """``address`` with its display name, quoted or RFC 2047-encoded as needed. Worked out once for each
+    pair (the most recent 1,024): every mail has the service's From, and each player gets many mails."""
     if not is_plain_address(address):
         raise ValueError(f"not a mail address pbem can write to: {address!r}")
     name = _one_line(name)[:_MAX_NAME]
