@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 import zoneinfo
 from datetime import UTC, datetime
+from functools import lru_cache
 
 from pbem.clock import format_utc
 from pbem.core import InvalidInput
@@ -67,4 +68,12 @@ def localize(text: str, zone: zoneinfo.ZoneInfo | None) -> str:
     """``text`` with every :func:`mark` in it written for a reader in ``zone``."""
     if "\ue000" not in text:
         return text
-    return _MARK.sub(lambda found: format_moment(datetime.fromisoformat(found.group(1)), zone), text)
+    return _MARK.sub(lambda found: _marked_moment(found.group(1), zone), text)
+
+
+@lru_cache(maxsize=1024)
+def _marked_moment(moment: str, zone: zoneinfo.ZoneInfo | None) -> str:
+    """:func:`format_moment` of the moment a mark holds (its ISO text) for ``zone``, worked out once: a mail
+    shows its few deadlines more than once, and a reply's text is localized twice (its size, then its body).
+    A zone is immutable once read, so the text is the same for as long as the zone lives."""
+    return format_moment(datetime.fromisoformat(moment), zone)

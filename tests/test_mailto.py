@@ -3,7 +3,7 @@ UTF-8 (a space as %20, never +), the body's line breaks as %0D%0A; read back, th
 
 from __future__ import annotations
 
-from urllib.parse import unquote, urlsplit
+from urllib.parse import quote, unquote, urlsplit
 
 from hypothesis import given
 from hypothesis import strategies as st
@@ -43,3 +43,14 @@ def test_subject_and_body_read_back_with_crlf_line_breaks(subject: str, body: st
     assert fields.get("subject", "") == subject
     assert fields["body"] == "\r\n".join(body.replace("\r\n", "\n").split("\n"))
     assert " " not in mailto_url("a@b.test", subject=subject, body=body)
+
+
+@given(st.text(max_size=60), st.text(max_size=200), st.text(max_size=40))
+def test_every_field_is_encoded_as_urllib_quote_encodes_it(subject: str, body: str, address: str) -> None:
+    url = mailto_url(address, subject=subject, body=body)
+    fields = []
+    if subject:
+        fields.append("subject=" + quote(subject, safe=""))
+    if body:
+        fields.append("body=" + quote("\r\n".join(body.replace("\r\n", "\n").split("\n")), safe=""))
+    assert url == "mailto:" + quote(address, safe="!$'()*+,;:@") + ("?" + "&".join(fields) if fields else "")

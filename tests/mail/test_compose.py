@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import email
 import email.policy
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta, timezone
 from email.message import EmailMessage
+from email.utils import format_datetime
+from zoneinfo import ZoneInfo
 
 import pytest
 
@@ -213,3 +215,16 @@ def test_without_a_url_there_is_no_one_click_post() -> None:
     message = read(compose_reply(parent(), from_address="gm@example.org", body="hi", now=NOW, unsubscribe=stop))
     assert message["List-Unsubscribe"] == "<mailto:gm@example.org?subject=STOP%20abc.defghijklmnopqrst>"
     assert message["List-Unsubscribe-Post"] is None
+
+
+@pytest.mark.parametrize("now", [
+    NOW,
+    datetime(2027, 3, 28, 1, 59, 59, tzinfo=ZoneInfo("Europe/Berlin")),
+    datetime(2027, 3, 28, 3, 0, 1, 999_999, tzinfo=ZoneInfo("Europe/Berlin")),
+    datetime(1999, 12, 31, 23, 59, tzinfo=ZoneInfo("America/St_Johns")),
+    datetime(2026, 1, 5, 8, 7, 6, tzinfo=timezone(timedelta(hours=-11, minutes=-30, seconds=-15))),
+    datetime(987, 2, 1, tzinfo=timezone(timedelta(hours=14))),
+])
+def test_the_date_is_written_as_email_utils_writes_it(now: datetime) -> None:
+    mail = compose_reply(parent(), from_address="gm@example.org", body="ok\n", now=now)
+    assert f"\nDate: {format_datetime(now)}\n".encode() in mail.raw

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import base64
+import hmac
 import re
 from collections.abc import Callable
 from datetime import date, timedelta
@@ -48,6 +50,34 @@ def test_the_address_is_lower_case_short_and_shaped_as_documented() -> None:
 def test_case_folding_and_angle_brackets_do_not_matter() -> None:
     address = token_address()
     assert ReplyTokens(SECRET).verify(f"<{address.upper()}>", versions, ISSUED) == ("tc-1", "a")
+
+
+def _documented_mac(message: str, secret: bytes = SECRET) -> str:
+    """The signature as the module describes it: HMAC-SHA256, its first 80 bits in base32, lower case."""
+    return base64.b32encode(hmac.digest(secret, message.encode(), "sha256")[:10]).decode("ascii").lower()
+
+
+@pytest.mark.parametrize("secret", [SECRET, bytes(range(40)), b"\xff" * 64])
+def test_every_signature_is_spelled_as_documented(secret: bytes) -> None:
+    """Addresses, links and stop tokens already sent keep verifying: their signatures are spelled as before."""
+    tokens = ReplyTokens(secret)
+    day = (ISSUED - date(1970, 1, 1)).days
+    for game, seat, version in (("tc-1", "a", 1), ("big-game-9", "zz", 999_999), ("g", "0", 0)):
+        signed = f"{game}.{seat}.{version}.{day}"
+        address = tokens.address_for("gm@example.org", game, seat, version, ISSUED)
+        assert address == (f"gm+{game}.{seat}.k{version}.{day}."
+                           f"{_documented_mac(f'pbem-reply-token:{signed}', secret)}@example.org")
+        press = tokens.address_for("gm@example.org", game, seat, version, ISSUED, press_from="gm")
+        assert press.endswith(f".{_documented_mac(f'pbem-reply-token:{signed}.press:gm', secret)}@example.org")
+        link = tokens.link_token(game, seat, version, ISSUED)
+        assert link.endswith(f".{_documented_mac(f'pbem-seat-link:{signed}', secret)}")
+    for address in ("alice@example.org", "b@x.y", "player17@players.bench", "jörg@bücher.example",
+                    *(f"{'x' * length}@example.org" for length in range(1, 64))):
+        encoded = base64.b32encode(address.encode()).decode("ascii").rstrip("=").lower()
+        assert tokens.stop_token(address) == f"{encoded}.{_documented_mac(f'pbem-stop:{address}', secret)}"
+    for mail_id in (1, 42, 10**18):
+        assert tokens.bounce_address("gm@example.org", mail_id) == (
+            f"gm+b-{mail_id}.{_documented_mac(f'pbem-bounce:{mail_id}', secret)}@example.org")
 
 
 def test_the_same_inputs_give_the_same_address() -> None:

@@ -128,10 +128,11 @@ def send_reply(unit: Unit, notifier: MailNotifier, mail: IncomingMail, reply: Re
     address and private link when it speaks to the seat's holder, an HTML part when it holds an order
     check that wants (corrected) orders, and the game's tag in the subject when it starts the player on a game."""
     reply_to, link, calendar = None, None, ()
+    asks = reply.asks_for
     if reply.row is not None and reply.seat is not None and reply.seat.address == mail.sender:
         reply_to = notifier.reply_address(reply.row, reply.seat)
         link = notifier.seat_link(reply.row, reply.seat)
-        if reply.asks_for is not None:  # a check that wants (corrected) orders: the deadline in a calendar
+        if asks is not None:  # a check that wants (corrected) orders: the deadline in a calendar
             calendar = notifier.calendar(unit, reply.row, reply.seat)
     zone, text_only = zone_and_text_only(unit.session, mail.sender)  # deadlines in the reader's time zone
     signature = f"\n-- \n{FOOTER}\n"
@@ -142,15 +143,14 @@ def send_reply(unit: Unit, notifier: MailNotifier, mail: IncomingMail, reply: Re
     # line's column in place, and the request to reply on top. Everything else is plain text: a check that
     # accepted every line needs no caret, and multipart mail is 3.6 times the bytes for the mail servers.
     # An address that reads plain text only (SET TEXTONLY) gets none, and none is written for it.
-    asks = reply.asks_for
+    subject = reply_subject(mail.subject)
     if asks is not None and reply_to is not None and not text_only:
-        asks = replace(asks, choices=_choices(unit, reply, ReplyTo(reply_to, reply_subject(mail.subject))))
-    html = (localize(render_mail_html(reply_subject(mail.subject), sections, ask=asks, footer=FOOTER), zone)
+        asks = replace(asks, choices=_choices(unit, reply, ReplyTo(reply_to, subject)))
+    html = (localize(render_mail_html(subject, sections, ask=asks, footer=FOOTER), zone)
             if asks is not None and not text_only else None)
     body = localize(body, zone)
-    subject = None
     if reply.tag_game is not None and subject_tag(mail.subject) != reply.tag_game.lower():
-        subject = f"[{reply.tag_game}] {reply_subject(mail.subject)}"  # mail clients file by the game tag
+        subject = f"[{reply.tag_game}] {subject}"  # mail clients file by the game tag
     message = compose_reply(mail, from_address=notifier.address, from_name=FROM_NAME, body=body, html=html,
                             now=notifier.clock(), reply_to=reply_to, subject=subject, attachments=calendar,
                             unsubscribe=notifier.unsubscribe(mail.sender))

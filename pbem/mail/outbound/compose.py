@@ -16,10 +16,11 @@ multipart/related with its inline pictures, and all of it in a
 multipart/mixed when there are attachments), not through
 :class:`email.message.EmailMessage`: its header objects and generator cost
 about half a millisecond per reply, a large share of the daemon's time per
-mail, for a layout that never varies. The encodings all come from the stdlib:
+mail, for a layout that never varies. The encodings come from the stdlib:
 RFC 2047 encoded words and folding from :class:`email.header.Header`, address
-quoting from :func:`email.utils.formataddr`, dates and ids from
-:mod:`email.utils`, quoted-printable from :func:`binascii.b2a_qp`. Lines end
+quoting from :func:`email.utils.formataddr`, ids from :mod:`email.utils`,
+quoted-printable from :func:`binascii.b2a_qp`; the Date is written from the
+moment's fields as :func:`email.utils.format_datetime` writes it. Lines end
 in LF, as ``email.policy.default`` writes them; the SMTP client sends CRLF.
 """
 
@@ -30,10 +31,10 @@ import re
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta, timezone
 from functools import lru_cache
 from email.header import Header
-from email.utils import format_datetime, formataddr, make_msgid
+from email.utils import formataddr, make_msgid
 
 from pbem.addresses import is_plain_address
 from pbem.mail.reading.parse import IncomingMail
@@ -44,6 +45,8 @@ _MAX_NAME = 64  # display names are cut to this many characters
 _MAX_SUBJECT = 200
 _LINE = 78
 _REPLY_PREFIX = re.compile(r"^\s*re\s*:", re.I)
+_WEEKDAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
+_MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 
 
 @dataclass(frozen=True)
@@ -243,7 +246,7 @@ def _message(
         fields.append(f"Reply-To: {_mailbox('', reply_to)}")
     fields += [
         f"Subject: {_unstructured('Subject', _one_line(subject)[:_MAX_SUBJECT])}",
-        f"Date: {format_datetime(now)}",
+        f"Date: {_date(now)}",
         f"Message-ID: {message_id}",
         f"Auto-Submitted: {auto_submitted}",
         "X-Auto-Response-Suppress: All",
@@ -268,8 +271,10 @@ def _message(
     return ComposedMail(from_address, (to_address,), message_id, raw)
 
 
+@lru_cache(maxsize=1024)
 def _mailbox(name: str, address: str) -> str:
-    """``address`` with its display name, quoted or RFC 2047-encoded as needed."""
+    """``address`` with its display name, quoted or RFC 2047-encoded as needed. Worked out once for each
+    pair (the most recent 1,024): every mail has the service's From, and each player gets many mails."""
     if not is_plain_address(address):
         raise ValueError(f"not a mail address pbem can write to: {address!r}")
     name = _one_line(name)[:_MAX_NAME]
@@ -283,6 +288,20 @@ def _unstructured(field: str, text: str) -> str:
     if text.isascii() and len(field) + 2 + len(text) <= _LINE:
         return text
     return Header(text, "us-ascii" if text.isascii() else "utf-8", header_name=field).encode(linesep="\n")
+
+
+def _date(now: datetime) -> str:
+    """The Date field's value for ``now`` (aware), as :func:`email.utils.format_datetime` writes it
+    (``Tue, 24 Nov 2026 12:00:00 +0000``), from ``now``'s own fields: without the time tuple and the
+    ``strftime`` of its offset that it makes for every mail."""
+    return (f"{_WEEKDAYS[now.weekday()]}, {now.day:02d} {_MONTHS[now.month - 1]} {now.year:04d} "
+            f"{now.hour:02d}:{now.minute:02d}:{now.second:02d} {_utc_offset(now.utcoffset())}")
+
+
+@lru_cache(maxsize=64)
+def _utc_offset(offset: timedelta | None) -> str:
+    """An offset from UTC as ``strftime("%z")`` writes it (``+0000``, ``-0530``; nothing for None)."""
+    return "" if offset is None else datetime(2000, 1, 1, tzinfo=timezone(offset)).strftime("%z")
 
 
 def _folded_ids(field: str, ids: tuple[str, ...]) -> str:

@@ -40,6 +40,9 @@ from pbem.core import PbemError
 
 _EPOCH = date(1970, 1, 1)
 _MAC_BYTES = 10  # 80 bits: 16 base32 characters
+_BASE32_PAIRS = tuple(first + second for first in "abcdefghijklmnopqrstuvwxyz234567"
+                      for second in "abcdefghijklmnopqrstuvwxyz234567")
+"""Every 10 bits as two base32 letters in lower case (RFC 4648's alphabet), by their value."""
 _MAX_LOCAL_PART = 64
 _NAME = re.compile(r"[a-z0-9][a-z0-9-]*")
 NUMBER_PATTERN = "0|[1-9][0-9]{0,5}"
@@ -105,7 +108,9 @@ class ReplyTokens:
             raise ValueError("the reply-token secret must be at least 16 bytes long")
         if max_age_days < 1:
             raise ValueError(f"max_age_days must be at least 1, not {max_age_days}")
-        self._secret = secret
+        self._keyed = hmac.new(secret, digestmod="sha256")
+        """HMAC-SHA256 with the secret and nothing signed yet: each signature copies it (the key's own two
+        hashes done once, not for every signature)."""
         self.max_age_days = max_age_days
 
     def address_for(self, base_address: str, game: str, seat: str, key_version: int, issued: date,
@@ -190,12 +195,20 @@ class ReplyTokens:
         return mail_id if hmac.compare_digest(self._bounce_mac(mail_id), found["mac"]) else None
 
     def _bounce_mac(self, mail_id: int) -> str:
-        digest = hmac.digest(self._secret, f"{_BOUNCE}:{mail_id}".encode(), "sha256")[:_MAC_BYTES]
-        return base64.b32encode(digest).decode("ascii").lower()
+        return self._sign(f"{_BOUNCE}:{mail_id}")
 
     def _stop_mac(self, address: str) -> str:
-        digest = hmac.digest(self._secret, f"{_STOP}:{address}".encode(), "sha256")[:_MAC_BYTES]
-        return base64.b32encode(digest).decode("ascii").lower()
+        return self._sign(f"{_STOP}:{address}")
+
+    def _sign(self, message: str) -> str:
+        """The signature of ``message``: the first 80 bits of its HMAC-SHA256 under the secret, as 16 base32
+        letters in lower case (what ``base64.b32encode`` writes for them, lowered)."""
+        mac = self._keyed.copy()
+        mac.update(message.encode())
+        bits = int.from_bytes(mac.digest()[:_MAC_BYTES], "big")
+        pairs = _BASE32_PAIRS
+        return (pairs[bits >> 70] + pairs[bits >> 60 & 1023] + pairs[bits >> 50 & 1023] + pairs[bits >> 40 & 1023]
+                + pairs[bits >> 30 & 1023] + pairs[bits >> 20 & 1023] + pairs[bits >> 10 & 1023] + pairs[bits & 1023])
 
     def _token(self, game: str, seat: str, key_version: int, issued: date, purpose: str,
                press_from: str | None = None) -> str:
@@ -254,9 +267,7 @@ class ReplyTokens:
     def _mac(self, game: str, seat: str, version: int, day: int, press: str | None = None,
              purpose: str = _REPLY) -> str:
         press_part = f".press:{press}" if press is not None else ""
-        message = f"{purpose}:{game}.{seat}.{version}.{day}{press_part}".encode()
-        digest = hmac.digest(self._secret, message, "sha256")[:_MAC_BYTES]  # one-shot, in C
-        return base64.b32encode(digest).decode("ascii").lower()
+        return self._sign(f"{purpose}:{game}.{seat}.{version}.{day}{press_part}")
 
 
 def is_token_address(address: str) -> bool:
