@@ -149,13 +149,16 @@ def _read_part(text: str, policy: Policy, parts: _Parts, default_type: str | Non
     body = _read_header_fields(part, text[:headers_end], policy) + text[blank.end() if blank else headers_end :]
     if default_type is not None:
         part.set_default_type(default_type)
-    content_type = part.get_content_type()
+    content_type = part.get_content_type()  # read once: each reading looks for the field among them all
+    maintype = content_type.partition("/")[0]
+    boundary = part.get_boundary() if maintype == "multipart" else None
     if content_type == "message/delivery-status":
         _read_status_blocks(part, body, policy, parts)
-    elif part.get_content_maintype() == "message":
+    elif maintype == "message":
         part.attach(_read_part(body, policy, parts))
-    elif part.get_content_maintype() == "multipart" and part.get_boundary() is not None:
-        _read_multipart(part, body, policy, parts, part.get_boundary())
+    elif boundary is not None:
+        _read_multipart(part, body, policy, parts, boundary,
+                        "message/rfc822" if content_type == "multipart/digest" else None)
     else:
         part.set_payload(body)
     return part
@@ -196,10 +199,12 @@ def _read_header_fields(part: BoundedPart, lines: str, policy: Policy) -> str:
     return ""
 
 
-def _read_multipart(part: Message, body: str, policy: Policy, parts: _Parts, boundary: str) -> None:
+def _read_multipart(part: Message, body: str, policy: Policy, parts: _Parts, boundary: str,
+                    default_type: str | None) -> None:
     """The parts of a multipart from its ``body``, split at the lines that are ``--boundary`` (each may
-    be followed by ``--``, blanks and a line ending). The parts are cut before they are read, so a
-    part inside never reads past a boundary of a multipart around it (RFC 2046)."""
+    be followed by ``--``, blanks and a line ending), each of ``default_type`` when it has no
+    Content-Type (None: the standard one). The parts are cut before they are read, so a part inside never
+    reads past a boundary of a multipart around it (RFC 2046)."""
     delimiter = re.compile(re.escape("--" + boundary) + r"(--)?+[ \t]*+(?:\r\n|\r|\n|\Z)")
     lines = (line for line in delimiter.finditer(body) if line.start() == 0 or body[line.start() - 1] in "\r\n")
     first = next(lines, None)
@@ -214,23 +219,23 @@ def _read_multipart(part: Message, body: str, policy: Policy, parts: _Parts, bou
         if line.start() == start:  # boundary lines in a row: no part between them, even before a closing one
             start = line.end()
             continue
-        if not _attach_part(part, body[start : line.start()], policy, parts):
+        if not _attach_part(part, body[start : line.start()], policy, parts, default_type):
             return
         start = line.end()
         if line.group(1):  # the closing boundary: the rest is the epilogue
             part.epilogue = body[start:]
             return
-    _attach_part(part, body[start:], policy, parts)  # no closing boundary: the last part ends with the body
+    # no closing boundary: the last part ends with the body
+    _attach_part(part, body[start:], policy, parts, default_type)
 
 
-def _attach_part(multipart: Message, text: str, policy: Policy, parts: _Parts) -> bool:
-    """Read ``text`` as the next part of ``multipart``; False (and :class:`PartsNotRead`) when it holds
-    :data:`MAX_PARTS` parts already."""
+def _attach_part(multipart: Message, text: str, policy: Policy, parts: _Parts, default_type: str | None) -> bool:
+    """Read ``text`` as the next part of ``multipart`` (of ``default_type`` when it has no Content-Type);
+    False (and :class:`PartsNotRead`) when ``multipart`` holds :data:`MAX_PARTS` parts already."""
     payload = multipart.get_payload()
     if isinstance(payload, list) and len(payload) >= MAX_PARTS:
         multipart.defects.append(PartsNotRead())
         return False
-    default_type = "message/rfc822" if multipart.get_content_type() == "multipart/digest" else None
     part = _read_part(text, policy, parts, default_type)
     _drop_last_line_end(part)
     multipart.attach(part)
