@@ -107,6 +107,34 @@ class BoundedPart(Message):
         self._header_characters += len(name) + len(value)
         super().set_raw(name, value)
 
+    def get_param(self, param: str, failobj: object = None, header: str = "content-type",
+                  unquote: bool = True) -> object:
+        """What ``Message.get_param`` gives, where the parameters of a Content-Type or Content-Disposition
+        field are read once per text of the field (:data:`_parameters_read`), not again on each call (a
+        player's mail asks three times: the charset, a file name and the report type)."""
+        if header.lower() not in _MIME_FIELDS:
+            return super().get_param(param, failobj, header, unquote)
+        value = self.get(header)
+        if value is None:  # no such field
+            return failobj
+        key = (str(value), unquote)  # the standard library reads the parameters from str(value) alone
+        parameters = _parameters_read.get(key)
+        if parameters is None:
+            parameters = tuple(super().get_params([], header, unquote))
+            if len(_parameters_read) >= MAX_PARAMETERS_READ:
+                _parameters_read.clear()
+            _parameters_read[key] = parameters
+        wanted = param.lower()
+        return next((found for name, found in parameters if name.lower() == wanted), failobj)
+
+
+MAX_PARAMETERS_READ = 256
+"""Most field texts whose parameters :data:`_parameters_read` holds; when it is full it starts again."""
+_parameters_read: dict[tuple[str, bool], tuple[tuple[str, object], ...]] = {}
+"""The parameters of the MIME field texts read lately (and whether unquoted), as ``Message.get_params`` reads
+them: the same for every field of that text. The texts are the short canonical fields :class:`BoundedPart`
+stores, so the memory is bounded."""
+
 
 def read_message(raw: bytes, policy: Policy) -> Message:
     """Parse a raw mail (or its header block) with ``policy`` into :class:`BoundedPart` parts, as ``email``'s
