@@ -32,6 +32,7 @@ step per line):
 
 from __future__ import annotations
 
+import functools
 import re
 from email import errors
 from email.message import Message
@@ -96,12 +97,11 @@ class BoundedPart(Message):
             return
         value = value[:MAX_FIELD]
         key = name.lower()
-        wanted = _MIME_FIELDS.get(key)
-        if wanted is not None:
+        if key in _MIME_FIELDS:
             if key in self._mime_fields:  # the standard library reads the first one only
                 return
             self._mime_fields.add(key)
-            field = canonical_field(read_mime_value(value, wanted), is_type=key == "content-type")
+            field = _canonical(key, value)
             is_container = field.startswith(("multipart/", "message/"))
             value = OPAQUE_TYPE if is_container and not self._parts.admit_container() else field
         self._header_characters += len(name) + len(value)
@@ -126,6 +126,23 @@ class BoundedPart(Message):
             _parameters_read[key] = parameters
         wanted = param.lower()
         return next((found for name, found in parameters if name.lower() == wanted), failobj)
+
+
+def _canonical(key: str, value: str) -> str:
+    """The canonical field of MIME field ``key``'s ``value`` (see the module): read once per value of at
+    most :data:`MAX_REMEMBERED_VALUE` characters (:func:`_remembered_canonical`), each time for a longer one."""
+    return (_remembered_canonical if len(value) <= MAX_REMEMBERED_VALUE else _read_canonical)(key, value)
+
+
+def _read_canonical(key: str, value: str) -> str:
+    """The canonical field of MIME field ``key``'s ``value``, read by :mod:`~pbem.mail.reading.mime_parameters`."""
+    return canonical_field(read_mime_value(value, _MIME_FIELDS[key]), is_type=key == "content-type")
+
+
+MAX_REMEMBERED_VALUE = 200
+"""Longest MIME field value whose canonical field is remembered (nearly every Content-Type and -Disposition)."""
+_remembered_canonical = functools.lru_cache(maxsize=256)(_read_canonical)
+"""The canonical fields of the short MIME field values read lately: the same for every field of that value."""
 
 
 MAX_PARAMETERS_READ = 256
