@@ -7,9 +7,10 @@ from datetime import UTC, datetime, timedelta, timezone
 from email.utils import getaddresses
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
+from pbem.mail.reading.identity import identity_from
 from pbem.mail.reading.parse import MalformedMail, _simple_mailboxes, parse_mail
 
 _BASE: dict[str, str | bytes] = {
@@ -203,6 +204,19 @@ _MAILBOXES = st.one_of(
 def test_the_plain_mailbox_shortcut_reads_what_getaddresses_reads(value: str) -> None:
     fast = _simple_mailboxes([value])
     assert fast is None or fast == getaddresses([value])
+
+
+_ODD = st.text(alphabet=' \t"()<>@.aZ\x85\u2028\xa0\udcc3', min_size=0, max_size=6)
+
+
+@settings(max_examples=400, deadline=None)
+@given(value=st.one_of(_MAILBOXES, st.builds("{}<{}@{}>".format, _ODD, _ODD, _ODD),
+                       st.builds("{}@{}".format, _ODD, _ODD)))
+@example(value="a.\x85@example.org")  # getaddresses drops a Unicode blank after a dot
+@example(value="Bob <a.\u2028@example.org>")
+def test_the_stored_sender_is_the_first_address_getaddresses_reads(value: str) -> None:
+    found = [address for _name, address in getaddresses([value]) if address]
+    assert identity_from("<m1@example.org>", value, b"").sender == (found[0].strip().lower() if found else "")
 
 
 # --- dates -----------------------------------------------------------------------------------
