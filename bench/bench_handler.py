@@ -75,6 +75,7 @@ def main() -> None:
             letters = prepare_games(daemon, WARMUP + args.n * rounds, auth="token", resolve="deadline")
             tune_gc_for_serving()
             daemon._in_order = True  # noqa: SLF001 - every mail stored before is handled: store and handle at once
+            daemon._worker_started()  # noqa: SLF001 - this thread is the worker: it keeps its connection
             numbered = list(enumerate(letters, start=1))
             for uid, letter in numbered[:WARMUP]:
                 handle_one(daemon, uid, letter)

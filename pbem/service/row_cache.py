@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import bindparam, inspect, select
-from sqlalchemy.orm import make_transient_to_detached
+from sqlalchemy.orm.attributes import instance_state
 from sqlmodel import Session
 
 from pbem.service.snapshot import Position
@@ -81,8 +81,9 @@ class CachedGame:
     def rows(self, session: Session) -> tuple[GameRow, list[SeatRow]]:
         """New rows of the game and its seats with the values held, attached to ``session`` as rows it
         loaded (unchanged: a change made to them is written at the flush, as to any row)."""
-        game = _attach(session, GameRow, self.game)
-        return game, [_attach(session, SeatRow, values) for values in self.seats]
+        keys = iter(self.identities)
+        game = _attach(session, GameRow, self.game, next(keys))
+        return game, [_attach(session, SeatRow, values, key) for values, key in zip(self.seats, keys, strict=True)]
 
     def is_in(self, session: Session) -> bool:
         """True when ``session`` holds the row of the game or of one of its seats already (the unit's own
@@ -96,12 +97,18 @@ class CachedGame:
         return position.read_from(game["state"], game["status"], game["ended_by_gm"], game["agreed_end"])
 
 
-def _attach(session: Session, table: type[Any], values: dict[str, Any]) -> Any:
-    """A new row of ``table`` with ``values``, persistent in ``session`` and clean."""
+def _attach(session: Session, table: type[Any], values: dict[str, Any], key: Any) -> Any:
+    """A new row of ``table`` with ``values`` (every column), persistent in ``session`` under identity ``key``
+    and clean, as the ORM builds a row it loads: its values set past the attributes' instrumentation (no history),
+    its identity set, then attached as ``Session.add`` attaches a detached row (identity map, attach events),
+    without ``make_transient_to_detached``'s look for unloaded attributes (there are none) and the save cascade
+    (these tables have no relationships). Half the CPU of those two public calls, some 120 us a mail
+    (bench/bench_handler.py); tests/service/test_game_version.py holds the rows to behave as loaded ones."""
     row = table._sa_class_manager.new_instance()  # noqa: SLF001 - as the ORM builds the rows it loads
     row.__dict__.update(values)
-    make_transient_to_detached(row)
-    session.add(row)
+    state = instance_state(row)
+    state.key = key
+    session._update_impl(state)  # noqa: SLF001 - Session.add's step for a detached row, past its cascade
     return row
 
 
@@ -135,7 +142,9 @@ class RowCache:
         return found if found is not None and found.version == version else None
 
     def keep(self, entries: dict[int, CachedGame]) -> None:
-        """Keep ``entries`` (by game id): what a unit that committed read at their versions."""
+        """Keep ``entries`` (by game id): what a unit that committed read at their versions (and their games'
+        kinds by name, as :meth:`keep_kinds`)."""
+        self.keep_kinds({entry.game["name_key"]: entry.game["kind"] for entry in entries.values()})
         with self._lock:
             for game_id, entry in entries.items():
                 held = self._entries.pop(game_id, None)

@@ -127,6 +127,33 @@ def test_a_game_read_once_is_not_loaded_again_while_its_version_stands(runner: G
     assert info.state is not None and info.phase is not None
 
 
+def test_rows_built_from_the_cache_are_the_units_own_as_loaded_rows_are(runner: GameService, db: Database) -> None:
+    """Rows a unit is given from the cache are persistent in its session, clean, found again by their identity,
+    and a change to one is written when the unit commits (and raises the game's version)."""
+    from sqlalchemy import inspect as orm_state
+
+    from pbem.store.tables import GameRow, SeatRow
+
+    playing(runner)
+    runner.info("g")
+    before = version(db, "g")
+    with game_loads(db) as loads, runner.unit() as unit:
+        row = unit.game("g")
+        seats = unit.seats(row)
+        for item in (row, *seats):
+            state = orm_state(item)
+            assert state.persistent and state.session is unit.session and not state.modified
+        assert not unit.session.dirty and not unit.session.new
+        assert unit.session.get(GameRow, row.id) is row
+        assert unit.session.get(SeatRow, seats[1].id) is seats[1]
+        seats[1].address = "new@x.test"
+        assert list(unit.session.dirty) == [seats[1]]
+    assert loads == []
+    after, _, stored = game_rows(db, "g")
+    assert [seat["address"] for seat in stored][1] == "new@x.test"
+    assert after > before
+
+
 def test_a_write_by_another_daemon_is_seen_by_the_next_unit(db_url: str, runner: GameService) -> None:
     playing(runner)
     seat = runner.info("g").seat_names[0]
@@ -197,6 +224,14 @@ def test_a_games_kind_is_kept_by_name_only_once_the_unit_that_read_it_committed(
         assert unit.kind_of("g") == "fungus"
     with game_loads(db, ("SELECT game.kind",)) as loads, runner.unit() as unit:
         assert unit.kind_of(" G ") == "fungus"
+    assert loads == []
+
+
+def test_a_games_kind_is_known_by_name_once_its_rows_are_kept(runner: GameService, db: Database) -> None:
+    """The unit that created the game kept its rows: the first mail to it asks nothing of its kind."""
+    playing(runner)
+    with game_loads(db, ("SELECT game.kind",)) as loads, runner.unit() as unit:
+        assert unit.kind_of("G") == KIND
     assert loads == []
 
 

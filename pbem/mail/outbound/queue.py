@@ -302,7 +302,7 @@ class DatabaseOutbox:
         if secret is not None:
             values["raw"] = redacted(secret)
             self.db.forgot_secret()
-        with self.db.engine.begin() as connection:
+        with self.db.begin() as connection:
             _UPDATE_OUTBOUND.run(connection, values)
 
     def mark_retry(self, mail_id: int, error: str, next_attempt: datetime) -> None:

@@ -71,6 +71,7 @@ import gc
 import logging
 import os
 import secrets
+import threading
 import time
 from collections.abc import Awaitable, Callable, Collection, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -361,7 +362,9 @@ class MailDaemon:
         self._send_now = asyncio.Event()
         self._idle = asyncio.Event()  # set while the processing loop has handled all the intake stored
         self._conflicts: dict[int, int] = {}  # inbound id -> times it collided with another daemon's work
-        self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="pbem-work")
+        self._worker_thread: int | None = None
+        self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="pbem-work",
+                                          initializer=self._worker_started)
         self.watchdog = Watchdog(options.mail_budget, on_stuck=self._stuck, interrupt=db.interrupt)
         self._answered_failure = False
         """Set in the worker when it queued the answer to a mail that ended unhandled (the sender is woken)."""
@@ -567,6 +570,8 @@ class MailDaemon:
             self.wake.stop()
             # The piece of work under way ends (one mail, or one game's clock work); queued ones are dropped.
             self._worker.shutdown(wait=True, cancel_futures=True)
+            if self._worker_thread is not None:
+                self.db.give_back_connection(self._worker_thread)
             self.watchdog.stop()
         if self.fatal is not None:
             raise DaemonFailed(self.fatal)
@@ -612,6 +617,12 @@ class MailDaemon:
         await self._purge_all()  # at each start too: a daemon restarted often still purges
         self._new_mail.set()  # handle whatever was stored but not handled before a restart
         self._wake_sender()
+
+    def _worker_started(self) -> None:
+        """In the worker thread as it starts: it keeps its database connection from one piece of work to the
+        next (see :meth:`Database.keep_connection`)."""
+        self._worker_thread = threading.get_ident()
+        self.db.keep_connection()
 
     async def in_worker(self, function: Callable[..., T], *args: object) -> T:
         """Run ``function(*args)`` in the worker thread, between two pieces of the daemon's work, and
