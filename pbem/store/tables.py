@@ -228,10 +228,10 @@ class SubmissionRow(SQLModel, table=True):
     """Every submission as received: its text, the accepted orders, the problems, and when."""
 
     __tablename__ = "submission"
-    __table_args__ = (UniqueConstraint("game_id", "seat", "turn", "version"),)
+    __table_args__ = (UniqueConstraint("game_id", "seat", "turn", "version"),)  # serves look-ups by game too
 
     id: int | None = _big_id()
-    game_id: int = Field(foreign_key="game.id", index=True)
+    game_id: int = Field(foreign_key="game.id")
     seat: str
     turn: int
     version: int
@@ -387,7 +387,7 @@ class OutboundMessageRow(SQLModel, table=True):
     sender: str
     recipients: list[str] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
     raw: bytes = Field(sa_column=Column(LargeBinary, nullable=False))
-    status: str = Field(default="queued", index=True)  # queued | sent | failed
+    status: str = "queued"  # queued | sent | failed (the queue's statements name 'queued': its partial index)
     attempts: int = 0
     next_attempt_at: datetime
     last_error: str | None = None

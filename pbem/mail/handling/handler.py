@@ -183,7 +183,7 @@ class MailHandler:
         try:
             with self.service.unit() as unit:
                 try:  # an oversized mail's identity hashes all its bytes, not the beginning kept
-                    inbound_id = inbound.insert(unit.session.connection(), uid, raw,
+                    inbound_id = inbound.insert(unit.session.connection(), uid, raw, handled_in_unit=True,
                                                 identity=identity if kept is raw else None)
                 except IntegrityError as error:
                     raise _StoredBefore from error

@@ -62,15 +62,13 @@ _TAKE_LEASES = update(_OUTBOUND).where(_OUTBOUND.c.id.in_(bindparam("ids", expan
     lease_until=bindparam("until"), lease_owner=bindparam("owner"))
 _OWN = (_OUTBOUND.c.id.in_(bindparam("ids", expanding=True)), _OUTBOUND.c.lease_owner == bindparam("owner"))
 _END_LEASES = update(_OUTBOUND).where(*_OWN).values(lease_until=None, lease_owner=None)
-_END_EVERY_LEASE = update(_OUTBOUND).where(_OUTBOUND.c.status == "queued",
-                                           _OUTBOUND.c.lease_until.is_not(None)).values(lease_until=None,
-                                                                                        lease_owner=None)
-_RENEW_LEASES = (update(_OUTBOUND).where(*_OWN, _OUTBOUND.c.status == "queued")
+_END_EVERY_LEASE = update(_OUTBOUND).where(_QUEUED, _OUTBOUND.c.lease_until.is_not(None)).values(lease_until=None,
+                                                                                               lease_owner=None)
+_RENEW_LEASES = (update(_OUTBOUND).where(*_OWN, _QUEUED)
                  .values(lease_until=bindparam("until")).returning(_OUTBOUND.c.id))
 _DUE_AT = case((_OUTBOUND.c.lease_until > _OUTBOUND.c.next_attempt_at, _OUTBOUND.c.lease_until),
                else_=_OUTBOUND.c.next_attempt_at)
-_NEXT_DUE = sa_select(func.min(_DUE_AT)).where(
-    _OUTBOUND.c.status == "queued", _OUTBOUND.c.id.not_in(bindparam("claimed", expanding=True)))
+_NEXT_DUE = sa_select(func.min(_DUE_AT)).where(_QUEUED, _OUTBOUND.c.id.not_in(bindparam("claimed", expanding=True)))
 _SENT_SINCE = sa_select(func.count(), func.min(_OUTBOUND.c.sent_at)).where(_OUTBOUND.c.sent_at >= bindparam("since"))
 REPLY_PRIORITY, OTHER_PRIORITY = 0, 1
 """Replies to mail are sent before reports, reminders and notices queued earlier."""

@@ -96,17 +96,23 @@ class InboundStore:
             return None
 
     def insert(self, connection: Connection, uid: int | None, raw: bytes, *, size: int | None = None,
-               identity: StoredIdentity | None = None) -> int:
+               identity: StoredIdentity | None = None, handled_in_unit: bool = False) -> int:
         """Insert a message (as :meth:`store` does) in ``connection``'s transaction, without committing, and
         return its row id; raises IntegrityError when its Message-ID was stored before. ``identity``: its
         Message-ID, sender and subject (:func:`~pbem.mail.reading.identity.identity_from`) when the caller read them
-        already (the one parse of a mail handled as it is stored), else they are read from its header fields."""
+        already (the one parse of a mail handled as it is stored), else they are read from its header fields.
+        ``handled_in_unit``: the same transaction handles the mail and records how that ended (:meth:`finish`)
+        before it commits, so nobody ever sees it new: it is written as handled at once, and the two indexes of
+        new mail are not written for a row that would leave them in the same transaction (two pages of the
+        database's log a mail)."""
         found = identity_of(raw) if identity is None else identity
         size = len(raw) if size is None else size
+        now = utcnow()
         return _STORE_INBOUND.new_id(  # a Message-ID stored before fails its unique index
             connection,
             {"message_id": found.message_id, "uid": uid, "raw": self.kept(raw, size), "size": size,
-             "received_at": utcnow(), "status": "new", "sender": found.sender, "subject": found.subject},
+             "received_at": now, "sender": found.sender, "subject": found.subject,
+             **({"status": "handled", "handled_at": now} if handled_in_unit else {"status": "new"})},
         )
 
     @contextlib.contextmanager
