@@ -89,6 +89,7 @@ class Database:
         self._forgotten = False  # a secret was removed from a row since the last scrub
         self._held: dict[int, tuple[Any, Any]] = {}  # thread id -> (DBAPI connection, pool record) it holds
         self._kept: dict[int, Connection | None] = {}  # thread id -> the connection it keeps (see keep_connection)
+        self._waits: dict[int, bool] = {}  # thread id -> whether its kept connection waits for the write lock
         event.listen(engine, "checkout", self._checked_out)
         event.listen(engine, "checkin", self._checked_in)
 
@@ -183,20 +184,25 @@ class Database:
         which serves one daemon."""
         return self.engine.dialect.name == "postgresql"
 
-    def keep_connection(self) -> None:
+    def keep_connection(self, *, wait: bool = True) -> None:
         """SQLite: from now on the calling thread's sessions and :meth:`begin` blocks use one connection, kept
         between them until :meth:`give_back_connection`, instead of taking one from the pool and giving it back
-        each time (with the pool's reset and events: some 60 us, twice a mail). For the daemon's worker thread,
-        the one thread of the process that uses the database. Nothing on PostgreSQL, whose pool replaces a
-        connection the server dropped."""
+        each time (with the pool's reset and events: some 60 us, twice a mail). For the daemon's threads (its
+        worker, and its event loop for the marks of sent mail). Without ``wait`` the connection does not wait
+        for another connection's write lock: a write then fails at once with "database is locked". Nothing on
+        PostgreSQL, whose pool replaces a connection the server dropped."""
         if self.engine.dialect.name == "sqlite":
             self._kept[threading.get_ident()] = None
+            self._waits[threading.get_ident()] = wait
 
     def give_back_connection(self, thread_id: int) -> None:
         """Give the connection thread ``thread_id`` keeps back to the pool (once the thread is done with the
         database: a thread that goes on takes its connections from the pool again)."""
         connection = self._kept.pop(thread_id, None)
+        waits = self._waits.pop(thread_id, True)
         if connection is not None:
+            if not waits and not connection.invalidated:
+                _driver(connection).execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")  # back as the pool gave it
             connection.close()
 
     def _bind(self) -> Engine | Connection:
@@ -210,6 +216,8 @@ class Database:
             if connection is not None:
                 connection.close()
             connection = self._kept[thread_id] = self.engine.connect()
+            if not self._waits.get(thread_id, True):
+                _driver(connection).execute("PRAGMA busy_timeout=0")
         return connection
 
     @contextmanager
@@ -245,6 +253,11 @@ class Database:
         for thread_id in list(self._kept):
             self.give_back_connection(thread_id)
         self.engine.dispose()
+
+
+def _driver(connection: Connection) -> Any:
+    """The DBAPI connection under ``connection`` (a statement run on it begins no transaction of SQLAlchemy's)."""
+    return connection.connection.driver_connection
 
 
 def _reached_driver(error: BaseException) -> bool:
