@@ -89,7 +89,7 @@ class Database:
         self._forgotten = False  # a secret was removed from a row since the last scrub
         self._held: dict[int, tuple[Any, Any]] = {}  # thread id -> (DBAPI connection, pool record) it holds
         self._kept: dict[int, Connection | None] = {}  # thread id -> the connection it keeps (see keep_connection)
-        self._waits: dict[int, bool] = {}  # thread id -> whether its kept connection waits for the write lock
+        self._lent: dict[int, int] = {}  # thread id -> the thread whose kept connection it uses now (see lent)
         event.listen(engine, "checkout", self._checked_out)
         event.listen(engine, "checkin", self._checked_in)
 
@@ -184,31 +184,45 @@ class Database:
         which serves one daemon."""
         return self.engine.dialect.name == "postgresql"
 
-    def keep_connection(self, *, wait: bool = True) -> None:
+    def keep_connection(self) -> None:
         """SQLite: from now on the calling thread's sessions and :meth:`begin` blocks use one connection, kept
         between them until :meth:`give_back_connection`, instead of taking one from the pool and giving it back
-        each time (with the pool's reset and events: some 60 us, twice a mail). For the daemon's threads (its
-        worker, and its event loop for the marks of sent mail). Without ``wait`` the connection does not wait
-        for another connection's write lock: a write then fails at once with "database is locked". Nothing on
-        PostgreSQL, whose pool replaces a connection the server dropped."""
+        each time (with the pool's reset and events: some 60 us, twice a mail). For the daemon's worker thread,
+        the one thread that uses the database (see :meth:`lent`). Nothing on PostgreSQL, whose pool replaces a
+        connection the server dropped."""
         if self.engine.dialect.name == "sqlite":
             self._kept[threading.get_ident()] = None
-            self._waits[threading.get_ident()] = wait
 
     def give_back_connection(self, thread_id: int) -> None:
         """Give the connection thread ``thread_id`` keeps back to the pool (once the thread is done with the
         database: a thread that goes on takes its connections from the pool again)."""
         connection = self._kept.pop(thread_id, None)
-        waits = self._waits.pop(thread_id, True)
         if connection is not None:
-            if not waits and not connection.invalidated:
-                _driver(connection).execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")  # back as the pool gave it
             connection.close()
 
+    @contextmanager
+    def lent(self, thread_id: int) -> Iterator[None]:
+        """While the block runs, the calling thread's sessions and :meth:`begin` blocks use the connection thread
+        ``thread_id`` keeps (:meth:`keep_connection`; that thread must not use the database meanwhile), and do not
+        wait for another connection's write lock: a write then fails at once, "database is locked". The one
+        connection keeps its page cache: SQLite empties a connection's cache whenever another connection of the
+        file wrote, which cost the worker 150 to 300 us of CPU at its next mail (bench/bench_handler.py)."""
+        if thread_id not in self._kept:
+            raise ValueError(f"thread {thread_id} keeps no connection")
+        borrower = threading.get_ident()
+        self._lent[borrower] = thread_id
+        driver = _driver(self._bind())
+        driver.execute("PRAGMA busy_timeout=0")
+        try:
+            yield
+        finally:
+            driver.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+            del self._lent[borrower]
+
     def _bind(self) -> Engine | Connection:
-        """What this thread's next session or transaction runs on: its kept connection (connected now when it
-        has none, or lost it), or the engine."""
-        thread_id = threading.get_ident()
+        """What this thread's next session or transaction runs on: the connection it keeps, or is lent
+        (connected now when there is none, or it was lost), or the engine."""
+        thread_id = self._lent.get(threading.get_ident(), threading.get_ident())
         if thread_id not in self._kept:
             return self.engine
         connection = self._kept[thread_id]
@@ -216,8 +230,6 @@ class Database:
             if connection is not None:
                 connection.close()
             connection = self._kept[thread_id] = self.engine.connect()
-            if not self._waits.get(thread_id, True):
-                _driver(connection).execute("PRAGMA busy_timeout=0")
         return connection
 
     @contextmanager

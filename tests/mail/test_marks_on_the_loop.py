@@ -1,6 +1,7 @@
 """A reply the mail server took is marked sent on the daemon's event loop itself while the worker has nothing
 to do (MailDaemon._short_work): no hand-over to the worker thread and back for each mail sent. The database is
-still used by one thread at a time: while the worker has work, and while another connection holds SQLite's
+still used by one thread at a time, through one connection (the worker's, lent: another connection's write
+would empty its page cache): while the worker has work, and while another connection holds SQLite's
 write lock (the loop's connection does not wait for it), the mark goes to the worker as before, and the loop
 goes on meanwhile."""
 
@@ -12,6 +13,8 @@ import threading
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Any
+
+from sqlalchemy import event
 
 from pbem.clock import utcnow
 from pbem.mail.running.daemon import MailDaemon
@@ -69,9 +72,20 @@ async def _marked_on_the_loop(daemon: MailDaemon, db: Database) -> None:
     async with running(daemon):
         mail_id = await queued_reply(daemon)
         marking = threads_marking(daemon)
-        await daemon._queue.mark_sent(mail_id, utcnow())  # noqa: SLF001 - as the sender marks it
+        connections: list[object] = []
+
+        def seen(conn: Any, *_: object) -> None:
+            connections.append(conn.connection.driver_connection)
+
+        event.listen(db.engine, "before_cursor_execute", seen)
+        try:
+            await daemon._queue.mark_sent(mail_id, utcnow())  # noqa: SLF001 - as the sender marks it
+            await daemon.in_worker(lambda: daemon.service.info("g"))  # the worker's next unit
+        finally:
+            event.remove(db.engine, "before_cursor_execute", seen)
         assert marking == [threading.get_ident()]
         assert status_of(db, mail_id) == "sent"
+        assert len(connections) > 1 and all(c is connections[0] for c in connections)  # the worker's own
 
 
 def test_while_the_worker_works_the_mark_waits_for_it_in_the_worker(db: Database) -> None:

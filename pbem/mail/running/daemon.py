@@ -364,7 +364,6 @@ class MailDaemon:
         self._conflicts: dict[int, int] = {}  # inbound id -> times it collided with another daemon's work
         self._worker_thread: int | None = None
         self._pending: set[concurrent.futures.Future[Any]] = set()  # pieces given to the worker, not yet done
-        self._loop_thread: int | None = None  # the event loop's thread, while it keeps a connection of its own
         self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="pbem-work",
                                           initializer=self._worker_started)
         self.watchdog = Watchdog(options.mail_budget, on_stuck=self._stuck, interrupt=db.interrupt)
@@ -541,9 +540,6 @@ class MailDaemon:
     async def run(self, stop: asyncio.Event) -> None:
         """Serve until ``stop`` is set; raises :class:`DaemonFailed` when a loop kept failing, and OSError
         when the LMTP listener cannot listen where it was told."""
-        if not self.db.shared:  # marks of sent mail on the loop itself, between two pieces of the worker
-            self._loop_thread = threading.get_ident()
-            self.db.keep_connection(wait=False)
         if self.lmtp is not None:
             await self.lmtp.start()
         self.wake.start()
@@ -575,10 +571,8 @@ class MailDaemon:
             self.wake.stop()
             # The piece of work under way ends (one mail, or one game's clock work); queued ones are dropped.
             self._worker.shutdown(wait=True, cancel_futures=True)
-            for thread_id in (self._worker_thread, self._loop_thread):
-                if thread_id is not None:
-                    self.db.give_back_connection(thread_id)
-            self._loop_thread = None
+            if self._worker_thread is not None:
+                self.db.give_back_connection(self._worker_thread)
             self.watchdog.stop()
         if self.fatal is not None:
             raise DaemonFailed(self.fatal)
@@ -659,14 +653,17 @@ class MailDaemon:
 
     async def _short_work(self, function: Callable[..., T], *args: object) -> T:
         """Run a short piece of database work, one small write (a reply marked sent, once a mail server took
-        it), on the event loop's own thread while the worker has nothing to do, with the loop's own connection
-        (SQLite only); else, or when the write lock is held elsewhere (the connection does not wait for it), in
-        the worker as :meth:`_work` does. The database is still used by one thread at a time: only the loop
-        gives the worker work, and it gives none while it does this. Handing a piece to the worker and back
-        wakes two threads, some 50 to 90 us of CPU on a 2-core machine, once for every mail sent."""
-        if self._loop_thread is not None and not self._pending:
+        it), on the event loop's own thread while the worker has nothing to do, on the worker's connection
+        (SQLite: :meth:`Database.lent`); else, or when the write lock is held elsewhere (the lent connection
+        does not wait for it), in the worker as :meth:`_work` does. The database is still used by one thread
+        at a time: only the loop gives the worker work, and it gives none while it does this. Handing a piece
+        to the worker and back wakes two threads, some 50 to 90 us of CPU on a 2-core machine, once for every
+        mail sent."""
+        worker = self._worker_thread
+        if worker is not None and not self.db.shared and not self._pending:
             try:
-                return function(*args)
+                with self.db.lent(worker):
+                    return function(*args)
             except DBAPIError as error:  # locked by another process (or failing): the worker tries, waiting
                 _log.debug("%s on the event loop: %s; handed to the worker", getattr(function, "__name__", function),
                            error)
