@@ -29,14 +29,18 @@ within seconds, see :mod:`pbem.mail.running.leases`).
 
 All database work of a daemon runs in one worker thread, the database's only user:
 handling mail and the clock's work, and also storing the mail the intake
-takes and the outbox's claims and marks for the sender. The event loop (IMAP
+takes and the outbox's claims for the sender. The event loop (IMAP
 intake, SMTP sending) so never waits for a mail being handled nor for a
 database lock, and the database is used through one connection: a second
 connection (the event loop's, for the intake and the outbox) made each of the
 other's transactions start with an empty page cache, since SQLite drops a
 connection's cache whenever another one wrote, and waited in SQLite's busy
 handler whenever the other held the write lock, with the event loop standing
-still meanwhile. The work one mail can cause is bounded besides (see
+still meanwhile. One exception, on SQLite: a mail the server took is marked sent
+on the event loop itself while the worker has nothing to do, on the worker's
+connection, lent, which then does not wait for a lock held elsewhere (it hands the
+mark to the worker instead): a hand-over to the worker and back costs more CPU
+than the mark (:meth:`MailDaemon._short_work`). The work one mail can cause is bounded besides (see
 :mod:`pbem.mail.commands.script` and :mod:`pbem.mail.handling.handler`).
 
 Every mail ends answered: handling one mail has a time budget
