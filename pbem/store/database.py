@@ -206,17 +206,22 @@ class Database:
         ``thread_id`` keeps (:meth:`keep_connection`; that thread must not use the database meanwhile), and do not
         wait for another connection's write lock: a write then fails at once, "database is locked". The one
         connection keeps its page cache: SQLite empties a connection's cache whenever another connection of the
-        file wrote, which cost the worker 150 to 300 us of CPU at its next mail (bench/bench_handler.py)."""
+        file wrote, which cost the worker 150 to 300 us of CPU at its next mail (the handler of
+        bench/bench_handler.py with its marks made on a second connection)."""
         if thread_id not in self._kept:
             raise ValueError(f"thread {thread_id} keeps no connection")
         borrower = threading.get_ident()
         self._lent[borrower] = thread_id
-        driver = _driver(self._bind())
-        driver.execute("PRAGMA busy_timeout=0")
         try:
-            yield
+            connection = self._bind()
+            assert isinstance(connection, Connection)
+            _driver(connection).execute("PRAGMA busy_timeout=0")
+            try:
+                yield
+            finally:
+                if not connection.invalidated:
+                    _driver(connection).execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
         finally:
-            driver.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
             del self._lent[borrower]
 
     def _bind(self) -> Engine | Connection:
