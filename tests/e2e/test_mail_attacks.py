@@ -10,6 +10,7 @@ import os
 import quopri
 import stat
 from pathlib import Path
+from typing import Any
 
 from mail_games import (
     OPENING_ORDERS,
@@ -370,16 +371,15 @@ def test_a_full_disk_stops_nothing_for_good_and_every_mail_is_answered_once_spac
             game = await open_game(service)
             limit: dict[str, int | None] = {"pages": None}
 
-            def cap_pages(connection: object, _record: object, _proxy: object) -> None:
-                cursor = connection.cursor()  # type: ignore[attr-defined]
-                cursor.execute(f"PRAGMA max_page_count = {limit['pages'] or 1073741823}")
-                cursor.close()
+            def cap_pages(connection: Any) -> None:  # every transaction, on any connection (the worker keeps one)
+                driver = connection.connection.driver_connection
+                driver.execute(f"PRAGMA max_page_count = {limit['pages'] or 1073741823}")
 
             engine = service.daemon.db.engine
             with engine.connect() as connection:
                 pages = connection.exec_driver_sql("PRAGMA page_count").scalar()
             limit["pages"] = int(pages)
-            event.listen(engine, "checkout", cap_pages)
+            event.listen(engine, "begin", cap_pages)
             # A full disk leaves no free page: fill the pages freed earlier (large rows, such as reports
             # with pictures, free pages when they are updated), so nothing new fits under the cap.
             with engine.connect() as connection:
@@ -411,7 +411,7 @@ def test_a_full_disk_stops_nothing_for_good_and_every_mail_is_answered_once_spac
                 await game.players["A"].send(f"SIGNON tc-1 A {game.passwords['A']}\n{OPENING_ORDERS['A']}")
                 assert "Your orders v1" in (await game.players["A"].last()).body
             finally:
-                event.remove(engine, "checkout", cap_pages)
+                event.remove(engine, "begin", cap_pages)
 
     asyncio.run(scenario())
 
