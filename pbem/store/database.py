@@ -235,6 +235,8 @@ class Database:
             if connection is not None:
                 connection.close()
             connection = self._kept[thread_id] = self.engine.connect()
+        elif connection.in_transaction():  # a session inside a session: its own connection, as before
+            return self.engine
         return connection
 
     @contextmanager
@@ -252,7 +254,8 @@ class Database:
     @contextmanager
     def session(self) -> Iterator[Session]:
         """Yield a session that commits when the block ends normally and rolls back on error."""
-        with Session(self._bind(), expire_on_commit=False) as session:
+        bind = self._bind()
+        with Session(bind, expire_on_commit=False) as session, _ended(bind):
             try:
                 yield session
                 budget.check()  # a unit whose budget ran out is rolled back, not committed
@@ -270,6 +273,17 @@ class Database:
         for thread_id in list(self._kept):
             self.give_back_connection(thread_id)
         self.engine.dispose()
+
+
+@contextmanager
+def _ended(bind: Engine | Connection) -> Iterator[None]:
+    """Leave a kept connection with no transaction once the block is done with it, whatever ended the block (as
+    the pool resets a connection given back to it)."""
+    try:
+        yield
+    finally:
+        if isinstance(bind, Connection) and not bind.invalidated and bind.in_transaction():
+            bind.rollback()
 
 
 def _driver(connection: Connection) -> Any:
