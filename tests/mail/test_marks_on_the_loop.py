@@ -19,6 +19,7 @@ from sqlalchemy import event
 from pbem.clock import utcnow
 from pbem.mail.running.daemon import MailDaemon
 from pbem.store import Database
+from pbem.store.direct import BUSY_TIMEOUT_MS
 
 from test_reply_claimed_in_unit import daemon_for, order_mail, replies
 
@@ -36,11 +37,16 @@ async def running(daemon: MailDaemon) -> AsyncIterator[None]:
         await asyncio.wait_for(task, 15)
 
 
-async def queued_reply(daemon: MailDaemon) -> int:
-    """The id of the reply to an order mail handled by the worker (queued, claimed by this daemon)."""
-    _taken, claimed = await daemon.in_worker(daemon._store_and_handle, [(7, order_mail(daemon))], 4)  # noqa: SLF001
-    [mail] = claimed
-    return mail.id
+@asynccontextmanager
+async def a_sent_reply(daemon: MailDaemon) -> AsyncIterator[tuple[int, list[int]]]:
+    """While the block runs, the daemon serves (see :func:`running`) and has a reply to an order mail queued and
+    claimed (the worker handled the mail); yields the reply's id and the threads that mark mail sent from then on
+    (:func:`threads_marking`)."""
+    async with running(daemon):
+        _taken, claimed = await daemon.in_worker(daemon._store_and_handle,  # noqa: SLF001 - the worker's step
+                                                 [(7, order_mail(daemon))], 4)
+        [mail] = claimed
+        yield mail.id, threads_marking(daemon)
 
 
 def threads_marking(daemon: MailDaemon) -> list[int]:
@@ -69,9 +75,7 @@ def test_a_reply_is_marked_sent_on_the_event_loop_while_the_worker_is_idle(db: D
 
 
 async def _marked_on_the_loop(daemon: MailDaemon, db: Database) -> None:
-    async with running(daemon):
-        mail_id = await queued_reply(daemon)
-        marking = threads_marking(daemon)
+    async with a_sent_reply(daemon) as (mail_id, marking):
         connections: list[object] = []
 
         def seen(conn: Any, *_: object) -> None:
@@ -93,9 +97,7 @@ def test_while_the_worker_works_the_mark_waits_for_it_in_the_worker(db: Database
 
 
 async def _marked_after_the_piece(daemon: MailDaemon, db: Database) -> None:
-    async with running(daemon):
-        mail_id = await queued_reply(daemon)
-        marking = threads_marking(daemon)
+    async with a_sent_reply(daemon) as (mail_id, marking):
         busy, release = threading.Event(), threading.Event()
 
         def long_piece() -> None:
@@ -120,18 +122,18 @@ def test_a_write_lock_held_elsewhere_sends_the_mark_to_the_worker_and_the_loop_g
 
 
 async def _marked_once_the_lock_is_free(daemon: MailDaemon, db: Database, db_url: str) -> None:
-    async with running(daemon):
-        mail_id = await queued_reply(daemon)
-        marking = threads_marking(daemon)
+    async with a_sent_reply(daemon) as (mail_id, marking):
         other = sqlite3.connect(db_url, isolation_level=None)  # another program writing
         try:
             other.execute("BEGIN IMMEDIATE")
             mark = asyncio.create_task(daemon._queue.mark_sent(mail_id, utcnow()))  # noqa: SLF001
-            ticks = 0
-            for _ in range(20):  # the loop is not held while the worker waits for the lock
+            loop, held = asyncio.get_running_loop(), []
+            for _ in range(20):  # the loop goes on while the worker waits for the lock
+                before = loop.time()
                 await asyncio.sleep(0.01)
-                ticks += 1
-            assert ticks == 20 and not mark.done()
+                held.append(loop.time() - before)
+            assert not mark.done()
+            assert max(held) < BUSY_TIMEOUT_MS / 2000  # never held for SQLite's busy wait (10 s)
             assert marking == [threading.get_ident(), worker_thread(daemon)]  # tried on the loop, then given over
             other.execute("COMMIT")
         finally:
