@@ -198,8 +198,8 @@ def add_commands(commands: Subcommands) -> None:
                        help="this many days after a game's last turn once it is finished, keep its turns' states "
                             "and events compressed, a tenth of their size; nothing is lost (env "
                             "PBEM_COMPACT_AFTER_DAYS; default 30)")
-    serve.add_argument("--smtp-connections", type=int, default=os.environ.get("PBEM_SMTP_CONNECTIONS", "2"),
-                       help="SMTP connections to send over at once, 1 to 16 (env PBEM_SMTP_CONNECTIONS; default 2)")
+    serve.add_argument("--smtp-connections", type=int, default=os.environ.get("PBEM_SMTP_CONNECTIONS", "4"),
+                       help="SMTP connections to send over at once, 1 to 16 (env PBEM_SMTP_CONNECTIONS; default 4)")
     serve.add_argument("--mail-budget", type=float, default=os.environ.get("PBEM_MAIL_BUDGET", "2"),
                        metavar="SECONDS", help="longest handling one mail may take; a mail that takes longer is "
                                                "set aside (env PBEM_MAIL_BUDGET; default 2)")

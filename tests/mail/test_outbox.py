@@ -205,7 +205,7 @@ def test_mail_to_different_recipients_goes_over_two_connections_at_once_in_order
         for turn in range(3):
             for recipient in recipients:
                 queue.add(recipient, f"{recipient} turn {turn}")
-        sender = _sender(port, queue, batch=18)
+        sender = _sender(port, queue, batch=18, connections=2)
         stop, _wake, task = await _running(sender)
         await until(lambda: queue.statuses() == ["sent"] * 18)
         await _stopped(stop, task)
