@@ -63,9 +63,8 @@ _MIN_SLEEP = 0.05
 
 DEFAULT_CONNECTIONS = 4
 """SMTP connections a sender uses at once unless told otherwise. Four, not two: the mail server has a
-transaction to work on while pbem waits for another's answer, and the sender's answers come in fewer
-turns of the event loop; in bench/bench_mail.py (3 December 2026) the rate rose from 0.65-0.69 to
-0.73-0.81 of the bare echo and pbem's CPU per mail fell by about a tenth (eight gave no more)."""
+transaction to work on while pbem waits for another's answer (docs/operators.md, "What a mail costs",
+has the measurements)."""
 
 _CONNECTION_ERRORS = (
     OSError,  # includes SMTPServerDisconnected, SMTPConnectError, SMTPTimeoutError
