@@ -15,8 +15,9 @@ Outcomes:
   is rare) and not retried, since retrying would send the mail again to the
   others;
 * refused with a 5xx code (sender, every recipient, or the data) ->
-  ``mark_failed`` at once; also for a mail aiosmtplib cannot send at all
-  (an address it rejects, SMTPUTF8 unsupported);
+  ``mark_failed`` at once; also for a mail that cannot be sent at all (an
+  address that cannot go on an SMTP command line; the transaction itself is
+  :func:`pbem.mail.outbound.transaction.send_mail`);
 * everything temporary (4xx, every recipient refused with at least one 4xx,
   connection refused/dropped/timed out, failed login) -> ``mark_retry`` at
   now + retry_min * 2**attempts (capped at retry_max), or ``mark_failed`` once
@@ -53,6 +54,7 @@ from typing import Protocol
 import aiosmtplib
 
 from pbem.mail.outbound.config import SmtpUrl
+from pbem.mail.outbound.transaction import send_mail
 from pbem.ops.health import Outage
 
 __all__ = ["DEFAULT_CONNECTIONS", "MailSender", "OutboxQueue", "OutgoingMail", "SenderStats"]
@@ -151,7 +153,7 @@ def _utc_now() -> datetime:
 
 
 def _classify(exc: Exception) -> _Failure:
-    """How a sendmail exception counts: permanent or temporary, connection-wide or not."""
+    """How an exception of a mail transaction counts: permanent or temporary, connection-wide or not."""
     if isinstance(exc, aiosmtplib.SMTPRecipientsRefused):
         codes = [r.code for r in exc.recipients]
         detail = "; ".join(f"{r.recipient}: {r.code} {r.message}" for r in exc.recipients)
@@ -336,7 +338,7 @@ class MailSender:
             raw = mail.raw if self._sign is None else self._sign(mail.raw)
             envelope = mail.sender if self._envelope_sender is None else self._envelope_sender(mail)
             smtp = await self._connection(lane)
-            refused, _ = await smtp.sendmail(envelope, list(mail.recipients), raw)
+            refused = await send_mail(smtp, envelope, mail.recipients, raw, timeout=self.timeout)
         except aiosmtplib.SMTPRecipientsRefused as exc:
             await self._refused({r.recipient: (r.code, r.message) for r in exc.recipients})
             return _classify(exc)
