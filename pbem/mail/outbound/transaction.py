@@ -1,8 +1,8 @@
 """One SMTP mail transaction on an open aiosmtplib connection: :func:`send_mail`.
 
-aiosmtplib's ``sendmail`` reads every address three times with the standard library's lenient RFC 2822
-parser (once to check it, once each for MAIL and RCPT) and puts a time limit of its own around each of the
-four answers it waits for: at full speed that was an eighth of the daemon's event-loop CPU per mail
+aiosmtplib's ``sendmail`` reads every address twice with the standard library's lenient RFC 2822 parser
+(once to check it, once more for its MAIL or RCPT command) and puts a time limit of its own around each of
+the four answers it waits for: at full speed the two were an eighth of the daemon's event-loop CPU per mail
 (bench/bench_mail.py). :func:`send_mail` runs the same transaction with aiosmtplib's own commands (EHLO
 when none was made, MAIL with SIZE when the server takes it, RCPT for each recipient, DATA, RSET after a
 refusal) and raises what ``sendmail`` raises, but takes a plain address (:mod:`pbem.addresses`: every
