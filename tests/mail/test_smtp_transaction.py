@@ -69,16 +69,19 @@ class Recorder:
 
 
 async def _connected(port: int) -> aiosmtplib.SMTP:
-    smtp = aiosmtplib.SMTP(hostname="127.0.0.1", port=port, local_hostname="pbem.test", timeout=5)
+    """Connected as pbem's sender connects to a plain SMTP server (no STARTTLS, no login): aiosmtplib then
+    greets the server with nothing, and send_mail must."""
+    smtp = aiosmtplib.SMTP(hostname="127.0.0.1", port=port, local_hostname="pbem.test", timeout=5, start_tls=False)
     await smtp.connect()
     return smtp
 
 
-def test_a_mail_goes_out_whole_with_its_size(smtp_stub: StubStarter, arun: Any) -> None:
+def test_a_mail_goes_out_whole_with_its_size_after_an_ehlo_of_its_own(smtp_stub: StubStarter, arun: Any) -> None:
     recorder = Recorder()
 
     async def scenario() -> dict[str, Any]:
         smtp = await _connected(await smtp_stub(recorder))
+        assert smtp.is_ehlo_or_helo_needed
         refused = await send_mail(smtp, "gm@example.org", ["alice@example.org"], MESSAGE, timeout=5)
         smtp.close()
         return refused

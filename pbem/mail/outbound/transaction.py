@@ -53,7 +53,6 @@ async def send_mail(smtp: aiosmtplib.SMTP, sender: str, recipients: Sequence[str
     when an answer took longer than ``timeout``; SMTPServerDisconnected when the connection dropped.
     """
     paths = [envelope_path(sender), *map(envelope_path, recipients)]
-    options = [b"SIZE=%d" % wire_size(message)] if smtp.supports_extension("size") else []
     loop = asyncio.get_running_loop()
     limit = asyncio.timeout(None)
     refused: list[aiosmtplib.SMTPRecipientRefused] = []
@@ -73,6 +72,7 @@ async def send_mail(smtp: aiosmtplib.SMTP, sender: str, recipients: Sequence[str
                         raise
                     answers_within()
                     await smtp.helo(timeout=None)
+            options = [b"SIZE=%d" % wire_size(message)] if smtp.supports_extension("size") else []  # EHLO told
             try:
                 answers_within()
                 answer = await smtp.execute_command(b"MAIL", b"FROM:" + paths[0], *options, timeout=None)
