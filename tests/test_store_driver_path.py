@@ -4,11 +4,12 @@ it fails."""
 from __future__ import annotations
 
 import sqlite3
+import threading
 from datetime import datetime, timedelta
 
 import pytest
 from sqlalchemy import bindparam, event, insert, select, update
-from sqlalchemy.exc import OperationalError
+from sqlalchemy.exc import IntegrityError, OperationalError
 
 from pbem.clock import utcnow
 from pbem.store import Database, is_transient_error
@@ -100,3 +101,85 @@ def test_a_statement_goes_through_sqlalchemy_while_something_listens_to_the_engi
     finally:
         event.remove(db.engine, "before_cursor_execute", statement_seen)
     assert len(seen) == 1 and seen[0].startswith("SELECT outbound_message.id")
+
+
+def status_of(db: Database, mail_id: int) -> str:
+    """The status of mail ``mail_id`` as another connection reads it (what was committed)."""
+    with db.engine.connect() as connection:
+        return connection.execute(select(OutboundMessageRow.status).where(OutboundMessageRow.id == mail_id)).scalar_one()
+
+
+def left_in_transaction(db: Database) -> bool:
+    """Whether the SQLite connection this thread keeps is left in a transaction of its driver's (False elsewhere)."""
+    kept = db._kept.get(threading.get_ident())  # noqa: SLF001 - the kept connection itself (SQLite only)
+    return kept is not None and db.engine.dialect.name == "sqlite" and kept.connection.driver_connection.in_transaction
+
+
+def test_a_write_alone_is_committed_in_a_transaction_of_its_own(db: Database) -> None:
+    mail_id = queue_mail(db, utcnow(), secret=False)
+    statement = DriverStatement(_UPDATE)
+    assert db.write_alone(statement, {"_id": mail_id, "status": "sent"}) == 1
+    assert status_of(db, mail_id) == "sent"
+    assert db.write_alone(statement, {"_id": -1, "status": "failed"}) == 0
+    db.keep_connection()  # the worker's way: on the connection this thread keeps, which is left in no transaction
+    try:
+        assert db.write_alone(statement, {"_id": mail_id, "status": "failed"}) == 1
+        assert not left_in_transaction(db) and status_of(db, mail_id) == "failed"
+        with db.begin() as connection:  # the kept connection goes on as before
+            assert statement.run(connection, {"_id": mail_id, "status": "queued"}) == 1
+        assert status_of(db, mail_id) == "queued"
+    finally:
+        db.give_back_connection(threading.get_ident())
+
+
+def test_a_write_alone_that_fails_is_rolled_back_and_raised_as_sqlalchemy_raises_it(db: Database) -> None:
+    mail_id = queue_mail(db, utcnow(), secret=False)
+    other = queue_mail(db, utcnow(), secret=False)
+    db.keep_connection()
+    try:
+        with pytest.raises(IntegrityError):  # the second row's id taken: the statement fails
+            db.write_alone(DriverStatement(_UPDATE), {"_id": other, "id": mail_id})
+        assert not left_in_transaction(db)
+        assert db.write_alone(DriverStatement(_UPDATE), {"_id": other, "status": "sent"}) == 1  # nothing left open
+    finally:
+        db.give_back_connection(threading.get_ident())
+    assert (status_of(db, mail_id), status_of(db, other)) == ("queued", "sent")
+
+
+def test_a_write_alone_on_a_locked_sqlite_database_fails_transiently_and_leaves_nothing_open(db: Database) -> None:
+    if db.engine.dialect.name != "sqlite":
+        pytest.skip("the driver path runs on SQLite only")
+    mail_id = queue_mail(db, utcnow(), secret=False)
+    db.keep_connection()
+    other = sqlite3.connect(db.engine.url.database or "", isolation_level=None)
+    try:
+        with db.lent(threading.get_ident()):  # as the event loop marks mail: no waiting for the lock
+            other.execute("BEGIN IMMEDIATE")  # another process holds the write lock
+            try:
+                with pytest.raises(OperationalError) as failure:
+                    db.write_alone(DriverStatement(_UPDATE), {"_id": mail_id, "status": "sent"})
+            finally:
+                other.execute("ROLLBACK")
+            assert "locked" in str(failure.value) and is_transient_error(failure.value)
+            assert not left_in_transaction(db)
+            assert db.write_alone(DriverStatement(_UPDATE), {"_id": mail_id, "status": "sent"}) == 1
+    finally:
+        other.close()
+        db.give_back_connection(threading.get_ident())
+    assert status_of(db, mail_id) == "sent"
+
+
+def test_a_write_alone_goes_through_sqlalchemy_while_something_listens_to_the_engine(db: Database) -> None:
+    mail_id = queue_mail(db, utcnow(), secret=False)
+    seen: list[str] = []
+
+    def statement_seen(_conn: object, _cursor: object, statement: str, *_: object) -> None:
+        seen.append(statement)
+
+    event.listen(db.engine, "before_cursor_execute", statement_seen)
+    try:
+        assert db.write_alone(DriverStatement(_UPDATE), {"_id": mail_id, "status": "sent"}) == 1
+    finally:
+        event.remove(db.engine, "before_cursor_execute", statement_seen)
+    assert len(seen) == 1 and seen[0].startswith("UPDATE outbound_message SET status")
+    assert status_of(db, mail_id) == "sent"

@@ -8,7 +8,7 @@ PostgreSQL (``postgresql+psycopg://user:password@host/db``, with ``pip install
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -19,6 +19,7 @@ from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlmodel import Session, create_engine
 
 from pbem import budget
+from pbem.store.driver_path import DriverStatement
 from pbem.store.direct import (  # noqa: F401  (database_url, engine_name: re-exported)
     BUSY_TIMEOUT_MS,
     POSTGRES_DRIVER,
@@ -250,6 +251,16 @@ class Database:
         else:
             with bind.begin():
                 yield bind
+
+    def write_alone(self, statement: DriverStatement, params: Mapping[str, Any]) -> int:
+        """Run one INSERT or UPDATE in a transaction of its own and commit it, as ``with begin() as c:
+        statement.run(c, params)`` does, on the thread's kept (or lent) connection without SQLAlchemy's
+        transaction around it (:meth:`DriverStatement.run_alone`); return how many rows it wrote or matched."""
+        bind = self._bind()
+        if isinstance(bind, Engine):
+            with bind.connect() as connection:
+                return statement.run_alone(connection, params)
+        return statement.run_alone(bind, params)
 
     @contextmanager
     def session(self) -> Iterator[Session]:

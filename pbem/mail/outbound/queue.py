@@ -300,8 +300,7 @@ class DatabaseOutbox:
         if secret is not None:
             values["raw"] = redacted(secret)
             self.db.forgot_secret()
-        with self.db.begin() as connection:
-            _UPDATE_OUTBOUND.run(connection, values)
+        self.db.write_alone(_UPDATE_OUTBOUND, values)
 
     def mark_retry(self, mail_id: int, error: str, next_attempt: datetime) -> None:
         """Record a temporary failure; offer the mail again at ``next_attempt``."""
