@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import datetime, timedelta
 
 import pytest
@@ -87,8 +89,10 @@ def test_a_locked_sqlite_database_fails_as_sqlalchemy_fails_transiently(db: Data
         other.close()
 
 
-def test_a_statement_goes_through_sqlalchemy_while_something_listens_to_the_engine(db: Database) -> None:
-    mail_id = queue_mail(db, utcnow(), secret=False)
+@contextmanager
+def statements_seen(db: Database) -> Iterator[list[str]]:
+    """The statements SQLAlchemy executes on ``db``'s engine while the block runs (a listener on the engine: the
+    driver path then steps aside)."""
     seen: list[str] = []
 
     def statement_seen(_conn: object, _cursor: object, statement: str, *_: object) -> None:
@@ -96,10 +100,15 @@ def test_a_statement_goes_through_sqlalchemy_while_something_listens_to_the_engi
 
     event.listen(db.engine, "before_cursor_execute", statement_seen)
     try:
-        with db.engine.begin() as connection:
-            assert DriverStatement(_BY_ID).first(connection, {"_id": mail_id}) is not None
+        yield seen
     finally:
         event.remove(db.engine, "before_cursor_execute", statement_seen)
+
+
+def test_a_statement_goes_through_sqlalchemy_while_something_listens_to_the_engine(db: Database) -> None:
+    mail_id = queue_mail(db, utcnow(), secret=False)
+    with statements_seen(db) as seen, db.engine.begin() as connection:
+        assert DriverStatement(_BY_ID).first(connection, {"_id": mail_id}) is not None
     assert len(seen) == 1 and seen[0].startswith("SELECT outbound_message.id")
 
 
@@ -171,15 +180,7 @@ def test_a_write_alone_on_a_locked_sqlite_database_fails_transiently_and_leaves_
 
 def test_a_write_alone_goes_through_sqlalchemy_while_something_listens_to_the_engine(db: Database) -> None:
     mail_id = queue_mail(db, utcnow(), secret=False)
-    seen: list[str] = []
-
-    def statement_seen(_conn: object, _cursor: object, statement: str, *_: object) -> None:
-        seen.append(statement)
-
-    event.listen(db.engine, "before_cursor_execute", statement_seen)
-    try:
+    with statements_seen(db) as seen:
         assert db.write_alone(DriverStatement(_UPDATE), {"_id": mail_id, "status": "sent"}) == 1
-    finally:
-        event.remove(db.engine, "before_cursor_execute", statement_seen)
     assert len(seen) == 1 and seen[0].startswith("UPDATE outbound_message SET status")
     assert status_of(db, mail_id) == "sent"
