@@ -54,6 +54,13 @@ thread, where all its database work runs (storing and handling each mail,
 queueing and marking its reply), to FILE.worker: a profile of one thread sees
 nothing of the other.
 
+The mail world's line (``--servers process``): the CPU the servers and players' process used for each
+mail, and how busy it was over the round (its CPU over the round's wall time). At full speed the echo
+keeps that process busy all the time (95 to 100% on a 2-core machine): the world, not the echo, sets the
+echo's rate. It costs the world about as much per mail to serve pbem as the echo (pbem's reply is longer),
+so pbem's rate over the echo's follows how busy pbem keeps the world next to the echo: the world waits
+while pbem handles mail and none of pbem's replies is on its way to it.
+
 Targets: pbem full at least 0.8 of echo bare's rate (median of the rounds)
 and at most 2.0 times the floor's CPU per mail (issue "The mail floor as one
 pipeline": the floor, not the echo, is the yardstick since the floor showed
@@ -139,7 +146,7 @@ async def send_orders(servers: EmbeddedMailServers | MailWorld, name: str, mails
         note += f", only {len(timing.latencies)} replies in {timeout:g}s"
     if rate is not None:
         note = f"paced {rate:g}/s, {note}"
-    return Row(name, len(timing.latencies), timing.seconds, timing.cpu, timing.latencies, note)
+    return Row(name, len(timing.latencies), timing.seconds, timing.cpu, timing.latencies, note, timing.world_cpu)
 
 
 async def measure_idle(daemon: MailDaemon, seconds: float) -> Row:
@@ -249,6 +256,14 @@ def verdict(rows: Sequence[Row], rounds: Rounds) -> str:
     def cpu(rows: Sequence[Row]) -> float:
         return statistics.median(row.cpu / max(1, row.count) * 1000 for row in rows)
 
+    def world(rows: Sequence[Row]) -> str:
+        measured = [(row.world_cpu, row) for row in rows if row.world_cpu is not None and row.count and row.seconds]
+        if not measured:
+            return "not measured (servers inline)"
+        per_mail = statistics.median(used / row.count * 1000 for used, row in measured)
+        busy = statistics.median(used / row.seconds * 100 for used, row in measured)
+        return f"{per_mail:.2f} ms a mail, busy {busy:.0f}% of the run"
+
     cpu_ratio = cpu(rounds.pbem) / max(cpu(rounds.echo), 1e-9)
     floor_ratio = cpu(rounds.floor) / max(cpu(rounds.echo), 1e-9)
     over_floor = cpu(rounds.pbem) / max(cpu(rounds.floor), 1e-9)
@@ -265,6 +280,8 @@ def verdict(rows: Sequence[Row], rounds: Rounds) -> str:
         f"median of the rounds: {cpu(rounds.floor):.2f} ms, {floor_ratio:.2f}x the echo's CPU; pbem "
         f"{over_floor:.2f}x the floor's (target <= {FLOOR_TARGET}x: "
         f"{'met' if over_floor <= FLOOR_TARGET else 'NOT met'})",
+        f"the mail world (servers and players), median of the rounds: with echo bare {world(rounds.echo)}; "
+        f"with pbem {world(rounds.pbem)}",
     ])
 
 

@@ -61,6 +61,8 @@ class Row:
     cpu: float
     latencies: list[float] = field(default_factory=list)
     note: str = ""
+    world_cpu: float | None = None
+    """CPU the mail world's process (servers and players) used meanwhile, when it had one of its own."""
 
     @property
     def per_second(self) -> float:
@@ -259,7 +261,7 @@ async def measure_echo(servers: Servers, responder: Responder, name: str, n: int
     note = "" if len(timing.latencies) == n else f"only {len(timing.latencies)}/{n} replies"
     if rate is not None:
         note = f"paced {rate:g}/s {note}".strip()
-    return Row(name, len(timing.latencies), timing.seconds, timing.cpu, timing.latencies, note)
+    return Row(name, len(timing.latencies), timing.seconds, timing.cpu, timing.latencies, note, timing.world_cpu)
 
 
 async def measure_idle_cost(servers: EmbeddedMailServers, idle_recheck: float, seconds: float) -> Row:

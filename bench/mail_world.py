@@ -63,6 +63,9 @@ class Timing:
     seconds: float
     accepted: int
     cpu: float
+    world_cpu: float | None = None
+    """The CPU the mail world's process (servers and players) used meanwhile, when it runs in a process of
+    its own (:class:`MailWorld`); None when the servers run in the measuring process."""
 
 
 async def time_letters(servers: EmbeddedMailServers, letters: Sequence[Letter], *, rate: float | None,
@@ -203,10 +206,12 @@ class MailWorld:
 
     async def time_letters(self, letters: Sequence[Letter], *, rate: float | None, timeout: float,
                            accepted: bytes = b"") -> Timing:
-        """:func:`time_letters`, run in the child; ``cpu`` is the child's (servers and players)."""
+        """:func:`time_letters`, run in the child; ``cpu`` and ``world_cpu`` are the child's (servers and
+        players)."""
         answer = await self._call("time", letters=_encode(letters), rate=rate, timeout=timeout,
                                   accepted=base64.b64encode(accepted).decode())
-        return Timing(answer["latencies"], answer["seconds"], answer["accepted"], answer["cpu"])
+        return Timing(answer["latencies"], answer["seconds"], answer["accepted"], answer["cpu"],
+                      world_cpu=answer["cpu"])
 
     async def stream(self, letters: Sequence[Letter], rate: float) -> int:
         """Start :func:`stream_letters` in the child; returns a number for :meth:`stop_stream`."""
@@ -225,7 +230,8 @@ class MailWorld:
 async def send_letters(servers: EmbeddedMailServers | MailWorld, letters: Sequence[Letter], *,
                        rate: float | None, timeout: float, accepted: bytes = b"") -> Timing:
     """Time ``letters`` with servers in this process or in a :class:`MailWorld`; ``cpu`` is always
-    this process's CPU meanwhile (the responder's, plus the servers' and players' when they run here)."""
+    this process's CPU meanwhile (the responder's, plus the servers' and players' when they run here), and
+    ``world_cpu`` the :class:`MailWorld`'s (None for servers in this process)."""
     if isinstance(servers, MailWorld):
         cpu = time.process_time()
         timing = await servers.time_letters(letters, rate=rate, timeout=timeout, accepted=accepted)
