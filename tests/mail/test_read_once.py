@@ -1,4 +1,4 @@
-"""A mail is read once: the one parse of its stored bytes (pbem/mail/incoming.py) carries everything its
+"""A mail is read once: the one parse of its stored bytes (pbem/mail/handling/incoming.py) carries everything its
 handling needs, and no later step (storing it, the DMARC verdict, the password check, the bounce reading)
 reads the bytes again. Counted on the bounded MIME reader, which every reading of a mail's bytes goes
 through, while a real order mail is stored and handled in one unit (as the daemon does while it keeps up)

@@ -4,7 +4,7 @@ in one module of its own.
 
 A command module defines its parsed form as a :class:`ParsedCommand` and one :class:`MailCommand`
 named ``COMMAND``; one line in the registry adds it. The command grammar gathers the fragments
-(:mod:`pbem.mail.commands.grammar`), HELP lists the commands' lines (:mod:`pbem.mail.commands.help_text`),
+(:mod:`pbem.mail.commands.grammar`), HELP lists the commands' lines (:mod:`pbem.mail.commands.reference`),
 the script reader (:func:`pbem.mail.commands.script.parse_script`) puts each command where its
 :attr:`MailCommand.places` say it may stand, and the handler runs the handling of that place.
 """

@@ -2,9 +2,9 @@
 sender (one sender's mail is handled in the order it came) and its subject (what a listing shows of it).
 
 Lean on purpose: ``pbem deliver`` stores a mail with this and the standard library alone (see
-:mod:`pbem.mail.direct_store`). The handling reads the same fields in its one parse of the mail
-(:func:`pbem.mail.handling.incoming.read_incoming`), through :func:`identity_from`, so the store and the handling
-agree on them.
+:mod:`pbem.mail.intake.deliver`, :mod:`pbem.store.direct`). The handling reads the same fields in its one
+parse of the mail (:func:`pbem.mail.handling.incoming.read_incoming`), through :func:`identity_from`, so the
+store and the handling agree on them.
 """
 
 from __future__ import annotations
