@@ -57,7 +57,7 @@ nothing of the other.
 The mail world's line (``--servers process``): the CPU the servers and players' process used for each
 mail, and how busy it was over the round (its CPU over the round's wall time). At full speed the echo
 keeps that process busy all the time (95 to 100% on a 2-core machine): the world, not the echo, sets the
-echo's rate. It costs the world about as much per mail to serve pbem as the echo (pbem's reply is longer),
+echo's rate. It costs the world about as much per mail to serve pbem as the echo (though pbem's reply is longer),
 so pbem's rate over the echo's follows how busy pbem keeps the world next to the echo: the world waits
 while pbem handles mail and none of pbem's replies is on its way to it.
 
